@@ -1,0 +1,280 @@
+//! Queue disciplines.
+//!
+//! As in ns-3's queue discs, the base [`Queue`] does the FIFO, the limit and the counting
+//! once; a [`QueuePolicy`] only decides, returning a [`Verdict`] with a typed reason.
+//! Adding a policy is one file implementing [`QueuePolicy`] plus one line in
+//! [`build_policy`].
+
+pub mod droptail;
+pub mod random_drop;
+pub mod red;
+
+use std::collections::VecDeque;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{EngineError, Result};
+use crate::packet::{Ecn, Packet};
+use crate::rng::Rng;
+use crate::time::Time;
+
+/// Why a packet was dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DropReason {
+    /// The buffer (packet or byte limit) was full.
+    Overflow,
+    /// An early, probabilistic drop (RED between the thresholds, random drop).
+    Early,
+    /// A forced drop (RED above the maximum threshold, non-gentle).
+    Forced,
+}
+
+/// Why a packet was ECN-marked instead of dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkReason {
+    Early,
+    Forced,
+}
+
+/// The policy's decision for an arriving packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Enqueue,
+    /// Enqueue and set CE (only returned for ECN-capable packets).
+    Mark(MarkReason),
+    Drop(DropReason),
+}
+
+/// What a policy may read of the queue it decides for.
+#[derive(Clone, Copy, Debug)]
+pub struct QueueView {
+    /// Packets currently queued (not counting the one arriving).
+    pub packets: u32,
+    /// Bytes currently queued.
+    pub bytes: u64,
+    /// When the queue last became empty, if it is empty now (for RED's idle-time correction).
+    pub idle_since: Option<Time>,
+    /// Serialisation rate of the link the queue feeds, bits per second.
+    pub link_rate_bps: u64,
+}
+
+/// A queue-management policy: decides on arrival (and optionally on departure).
+pub trait QueuePolicy: Send {
+    /// Decide what happens to `packet`, which arrives at a queue in state `queue` at `now`.
+    fn on_arrival(&mut self, packet: &Packet, queue: &QueueView, now: Time, rng: &mut Rng) -> Verdict;
+
+    /// Called after a packet leaves the queue for transmission.
+    fn on_departure(&mut self, _packet: &Packet, _queue: &QueueView, _now: Time) {}
+
+    /// The policy's averaged queue length in packets (or bytes in byte mode), for traces.
+    fn average_queue(&self) -> f64 {
+        f64::NAN
+    }
+
+    /// The policy's current drop/mark probability, for traces.
+    fn drop_probability(&self) -> f64 {
+        f64::NAN
+    }
+}
+
+/// Buffer limit of a queue.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Limit {
+    Packets(u32),
+    Bytes(u64),
+}
+
+/// Scenario description of a queue discipline (resolved units: packets, bytes, probabilities).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum QueueConfig {
+    DropTail {
+        limit: Limit,
+    },
+    Red(red::RedConfig),
+    RandomDrop {
+        limit: Limit,
+        /// Fixed drop probability for every arriving packet (seed 003 Section II-B).
+        probability: f64,
+    },
+}
+
+impl QueueConfig {
+    pub fn limit(&self) -> Limit {
+        match self {
+            QueueConfig::DropTail { limit } => *limit,
+            QueueConfig::Red(c) => c.limit,
+            QueueConfig::RandomDrop { limit, .. } => *limit,
+        }
+    }
+
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            QueueConfig::DropTail { .. } => "drop_tail",
+            QueueConfig::Red(_) => "red",
+            QueueConfig::RandomDrop { .. } => "random_drop",
+        }
+    }
+}
+
+/// Context a policy may need at construction (for automatic parameters).
+#[derive(Clone, Copy, Debug)]
+pub struct LinkContext {
+    pub rate_bps: u64,
+    /// Mean packet size used to convert rates to packets per second.
+    pub mean_packet_bytes: u32,
+}
+
+/// The registry: build a policy from its configuration.
+pub fn build_policy(config: &QueueConfig, link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
+    match config {
+        QueueConfig::DropTail { .. } => Ok(Box::new(droptail::DropTail)),
+        QueueConfig::Red(c) => Ok(Box::new(red::Red::new(c, link, field)?)),
+        QueueConfig::RandomDrop { probability, .. } => {
+            if !(0.0..=1.0).contains(probability) {
+                return Err(EngineError::invalid(
+                    format!("{field}.probability"),
+                    probability,
+                    "a probability in [0, 1]",
+                ));
+            }
+            Ok(Box::new(random_drop::RandomDrop::new(*probability)))
+        }
+    }
+}
+
+/// Counters kept by every queue (cumulative since the start of the run).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QueueCounters {
+    pub arrivals: u64,
+    pub arrival_bytes: u64,
+    pub enqueued: u64,
+    pub dropped_overflow: u64,
+    pub dropped_early: u64,
+    pub dropped_forced: u64,
+    pub marked: u64,
+    pub departures: u64,
+    pub departure_bytes: u64,
+}
+
+impl QueueCounters {
+    pub fn dropped(&self) -> u64 {
+        self.dropped_overflow + self.dropped_early + self.dropped_forced
+    }
+}
+
+/// A FIFO queue with a limit, counters and a policy.
+pub struct Queue {
+    fifo: VecDeque<Packet>,
+    bytes: u64,
+    limit: Limit,
+    idle_since: Option<Time>,
+    link_rate_bps: u64,
+    policy: Box<dyn QueuePolicy>,
+    pub counters: QueueCounters,
+}
+
+impl Queue {
+    pub fn new(limit: Limit, link_rate_bps: u64, policy: Box<dyn QueuePolicy>) -> Self {
+        let capacity = match limit {
+            Limit::Packets(n) => (n as usize).min(1 << 16),
+            Limit::Bytes(b) => ((b / 1000) as usize).min(1 << 16),
+        };
+        Queue {
+            fifo: VecDeque::with_capacity(capacity),
+            bytes: 0,
+            limit,
+            idle_since: Some(0),
+            link_rate_bps,
+            policy,
+            counters: QueueCounters::default(),
+        }
+    }
+
+    fn view(&self) -> QueueView {
+        QueueView {
+            packets: self.fifo.len() as u32,
+            bytes: self.bytes,
+            idle_since: self.idle_since,
+            link_rate_bps: self.link_rate_bps,
+        }
+    }
+
+    fn fits(&self, packet: &Packet) -> bool {
+        match self.limit {
+            Limit::Packets(n) => (self.fifo.len() as u64) < n as u64,
+            Limit::Bytes(b) => self.bytes + packet.size_bytes as u64 <= b,
+        }
+    }
+
+    /// Offer a packet to the queue. Returns the verdict; on `Drop` the packet is gone.
+    pub fn enqueue(&mut self, mut packet: Packet, now: Time, rng: &mut Rng) -> Verdict {
+        self.counters.arrivals += 1;
+        self.counters.arrival_bytes += packet.size_bytes as u64;
+        let view = self.view();
+        let mut verdict = self.policy.on_arrival(&packet, &view, now, rng);
+        if let Verdict::Mark(_) = verdict {
+            if packet.ecn == Ecn::NotEct {
+                // A policy may only mark ECN-capable packets (RFC 3168 Section 5).
+                verdict = Verdict::Drop(DropReason::Early);
+            }
+        }
+        if !matches!(verdict, Verdict::Drop(_)) && !self.fits(&packet) {
+            verdict = Verdict::Drop(DropReason::Overflow);
+        }
+        match verdict {
+            Verdict::Drop(reason) => match reason {
+                DropReason::Overflow => self.counters.dropped_overflow += 1,
+                DropReason::Early => self.counters.dropped_early += 1,
+                DropReason::Forced => self.counters.dropped_forced += 1,
+            },
+            Verdict::Mark(_) | Verdict::Enqueue => {
+                if let Verdict::Mark(_) = verdict {
+                    packet.ecn = Ecn::Ce;
+                    self.counters.marked += 1;
+                }
+                packet.enqueued_at = now;
+                self.bytes += packet.size_bytes as u64;
+                self.fifo.push_back(packet);
+                self.idle_since = None;
+                self.counters.enqueued += 1;
+            }
+        }
+        verdict
+    }
+
+    /// Take the head packet for transmission.
+    pub fn dequeue(&mut self, now: Time) -> Option<Packet> {
+        let packet = self.fifo.pop_front()?;
+        self.bytes -= packet.size_bytes as u64;
+        if self.fifo.is_empty() {
+            self.idle_since = Some(now);
+        }
+        self.counters.departures += 1;
+        self.counters.departure_bytes += packet.size_bytes as u64;
+        let view = self.view();
+        self.policy.on_departure(&packet, &view, now);
+        Some(packet)
+    }
+
+    pub fn len_packets(&self) -> u32 {
+        self.fifo.len() as u32
+    }
+
+    pub fn len_bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    pub fn limit(&self) -> Limit {
+        self.limit
+    }
+
+    pub fn average_queue(&self) -> f64 {
+        self.policy.average_queue()
+    }
+
+    pub fn drop_probability(&self) -> f64 {
+        self.policy.drop_probability()
+    }
+}

@@ -1,0 +1,75 @@
+//! TCP: sender and receiver machinery shared by every congestion-control algorithm.
+
+pub mod cc;
+pub mod receiver;
+pub mod rto;
+pub mod sender;
+
+use serde::{Deserialize, Serialize};
+
+use crate::time::Time;
+pub use cc::CcConfig;
+
+/// Loss recovery after a fast retransmit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Recovery {
+    /// NewReno fast recovery (RFC 6582).
+    NewReno,
+    /// Tahoe: fast retransmit, then slow start from one segment (no fast recovery).
+    Tahoe,
+}
+
+/// Per-flow TCP settings (resolved units).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcpConfig {
+    pub cc: CcConfig,
+    pub recovery: Recovery,
+    /// Size on the wire of a full data packet, bytes (headers included, as ns-2's packetSize_
+    /// plus header); the payload is `packet_size_bytes - header_bytes`.
+    pub packet_size_bytes: u32,
+    /// TCP/IP header bytes; also the size of a pure ACK.
+    pub header_bytes: u32,
+    /// Initial congestion window, segments.
+    pub initial_window: f64,
+    /// Initial slow-start threshold, segments.
+    pub initial_ssthresh: f64,
+    /// Largest window the sender uses, segments (the receiver's advertised window).
+    pub max_window: f64,
+    /// Lower bound of the retransmission timeout (RFC 6298 Section 2.4 says 1 s; ns-2 and
+    /// Linux use 200 ms).
+    pub min_rto_ns: Time,
+    /// Retransmission timeout before the first RTT sample (RFC 6298 Section 2.1).
+    pub initial_rto_ns: Time,
+    /// Upper bound of the retransmission timeout (RFC 6298 Section 2.5).
+    pub max_rto_ns: Time,
+    /// Acknowledge every second segment or after `delayed_ack_timeout_ns` (RFC 1122 4.2.3.2).
+    pub delayed_ack: bool,
+    pub delayed_ack_timeout_ns: Time,
+    /// Negotiate ECN (RFC 3168): data packets are ECT, routers may mark CE.
+    pub ecn: bool,
+    /// Duplicate ACKs that trigger a fast retransmit (RFC 5681 Section 3.2).
+    pub dupack_threshold: u32,
+}
+
+impl Default for TcpConfig {
+    fn default() -> Self {
+        TcpConfig {
+            cc: CcConfig::Reno,
+            recovery: Recovery::NewReno,
+            packet_size_bytes: 1500,
+            header_bytes: 40,
+            initial_window: 2.0,
+            initial_ssthresh: 1.0e9,
+            max_window: 1.0e9,
+            min_rto_ns: 200_000_000,
+            initial_rto_ns: 1_000_000_000,
+            max_rto_ns: 60_000_000_000,
+            delayed_ack: false,
+            delayed_ack_timeout_ns: 100_000_000,
+            ecn: false,
+            dupack_threshold: 3,
+        }
+    }
+}

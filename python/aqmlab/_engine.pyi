@@ -1,0 +1,58 @@
+"""Type stub of the private Rust extension module `aqmlab._engine` (crates/py).
+
+Use `aqmlab.simulate`; this module is the thin binding beneath it.
+"""
+
+from typing import Any
+
+import numpy as np
+
+__version__: str
+
+class ScenarioError(ValueError):
+    """The resolved scenario is invalid; the message names the field, the value and what is allowed."""
+
+class Simulation:
+    """One packet-level run of a resolved scenario.
+
+    `scenario_json` is the resolved scenario (SI base units: *_ns in integer nanoseconds,
+    *_bps in bits per second, sizes in bytes, limits in packets or bytes), as produced by
+    `aqmlab.scenario.Scenario.resolved()`. The run is a pure function of (scenario, seed).
+    """
+
+    def __init__(self, scenario_json: str, seed: int) -> None: ...
+    @property
+    def now_ns(self) -> int: ...
+    @property
+    def duration_ns(self) -> int: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def events_processed(self) -> int: ...
+    def run_until(self, t_ns: int) -> bool:
+        """Advance the simulation to min(t_ns, duration); releases the GIL; returns `finished`."""
+    def results(self) -> dict[str, Any]:
+        """Columns of the run so far.
+
+        Keys:
+          "link_trace": dict[str, np.ndarray] - one row per (sample time, monitored link):
+              time_s f64, link u32, queue_packets f64, queue_bytes f64, average_queue f64
+              (NaN if the policy keeps none), drop_probability f64 (NaN if none),
+              arrivals f64, drops f64, marks f64, departures f64, departed_bytes f64 (all
+              per interval ending at time_s), utilisation f64 (departed bits / (rate * interval)).
+          "flow_trace": dict[str, np.ndarray] - one row per (sample time, traced flow):
+              time_s f64, flow u32, cwnd f64 (segments), ssthresh f64, srtt_s f64 (NaN before
+              the first sample), rtt_s f64 (last sample, NaN before the first).
+          "flows": dict[str, np.ndarray] - one row per flow: flow u32, group u32,
+              start_s f64, end_s f64 (NaN unless a finite transfer completed),
+              bytes_delivered f64 (payload bytes delivered in order to the receiver),
+              bytes_delivered_at_measure_start f64, segments_sent f64, retransmits f64,
+              timeouts f64, fast_recoveries f64, ecn_reductions f64, rtt_mean_s f64.
+          "links": dict[str, np.ndarray] - one row per link: link u32, role (str list:
+              "bottleneck", "bottleneck_reverse", "access", "access_reverse", "receiver",
+              "receiver_reverse"), rate_bps f64, delay_s f64, monitored bool,
+              arrivals, enqueued, dropped, marked, departures (f64 totals).
+          "counters": dict[str, int] - packets_created, packets_delivered, packets_dropped,
+              packets_queued, packets_in_flight (conservation: created = delivered +
+              dropped + queued + in_flight), events.
+        """
