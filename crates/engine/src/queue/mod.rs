@@ -63,6 +63,9 @@ pub trait QueuePolicy: Send {
     /// Decide what happens to `packet`, which arrives at a queue in state `queue` at `now`.
     fn on_arrival(&mut self, packet: &Packet, queue: &QueueView, now: Time, rng: &mut Rng) -> Verdict;
 
+    /// The packet the policy accepted was dropped because the buffer was full.
+    fn on_overflow(&mut self) {}
+
     /// Called after a packet leaves the queue for transmission.
     fn on_departure(&mut self, _packet: &Packet, _queue: &QueueView, _now: Time) {}
 
@@ -222,6 +225,7 @@ impl Queue {
         }
         if !matches!(verdict, Verdict::Drop(_)) && !self.fits(&packet) {
             verdict = Verdict::Drop(DropReason::Overflow);
+            self.policy.on_overflow();
         }
         match verdict {
             Verdict::Drop(reason) => match reason {
@@ -244,13 +248,16 @@ impl Queue {
         verdict
     }
 
-    /// Take the head packet for transmission.
+    /// Take the head packet for transmission. As in ns-2, a queue asked for a packet when
+    /// it has none becomes idle from that instant (RED's idle-time correction uses it).
     pub fn dequeue(&mut self, now: Time) -> Option<Packet> {
-        let packet = self.fifo.pop_front()?;
+        let Some(packet) = self.fifo.pop_front() else {
+            if self.idle_since.is_none() {
+                self.idle_since = Some(now);
+            }
+            return None;
+        };
         self.bytes -= packet.size_bytes as u64;
-        if self.fifo.is_empty() {
-            self.idle_since = Some(now);
-        }
         self.counters.departures += 1;
         self.counters.departure_bytes += packet.size_bytes as u64;
         let view = self.view();

@@ -1,0 +1,23 @@
+//! aqmlab-engine: a packet-level discrete-event simulator for TCP congestion control and
+//! active queue management. Pure Rust; the Python binding lives in `crates/py`.
+//!
+//! Layout: [`time`] (integer-nanosecond clock), [`event`] (event queue), [`packet`],
+//! [`link`], [`queue`] (queue disciplines behind one trait), [`tcp`] (sender/receiver and
+//! the congestion-control trait), [`topology`] (builders), [`trace`] (columnar results),
+//! [`sim`] (the event loop), [`config`] (the resolved scenario).
+
+pub mod config;
+pub mod error;
+pub mod event;
+pub mod link;
+pub mod packet;
+pub mod queue;
+pub mod rng;
+pub mod sim;
+pub mod tcp;
+pub mod time;
+pub mod topology;
+pub mod trace;
+
+pub use error::{EngineError, Result};
+pub use sim::Simulation;

@@ -1,0 +1,70 @@
+//! Links: serialisation at a rate, then a fixed propagation delay, one queue each.
+//! Packets propagating are kept in a FIFO and only its head has a scheduled event.
+
+use std::collections::VecDeque;
+
+use crate::packet::Packet;
+use crate::queue::{Queue, QueueCounters};
+use crate::rng::Rng;
+use crate::time::Time;
+
+/// What a link is in its topology (for traces and summaries).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinkRole {
+    Bottleneck,
+    BottleneckReverse,
+    Access,
+    AccessReverse,
+    Receiver,
+    ReceiverReverse,
+}
+
+impl LinkRole {
+    pub fn name(self) -> &'static str {
+        match self {
+            LinkRole::Bottleneck => "bottleneck",
+            LinkRole::BottleneckReverse => "bottleneck_reverse",
+            LinkRole::Access => "access",
+            LinkRole::AccessReverse => "access_reverse",
+            LinkRole::Receiver => "receiver",
+            LinkRole::ReceiverReverse => "receiver_reverse",
+        }
+    }
+}
+
+pub struct Link {
+    pub role: LinkRole,
+    pub rate_bps: u64,
+    pub delay: Time,
+    pub queue: Queue,
+    pub rng: Rng,
+    /// The packet being serialised, if any.
+    pub transmitting: Option<Packet>,
+    /// Packets propagating, with their arrival times (non-decreasing).
+    pub propagating: VecDeque<(Time, Packet)>,
+    /// Whether the link is sampled into the link trace.
+    pub monitored: bool,
+    /// Queue counters at the previous sample (per-interval differences).
+    pub counters_at_last_sample: QueueCounters,
+}
+
+impl Link {
+    pub fn new(role: LinkRole, rate_bps: u64, delay: Time, queue: Queue, rng: Rng, monitored: bool) -> Self {
+        Link {
+            role,
+            rate_bps,
+            delay,
+            queue,
+            rng,
+            transmitting: None,
+            propagating: VecDeque::new(),
+            monitored,
+            counters_at_last_sample: QueueCounters::default(),
+        }
+    }
+
+    /// Packets on the wire: being serialised or propagating.
+    pub fn in_flight(&self) -> u64 {
+        self.propagating.len() as u64 + u64::from(self.transmitting.is_some())
+    }
+}

@@ -1,0 +1,387 @@
+//! The simulation: the event loop that moves packets between links, queues and TCP ends.
+
+use crate::config::Scenario;
+use crate::error::{EngineError, Result};
+use crate::event::{Event, EventQueue};
+use crate::link::Link;
+use crate::packet::{Packet, PacketKind};
+use crate::queue::Verdict;
+use crate::tcp::receiver::TcpReceiver;
+use crate::tcp::sender::TcpSender;
+use crate::time::{to_secs, transmission_time, Time};
+use crate::topology;
+use crate::trace::{Counters, FlowRecords, FlowTrace, LinkRecords, LinkTrace, Results};
+
+struct Flow {
+    group: u32,
+    start: Time,
+    sender: TcpSender,
+    receiver: TcpReceiver,
+    delivered_at_measure_start: Option<u64>,
+}
+
+pub struct Simulation {
+    now: Time,
+    duration: Time,
+    measure_start: Time,
+    sample_interval: Time,
+    traced_flows: usize,
+    events: EventQueue,
+    links: Vec<Link>,
+    routes: Vec<Vec<u32>>,
+    flows: Vec<Flow>,
+    /// Packets emitted by a TCP end during one event (reused: no allocation per packet).
+    outbox: Vec<Packet>,
+    link_trace: LinkTrace,
+    flow_trace: FlowTrace,
+    created: u64,
+    delivered: u64,
+    dropped: u64,
+    events_processed: u64,
+    last_sample: Time,
+}
+
+impl Simulation {
+    /// Parse a resolved scenario (JSON) and build the simulation.
+    pub fn from_json(json: &str, seed: u64) -> Result<Self> {
+        let deserializer = &mut serde_json::Deserializer::from_str(json);
+        let scenario: Scenario = serde_path_to_error::deserialize(deserializer)
+            .map_err(|e| EngineError::Parse { path: e.path().to_string(), message: e.inner().to_string() })?;
+        Self::new(&scenario, seed)
+    }
+
+    pub fn new(scenario: &Scenario, seed: u64) -> Result<Self> {
+        if scenario.duration_ns == 0 {
+            return Err(EngineError::invalid("duration_ns", 0, "a duration > 0"));
+        }
+        if scenario.measure_start_ns > scenario.duration_ns {
+            return Err(EngineError::invalid("measure_start_ns", scenario.measure_start_ns, "a time within the run duration"));
+        }
+        if scenario.trace.interval_ns == 0 {
+            return Err(EngineError::invalid("trace.interval_ns", 0, "an interval > 0"));
+        }
+        let network = topology::build(scenario, seed)?;
+        let mut events = EventQueue::default();
+        let flows: Vec<Flow> = network
+            .flows
+            .iter()
+            .enumerate()
+            .map(|(i, spec)| {
+                let id = i as u32;
+                events.schedule(spec.start, Event::FlowStart(id));
+                Flow {
+                    group: spec.group,
+                    start: spec.start,
+                    sender: TcpSender::new(id, spec.forward_route, &spec.tcp, spec.total_bytes),
+                    receiver: TcpReceiver::new(id, spec.reverse_route, &spec.tcp, spec.total_bytes),
+                    delivered_at_measure_start: None,
+                }
+            })
+            .collect();
+        events.schedule(scenario.trace.interval_ns, Event::Sample);
+        events.schedule(scenario.measure_start_ns, Event::MeasureStart);
+        Ok(Simulation {
+            now: 0,
+            duration: scenario.duration_ns,
+            measure_start: scenario.measure_start_ns,
+            sample_interval: scenario.trace.interval_ns,
+            traced_flows: (scenario.trace.flows as usize).min(flows.len()),
+            events,
+            links: network.links,
+            routes: network.routes,
+            flows,
+            outbox: Vec::with_capacity(64),
+            link_trace: LinkTrace::default(),
+            flow_trace: FlowTrace::default(),
+            created: 0,
+            delivered: 0,
+            dropped: 0,
+            events_processed: 0,
+            last_sample: 0,
+        })
+    }
+
+    pub fn now(&self) -> Time {
+        self.now
+    }
+
+    pub fn duration(&self) -> Time {
+        self.duration
+    }
+
+    pub fn finished(&self) -> bool {
+        self.now >= self.duration
+    }
+
+    pub fn events_processed(&self) -> u64 {
+        self.events_processed
+    }
+
+    /// Run until `until` (capped at the duration). Returns true once the run is finished.
+    pub fn run_until(&mut self, until: Time) -> bool {
+        let limit = until.min(self.duration);
+        while let Some((time, event)) = self.events.pop_until(limit) {
+            self.now = time;
+            self.events_processed += 1;
+            match event {
+                Event::TransmissionDone(link) => self.on_transmission_done(link),
+                Event::Arrival(link) => self.on_arrival(link),
+                Event::FlowStart(flow) => self.on_flow_start(flow),
+                Event::SenderTimer(flow) => self.on_sender_timer(flow),
+                Event::ReceiverTimer(flow) => self.on_receiver_timer(flow),
+                Event::Sample => self.on_sample(),
+                Event::MeasureStart => self.on_measure_start(),
+            }
+        }
+        self.now = self.now.max(limit);
+        self.finished()
+    }
+
+    /// Offer a packet to a link: through its queue, then onto the wire if the link is idle.
+    fn send_on_link(&mut self, link_id: u32, packet: Packet) {
+        let now = self.now;
+        let link = &mut self.links[link_id as usize];
+        if let Verdict::Drop(_) = link.queue.enqueue(packet, now, &mut link.rng) {
+            self.dropped += 1;
+            return;
+        }
+        if link.transmitting.is_none() {
+            self.start_transmission(link_id);
+        }
+    }
+
+    fn start_transmission(&mut self, link_id: u32) {
+        let now = self.now;
+        let link = &mut self.links[link_id as usize];
+        if let Some(packet) = link.queue.dequeue(now) {
+            let done = now + transmission_time(packet.size_bytes, link.rate_bps);
+            link.transmitting = Some(packet);
+            self.events.schedule(done, Event::TransmissionDone(link_id));
+        }
+    }
+
+    fn on_transmission_done(&mut self, link_id: u32) {
+        let now = self.now;
+        let link = &mut self.links[link_id as usize];
+        let packet = link.transmitting.take().expect("transmission done on an idle link");
+        let arrival = now + link.delay;
+        link.propagating.push_back((arrival, packet));
+        if link.propagating.len() == 1 {
+            self.events.schedule(arrival, Event::Arrival(link_id));
+        }
+        self.start_transmission(link_id);
+    }
+
+    fn on_arrival(&mut self, link_id: u32) {
+        let link = &mut self.links[link_id as usize];
+        let (_, mut packet) = link.propagating.pop_front().expect("arrival on an empty link");
+        if let Some(&(next, _)) = link.propagating.front() {
+            self.events.schedule(next, Event::Arrival(link_id));
+        }
+        packet.hop += 1;
+        let route = &self.routes[packet.route as usize];
+        if (packet.hop as usize) < route.len() {
+            let next_link = route[packet.hop as usize];
+            self.send_on_link(next_link, packet);
+        } else {
+            self.deliver(packet);
+        }
+    }
+
+    /// The packet reached the end of its route.
+    fn deliver(&mut self, packet: Packet) {
+        self.delivered += 1;
+        let now = self.now;
+        let flow = packet.flow;
+        let mut out = std::mem::take(&mut self.outbox);
+        match packet.kind {
+            PacketKind::Data => {
+                self.flows[flow as usize].receiver.on_data(&packet, now, &mut out);
+                self.emit(&mut out);
+                self.schedule_receiver_timer(flow);
+            }
+            PacketKind::Ack => {
+                self.flows[flow as usize].sender.on_ack(&packet, now, &mut out);
+                self.emit(&mut out);
+                self.schedule_sender_timer(flow);
+            }
+            PacketKind::Datagram => {}
+        }
+        self.outbox = out;
+    }
+
+    /// Put the packets a TCP end produced on the first link of their routes.
+    fn emit(&mut self, out: &mut Vec<Packet>) {
+        for packet in out.drain(..) {
+            self.created += 1;
+            let first = self.routes[packet.route as usize][0];
+            self.send_on_link(first, packet);
+        }
+    }
+
+    fn on_flow_start(&mut self, flow: u32) {
+        let mut out = std::mem::take(&mut self.outbox);
+        self.flows[flow as usize].sender.start(self.now, &mut out);
+        self.emit(&mut out);
+        self.outbox = out;
+        self.schedule_sender_timer(flow);
+    }
+
+    /// Keep one pending timer event no later than the sender's RTO deadline. Deadlines
+    /// usually move later (restarted on each ACK), so an early event just re-arms itself.
+    fn schedule_sender_timer(&mut self, flow: u32) {
+        let sender = &mut self.flows[flow as usize].sender;
+        if let Some(deadline) = sender.rto_deadline {
+            if sender.timer_pending.map_or(true, |pending| pending > deadline) {
+                sender.timer_pending = Some(deadline);
+                self.events.schedule(deadline, Event::SenderTimer(flow));
+            }
+        }
+    }
+
+    fn on_sender_timer(&mut self, flow: u32) {
+        let now = self.now;
+        let sender = &mut self.flows[flow as usize].sender;
+        if sender.timer_pending != Some(now) {
+            return; // superseded by an earlier event that was scheduled after this one
+        }
+        sender.timer_pending = None;
+        let mut out = std::mem::take(&mut self.outbox);
+        sender.on_timer(now, &mut out);
+        self.emit(&mut out);
+        self.outbox = out;
+        self.schedule_sender_timer(flow);
+    }
+
+    fn schedule_receiver_timer(&mut self, flow: u32) {
+        let receiver = &mut self.flows[flow as usize].receiver;
+        if let Some(deadline) = receiver.ack_deadline {
+            if receiver.timer_pending.map_or(true, |pending| pending > deadline) {
+                receiver.timer_pending = Some(deadline);
+                self.events.schedule(deadline, Event::ReceiverTimer(flow));
+            }
+        }
+    }
+
+    fn on_receiver_timer(&mut self, flow: u32) {
+        let now = self.now;
+        let receiver = &mut self.flows[flow as usize].receiver;
+        if receiver.timer_pending != Some(now) {
+            return;
+        }
+        receiver.timer_pending = None;
+        let mut out = std::mem::take(&mut self.outbox);
+        receiver.on_timer(now, &mut out);
+        self.emit(&mut out);
+        self.outbox = out;
+        self.schedule_receiver_timer(flow);
+    }
+
+    fn on_measure_start(&mut self) {
+        for flow in &mut self.flows {
+            flow.delivered_at_measure_start = Some(flow.receiver.bytes_delivered());
+        }
+    }
+
+    fn on_sample(&mut self) {
+        let now = self.now;
+        let t = to_secs(now);
+        let interval_s = to_secs(now - self.last_sample);
+        self.last_sample = now;
+        let trace = &mut self.link_trace;
+        for (id, link) in self.links.iter_mut().enumerate() {
+            if !link.monitored {
+                continue;
+            }
+            let c = link.queue.counters;
+            let p = link.counters_at_last_sample;
+            link.counters_at_last_sample = c;
+            let departed_bytes = (c.departure_bytes - p.departure_bytes) as f64;
+            trace.time_s.push(t);
+            trace.link.push(id as u32);
+            trace.queue_packets.push(link.queue.len_packets() as f64);
+            trace.queue_bytes.push(link.queue.len_bytes() as f64);
+            trace.average_queue.push(link.queue.average_queue());
+            trace.drop_probability.push(link.queue.drop_probability());
+            trace.arrivals.push((c.arrivals - p.arrivals) as f64);
+            trace.drops.push((c.dropped() - p.dropped()) as f64);
+            trace.marks.push((c.marked - p.marked) as f64);
+            trace.departures.push((c.departures - p.departures) as f64);
+            trace.departed_bytes.push(departed_bytes);
+            trace.utilisation.push(departed_bytes * 8.0 / (link.rate_bps as f64 * interval_s));
+        }
+        let flows = &mut self.flow_trace;
+        for (id, flow) in self.flows.iter().take(self.traced_flows).enumerate() {
+            flows.time_s.push(t);
+            flows.flow.push(id as u32);
+            let started = flow.sender.started_at.is_some();
+            flows.cwnd.push(if started { flow.sender.cwnd() } else { f64::NAN });
+            flows.ssthresh.push(if started { flow.sender.ssthresh() } else { f64::NAN });
+            flows.srtt_s.push(flow.sender.srtt_ns().map_or(f64::NAN, to_secs));
+            flows.rtt_s.push(flow.sender.last_rtt_ns().map_or(f64::NAN, to_secs));
+        }
+        let next = now + self.sample_interval;
+        if next <= self.duration {
+            self.events.schedule(next, Event::Sample);
+        }
+    }
+
+    /// Packet conservation counters at this instant.
+    pub fn counters(&self) -> Counters {
+        let queued: u64 = self.links.iter().map(|l| l.queue.len_packets() as u64).sum();
+        let in_flight: u64 = self.links.iter().map(Link::in_flight).sum();
+        Counters {
+            packets_created: self.created,
+            packets_delivered: self.delivered,
+            packets_dropped: self.dropped,
+            packets_queued: queued,
+            packets_in_flight: in_flight,
+            events: self.events_processed,
+        }
+    }
+
+    /// Everything recorded so far, as columns.
+    pub fn results(&self) -> Results {
+        let mut flows = FlowRecords::default();
+        for (id, flow) in self.flows.iter().enumerate() {
+            let s = &flow.sender.stats;
+            flows.flow.push(id as u32);
+            flows.group.push(flow.group);
+            flows.start_s.push(if flow.sender.started_at.is_some() { to_secs(flow.start) } else { f64::NAN });
+            flows.end_s.push(flow.sender.completed_at.map_or(f64::NAN, to_secs));
+            flows.bytes_delivered.push(flow.receiver.bytes_delivered() as f64);
+            flows.bytes_delivered_at_measure_start.push(flow.delivered_at_measure_start.map_or(f64::NAN, |b| b as f64));
+            flows.segments_sent.push(s.segments_sent as f64);
+            flows.retransmits.push(s.retransmits as f64);
+            flows.timeouts.push(s.timeouts as f64);
+            flows.fast_recoveries.push(s.fast_recoveries as f64);
+            flows.ecn_reductions.push(s.ecn_reductions as f64);
+            flows.rtt_mean_s.push(if s.rtt_samples > 0 { s.rtt_sum_ns as f64 / s.rtt_samples as f64 / 1e9 } else { f64::NAN });
+        }
+        let mut links = LinkRecords::default();
+        for (id, link) in self.links.iter().enumerate() {
+            let c = link.queue.counters;
+            links.link.push(id as u32);
+            links.role.push(link.role.name());
+            links.rate_bps.push(link.rate_bps as f64);
+            links.delay_s.push(to_secs(link.delay));
+            links.monitored.push(link.monitored);
+            links.arrivals.push(c.arrivals as f64);
+            links.enqueued.push(c.enqueued as f64);
+            links.dropped.push(c.dropped() as f64);
+            links.marked.push(c.marked as f64);
+            links.departures.push(c.departures as f64);
+        }
+        Results {
+            link_trace: self.link_trace.clone(),
+            flow_trace: self.flow_trace.clone(),
+            flows,
+            links,
+            counters: self.counters(),
+        }
+    }
+
+    pub fn measure_start(&self) -> Time {
+        self.measure_start
+    }
+}

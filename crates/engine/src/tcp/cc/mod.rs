@@ -1,0 +1,85 @@
+//! The congestion-control trait and its registry.
+//!
+//! An algorithm owns its window law only: the shared sender (`tcp::sender`) does loss
+//! detection, fast retransmit/recovery, RTO and ECN bookkeeping, and calls these hooks.
+//! Time is passed in, so each window law is unit-tested without the engine.
+//! Adding an algorithm is one file implementing [`CongestionControl`] plus one variant in
+//! [`CcConfig`] and one line in [`CcConfig::build`].
+
+pub mod reno;
+
+use serde::{Deserialize, Serialize};
+
+use crate::time::Time;
+
+/// What the sender knows when an ACK acknowledges new data.
+#[derive(Clone, Copy, Debug)]
+pub struct AckEvent {
+    pub now: Time,
+    /// Segments newly acknowledged by this ACK (>= 1).
+    pub acked_segments: u64,
+    /// RTT sample carried by this ACK (timestamp echo), ns.
+    pub rtt_sample_ns: Option<Time>,
+    /// Smallest RTT seen so far, ns (0 before the first sample).
+    pub min_rtt_ns: Time,
+    /// Smoothed RTT (RFC 6298), ns (0 before the first sample).
+    pub srtt_ns: Time,
+    /// Segments in flight after this ACK.
+    pub in_flight: u64,
+}
+
+/// What the sender knows when it detects congestion (loss, ECN echo or timeout).
+#[derive(Clone, Copy, Debug)]
+pub struct CongestionEvent {
+    pub now: Time,
+    /// Segments in flight when congestion was detected (FlightSize, RFC 5681 eq. (4)).
+    pub in_flight: u64,
+    pub srtt_ns: Time,
+    pub min_rtt_ns: Time,
+}
+
+pub trait CongestionControl: Send {
+    /// Congestion window, segments (may be fractional).
+    fn window(&self) -> f64;
+
+    /// Slow-start threshold, segments.
+    fn ssthresh(&self) -> f64;
+
+    /// New data was acknowledged outside loss recovery.
+    fn on_ack(&mut self, _ack: &AckEvent) {}
+
+    /// A loss was detected by duplicate ACKs; called once per loss episode, on entering
+    /// fast retransmit. The window after it is the one used when recovery ends.
+    fn on_loss(&mut self, _event: &CongestionEvent) {}
+
+    /// The retransmission timer expired.
+    fn on_rto(&mut self, _event: &CongestionEvent) {}
+
+    /// An ECN echo arrived (at most once per window, RFC 3168 Section 6.1.2). By default
+    /// ECN is treated as a loss, as RFC 3168 requires.
+    fn on_ecn(&mut self, event: &CongestionEvent) {
+        self.on_loss(event)
+    }
+}
+
+/// Scenario description of a congestion-control algorithm.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum CcConfig {
+    Reno,
+}
+
+impl CcConfig {
+    /// The registry: build the algorithm of this configuration.
+    pub fn build(&self, initial_window: f64, initial_ssthresh: f64) -> Box<dyn CongestionControl> {
+        match self {
+            CcConfig::Reno => Box::new(reno::Reno::new(initial_window, initial_ssthresh)),
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            CcConfig::Reno => "reno",
+        }
+    }
+}

@@ -1,0 +1,215 @@
+//! TCP receiver: cumulative ACKs, out-of-order buffering, delayed ACKs (RFC 1122
+//! Section 4.2.3.2, RFC 5681 Section 4.2) and the ECN echo (RFC 3168 Section 6.1.3).
+
+use std::collections::VecDeque;
+
+use super::TcpConfig;
+use crate::packet::{Ecn, FlowId, Packet, PacketKind, RouteId, FLAG_CWR, FLAG_ECE};
+use crate::time::Time;
+
+pub struct TcpReceiver {
+    flow: FlowId,
+    route: RouteId,
+    ack_bytes: u32,
+    payload_bytes: u64,
+    total_bytes: Option<u64>,
+    delayed_ack: bool,
+    delayed_ack_timeout: Time,
+    /// Next segment expected in order.
+    rcv_nxt: u64,
+    /// `received[i]`: segment `rcv_nxt + i` has arrived (out of order).
+    received: VecDeque<bool>,
+    /// RFC 3168 Section 6.1.3: set ECE on every ACK until a CWR arrives.
+    echo_congestion: bool,
+    /// In-order segments not yet acknowledged (delayed ACKs).
+    unacked: u32,
+    /// Timestamp to echo in the next ACK (RFC 7323 TS.Recent).
+    echo_timestamp: Time,
+    /// Delayed-ACK deadline, if an ACK is being held.
+    pub ack_deadline: Option<Time>,
+    /// Time of the pending delayed-ACK timer event, if one is scheduled.
+    pub timer_pending: Option<Time>,
+    pub segments_received: u64,
+}
+
+impl TcpReceiver {
+    pub fn new(flow: FlowId, route: RouteId, config: &TcpConfig, total_bytes: Option<u64>) -> Self {
+        TcpReceiver {
+            flow,
+            route,
+            ack_bytes: config.header_bytes,
+            payload_bytes: (config.packet_size_bytes - config.header_bytes) as u64,
+            total_bytes,
+            delayed_ack: config.delayed_ack,
+            delayed_ack_timeout: config.delayed_ack_timeout_ns,
+            rcv_nxt: 0,
+            received: VecDeque::new(),
+            echo_congestion: false,
+            unacked: 0,
+            echo_timestamp: 0,
+            ack_deadline: None,
+            timer_pending: None,
+            segments_received: 0,
+        }
+    }
+
+    /// Payload bytes delivered in order to the application.
+    pub fn bytes_delivered(&self) -> u64 {
+        let bytes = self.rcv_nxt * self.payload_bytes;
+        match self.total_bytes {
+            Some(total) => bytes.min(total),
+            None => bytes,
+        }
+    }
+
+    pub fn next_expected(&self) -> u64 {
+        self.rcv_nxt
+    }
+
+    fn make_ack(&mut self) -> Packet {
+        self.unacked = 0;
+        self.ack_deadline = None;
+        Packet {
+            flow: self.flow,
+            kind: PacketKind::Ack,
+            // RFC 3168 Section 6.1.4: pure ACKs are sent not-ECT.
+            ecn: Ecn::NotEct,
+            flags: if self.echo_congestion { FLAG_ECE } else { 0 },
+            hop: 0,
+            route: self.route,
+            size_bytes: self.ack_bytes,
+            seq: self.rcv_nxt,
+            timestamp: self.echo_timestamp,
+            enqueued_at: 0,
+        }
+    }
+
+    /// A data segment arrived; any ACK to send is pushed to `out`.
+    pub fn on_data(&mut self, packet: &Packet, now: Time, out: &mut Vec<Packet>) {
+        self.segments_received += 1;
+        // RFC 3168 Section 6.1.3: CWR ends the echo; CE (re)starts it.
+        if packet.has_flag(FLAG_CWR) {
+            self.echo_congestion = false;
+        }
+        let congestion = packet.ecn == Ecn::Ce;
+        if congestion {
+            self.echo_congestion = true;
+        }
+        let in_order = packet.seq == self.rcv_nxt;
+        let had_gap = !self.received.is_empty();
+        if packet.seq >= self.rcv_nxt {
+            let index = (packet.seq - self.rcv_nxt) as usize;
+            if index >= self.received.len() {
+                self.received.resize(index + 1, false);
+            }
+            self.received[index] = true;
+            while self.received.front() == Some(&true) {
+                self.received.pop_front();
+                self.rcv_nxt += 1;
+            }
+        }
+        if in_order && (self.unacked == 0 || !self.delayed_ack) {
+            // RFC 7323 Section 4.3: echo the timestamp of the segment that advanced the edge
+            // (the earliest one held by a delayed ACK).
+            self.echo_timestamp = packet.timestamp;
+        } else if !in_order {
+            self.echo_timestamp = packet.timestamp;
+        }
+        // RFC 5681 Section 4.2: ACK at once for out-of-order segments and for segments that
+        // fill a gap; RFC 1122: otherwise at least every second full segment.
+        let immediate = !self.delayed_ack || !in_order || had_gap || congestion;
+        if immediate {
+            out.push(self.make_ack());
+            return;
+        }
+        self.unacked += 1;
+        if self.unacked >= 2 {
+            out.push(self.make_ack());
+        } else if self.ack_deadline.is_none() {
+            self.ack_deadline = Some(now + self.delayed_ack_timeout);
+        }
+    }
+
+    /// The delayed-ACK timer fired at `now`.
+    pub fn on_timer(&mut self, now: Time, out: &mut Vec<Packet>) {
+        if let Some(deadline) = self.ack_deadline {
+            if deadline <= now && self.unacked > 0 {
+                out.push(self.make_ack());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn segment(seq: u64) -> Packet {
+        Packet {
+            flow: 0,
+            kind: PacketKind::Data,
+            ecn: Ecn::Ect,
+            flags: 0,
+            hop: 0,
+            route: 0,
+            size_bytes: 1500,
+            seq,
+            timestamp: seq * 10,
+            enqueued_at: 0,
+        }
+    }
+
+    #[test]
+    fn cumulative_acks_and_gap_filling() {
+        let mut rx = TcpReceiver::new(0, 1, &TcpConfig::default(), None);
+        let mut out = Vec::new();
+        for seq in [0, 1, 3, 4, 2] {
+            rx.on_data(&segment(seq), 0, &mut out);
+        }
+        let acks: Vec<u64> = out.iter().map(|p| p.seq).collect();
+        assert_eq!(acks, vec![1, 2, 2, 2, 5]);
+        assert_eq!(rx.bytes_delivered(), 5 * 1460);
+    }
+
+    #[test]
+    fn delayed_acks_every_second_segment_and_on_timer() {
+        let config = TcpConfig { delayed_ack: true, ..TcpConfig::default() };
+        let mut rx = TcpReceiver::new(0, 1, &config, None);
+        let mut out = Vec::new();
+        rx.on_data(&segment(0), 0, &mut out);
+        assert!(out.is_empty());
+        assert_eq!(rx.ack_deadline, Some(100_000_000));
+        rx.on_data(&segment(1), 5, &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].seq, 2);
+        assert_eq!(out[0].timestamp, 0, "echoes the earliest held segment");
+        rx.on_data(&segment(2), 10, &mut out);
+        rx.on_timer(100_000_010, &mut out);
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[1].seq, 3);
+    }
+
+    #[test]
+    fn ecn_echo_until_cwr() {
+        let mut rx = TcpReceiver::new(0, 1, &TcpConfig::default(), None);
+        let mut out = Vec::new();
+        let mut ce = segment(0);
+        ce.ecn = Ecn::Ce;
+        rx.on_data(&ce, 0, &mut out);
+        rx.on_data(&segment(1), 0, &mut out);
+        let mut cwr = segment(2);
+        cwr.flags = FLAG_CWR;
+        rx.on_data(&cwr, 0, &mut out);
+        let ece: Vec<bool> = out.iter().map(|p| p.has_flag(FLAG_ECE)).collect();
+        assert_eq!(ece, vec![true, true, false]);
+    }
+
+    #[test]
+    fn finite_transfer_counts_only_its_bytes() {
+        let mut rx = TcpReceiver::new(0, 1, &TcpConfig::default(), Some(2000));
+        let mut out = Vec::new();
+        rx.on_data(&segment(0), 0, &mut out);
+        rx.on_data(&segment(1), 0, &mut out);
+        assert_eq!(rx.bytes_delivered(), 2000);
+    }
+}

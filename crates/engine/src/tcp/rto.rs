@@ -1,0 +1,102 @@
+//! Retransmission timer computation, RFC 6298.
+
+use crate::time::Time;
+
+/// Clock granularity G of RFC 6298 Section 2 (1 ms, as Linux uses).
+const GRANULARITY_NS: Time = 1_000_000;
+
+#[derive(Clone, Debug)]
+pub struct RtoEstimator {
+    srtt: f64,
+    rttvar: f64,
+    has_sample: bool,
+    backoff_shift: u32,
+    min_rto: Time,
+    initial_rto: Time,
+    max_rto: Time,
+}
+
+impl RtoEstimator {
+    pub fn new(min_rto: Time, initial_rto: Time, max_rto: Time) -> Self {
+        RtoEstimator { srtt: 0.0, rttvar: 0.0, has_sample: false, backoff_shift: 0, min_rto, initial_rto, max_rto }
+    }
+
+    /// Feed an RTT measurement (ns).
+    pub fn sample(&mut self, rtt: Time) {
+        let r = rtt as f64;
+        if !self.has_sample {
+            // RFC 6298 Section 2.2: first measurement.
+            self.srtt = r;
+            self.rttvar = r / 2.0;
+            self.has_sample = true;
+        } else {
+            // RFC 6298 Section 2.3: beta = 1/4, alpha = 1/8, RTTVAR updated before SRTT.
+            self.rttvar = 0.75 * self.rttvar + 0.25 * (self.srtt - r).abs();
+            self.srtt = 0.875 * self.srtt + 0.125 * r;
+        }
+        // RFC 6298 Section 5.7: a new measurement after backoff resets the backoff.
+        self.backoff_shift = 0;
+    }
+
+    /// Current timeout including exponential backoff (RFC 6298 Section 5.5).
+    pub fn rto(&self) -> Time {
+        let base = if self.has_sample {
+            // RFC 6298 Section 2.3: RTO = SRTT + max(G, K*RTTVAR), K = 4; Section 2.4: >= min.
+            let rto = self.srtt + (4.0 * self.rttvar).max(GRANULARITY_NS as f64);
+            (rto.round() as Time).max(self.min_rto)
+        } else {
+            // RFC 6298 Section 2.1: initial RTO.
+            self.initial_rto
+        };
+        // RFC 6298 Section 5.5: back off the timer (double it), capped at the maximum (2.5).
+        base.saturating_mul(1u64 << self.backoff_shift.min(32)).min(self.max_rto)
+    }
+
+    /// The timer expired: double the timeout.
+    pub fn back_off(&mut self) {
+        self.backoff_shift = (self.backoff_shift + 1).min(32);
+    }
+
+    pub fn srtt_ns(&self) -> Time {
+        if self.has_sample {
+            self.srtt.round() as Time
+        } else {
+            0
+        }
+    }
+
+    pub fn has_sample(&self) -> bool {
+        self.has_sample
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: Time = 1_000_000;
+
+    #[test]
+    fn initial_then_first_sample_then_floor() {
+        let mut est = RtoEstimator::new(200 * MS, 1000 * MS, 60_000 * MS);
+        assert_eq!(est.rto(), 1000 * MS);
+        est.sample(100 * MS);
+        // srtt 100, rttvar 50 -> 100 + 200 = 300 ms
+        assert_eq!(est.rto(), 300 * MS);
+        for _ in 0..200 {
+            est.sample(10 * MS);
+        }
+        assert_eq!(est.rto(), 200 * MS, "min RTO floor");
+    }
+
+    #[test]
+    fn backoff_doubles_and_is_capped() {
+        let mut est = RtoEstimator::new(200 * MS, 1000 * MS, 3000 * MS);
+        est.back_off();
+        assert_eq!(est.rto(), 2000 * MS);
+        est.back_off();
+        assert_eq!(est.rto(), 3000 * MS);
+        est.sample(100 * MS);
+        assert_eq!(est.rto(), 300 * MS, "a new sample clears the backoff");
+    }
+}

@@ -1,0 +1,58 @@
+//! Scenario builders shared by the integration tests.
+#![allow(dead_code)]
+
+use aqmlab_engine::config::{BottleneckConfig, Dumbbell, FlowGroup, Scenario, StartTimes, Topology, TraceConfig, Transfer};
+use aqmlab_engine::queue::red::RedConfig;
+use aqmlab_engine::queue::{Limit, QueueConfig};
+use aqmlab_engine::tcp::TcpConfig;
+
+pub const MS: u64 = 1_000_000;
+pub const S: u64 = 1_000_000_000;
+
+pub fn droptail(packets: u32) -> QueueConfig {
+    QueueConfig::DropTail { limit: Limit::Packets(packets) }
+}
+
+pub fn red(min_th: f64, max_th: f64, limit: u32) -> QueueConfig {
+    QueueConfig::Red(RedConfig {
+        limit: Limit::Packets(limit),
+        min_th,
+        max_th,
+        max_p: 0.1,
+        q_weight: -1.0,
+        gentle: false,
+        wait: true,
+        ecn: false,
+        byte_mode: false,
+        queue_in_bytes: false,
+        instantaneous: false,
+        mean_packet_bytes: 1500,
+        link_delay_ns: MS,
+    })
+}
+
+pub fn group(count: u32, rtt_ns: u64, access_rate_bps: u64) -> FlowGroup {
+    FlowGroup {
+        name: "g".into(),
+        count,
+        tcp: TcpConfig::default(),
+        rtt_ns,
+        access_rate_bps,
+        access_queue: droptail(1000),
+        receiver_rate_bps: 1_000_000_000,
+        start: StartTimes::Uniform { low_ns: 0, high_ns: S },
+        transfer: Transfer::Bulk,
+    }
+}
+
+pub fn dumbbell(rate_bps: u64, queue: QueueConfig, groups: Vec<FlowGroup>, duration_ns: u64) -> Scenario {
+    Scenario {
+        duration_ns,
+        measure_start_ns: duration_ns / 2,
+        topology: Topology::Dumbbell(Dumbbell {
+            bottleneck: BottleneckConfig { rate_bps, delay_ns: MS, queue, reverse_queue: droptail(10_000) },
+            groups,
+        }),
+        trace: TraceConfig::default(),
+    }
+}
