@@ -59,7 +59,7 @@ pub struct QueueView {
 }
 
 /// A queue-management policy: decides on arrival (and optionally on departure).
-pub trait QueuePolicy: Send {
+pub trait QueuePolicy: Send + Sync {
     /// Decide what happens to `packet`, which arrives at a queue in state `queue` at `now`.
     fn on_arrival(&mut self, packet: &Packet, queue: &QueueView, now: Time, rng: &mut Rng) -> Verdict;
 

@@ -38,7 +38,7 @@ pub struct CongestionEvent {
     pub min_rtt_ns: Time,
 }
 
-pub trait CongestionControl: Send {
+pub trait CongestionControl: Send + Sync {
     /// Congestion window, segments (may be fractional).
     fn window(&self) -> f64;
 

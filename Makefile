@@ -1,0 +1,55 @@
+# aqmlab: `make demo` and `make test` are the two commands a new machine needs.
+SHELL := /bin/bash
+VENV := .venv
+PYTHON := $(VENV)/bin/python
+STAMP := $(VENV)/.deps-installed
+export VIRTUAL_ENV := $(abspath $(VENV))
+export PATH := $(abspath $(VENV))/bin:$(HOME)/.cargo/bin:$(PATH)
+
+.PHONY: setup build test test-rust test-python test-slow demo bench bench-ns3 lint clean
+
+# Create the virtual environment and install the Python dependencies (once per pyproject change).
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PYTHON) -m pip install --quiet --upgrade pip
+	$(PYTHON) -m pip install --quiet "maturin>=1.5,<2"
+	$(PYTHON) -c "import tomllib,subprocess,sys; p=tomllib.load(open('pyproject.toml','rb'))['project']; deps=p['dependencies']+p['optional-dependencies']['test']; subprocess.check_call([sys.executable,'-m','pip','install','--quiet',*deps])"
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+# Build the Rust engine in release mode into the venv (incremental: quick when unchanged).
+build: setup
+	maturin develop --release --quiet
+	$(PYTHON) -c "import aqmlab._engine"
+
+test: build test-rust test-python
+
+test-rust:
+	cargo test --quiet -p aqmlab-engine
+
+test-python: build
+	$(PYTHON) -m pytest -q
+
+# Long reproduction runs, on demand only.
+test-slow: build
+	$(PYTHON) -m pytest -q -m slow
+
+demo: build
+	$(PYTHON) -m aqmlab.cli demo --out aqmlab-out/demo
+
+bench: build
+	$(PYTHON) benchmarks/dumbbell-60/bench.py
+
+bench-ns3:
+	bash benchmarks/ns3/setup.sh
+	benchmarks/ns3/.venv/bin/python benchmarks/ns3/dumbbell60.py --runs 5
+
+lint: setup
+	cargo fmt --all -- --check
+	cargo clippy --quiet -p aqmlab-engine -p aqmlab-py -- -D warnings
+	$(PYTHON) -m pip install --quiet "ruff>=0.4"
+	$(PYTHON) -m ruff check python tests benchmarks
+
+clean:
+	rm -rf $(VENV) target aqmlab-out
