@@ -1,0 +1,157 @@
+"""The `aqmlab` command: run scenarios, inspect results, the demo, and the fluid models."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from aqmlab.errors import ResultsError, ScenarioError, SimulationInterrupted
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="aqmlab: TCP congestion control and AQM laboratory.")
+console = Console(stderr=True)
+
+
+def _fail(message: str, code: int = 2) -> None:
+    console.print(f"[bold red]error:[/] {message}", highlight=False)
+    raise typer.Exit(code)
+
+
+def summary_table(title: str, summaries: dict[str, dict[str, float]]) -> Table:
+    """Rows are statistics, columns are runs."""
+    table = Table(title=title)
+    table.add_column("statistic")
+    for name in summaries:
+        table.add_column(name, justify="right")
+    first = next(iter(summaries.values()))
+    for key in first:
+        table.add_row(key, *(_format(summary[key]) for summary in summaries.values()))
+    return table
+
+
+def _format(value: float) -> str:
+    if value is None or value != value:
+        return "-"
+    if abs(value) >= 1e5:
+        return f"{value:.4g}"
+    return f"{value:.4f}".rstrip("0").rstrip(".") if value != int(value) else f"{int(value)}"
+
+
+def run_with_progress(scenario, *, seed: int | None, quiet: bool):
+    from aqmlab.simulate import simulate
+
+    if quiet:
+        return simulate(scenario, seed=seed)
+    columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:.1f}/{task.total:.1f} s"),
+               TimeElapsedColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task(scenario.name, total=scenario.duration_s)
+        return simulate(scenario, seed=seed, progress=lambda now, _total: bar.update(task, completed=now))
+
+
+def write_run(results, out: Path, *, force: bool) -> Path:
+    """Data, summary and figures, all or nothing."""
+    from aqmlab.plots import plot_run
+
+    return results.save(out, overwrite=force, extra=lambda staging: plot_run(results, staging / "figure.png"))
+
+
+@app.command()
+def run(
+    scenario_file: Annotated[Path, typer.Argument(help="Scenario TOML file.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for data, summary and figures.")],
+    seed: Annotated[int | None, typer.Option(help="Random seed (default: the scenario's).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace OUT if it holds results.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Simulate SCENARIO_FILE packet by packet and write results to OUT."""
+    from aqmlab.scenario import Scenario
+
+    try:
+        scenario = Scenario.from_toml(scenario_file)
+        if out.exists() and not force and out.is_dir() and any(out.iterdir()):
+            _fail(f"{out} exists and is not empty; pass --force to replace it")
+        results = run_with_progress(scenario, seed=seed, quiet=quiet)
+        write_run(results, out, force=force)
+    except ScenarioError as error:
+        _fail(str(error))
+    except ResultsError as error:
+        _fail(str(error))
+    except SimulationInterrupted as interrupted:
+        _fail(f"interrupted at t = {interrupted.partial.end_s:.2f} s; nothing written", code=130)
+    Console().print(summary_table(f"{scenario.name} (seed {results.seed}), window "
+                                  f"[{results.measure_start_s:g}, {results.end_s:g}] s", {scenario.name: results.summary()}))
+    console.print(f"wrote {out} ({results.wall_time_s:.2f} s wall, {results.counters['events']:,} events)")
+
+
+@app.command()
+def validate(scenario_file: Annotated[Path, typer.Argument(help="Scenario TOML file.")]) -> None:
+    """Check SCENARIO_FILE and print the resolved scenario (SI units) as JSON."""
+    from aqmlab.scenario import Scenario
+
+    try:
+        scenario = Scenario.from_toml(scenario_file)
+        from aqmlab import _engine
+
+        _engine.Simulation(scenario.resolved_json(), scenario.seed)
+    except ScenarioError as error:
+        _fail(str(error))
+    print(json.dumps(scenario.resolved(), indent=2, sort_keys=True))
+
+
+@app.command()
+def summary(directory: Annotated[Path, typer.Argument(help="A results directory written by `aqmlab run`.")]) -> None:
+    """Print the summary of saved results."""
+    from aqmlab.results import Results
+
+    try:
+        results = Results.load(directory)
+    except (ResultsError, ScenarioError) as error:
+        _fail(str(error))
+    Console().print(summary_table(str(directory), {results.scenario.name: results.summary()}))
+
+
+@app.command()
+def demo(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for the demo report.")] = Path("aqmlab-out/demo"),
+    duration: Annotated[str | None, typer.Option(help="Override the simulated time, e.g. '100s'.")] = None,
+) -> None:
+    """The headline study: seed 000 Fig. 6, RTT 10 ms vs 200 ms over RED(50,100)."""
+    from aqmlab.demo import run_demo
+
+    try:
+        report = run_demo(out, duration=duration, progress=run_with_progress)
+    except ScenarioError as error:
+        _fail(str(error))
+    except SimulationInterrupted as interrupted:
+        _fail(f"interrupted at t = {interrupted.partial.end_s:.2f} s; nothing written", code=130)
+    console.print(f"report: {report}")
+
+
+def _mount_fluid() -> None:
+    try:
+        from aqmlab.fluid.cli import app as fluid_app
+    except ImportError:
+        return
+    app.add_typer(fluid_app, name="fluid", help="Fluid (delay-differential) models.")
+
+
+_mount_fluid()
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        console.print("interrupted")
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,279 @@
+"""Results of a packet-level run: Arrow tables, a summary, and Parquet persistence.
+
+Tables (pyarrow; `results.to_pandas(name)` / `results.to_polars(name)` convert):
+  - `link_trace`: samples of monitored links every trace interval (queue, RED average and
+    drop probability, per-interval arrivals/drops/marks/departures, utilisation);
+  - `flow_trace`: cwnd, ssthresh, smoothed and last RTT of the traced flows;
+  - `flows`: one row per flow (bytes delivered, goodput over the measurement window,
+    retransmissions, timeouts, start, end and flow completion time);
+  - `links`: one row per link with its totals.
+
+`save(dir)` writes the tables as Parquet plus `scenario.json` (the scenario as given and
+resolved, the seed) and `summary.json`, atomically: a complete new directory replaces the
+old one only once everything is written, so a failure never leaves a half-written result.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from aqmlab.errors import ResultsError
+from aqmlab.scenario import Scenario
+
+TABLES = ("link_trace", "flow_trace", "flows", "links")
+FORMAT_VERSION = 1
+
+#: Link utilisation is summarised over bins of this length (issue 2: "over 1 s bins").
+UTILISATION_BIN_S = 1.0
+
+
+@dataclass
+class Results:
+    scenario: Scenario
+    seed: int
+    link_trace: pa.Table
+    flow_trace: pa.Table
+    flows: pa.Table
+    links: pa.Table
+    counters: dict[str, int]
+    #: Simulated time reached, s (the duration unless the run was interrupted).
+    end_s: float
+    finished: bool
+    wall_time_s: float = math.nan
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    # --- construction --------------------------------------------------------------------
+
+    @classmethod
+    def from_engine(cls, scenario: Scenario, seed: int, raw: dict[str, Any], *, end_s: float, finished: bool,
+                    wall_time_s: float) -> Results:
+        links = dict(raw["links"])
+        links["role"] = np.asarray(links["role"], dtype=object)
+        flows = _flows_table(scenario, raw["flows"], end_s)
+        return cls(
+            scenario=scenario,
+            seed=seed,
+            link_trace=pa.table(raw["link_trace"]),
+            flow_trace=pa.table(raw["flow_trace"]),
+            flows=flows,
+            links=pa.table(links),
+            counters=dict(raw["counters"]),
+            end_s=end_s,
+            finished=finished,
+            wall_time_s=wall_time_s,
+        )
+
+    # --- access --------------------------------------------------------------------------
+
+    def table(self, name: str) -> pa.Table:
+        if name not in TABLES:
+            raise KeyError(f"unknown table {name!r}; tables are {', '.join(TABLES)}")
+        return getattr(self, name)
+
+    def to_pandas(self, name: str):
+        return self.table(name).to_pandas()
+
+    def to_polars(self, name: str):
+        import polars as pl
+
+        return pl.from_arrow(self.table(name))
+
+    def link_id(self, role: str = "bottleneck") -> int:
+        roles = self.links.column("role").to_pylist()
+        if role not in roles:
+            raise KeyError(f"no link with role {role!r}; roles are {sorted(set(roles))}")
+        return int(self.links.column("link")[roles.index(role)].as_py())
+
+    def link_samples(self, role: str = "bottleneck") -> dict[str, np.ndarray]:
+        """The trace columns of one monitored link, as numpy arrays."""
+        link = self.link_id(role)
+        ids = self.link_trace.column("link").to_numpy()
+        rows = ids == link
+        return {name: self.link_trace.column(name).to_numpy()[rows] for name in self.link_trace.column_names}
+
+    @property
+    def measure_start_s(self) -> float:
+        return min(self.scenario.measure_start_s, self.end_s)
+
+    # --- summary -------------------------------------------------------------------------
+
+    def summary(self, role: str = "bottleneck") -> dict[str, float]:
+        """Statistics over the measurement window [measure_start, end] (issue 2 item 6)."""
+        start, end = self.measure_start_s, self.end_s
+        samples = self.link_samples(role)
+        link_row = self.link_id(role)
+        rate_bps = float(self.links.column("rate_bps")[link_row].as_py())
+        in_window = samples["time_s"] > start + 1e-12
+        queue = samples["queue_packets"][in_window]
+        queue_bytes = samples["queue_bytes"][in_window]
+        average = samples["average_queue"][in_window]
+        arrivals = samples["arrivals"][in_window].sum()
+        drops = samples["drops"][in_window].sum()
+        marks = samples["marks"][in_window].sum()
+        utilisation = _binned_utilisation(samples["time_s"][in_window], samples["departed_bytes"][in_window],
+                                          start, end, rate_bps)
+        goodput = self.flows.column("goodput_bps").to_numpy()
+        started = self.flows.column("start_s").to_numpy() <= start
+        fct = self.flows.column("fct_s").to_numpy()
+        window = end - start
+        return {
+            "window_start_s": start,
+            "window_end_s": end,
+            "queue_mean_packets": _mean(queue),
+            "queue_std_packets": float(np.std(queue)) if queue.size else math.nan,
+            "queue_max_packets": float(queue.max()) if queue.size else math.nan,
+            "average_queue_mean": _mean(average),
+            "queueing_delay_mean_s": _mean(queue_bytes) * 8.0 / rate_bps,
+            "loss_percent": 100.0 * drops / arrivals if arrivals else math.nan,
+            "mark_percent": 100.0 * marks / arrivals if arrivals else math.nan,
+            "utilisation_mean": _mean(utilisation),
+            "utilisation_min": float(utilisation.min()) if utilisation.size else math.nan,
+            "throughput_bps": float(goodput.sum()),
+            "jain_fairness": jain_index(goodput[started]),
+            "flows": float(goodput.size),
+            "flows_completed": float(np.isfinite(fct).sum()),
+            "fct_mean_s": _mean(fct[np.isfinite(fct)]),
+            "window_s": window,
+        }
+
+    # --- persistence ---------------------------------------------------------------------
+
+    def save(self, directory: str | Path, *, overwrite: bool = False,
+             extra: Callable[[Path], Any] | None = None) -> Path:
+        """Write Parquet tables and JSON beside them; atomic (see module docstring).
+
+        `extra(staging_dir)` may add files (figures) that land together with the data.
+        """
+        target = Path(directory)
+        if target.exists() and not overwrite and any(target.iterdir()):
+            raise ResultsError(f"{target} exists and is not empty; pass overwrite=True (CLI: --force) to replace it")
+        if target.exists() and not target.is_dir():
+            raise ResultsError(f"{target} exists and is not a directory")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+        try:
+            self._write(staging)
+            if extra is not None:
+                extra(staging)
+            _replace_directory(staging, target)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        return target
+
+    def _write(self, directory: Path) -> None:
+        for name in TABLES:
+            pq.write_table(self.table(name), directory / f"{name}.parquet")
+        meta = {
+            "format_version": FORMAT_VERSION,
+            "seed": self.seed,
+            "end_s": self.end_s,
+            "finished": self.finished,
+            "wall_time_s": self.wall_time_s,
+            "counters": self.counters,
+            "scenario": self.scenario.model_dump(mode="json"),
+            "resolved": self.scenario.resolved(),
+            **self.metadata,
+        }
+        (directory / "scenario.json").write_text(json.dumps(meta, indent=2, sort_keys=True))
+        (directory / "summary.json").write_text(json.dumps(_json_safe(self.summary()), indent=2))
+
+    @classmethod
+    def load(cls, directory: str | Path) -> Results:
+        directory = Path(directory)
+        meta_path = directory / "scenario.json"
+        if not meta_path.is_file():
+            raise ResultsError(f"{directory} holds no aqmlab results (no scenario.json)")
+        meta = json.loads(meta_path.read_text())
+        if meta.get("format_version") != FORMAT_VERSION:
+            raise ResultsError(f"{directory}: results format {meta.get('format_version')}, expected {FORMAT_VERSION}")
+        tables = {}
+        for name in TABLES:
+            path = directory / f"{name}.parquet"
+            if not path.is_file():
+                raise ResultsError(f"{directory}: {path.name} is missing")
+            tables[name] = pq.read_table(path)
+        known = {"format_version", "seed", "end_s", "finished", "wall_time_s", "counters", "scenario", "resolved"}
+        return cls(
+            scenario=Scenario.from_dict(meta["scenario"], source=str(meta_path)),
+            seed=meta["seed"],
+            counters=meta["counters"],
+            end_s=meta["end_s"],
+            finished=meta["finished"],
+            wall_time_s=meta["wall_time_s"] if meta["wall_time_s"] is not None else math.nan,
+            metadata={k: v for k, v in meta.items() if k not in known},
+            **tables,
+        )
+
+
+def jain_index(values: np.ndarray) -> float:
+    """Jain's fairness index (Σx)² / (n Σx²); 1 when all equal, 1/n when one takes all."""
+    values = np.asarray(values, dtype=float)
+    square_sum = float(np.sum(values**2))
+    if values.size == 0 or square_sum == 0.0:
+        return math.nan
+    return float(values.sum() ** 2 / (values.size * square_sum))
+
+
+def _flows_table(scenario: Scenario, flows: dict[str, np.ndarray], end_s: float) -> pa.Table:
+    columns = dict(flows)
+    group_names = np.array([group.name for group in scenario.topology.groups], dtype=object)
+    columns["group_name"] = group_names[np.asarray(flows["group"], dtype=np.int64)]
+    start = scenario.measure_start_s
+    window_end = end_s
+    window = window_end - start
+    delivered = np.asarray(flows["bytes_delivered"]) - np.asarray(flows["bytes_delivered_at_measure_start"])
+    # Payload goodput over the measurement window (flows that ended early count until then).
+    columns["goodput_bps"] = delivered * 8.0 / window if window > 0 else np.full(delivered.shape, np.nan)
+    columns["fct_s"] = np.asarray(flows["end_s"]) - np.asarray(flows["start_s"])
+    return pa.table(columns)
+
+
+def _binned_utilisation(time_s: np.ndarray, departed_bytes: np.ndarray, start: float, end: float,
+                        rate_bps: float) -> np.ndarray:
+    """Utilisation in complete bins of UTILISATION_BIN_S from the window start."""
+    bins = int(math.floor((end - start) / UTILISATION_BIN_S + 1e-9))
+    if bins == 0:
+        length = end - start
+        return np.array([departed_bytes.sum() * 8.0 / (rate_bps * length)]) if length > 0 else np.array([])
+    index = np.floor((time_s - start - 1e-12) / UTILISATION_BIN_S).astype(np.int64)
+    keep = (index >= 0) & (index < bins)
+    per_bin = np.bincount(index[keep], weights=departed_bytes[keep], minlength=bins)
+    return per_bin * 8.0 / (rate_bps * UTILISATION_BIN_S)
+
+
+def _mean(values: np.ndarray) -> float:
+    values = values[~np.isnan(values)] if values.size else values
+    return float(values.mean()) if values.size else math.nan
+
+
+def _json_safe(summary: dict[str, float]) -> dict[str, float | None]:
+    return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in summary.items()}
+
+
+def _replace_directory(staging: Path, target: Path) -> None:
+    """Swap `staging` into place of `target`; the old results survive any failure before the swap."""
+    if not target.exists():
+        os.replace(staging, target)
+        return
+    retired = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))
+    retired.rmdir()
+    os.replace(target, retired)
+    try:
+        os.replace(staging, target)
+    except BaseException:
+        os.replace(retired, target)
+        raise
+    shutil.rmtree(retired, ignore_errors=True)
