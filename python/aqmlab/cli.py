@@ -44,7 +44,7 @@ def _format(value: float) -> str:
 
 
 def run_with_progress(scenario, *, seed: int | None, quiet: bool):
-    from aqmlab.simulate import simulate
+    from aqmlab.simulation import simulate
 
     if quiet:
         return simulate(scenario, seed=seed)

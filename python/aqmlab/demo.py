@@ -51,7 +51,7 @@ def run_demo(out: str | Path, *, duration: str | None = None, progress=None) -> 
 
 
 def _simulate(scenario: Scenario) -> Results:
-    from aqmlab.simulate import simulate
+    from aqmlab.simulation import simulate
 
     return simulate(scenario)
 

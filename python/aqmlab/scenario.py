@@ -162,6 +162,7 @@ class Tcp(_Model):
     delayed_ack_timeout: PositiveDuration = "100ms"
     ecn: bool = False
     dupack_threshold: int = Field(default=3, ge=1)
+    limited_transmit: bool = False
 
     @model_validator(mode="before")
     @classmethod
@@ -194,6 +195,7 @@ class Tcp(_Model):
             "delayed_ack_timeout_ns": units.nanoseconds(self.delayed_ack_timeout),
             "ecn": self.ecn,
             "dupack_threshold": self.dupack_threshold,
+            "limited_transmit": self.limited_transmit,
         }
 
 

@@ -51,6 +51,10 @@ pub struct TcpConfig {
     pub ecn: bool,
     /// Duplicate ACKs that trigger a fast retransmit (RFC 5681 Section 3.2).
     pub dupack_threshold: u32,
+    /// Limited Transmit (RFC 3042): a new segment on each of the first two duplicate ACKs.
+    /// Off by default, as in ns-2's TCP agents.
+    #[serde(default)]
+    pub limited_transmit: bool,
 }
 
 impl Default for TcpConfig {
@@ -70,6 +74,7 @@ impl Default for TcpConfig {
             delayed_ack_timeout_ns: 100_000_000,
             ecn: false,
             dupack_threshold: 3,
+            limited_transmit: false,
         }
     }
 }

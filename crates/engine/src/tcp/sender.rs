@@ -33,6 +33,7 @@ pub struct TcpSender {
     max_window: f64,
     ecn: bool,
     dupack_threshold: u32,
+    limited_transmit: bool,
     /// Segments to send in all (None: unlimited).
     total_segments: Option<u64>,
     /// Oldest unacknowledged segment.
@@ -77,6 +78,7 @@ impl TcpSender {
             max_window: config.max_window,
             ecn: config.ecn,
             dupack_threshold: config.dupack_threshold,
+            limited_transmit: config.limited_transmit,
             total_segments,
             snd_una: 0,
             snd_nxt: 0,
@@ -284,6 +286,20 @@ impl TcpSender {
             // RFC 6582 Section 3.2 step 3 (RFC 5681 step 4): inflate by one segment.
             self.inflation += 1.0;
             self.send_available(now, out);
+            return;
+        }
+        if self.dupacks < self.dupack_threshold {
+            if self.limited_transmit {
+                // RFC 3042 Section 2: on each of the first two duplicate ACKs send one new
+                // segment if the flight stays within cwnd + 2; cwnd itself is unchanged.
+                let allowed = self.usable_window() + u64::from(self.dupacks.min(2));
+                if self.snd_nxt - self.snd_una < allowed && self.has_data(self.snd_nxt) && self.snd_nxt == self.high_tx {
+                    let packet = self.segment(self.snd_nxt, now);
+                    out.push(packet);
+                    self.snd_nxt += 1;
+                    self.high_tx = self.snd_nxt;
+                }
+            }
             return;
         }
         if self.dupacks != self.dupack_threshold {

@@ -29,15 +29,17 @@ impl CongestionControl for Reno {
     }
 
     fn on_ack(&mut self, ack: &AckEvent) {
-        for _ in 0..ack.acked_segments {
-            if self.cwnd < self.ssthresh {
-                // RFC 5681 Section 3.1: slow start, cwnd += SMSS per ACKed segment.
-                self.cwnd += 1.0;
-            } else {
-                // RFC 5681 Section 3.1 eq. (3): congestion avoidance, cwnd += SMSS*SMSS/cwnd
-                // (ns-2's per-ACK increase of 1/cwnd).
-                self.cwnd += 1.0 / self.cwnd;
-            }
+        if ack.acked_segments == 0 {
+            return;
+        }
+        if self.cwnd < self.ssthresh {
+            // RFC 5681 Section 3.1: slow start increments cwnd by at most SMSS per ACK that
+            // acknowledges new data (a cumulative ACK after a repaired hole is still one ACK).
+            self.cwnd += 1.0;
+        } else {
+            // RFC 5681 Section 3.1 eq. (3): congestion avoidance, cwnd += SMSS*SMSS/cwnd per
+            // ACK (ns-2's `opencwnd`: 1/cwnd per new ACK).
+            self.cwnd += 1.0 / self.cwnd;
         }
     }
 
@@ -70,11 +72,18 @@ mod tests {
     #[test]
     fn slow_start_doubles_per_round_trip() {
         let mut reno = Reno::new(2.0, 1e9);
-        // one round: 2 segments acked -> cwnd 4; next round 4 acked -> 8
-        reno.on_ack(&ack(2));
+        // one round: 2 ACKs of one segment -> cwnd 4; next round 4 ACKs -> 8
+        for _ in 0..2 {
+            reno.on_ack(&ack(1));
+        }
         assert_eq!(reno.window(), 4.0);
-        reno.on_ack(&ack(4));
+        for _ in 0..4 {
+            reno.on_ack(&ack(1));
+        }
         assert_eq!(reno.window(), 8.0);
+        // RFC 5681 Section 3.1: a cumulative ACK of many segments still adds one segment.
+        reno.on_ack(&ack(1000));
+        assert_eq!(reno.window(), 9.0);
     }
 
     #[test]

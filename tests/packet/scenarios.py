@@ -1,0 +1,78 @@
+"""Small scenarios the packet-engine tests share (dicts, as a user would write in TOML)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+
+def dumbbell(
+    *,
+    flows: int = 4,
+    duration: str = "20s",
+    rate: str = "10Mbps",
+    delay: str = "10ms",
+    rtt: str = "60ms",
+    access_rate: str = "100Mbps",
+    queue: dict[str, Any] | None = None,
+    tcp: dict[str, Any] | None = None,
+    start: dict[str, Any] | None = None,
+    transfer: Any = "bulk",
+    trace_flows: int = 100,
+    **top: Any,
+) -> dict[str, Any]:
+    return {
+        "name": "test",
+        "duration": duration,
+        **top,
+        "topology": {
+            "kind": "dumbbell",
+            "bottleneck": {"rate": rate, "delay": delay, "queue": queue or {"kind": "drop_tail", "limit": "100p"}},
+            "groups": [
+                {
+                    "name": "g",
+                    "count": flows,
+                    "rtt": rtt,
+                    "access_rate": access_rate,
+                    "tcp": tcp or {"cc": "reno"},
+                    "start": start or {"kind": "uniform", "low": "0s", "high": "1s"},
+                    "transfer": transfer,
+                }
+            ],
+        },
+        "trace": {"flows": trace_flows},
+    }
+
+
+def with_path(scenario: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
+    """A deep copy with `a.b.0.c` set to value."""
+    result = copy.deepcopy(scenario)
+    node = result
+    parts = path.split(".")
+    for part in parts[:-1]:
+        node = node[int(part)] if isinstance(node, list) else node[part]
+    last = parts[-1]
+    if isinstance(node, list):
+        node[int(last)] = value
+    else:
+        node[last] = value
+    return result
+
+
+#: Every scenario the conservation test runs (name -> scenario dict).
+CONSERVATION_SCENARIOS = {
+    "droptail": dumbbell(),
+    "red": dumbbell(queue={"kind": "red", "limit": "200p", "min_th": 10, "max_th": 30, "q_weight": 0.01}),
+    "red_gentle_ecn": dumbbell(
+        queue={"kind": "red", "limit": "200p", "min_th": 10, "max_th": 30, "gentle": True, "ecn": True},
+        tcp={"cc": "reno", "ecn": True},
+    ),
+    "red_instantaneous_bytes": dumbbell(
+        queue={"kind": "red", "limit": "150kB", "min_th": 15000, "max_th": 45000, "queue_in_bytes": True,
+               "byte_mode": True, "instantaneous": True},
+    ),
+    "random_drop": dumbbell(queue={"kind": "random_drop", "limit": "100p", "probability": 0.01}),
+    "tahoe_delayed_ack": dumbbell(tcp={"cc": "reno", "recovery": "tahoe", "delayed_ack": True}),
+    "finite": dumbbell(flows=6, transfer={"kind": "finite", "size": "200kB"}),
+    "tiny_buffer": dumbbell(flows=8, queue={"kind": "drop_tail", "limit": "3p"}),
+}
