@@ -42,6 +42,11 @@ def _split(text: str, kind: str) -> tuple[float, str]:
 
 def _convert(value: float, unit: str, target: str, kind: str, original: str) -> float:
     registry = _registry()
+    if kind == "rate" and unit.endswith("bps"):
+        # "Mbps" is ambiguous to pint (mega-baud or mega-point-per-second): spell it out.
+        unit = unit[: -len("bps")] + "bit/s"
+    elif kind == "rate" and unit.endswith("Bps"):
+        unit = unit[: -len("Bps")] + "B/s"
     try:
         quantity = registry.Quantity(value, unit)
     except (pint.errors.UndefinedUnitError, AttributeError, ValueError):
