@@ -79,20 +79,23 @@ impl Simulation {
             })
             .collect();
         events.schedule(scenario.trace.interval_ns, Event::Sample);
+        let samples = (scenario.duration_ns / scenario.trace.interval_ns) as usize;
+        let traced_flows = (scenario.trace.flows as usize).min(flows.len());
+        let monitored_links = network.links.iter().filter(|link| link.monitored).count();
         events.schedule(scenario.measure_start_ns, Event::MeasureStart);
         Ok(Simulation {
             now: 0,
             duration: scenario.duration_ns,
             measure_start: scenario.measure_start_ns,
             sample_interval: scenario.trace.interval_ns,
-            traced_flows: (scenario.trace.flows as usize).min(flows.len()),
+            traced_flows,
             events,
             links: network.links,
             routes: network.routes,
             flows,
             outbox: Vec::with_capacity(64),
-            link_trace: LinkTrace::default(),
-            flow_trace: FlowTrace::default(),
+            link_trace: LinkTrace::with_capacity(samples * monitored_links),
+            flow_trace: FlowTrace::with_capacity(samples * traced_flows),
             created: 0,
             delivered: 0,
             dropped: 0,

@@ -29,6 +29,47 @@ pub struct FlowTrace {
     pub rtt_s: Vec<f64>,
 }
 
+/// Rows reserved up front at most (larger traces grow as needed).
+const MAX_RESERVED_ROWS: usize = 1 << 24;
+
+impl LinkTrace {
+    /// Room for `rows` samples, so the columns never reallocate (and never double in size).
+    pub fn with_capacity(rows: usize) -> Self {
+        let rows = rows.min(MAX_RESERVED_ROWS);
+        let column = || Vec::with_capacity(rows);
+        LinkTrace {
+            time_s: column(),
+            link: Vec::with_capacity(rows),
+            queue_packets: column(),
+            queue_bytes: column(),
+            average_queue: column(),
+            drop_probability: column(),
+            arrivals: column(),
+            drops: column(),
+            marks: column(),
+            departures: column(),
+            departed_bytes: column(),
+            utilisation: column(),
+        }
+    }
+}
+
+impl FlowTrace {
+    /// Room for `rows` samples, so the columns never reallocate (and never double in size).
+    pub fn with_capacity(rows: usize) -> Self {
+        let rows = rows.min(MAX_RESERVED_ROWS);
+        let column = || Vec::with_capacity(rows);
+        FlowTrace {
+            time_s: column(),
+            flow: Vec::with_capacity(rows),
+            cwnd: column(),
+            ssthresh: column(),
+            srtt_s: column(),
+            rtt_s: column(),
+        }
+    }
+}
+
 /// One row per flow, at the end of the run (or at the time results are taken).
 #[derive(Default, Debug, Clone)]
 pub struct FlowRecords {

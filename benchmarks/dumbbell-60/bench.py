@@ -1,0 +1,116 @@
+"""Benchmark dumbbell-60: wall time, bottleneck packets per wall-clock second, peak memory.
+
+Runs the packet engine in a bare Rust process (`crates/engine/examples/run_scenario.rs`,
+so peak memory is the engine's, not Python's) and through `aqmlab.simulate` (the Python
+API, Arrow tables included), each `--runs` times; reports medians and writes
+`results.json` beside this file. With `--ns3`, runs benchmarks/ns3/dumbbell60.py in the same
+session so the ratio is measured side by side.
+
+    make bench                      # or: .venv/bin/python benchmarks/dumbbell-60/bench.py
+    .venv/bin/python benchmarks/dumbbell-60/bench.py --runs 5 --ns3
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import aqmlab
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+RUNNER = ROOT / "target" / "release" / "examples" / "run_scenario"
+
+
+def machine() -> dict[str, str]:
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor())
+    return {"uname": " ".join(platform.uname()), "cpu": cpu, "cores": str(os.cpu_count()),
+            "python": platform.python_version(), "load_at_start": " ".join(map(str, os.getloadavg()))}
+
+
+def engine_runs(resolved: dict, runs: int, seed: int) -> list[dict]:
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
+        json.dump(resolved, file)
+    try:
+        return [json.loads(subprocess.check_output([str(RUNNER), file.name, str(seed)], text=True))
+                for _ in range(runs)]
+    finally:
+        os.unlink(file.name)
+
+
+def python_runs(scenario: aqmlab.Scenario, runs: int, seed: int) -> list[float]:
+    walls = []
+    for _ in range(runs):
+        began = time.perf_counter()
+        aqmlab.simulate(scenario, seed=seed)
+        walls.append(time.perf_counter() - began)
+    return walls
+
+
+def ns3_runs(runs: int) -> dict | None:
+    script = ROOT / "benchmarks" / "ns3" / "dumbbell60.py"
+    python = ROOT / "benchmarks" / "ns3" / ".venv" / "bin" / "python"
+    if not script.is_file() or not python.is_file():
+        print("ns-3 not set up: run `make bench-ns3` (benchmarks/ns3/README.md) first", file=sys.stderr)
+        return None
+    out = HERE / "ns3-side-by-side.json"
+    subprocess.check_call([str(python), str(script), "--runs", str(runs), "--json", str(out)])
+    return json.loads(out.read_text())
+
+
+def summarise(samples: list[dict], key: str) -> float:
+    return statistics.median(sample[key] for sample in samples)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ns3", action="store_true", help="also run the ns-3 reference (slow: ~75 s a run)")
+    args = parser.parse_args()
+
+    subprocess.check_call(["cargo", "build", "--quiet", "--release", "--example", "run_scenario"], cwd=ROOT)
+    scenario = aqmlab.Scenario.from_toml(HERE / "scenario.toml")
+    traced = scenario.resolved()
+    bare = json.loads(json.dumps(traced))
+    bare["trace"]["flows"] = 0
+    report = {"machine": machine(), "command": " ".join([Path(sys.executable).name, *sys.argv]),
+              "scenario": scenario.model_dump(mode="json"), "runs": args.runs}
+    for label, resolved in (("engine_no_flow_trace", bare), ("engine_default_trace", traced)):
+        samples = engine_runs(resolved, args.runs, args.seed)
+        report[label] = {
+            "wall_s_median": summarise(samples, "run_s"),
+            "bottleneck_packets_per_s_median": summarise(samples, "bottleneck_packets_per_s"),
+            "peak_rss_mib_median": summarise(samples, "peak_rss_mib"),
+            "events": samples[0]["events"],
+            "bottleneck_departures": samples[0]["bottleneck_departures"],
+            "samples": samples,
+        }
+    walls = python_runs(scenario, args.runs, args.seed)
+    report["python_api_default_trace"] = {"wall_s_median": statistics.median(walls), "wall_s": walls}
+    if args.ns3:
+        ns3 = ns3_runs(args.runs)
+        if ns3 is not None:
+            report["ns3"] = ns3
+            ns3_wall = ns3.get("median_run_s") or ns3.get("wall_s_median")
+            if ns3_wall:
+                report["speedup_vs_ns3"] = ns3_wall / report["engine_no_flow_trace"]["wall_s_median"]
+    report["machine"]["load_at_end"] = " ".join(map(str, os.getloadavg()))
+    (HERE / "results.json").write_text(json.dumps(report, indent=2))
+    for key in ("engine_no_flow_trace", "engine_default_trace", "python_api_default_trace"):
+        print(key, {k: v for k, v in report[key].items() if k not in ("samples", "wall_s")})
+    if "speedup_vs_ns3" in report:
+        print(f"speed-up over ns-3: {report['speedup_vs_ns3']:.0f}x")
+
+
+if __name__ == "__main__":
+    main()
