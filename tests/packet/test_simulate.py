@@ -85,7 +85,9 @@ def test_summary_statistics_are_consistent_with_the_traces():
     assert 0.0 < summary["utilisation_min"] <= summary["utilisation_mean"] <= 1.0 + 1e-9
     goodput = results.flows.column("goodput_bps").to_numpy()
     assert math.isclose(summary["throughput_bps"], goodput.sum())
-    assert summary["throughput_bps"] < 10e6  # below the 10 Mb/s bottleneck
+    # Payload goodput stays below the 10 Mb/s bottleneck, up to the out-of-order data a
+    # receiver held at the window start and delivered in order inside it.
+    assert 0.5 * 10e6 < summary["throughput_bps"] < 1.05 * 10e6
     assert 0.25 <= summary["jain_fairness"] <= 1.0
 
 

@@ -39,7 +39,10 @@ pub struct Link {
     pub queue: Queue,
     pub rng: Rng,
     /// The packet being serialised, if any.
-    pub transmitting: Option<Packet>,
+    /// End of the current (or last) transmission.
+    pub busy_until: Time,
+    /// A TransmissionDone event is scheduled (only while packets wait in the queue).
+    pub done_pending: bool,
     /// Packets propagating, with their arrival times (non-decreasing).
     pub propagating: VecDeque<(Time, Packet)>,
     /// Whether the link is sampled into the link trace.
@@ -56,7 +59,8 @@ impl Link {
             delay,
             queue,
             rng,
-            transmitting: None,
+            busy_until: 0,
+            done_pending: false,
             propagating: VecDeque::new(),
             monitored,
             counters_at_last_sample: QueueCounters::default(),
@@ -65,6 +69,7 @@ impl Link {
 
     /// Packets on the wire: being serialised or propagating.
     pub fn in_flight(&self) -> u64 {
-        self.propagating.len() as u64 + u64::from(self.transmitting.is_some())
+        // The packet being serialised is already in the propagation FIFO.
+        self.propagating.len() as u64
     }
 }

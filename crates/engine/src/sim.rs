@@ -144,35 +144,52 @@ impl Simulation {
     fn send_on_link(&mut self, link_id: u32, packet: Packet) {
         let now = self.now;
         let link = &mut self.links[link_id as usize];
+        // Idle: nothing queued and the last transmission has ended. Such a link needs no
+        // TransmissionDone event: the packet goes straight onto the wire (most links of a
+        // dumbbell are idle most of the time, so this halves their events).
+        let idle = !link.done_pending && link.busy_until <= now;
+        if idle {
+            // ns-2 semantics: the queue has been idle since the link finished its last packet.
+            link.queue.note_idle_since(link.busy_until);
+        }
         if let Verdict::Drop(_) = link.queue.enqueue(packet, now, &mut link.rng) {
             self.dropped += 1;
             return;
         }
-        if link.transmitting.is_none() {
+        if idle {
             self.start_transmission(link_id);
+        } else if !link.done_pending {
+            link.done_pending = true;
+            let done = link.busy_until;
+            self.events.schedule(done, Event::TransmissionDone(link_id));
         }
     }
 
+    /// Put the head of the queue on the wire: it reaches the far end one transmission time
+    /// plus the propagation delay from now (the propagation FIFO holds it from now on).
     fn start_transmission(&mut self, link_id: u32) {
         let now = self.now;
         let link = &mut self.links[link_id as usize];
         if let Some(packet) = link.queue.dequeue(now) {
             let done = now + transmission_time(packet.size_bytes, link.rate_bps);
-            link.transmitting = Some(packet);
-            self.events.schedule(done, Event::TransmissionDone(link_id));
+            link.busy_until = done;
+            let arrival = done + link.delay;
+            link.propagating.push_back((arrival, packet));
+            if link.propagating.len() == 1 {
+                self.events.schedule(arrival, Event::Arrival(link_id));
+            }
         }
     }
 
     fn on_transmission_done(&mut self, link_id: u32) {
-        let now = self.now;
-        let link = &mut self.links[link_id as usize];
-        let packet = link.transmitting.take().expect("transmission done on an idle link");
-        let arrival = now + link.delay;
-        link.propagating.push_back((arrival, packet));
-        if link.propagating.len() == 1 {
-            self.events.schedule(arrival, Event::Arrival(link_id));
-        }
+        self.links[link_id as usize].done_pending = false;
         self.start_transmission(link_id);
+        let link = &mut self.links[link_id as usize];
+        if link.queue.len_packets() > 0 {
+            link.done_pending = true;
+            let done = link.busy_until;
+            self.events.schedule(done, Event::TransmissionDone(link_id));
+        }
     }
 
     fn on_arrival(&mut self, link_id: u32) {

@@ -248,6 +248,14 @@ impl Queue {
         verdict
     }
 
+    /// The link went idle at `since` with this queue empty (ns-2: the link asked for a
+    /// packet and found none). Used when the engine skips that request for an idle link.
+    pub fn note_idle_since(&mut self, since: Time) {
+        if self.fifo.is_empty() && self.idle_since.is_none() {
+            self.idle_since = Some(since);
+        }
+    }
+
     /// Take the head packet for transmission. As in ns-2, a queue asked for a packet when
     /// it has none becomes idle from that instant (RED's idle-time correction uses it).
     pub fn dequeue(&mut self, now: Time) -> Option<Packet> {
