@@ -25,6 +25,7 @@ from pydantic import (
 )
 
 from aqmlab import units
+from aqmlab.congestion import CongestionControl, Reno
 from aqmlab.errors import ScenarioError
 
 
@@ -129,16 +130,6 @@ Queue = Annotated[DropTail | RandomDrop | Red, Field(discriminator="kind")]
 
 
 # --- TCP ---------------------------------------------------------------------------------
-
-
-class Reno(_Model):
-    """Reno window law: +1/w per ACK, halve on loss (RFC 5681)."""
-
-    kind: Literal["reno"] = "reno"
-
-
-# A tagged union on `kind` once a second algorithm exists (the transport issue adds them).
-CongestionControl = Reno
 
 
 def _cc_from_name(value: Any) -> Any:

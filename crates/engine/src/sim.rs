@@ -6,6 +6,7 @@ use crate::event::{Event, EventQueue};
 use crate::link::Link;
 use crate::packet::{Packet, PacketKind};
 use crate::queue::Verdict;
+use crate::rng::{stream, StreamKind};
 use crate::tcp::receiver::TcpReceiver;
 use crate::tcp::sender::TcpSender;
 use crate::time::{to_secs, transmission_time, Time};
@@ -62,22 +63,24 @@ impl Simulation {
         }
         let network = topology::build(scenario, seed)?;
         let mut events = EventQueue::default();
-        let flows: Vec<Flow> = network
+        let flows = network
             .flows
             .iter()
             .enumerate()
             .map(|(i, spec)| {
                 let id = i as u32;
                 events.schedule(spec.start, Event::FlowStart(id));
-                Flow {
+                let field = format!("topology.groups[{}].tcp", spec.group);
+                let rng = stream(seed, StreamKind::Flow, i as u64);
+                Ok(Flow {
                     group: spec.group,
                     start: spec.start,
-                    sender: TcpSender::new(id, spec.forward_route, &spec.tcp, spec.total_bytes),
+                    sender: TcpSender::new(id, spec.forward_route, &spec.tcp, spec.total_bytes, rng, &field)?,
                     receiver: TcpReceiver::new(id, spec.reverse_route, &spec.tcp, spec.total_bytes),
                     delivered_at_measure_start: None,
-                }
+                })
             })
-            .collect();
+            .collect::<Result<Vec<Flow>>>()?;
         events.schedule(scenario.trace.interval_ns, Event::Sample);
         let samples = (scenario.duration_ns / scenario.trace.interval_ns) as usize;
         let traced_flows = (scenario.trace.flows as usize).min(flows.len());

@@ -5,10 +5,12 @@
 //! retransmit and NewReno fast recovery (RFC 6582) or Tahoe, the retransmission timer of
 //! RFC 6298 with exponential backoff, and the ECN sender side of RFC 3168.
 
-use super::cc::{AckEvent, CongestionControl, CongestionEvent};
+use super::cc::{AckEvent, CcInit, CongestionControl, CongestionEvent};
 use super::rto::RtoEstimator;
 use super::{Recovery, TcpConfig};
 use crate::packet::{Ecn, FlowId, Packet, PacketKind, RouteId, FLAG_CWR, FLAG_ECE, FLAG_RETRANSMIT};
+use crate::error::Result;
+use crate::rng::Rng;
 use crate::time::Time;
 
 /// Counters of one sender.
@@ -64,14 +66,26 @@ pub struct TcpSender {
 }
 
 impl TcpSender {
-    pub fn new(flow: FlowId, route: RouteId, config: &TcpConfig, total_bytes: Option<u64>) -> Self {
+    /// `rng` is the flow's random stream (handed to the congestion control); `field` names
+    /// the flow's TCP configuration in errors.
+    pub fn new(
+        flow: FlowId,
+        route: RouteId,
+        config: &TcpConfig,
+        total_bytes: Option<u64>,
+        rng: Rng,
+        field: &str,
+    ) -> Result<Self> {
         let payload = (config.packet_size_bytes - config.header_bytes) as u64;
         let total_segments = total_bytes.map(|b| b.div_ceil(payload).max(1));
         let last_payload = total_bytes.map(|b| b - (b.div_ceil(payload).max(1) - 1) * payload).unwrap_or(payload);
-        TcpSender {
+        Ok(TcpSender {
             flow,
             route,
-            cc: config.cc.build(config.initial_window, config.initial_ssthresh),
+            cc: config.cc.build(
+                CcInit { initial_window: config.initial_window, initial_ssthresh: config.initial_ssthresh, rng },
+                &format!("{field}.cc"),
+            )?,
             recovery_mode: config.recovery,
             packet_bytes: config.packet_size_bytes,
             last_packet_bytes: (last_payload as u32).max(1) + config.header_bytes,
@@ -97,7 +111,7 @@ impl TcpSender {
             started_at: None,
             completed_at: None,
             stats: SenderStats::default(),
-        }
+        })
     }
 
     /// Congestion window of the algorithm, segments.
@@ -246,7 +260,7 @@ impl TcpSender {
                 self.send_available(now, out);
                 return;
             }
-        } else if ece {
+        } else if ece && !self.cc.ecn_per_ack() {
             // RFC 3168 Section 6.1.2: react to ECE at most once per window of data, and never
             // increase the window in response to an ECE ACK.
             if self.ecn_recover.map_or(true, |r| self.snd_una > r) {
@@ -264,6 +278,9 @@ impl TcpSender {
                 min_rtt_ns: self.min_rtt_ns,
                 srtt_ns: self.rto.srtt_ns(),
                 in_flight: self.in_flight(),
+                ece,
+                snd_una: self.snd_una,
+                high_tx: self.high_tx,
             };
             self.cc.on_ack(&event);
         }
@@ -362,6 +379,7 @@ impl TcpSender {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::{stream, StreamKind};
 
     const MS: Time = 1_000_000;
 
@@ -386,7 +404,7 @@ mod tests {
 
     #[test]
     fn slow_start_sends_initial_window_then_two_per_ack() {
-        let mut tx = TcpSender::new(0, 0, &TcpConfig::default(), None);
+        let mut tx = TcpSender::new(0, 0, &TcpConfig::default(), None, stream(1, StreamKind::Flow, 0), "tcp").unwrap();
         let mut out = Vec::new();
         tx.start(0, &mut out);
         assert_eq!(seqs(&out), vec![0, 1]);
@@ -398,7 +416,7 @@ mod tests {
 
     fn sender_in_congestion_avoidance(window: f64) -> (TcpSender, Vec<Packet>) {
         let config = TcpConfig { initial_window: window, initial_ssthresh: window, ..TcpConfig::default() };
-        let mut tx = TcpSender::new(0, 0, &config, None);
+        let mut tx = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "tcp").unwrap();
         let mut out = Vec::new();
         tx.start(0, &mut out);
         (tx, out)
@@ -439,7 +457,7 @@ mod tests {
     #[test]
     fn tahoe_restarts_from_one_segment() {
         let config = TcpConfig { initial_window: 8.0, initial_ssthresh: 8.0, recovery: Recovery::Tahoe, ..TcpConfig::default() };
-        let mut tx = TcpSender::new(0, 0, &config, None);
+        let mut tx = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "tcp").unwrap();
         let mut out = Vec::new();
         tx.start(0, &mut out);
         out.clear();
@@ -467,7 +485,7 @@ mod tests {
     #[test]
     fn ecn_echo_halves_once_per_window_and_sets_cwr() {
         let config = TcpConfig { ecn: true, initial_window: 10.0, initial_ssthresh: 10.0, ..TcpConfig::default() };
-        let mut tx = TcpSender::new(0, 0, &config, None);
+        let mut tx = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "tcp").unwrap();
         let mut out = Vec::new();
         tx.start(0, &mut out);
         assert!(out.iter().all(|p| p.ecn == Ecn::Ect));
@@ -490,7 +508,7 @@ mod tests {
 
     #[test]
     fn finite_transfer_completes() {
-        let mut tx = TcpSender::new(0, 0, &TcpConfig::default(), Some(3000));
+        let mut tx = TcpSender::new(0, 0, &TcpConfig::default(), Some(3000), stream(1, StreamKind::Flow, 0), "tcp").unwrap();
         let mut out = Vec::new();
         tx.start(0, &mut out);
         assert_eq!(seqs(&out), vec![0, 1]);

@@ -3,14 +3,28 @@
 //! An algorithm owns its window law only: the shared sender (`tcp::sender`) does loss
 //! detection, fast retransmit/recovery, RTO and ECN bookkeeping, and calls these hooks.
 //! Time is passed in, so each window law is unit-tested without the engine.
-//! Adding an algorithm is one file implementing [`CongestionControl`] plus one variant in
-//! [`CcConfig`] and one line in [`CcConfig::build`].
+//! Adding an algorithm is one file implementing [`CongestionControl`] (with its parameter
+//! struct, validated in its constructor) plus one variant in [`CcConfig`], one line in
+//! [`CcConfig::build`] and one in [`CcConfig::name`].
 
 pub mod reno;
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::Result;
+use crate::rng::Rng;
 use crate::time::Time;
+
+/// What every algorithm is built from.
+pub struct CcInit {
+    /// Initial congestion window, segments.
+    pub initial_window: f64,
+    /// Initial slow-start threshold, segments.
+    pub initial_ssthresh: f64,
+    /// The flow's own random stream, for algorithms with probabilistic decisions
+    /// (Cx-TCP, PERT); deterministic per (seed, flow).
+    pub rng: Rng,
+}
 
 /// What the sender knows when an ACK acknowledges new data.
 #[derive(Clone, Copy, Debug)]
@@ -26,6 +40,13 @@ pub struct AckEvent {
     pub srtt_ns: Time,
     /// Segments in flight after this ACK.
     pub in_flight: u64,
+    /// The ACK carries an ECN echo (only passed when [`CongestionControl::ecn_per_ack`]).
+    pub ece: bool,
+    /// Oldest unacknowledged segment after this ACK (a round trip ends when it passes the
+    /// `high_tx` recorded at the round's start).
+    pub snd_una: u64,
+    /// One past the highest segment sent so far.
+    pub high_tx: u64,
 }
 
 /// What the sender knows when it detects congestion (loss, ECN echo or timeout).
@@ -60,6 +81,13 @@ pub trait CongestionControl: Send + Sync {
     fn on_ecn(&mut self, event: &CongestionEvent) {
         self.on_loss(event)
     }
+
+    /// True for laws that react to every marked ACK (seed 002's b·w^m per marked ACK): the
+    /// sender then hands every new ACK, ECE or not, to `on_ack` with `ece` set, and never
+    /// calls `on_ecn`.
+    fn ecn_per_ack(&self) -> bool {
+        false
+    }
 }
 
 /// Scenario description of a congestion-control algorithm.
@@ -70,11 +98,12 @@ pub enum CcConfig {
 }
 
 impl CcConfig {
-    /// The registry: build the algorithm of this configuration.
-    pub fn build(&self, initial_window: f64, initial_ssthresh: f64) -> Box<dyn CongestionControl> {
-        match self {
-            CcConfig::Reno => Box::new(reno::Reno::new(initial_window, initial_ssthresh)),
-        }
+    /// The registry: build the algorithm of this configuration; `field` names the
+    /// scenario field of the configuration in errors about its parameters.
+    pub fn build(&self, init: CcInit, _field: &str) -> Result<Box<dyn CongestionControl>> {
+        Ok(match self {
+            CcConfig::Reno => Box::new(reno::Reno::new(init.initial_window, init.initial_ssthresh)),
+        })
     }
 
     pub fn name(&self) -> &'static str {

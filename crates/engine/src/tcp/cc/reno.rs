@@ -62,7 +62,17 @@ mod tests {
     use super::*;
 
     fn ack(n: u64) -> AckEvent {
-        AckEvent { now: 0, acked_segments: n, rtt_sample_ns: None, min_rtt_ns: 0, srtt_ns: 0, in_flight: 0 }
+        AckEvent {
+            now: 0,
+            acked_segments: n,
+            rtt_sample_ns: None,
+            min_rtt_ns: 0,
+            srtt_ns: 0,
+            in_flight: 0,
+            ece: false,
+            snd_una: 0,
+            high_tx: 0,
+        }
     }
 
     fn congestion(in_flight: u64) -> CongestionEvent {
