@@ -110,7 +110,8 @@ class Results:
     # --- summary -------------------------------------------------------------------------
 
     def summary(self, role: str = "bottleneck") -> dict[str, float]:
-        """Statistics over the measurement window [measure_start, end] (issue 2 item 6)."""
+        """Statistics over the measurement window [measure_start, end] (issue 2 item 6), for
+        the link of `role` and the flows whose data crosses it."""
         start, end = self.measure_start_s, self.end_s
         samples = self.link_samples(role)
         link_row = self.link_id(role)
@@ -124,9 +125,15 @@ class Results:
         marks = samples["marks"][in_window].sum()
         utilisation = _binned_utilisation(samples["time_s"][in_window], samples["departed_bytes"][in_window],
                                           start, end, rate_bps)
-        goodput = self.flows.column("goodput_bps").to_numpy()
-        started = self.flows.column("start_s").to_numpy() <= start
-        fct = self.flows.column("fct_s").to_numpy()
+        # Flows whose data crosses this link: forward flows for the bottleneck, reverse
+        # flows for the reverse bottleneck.
+        direction = "reverse" if role == "bottleneck_reverse" else "forward"
+        crossing = self.flows.column("direction").to_numpy() == direction
+        goodput = self.flows.column("goodput_bps").to_numpy()[crossing]
+        # Jain's index over the flows present during the whole window (long-lived ones).
+        present = ((self.flows.column("start_s").to_numpy()[crossing] <= start)
+                   & np.isnan(self.flows.column("end_s").to_numpy()[crossing]))
+        fct = self.flows.column("fct_s").to_numpy()[crossing]
         window = end - start
         return {
             "window_start_s": start,
@@ -141,7 +148,7 @@ class Results:
             "utilisation_mean": _mean(utilisation),
             "utilisation_min": float(utilisation.min()) if utilisation.size else math.nan,
             "throughput_bps": float(goodput.sum()),
-            "jain_fairness": jain_index(goodput[started]),
+            "jain_fairness": jain_index(goodput[present]),
             "flows": float(goodput.size),
             "flows_completed": float(np.isfinite(fct).sum()),
             "fct_mean_s": _mean(fct[np.isfinite(fct)]),
@@ -229,8 +236,11 @@ def jain_index(values: np.ndarray) -> float:
 
 def _flows_table(scenario: Scenario, flows: dict[str, np.ndarray], end_s: float) -> pa.Table:
     columns = dict(flows)
-    group_names = np.array([group.name for group in scenario.topology.groups], dtype=object)
-    columns["group_name"] = group_names[np.asarray(flows["group"], dtype=np.int64)]
+    groups = scenario.topology.resolved_groups()
+    group_index = np.asarray(flows["group"], dtype=np.int64)
+    columns["group_name"] = np.array([group["name"] for group in groups], dtype=object)[group_index]
+    columns["kind"] = np.array([group["traffic"]["kind"] for group in groups], dtype=object)[group_index]
+    columns["direction"] = np.array([group["direction"] for group in groups], dtype=object)[group_index]
     start = scenario.measure_start_s
     window_end = end_s
     window = window_end - start

@@ -15,266 +15,27 @@ import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import (
-    AfterValidator,
-    BaseModel,
-    ConfigDict,
-    Field,
-    ValidationError,
-    model_validator,
-)
+from pydantic import Field, ValidationError, model_validator
 
 from aqmlab import units
-from aqmlab.congestion import CongestionControl, Reno
+from aqmlab._fields import Duration, Model, PositiveDuration, QueueLimit, Rate, Size
 from aqmlab.errors import ScenarioError
-
-
-def _checked(parse):
-    def check(value):
-        parse(value)
-        return value
-
-    return AfterValidator(check)
-
-
-def _positive(parse):
-    def check(value):
-        if parse(value) <= 0:
-            raise ValueError(f"{value!r} must be greater than zero")
-        return value
-
-    return AfterValidator(check)
-
-
-Number = int | float | str
-Duration = Annotated[Number, _checked(units.seconds)]
-PositiveDuration = Annotated[Number, _positive(units.seconds)]
-Rate = Annotated[Number, _positive(units.bits_per_second)]
-Size = Annotated[Number, _positive(units.bytes_)]
-QueueLimit = Annotated[Number, _checked(units.queue_limit)]
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-# --- Queue disciplines -------------------------------------------------------------------
-
-
-class DropTail(_Model):
-    """First in, first out; arrivals beyond `limit` are dropped."""
-
-    kind: Literal["drop_tail"] = "drop_tail"
-    limit: QueueLimit = "1000p"
-
-    def resolved(self, link_delay_ns: int) -> dict[str, Any]:
-        return {"kind": "drop_tail", "limit": units.queue_limit(self.limit)}
-
-
-class RandomDrop(_Model):
-    """Drops each arrival independently with a fixed `probability` (seed 003 Section II-B)."""
-
-    kind: Literal["random_drop"] = "random_drop"
-    limit: QueueLimit = "1000p"
-    probability: float = Field(ge=0.0, le=1.0)
-
-    def resolved(self, link_delay_ns: int) -> dict[str, Any]:
-        return {"kind": "random_drop", "limit": units.queue_limit(self.limit), "probability": self.probability}
-
-
-class Red(_Model):
-    """Random Early Detection with ns-2 semantics (Floyd and Jacobson 1993; ns-2 red.cc).
-
-    Thresholds are in packets (bytes when `queue_in_bytes`). `q_weight` is the EWMA
-    weight, or ns-2's automatic choice: 0, -1 (default, from link rate and delay) or -2.
-    `instantaneous` decides on the current queue (seed 000 eqs. (25)-(26)).
-    """
-
-    kind: Literal["red"] = "red"
-    limit: QueueLimit = "1000p"
-    min_th: float = Field(ge=0.0)
-    max_th: float = Field(gt=0.0)
-    max_p: float = Field(default=0.1, gt=0.0, le=1.0)
-    q_weight: float = -1.0
-    gentle: bool = False
-    wait: bool = True
-    ecn: bool = False
-    byte_mode: bool = False
-    queue_in_bytes: bool = False
-    instantaneous: bool = False
-    mean_packet_size: Size = "1500B"
-
-    @model_validator(mode="after")
-    def _check(self) -> Red:
-        if self.min_th >= self.max_th:
-            raise ValueError(f"min_th ({self.min_th}) must be below max_th ({self.max_th})")
-        if not (0.0 < self.q_weight <= 1.0 or self.q_weight in (0.0, -1.0, -2.0)):
-            raise ValueError(
-                f"q_weight = {self.q_weight} is not allowed; give a weight in (0, 1] or "
-                "0, -1, -2 for ns-2's automatic weights"
-            )
-        return self
-
-    def resolved(self, link_delay_ns: int) -> dict[str, Any]:
-        fields = self.model_dump(exclude={"kind", "limit", "mean_packet_size"})
-        return {
-            "kind": "red",
-            "limit": units.queue_limit(self.limit),
-            **fields,
-            "mean_packet_bytes": units.bytes_(self.mean_packet_size),
-            "link_delay_ns": link_delay_ns,
-        }
-
-
-Queue = Annotated[DropTail | RandomDrop | Red, Field(discriminator="kind")]
-
-
-# --- TCP ---------------------------------------------------------------------------------
-
-
-def _cc_from_name(value: Any) -> Any:
-    return {"kind": value} if isinstance(value, str) else value
-
-
-class Tcp(_Model):
-    """TCP sender/receiver settings shared by every congestion-control algorithm."""
-
-    cc: CongestionControl = Field(default_factory=Reno)
-    recovery: Literal["new_reno", "tahoe"] = "new_reno"
-    packet_size: Size = "1500B"
-    header_size: Size = "40B"
-    initial_window: float = Field(default=2.0, gt=0.0)
-    initial_ssthresh: float = Field(default=1.0e9, gt=0.0)
-    max_window: float = Field(default=1.0e9, ge=1.0)
-    min_rto: PositiveDuration = "200ms"
-    initial_rto: PositiveDuration = "1s"
-    max_rto: PositiveDuration = "60s"
-    delayed_ack: bool = False
-    delayed_ack_timeout: PositiveDuration = "100ms"
-    ecn: bool = False
-    dupack_threshold: int = Field(default=3, ge=1)
-    limited_transmit: bool = False
-
-    @model_validator(mode="before")
-    @classmethod
-    def _cc_shorthand(cls, data: Any) -> Any:
-        if isinstance(data, dict) and "cc" in data:
-            data = {**data, "cc": _cc_from_name(data["cc"])}
-        return data
-
-    @model_validator(mode="after")
-    def _check(self) -> Tcp:
-        if units.bytes_(self.header_size) >= units.bytes_(self.packet_size):
-            raise ValueError(f"header_size ({self.header_size}) must be below packet_size ({self.packet_size})")
-        if units.seconds(self.min_rto) > units.seconds(self.max_rto):
-            raise ValueError(f"min_rto ({self.min_rto}) must not exceed max_rto ({self.max_rto})")
-        return self
-
-    def resolved(self) -> dict[str, Any]:
-        return {
-            "cc": self.cc.model_dump(),
-            "recovery": self.recovery,
-            "packet_size_bytes": units.bytes_(self.packet_size),
-            "header_bytes": units.bytes_(self.header_size),
-            "initial_window": self.initial_window,
-            "initial_ssthresh": self.initial_ssthresh,
-            "max_window": self.max_window,
-            "min_rto_ns": units.nanoseconds(self.min_rto),
-            "initial_rto_ns": units.nanoseconds(self.initial_rto),
-            "max_rto_ns": units.nanoseconds(self.max_rto),
-            "delayed_ack": self.delayed_ack,
-            "delayed_ack_timeout_ns": units.nanoseconds(self.delayed_ack_timeout),
-            "ecn": self.ecn,
-            "dupack_threshold": self.dupack_threshold,
-            "limited_transmit": self.limited_transmit,
-        }
-
-
-# --- Traffic -----------------------------------------------------------------------------
-
-
-class UniformStart(_Model):
-    """Start times independent and uniform in [low, high]."""
-
-    kind: Literal["uniform"] = "uniform"
-    low: Duration = "0s"
-    high: Duration = "10s"
-
-    @model_validator(mode="after")
-    def _check(self) -> UniformStart:
-        if units.seconds(self.low) > units.seconds(self.high):
-            raise ValueError(f"low ({self.low}) must not exceed high ({self.high})")
-        return self
-
-    def resolved(self) -> dict[str, Any]:
-        return {"kind": "uniform", "low_ns": units.nanoseconds(self.low), "high_ns": units.nanoseconds(self.high)}
-
-
-class FixedStart(_Model):
-    """Every flow of the group starts at `at`."""
-
-    kind: Literal["fixed"] = "fixed"
-    at: Duration = "0s"
-
-    def resolved(self) -> dict[str, Any]:
-        return {"kind": "fixed", "at_ns": units.nanoseconds(self.at)}
-
-
-class Bulk(_Model):
-    """A long-lived flow that always has data to send."""
-
-    kind: Literal["bulk"] = "bulk"
-
-    def resolved(self) -> dict[str, Any]:
-        return {"kind": "bulk"}
-
-
-class Finite(_Model):
-    """A transfer of `size`; its completion time is recorded."""
-
-    kind: Literal["finite"] = "finite"
-    size: Size
-
-    def resolved(self) -> dict[str, Any]:
-        return {"kind": "finite", "bytes": units.bytes_(self.size)}
-
-
-Start = Annotated[UniformStart | FixedStart, Field(discriminator="kind")]
-Transfer = Annotated[Bulk | Finite, Field(discriminator="kind")]
-
-
-class FlowGroup(_Model):
-    """`count` flows with the same TCP, RTT, access link and start-time distribution."""
-
-    name: str = Field(min_length=1)
-    count: int = Field(ge=1, le=1_000_000)
-    tcp: Tcp = Field(default_factory=Tcp)
-    rtt: PositiveDuration
-    access_rate: Rate
-    access_queue: Queue = Field(default_factory=DropTail)
-    receiver_rate: Rate = "1Gbps"
-    start: Start = Field(default_factory=UniformStart)
-    transfer: Transfer = Field(default_factory=Bulk)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _transfer_shorthand(cls, data: Any) -> Any:
-        if isinstance(data, dict) and isinstance(data.get("transfer"), str):
-            data = {**data, "transfer": {"kind": data["transfer"]}}
-        return data
+from aqmlab.queues import DropTail, Queue, RandomDrop, Red
+from aqmlab.traffic import FlowGroup
+from aqmlab.transport import Tcp
 
 
 # --- Topologies --------------------------------------------------------------------------
 
 
-class Bottleneck(_Model):
+class Bottleneck(Model):
     rate: Rate
     delay: Duration
     queue: Queue
     reverse_queue: Queue = Field(default_factory=lambda: DropTail(limit="100000p"))
 
 
-class Dumbbell(_Model):
+class Dumbbell(Model):
     """N sender/receiver pairs sharing one bottleneck link (seed 000 Fig. 5)."""
 
     kind: Literal["dumbbell"] = "dumbbell"
@@ -283,7 +44,7 @@ class Dumbbell(_Model):
 
     @model_validator(mode="after")
     def _check(self) -> Dumbbell:
-        names = [group.name for group in self.groups]
+        names = [group["name"] for group in self.resolved_groups()]
         duplicates = sorted({name for name in names if names.count(name) > 1})
         if duplicates:
             raise ValueError(f"group names must be unique; repeated: {duplicates}")
@@ -306,28 +67,19 @@ class Dumbbell(_Model):
                 "queue": self.bottleneck.queue.resolved(delay_ns),
                 "reverse_queue": self.bottleneck.reverse_queue.resolved(delay_ns),
             },
-            "groups": [
-                {
-                    "name": group.name,
-                    "count": group.count,
-                    "tcp": group.tcp.resolved(),
-                    "rtt_ns": units.nanoseconds(group.rtt),
-                    "access_rate_bps": units.bits_per_second(group.access_rate),
-                    "access_queue": group.access_queue.resolved(0),
-                    "receiver_rate_bps": units.bits_per_second(group.receiver_rate),
-                    "start": group.start.resolved(),
-                    "transfer": group.transfer.resolved(),
-                }
-                for group in self.groups
-            ],
+            "groups": self.resolved_groups(),
         }
+
+    def resolved_groups(self) -> list[dict[str, Any]]:
+        """The engine's groups: a mixed TCP group becomes one group per algorithm."""
+        return [resolved for group in self.groups for resolved in group.resolved_groups()]
 
 
 # A tagged union on `kind` once a second topology exists.
 Topology = Dumbbell
 
 
-class Trace(_Model):
+class Trace(Model):
     """What the sampled time series record."""
 
     interval: PositiveDuration = "10ms"
@@ -341,7 +93,7 @@ class Trace(_Model):
 DEFAULT_MEASURE_SECONDS = 25.0
 
 
-class Scenario(_Model):
+class Scenario(Model):
     """A packet-level experiment: topology, traffic, duration and what to trace."""
 
     name: str = "scenario"
@@ -390,7 +142,7 @@ class Scenario(_Model):
         try:
             return cls.model_validate(data)
         except ValidationError as error:
-            raise ScenarioError(format_validation_error(error, source)) from None
+            raise ScenarioError(format_validation_error(error, source, data)) from None
 
     @classmethod
     def from_toml(cls, path: str | Path) -> Scenario:
@@ -404,11 +156,32 @@ class Scenario(_Model):
         return cls.from_dict(data, source=str(path))
 
 
-def format_validation_error(error: ValidationError, source: str) -> str:
+def _field_path(loc: tuple[Any, ...], data: Any) -> str:
+    """The location as the user wrote it: pydantic puts the tag of a tagged union
+    (`red`, `tcp`, ...) into the location; drop those by walking the input."""
+    parts, node = [], data
+    for index, part in enumerate(loc):
+        if isinstance(node, dict) and part == node.get("kind", "tcp"):
+            following = loc[index + 1] if index + 1 < len(loc) else None
+            inner = node.get(part)
+            field_of_node = following in node and not (isinstance(inner, dict) and following in inner)
+            if part not in node or field_of_node:
+                continue  # a union tag, not a field
+        parts.append(str(part))
+        if isinstance(node, dict):
+            node = node.get(part)
+        elif isinstance(node, list) and isinstance(part, int) and part < len(node):
+            node = node[part]
+        else:
+            node = None
+    return ".".join(parts) or "(top level)"
+
+
+def format_validation_error(error: ValidationError, source: str, data: Any = None) -> str:
     """One line per problem: `field.path: message (got value)`."""
     lines = [f"{source}: {error.error_count()} problem(s)"]
     for item in error.errors(include_url=False):
-        location = ".".join(str(part) for part in item["loc"]) or "(top level)"
+        location = _field_path(item["loc"], data)
         message = item["msg"].removeprefix("Value error, ")
         given = item.get("input")
         shown = "" if isinstance(given, dict | list) else f" (got {given!r})"
@@ -423,3 +196,7 @@ def load(source: str | Path | dict[str, Any] | Scenario) -> Scenario:
     if isinstance(source, dict):
         return Scenario.from_dict(source)
     return Scenario.from_toml(source)
+
+
+__all__ = ["Bottleneck", "Dumbbell", "DropTail", "RandomDrop", "Red", "Queue", "Scenario", "Tcp", "Trace",
+           "FlowGroup", "load", "format_validation_error"]

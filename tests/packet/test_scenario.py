@@ -21,7 +21,9 @@ def test_resolved_scenario_is_in_si_units_with_defaults():
     assert bottleneck["queue"]["q_weight"] == -1.0 and bottleneck["queue"]["max_p"] == 0.1
     assert bottleneck["queue"]["link_delay_ns"] == 10_000_000
     group = resolved["topology"]["groups"][0]
-    assert group["tcp"]["min_rto_ns"] == 200_000_000 and group["tcp"]["delayed_ack"] is False
+    tcp = group["traffic"]["tcp"]
+    assert tcp["min_rto_ns"] == 200_000_000 and tcp["delayed_ack"] is False
+    assert group["stop"] == {"kind": "never"} and group["direction"] == "forward"
     assert group["start"] == {"kind": "uniform", "low_ns": 0, "high_ns": 1_000_000_000}
     # The engine accepts exactly what the Python layer resolves.
     _engine.Simulation(json.dumps(resolved), 1)

@@ -52,8 +52,9 @@ pub struct BottleneckConfig {
 #[serde(deny_unknown_fields)]
 pub struct FlowGroup {
     pub name: String,
-    pub count: u32,
-    pub tcp: TcpConfig,
+    /// What the group's flows are: TCP flows, UDP constant-bit-rate sources, or web
+    /// transfers arriving at random.
+    pub traffic: Traffic,
     /// Two-way propagation delay of every flow of the group, ns. It must exceed twice the
     /// bottleneck delay; the rest is split equally over the access and receiver links.
     pub rtt_ns: Time,
@@ -63,8 +64,54 @@ pub struct FlowGroup {
     pub access_queue: QueueConfig,
     /// Rate of each receiver's link on the right side.
     pub receiver_rate_bps: u64,
+    /// Forward: data left to right over the bottleneck. Reverse: data right to left over
+    /// the reverse bottleneck link (and the ACKs over the forward one).
+    #[serde(default)]
+    pub direction: Direction,
+    /// All flows of the group share one access link and one receiver link (a server farm
+    /// behind one link) instead of one pair each. Web groups always share.
+    #[serde(default)]
+    pub shared_access: bool,
+    /// When the flows start (for web traffic: when arrivals begin).
     pub start: StartTimes,
-    pub transfer: Transfer,
+    /// When bulk TCP flows stop sending new data and UDP sources fall silent (for web
+    /// traffic: when arrivals end).
+    #[serde(default)]
+    pub stop: StopTimes,
+}
+
+/// The kind of traffic of a flow group.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Traffic {
+    /// `count` TCP flows.
+    Tcp { count: u32, tcp: TcpConfig, transfer: Transfer },
+    /// `count` UDP sources sending `packet_size_bytes` datagrams at `rate_bps` each
+    /// (seed 002 Section V-C; seed 000 Section V-B).
+    Udp { count: u32, rate_bps: u64, packet_size_bytes: u32 },
+    /// Short TCP transfers arriving as a Poisson process of `arrival_rate_per_s` flows per
+    /// second, sizes drawn from `size` (seed 000 Section V-B: 50 flows/s, about 2 Mbps).
+    Web { arrival_rate_per_s: f64, size: SizeDistribution, tcp: TcpConfig },
+}
+
+/// Transfer sizes of web traffic.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum SizeDistribution {
+    /// Pareto with shape `shape` (> 1) and mean `mean_bytes`: heavy-tailed, as web objects.
+    Pareto { mean_bytes: f64, shape: f64 },
+    /// Exponential with mean `mean_bytes`.
+    Exponential { mean_bytes: f64 },
+    /// Every transfer has `bytes`.
+    Fixed { bytes: u64 },
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    #[default]
+    Forward,
+    Reverse,
 }
 
 /// Start times of the flows of a group.
@@ -75,9 +122,26 @@ pub enum StartTimes {
     Uniform { low_ns: Time, high_ns: Time },
     /// All at the same instant.
     Fixed { at_ns: Time },
+    /// Flow i of the group at `first_ns + i * spacing_ns` (seed 001 Table I: flows enter
+    /// one by one at 0.5 s intervals).
+    Staggered { first_ns: Time, spacing_ns: Time },
 }
 
-/// What a flow sends.
+/// Stop times of the flows of a group.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum StopTimes {
+    /// Flows run to the end (or until a finite transfer completes).
+    #[default]
+    Never,
+    /// All at the same instant.
+    Fixed { at_ns: Time },
+    /// Flow i of the group at `first_ns + i * spacing_ns` (seed 001 Table I: flows leave at
+    /// 5 s intervals).
+    Staggered { first_ns: Time, spacing_ns: Time },
+}
+
+/// What a TCP flow sends.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Transfer {

@@ -15,6 +15,10 @@ pub enum Event {
     /// The head of the link's propagation FIFO reaches the far end.
     Arrival(u32),
     FlowStart(u32),
+    /// A bulk TCP flow stops taking new data (it leaves the network).
+    FlowStop(u32),
+    /// A UDP source sends its next datagram.
+    UdpSend(u32),
     SenderTimer(u32),
     ReceiverTimer(u32),
     Sample,

@@ -18,6 +18,7 @@ pub mod tcp;
 pub mod time;
 pub mod topology;
 pub mod trace;
+pub mod udp;
 
 pub use error::{EngineError, Result};
 pub use sim::Simulation;

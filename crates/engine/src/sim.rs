@@ -10,15 +10,68 @@ use crate::rng::{stream, StreamKind};
 use crate::tcp::receiver::TcpReceiver;
 use crate::tcp::sender::TcpSender;
 use crate::time::{to_secs, transmission_time, Time};
-use crate::topology;
+use crate::topology::{self, Transport};
+use crate::udp::{UdpSink, UdpSource};
 use crate::trace::{Counters, FlowRecords, FlowTrace, LinkRecords, LinkTrace, Results};
 
 struct Flow {
     group: u32,
     start: Time,
-    sender: TcpSender,
-    receiver: TcpReceiver,
+    stop: Option<Time>,
+    ends: Ends,
     delivered_at_measure_start: Option<u64>,
+}
+
+/// The two ends of a flow.
+enum Ends {
+    Tcp { sender: TcpSender, receiver: TcpReceiver },
+    Udp { source: UdpSource, sink: UdpSink },
+}
+
+impl Flow {
+    fn bytes_delivered(&self) -> u64 {
+        match &self.ends {
+            Ends::Tcp { receiver, .. } => receiver.bytes_delivered(),
+            Ends::Udp { sink, .. } => sink.bytes,
+        }
+    }
+
+    fn tcp(&self) -> Option<&TcpSender> {
+        match &self.ends {
+            Ends::Tcp { sender, .. } => Some(sender),
+            Ends::Udp { .. } => None,
+        }
+    }
+
+    fn started(&self) -> bool {
+        match &self.ends {
+            Ends::Tcp { sender, .. } => sender.started_at.is_some(),
+            Ends::Udp { source, .. } => source.started_at.is_some(),
+        }
+    }
+
+    /// TCP: when a finite (or stopped) transfer was fully acknowledged; UDP: when the
+    /// source fell silent.
+    fn ended_at(&self) -> Option<Time> {
+        match &self.ends {
+            Ends::Tcp { sender, .. } => sender.completed_at,
+            Ends::Udp { source, .. } => source.stopped_at,
+        }
+    }
+
+    fn sender_mut(&mut self) -> &mut TcpSender {
+        match &mut self.ends {
+            Ends::Tcp { sender, .. } => sender,
+            Ends::Udp { .. } => unreachable!("TCP event for a UDP flow"),
+        }
+    }
+
+    fn receiver_mut(&mut self) -> &mut TcpReceiver {
+        match &mut self.ends {
+            Ends::Tcp { receiver, .. } => receiver,
+            Ends::Udp { .. } => unreachable!("TCP event for a UDP flow"),
+        }
+    }
 }
 
 pub struct Simulation {
@@ -70,15 +123,24 @@ impl Simulation {
             .map(|(i, spec)| {
                 let id = i as u32;
                 events.schedule(spec.start, Event::FlowStart(id));
-                let field = format!("topology.groups[{}].tcp", spec.group);
-                let rng = stream(seed, StreamKind::Flow, i as u64);
-                Ok(Flow {
-                    group: spec.group,
-                    start: spec.start,
-                    sender: TcpSender::new(id, spec.forward_route, &spec.tcp, spec.total_bytes, rng, &field)?,
-                    receiver: TcpReceiver::new(id, spec.reverse_route, &spec.tcp, spec.total_bytes),
-                    delivered_at_measure_start: None,
-                })
+                let field = format!("topology.groups[{}].traffic.tcp", spec.group);
+                let ends = match &spec.transport {
+                    Transport::Tcp { tcp, total_bytes } => {
+                        let rng = stream(seed, StreamKind::Flow, i as u64);
+                        Ends::Tcp {
+                            sender: TcpSender::new(id, spec.forward_route, tcp, *total_bytes, rng, &field)?,
+                            receiver: TcpReceiver::new(id, spec.reverse_route, tcp, *total_bytes),
+                        }
+                    }
+                    Transport::Udp { rate_bps, packet_bytes } => Ends::Udp {
+                        source: UdpSource::new(id, spec.forward_route, *rate_bps, *packet_bytes, spec.stop),
+                        sink: UdpSink::default(),
+                    },
+                };
+                if let (Some(stop), Ends::Tcp { .. }) = (spec.stop, &ends) {
+                    events.schedule(stop, Event::FlowStop(id));
+                }
+                Ok(Flow { group: spec.group, start: spec.start, stop: spec.stop, ends, delivered_at_measure_start: None })
             })
             .collect::<Result<Vec<Flow>>>()?;
         events.schedule(scenario.trace.interval_ns, Event::Sample);
@@ -133,6 +195,8 @@ impl Simulation {
                 Event::TransmissionDone(link) => self.on_transmission_done(link),
                 Event::Arrival(link) => self.on_arrival(link),
                 Event::FlowStart(flow) => self.on_flow_start(flow),
+                Event::FlowStop(flow) => self.on_flow_stop(flow),
+                Event::UdpSend(flow) => self.on_udp_send(flow),
                 Event::SenderTimer(flow) => self.on_sender_timer(flow),
                 Event::ReceiverTimer(flow) => self.on_receiver_timer(flow),
                 Event::Sample => self.on_sample(),
@@ -219,16 +283,20 @@ impl Simulation {
         let mut out = std::mem::take(&mut self.outbox);
         match packet.kind {
             PacketKind::Data => {
-                self.flows[flow as usize].receiver.on_data(&packet, now, &mut out);
+                self.flows[flow as usize].receiver_mut().on_data(&packet, now, &mut out);
                 self.emit(&mut out);
                 self.schedule_receiver_timer(flow);
             }
             PacketKind::Ack => {
-                self.flows[flow as usize].sender.on_ack(&packet, now, &mut out);
+                self.flows[flow as usize].sender_mut().on_ack(&packet, now, &mut out);
                 self.emit(&mut out);
                 self.schedule_sender_timer(flow);
             }
-            PacketKind::Datagram => {}
+            PacketKind::Datagram => {
+                if let Ends::Udp { sink, .. } = &mut self.flows[flow as usize].ends {
+                    sink.on_datagram(&packet, now);
+                }
+            }
         }
         self.outbox = out;
     }
@@ -243,17 +311,51 @@ impl Simulation {
     }
 
     fn on_flow_start(&mut self, flow: u32) {
-        let mut out = std::mem::take(&mut self.outbox);
-        self.flows[flow as usize].sender.start(self.now, &mut out);
-        self.emit(&mut out);
-        self.outbox = out;
+        let now = self.now;
+        let entry = &mut self.flows[flow as usize];
+        if entry.stop.is_some_and(|stop| stop <= now) {
+            return; // leaves before it enters: never starts
+        }
+        match &mut entry.ends {
+            Ends::Tcp { sender, .. } => {
+                let mut out = std::mem::take(&mut self.outbox);
+                sender.start(now, &mut out);
+                self.emit(&mut out);
+                self.outbox = out;
+                self.schedule_sender_timer(flow);
+            }
+            Ends::Udp { .. } => self.on_udp_send(flow),
+        }
+    }
+
+    /// A bulk TCP flow stops taking new data: it finishes what it has sent and ends.
+    fn on_flow_stop(&mut self, flow: u32) {
+        let now = self.now;
+        self.flows[flow as usize].sender_mut().stop(now);
         self.schedule_sender_timer(flow);
+    }
+
+    /// A UDP source sends its next datagram and schedules the one after.
+    fn on_udp_send(&mut self, flow: u32) {
+        let now = self.now;
+        let Ends::Udp { source, .. } = &mut self.flows[flow as usize].ends else {
+            unreachable!("UDP event for a TCP flow")
+        };
+        let (packet, next) = source.send(now);
+        if let Some(next) = next {
+            self.events.schedule(next, Event::UdpSend(flow));
+        }
+        if let Some(packet) = packet {
+            self.created += 1;
+            let first = self.routes[packet.route as usize][0];
+            self.send_on_link(first, packet);
+        }
     }
 
     /// Keep one pending timer event no later than the sender's RTO deadline. Deadlines
     /// usually move later (restarted on each ACK), so an early event just re-arms itself.
     fn schedule_sender_timer(&mut self, flow: u32) {
-        let sender = &mut self.flows[flow as usize].sender;
+        let sender = self.flows[flow as usize].sender_mut();
         if let Some(deadline) = sender.rto_deadline {
             if sender.timer_pending.map_or(true, |pending| pending > deadline) {
                 sender.timer_pending = Some(deadline);
@@ -264,7 +366,7 @@ impl Simulation {
 
     fn on_sender_timer(&mut self, flow: u32) {
         let now = self.now;
-        let sender = &mut self.flows[flow as usize].sender;
+        let sender = self.flows[flow as usize].sender_mut();
         if sender.timer_pending != Some(now) {
             return; // superseded by an earlier event that was scheduled after this one
         }
@@ -277,7 +379,7 @@ impl Simulation {
     }
 
     fn schedule_receiver_timer(&mut self, flow: u32) {
-        let receiver = &mut self.flows[flow as usize].receiver;
+        let receiver = self.flows[flow as usize].receiver_mut();
         if let Some(deadline) = receiver.ack_deadline {
             if receiver.timer_pending.map_or(true, |pending| pending > deadline) {
                 receiver.timer_pending = Some(deadline);
@@ -288,7 +390,7 @@ impl Simulation {
 
     fn on_receiver_timer(&mut self, flow: u32) {
         let now = self.now;
-        let receiver = &mut self.flows[flow as usize].receiver;
+        let receiver = self.flows[flow as usize].receiver_mut();
         if receiver.timer_pending != Some(now) {
             return;
         }
@@ -302,7 +404,7 @@ impl Simulation {
 
     fn on_measure_start(&mut self) {
         for flow in &mut self.flows {
-            flow.delivered_at_measure_start = Some(flow.receiver.bytes_delivered());
+            flow.delivered_at_measure_start = Some(flow.bytes_delivered());
         }
     }
 
@@ -337,11 +439,11 @@ impl Simulation {
         for (id, flow) in self.flows.iter().take(self.traced_flows).enumerate() {
             flows.time_s.push(t);
             flows.flow.push(id as u32);
-            let started = flow.sender.started_at.is_some();
-            flows.cwnd.push(if started { flow.sender.cwnd() } else { f64::NAN });
-            flows.ssthresh.push(if started { flow.sender.ssthresh() } else { f64::NAN });
-            flows.srtt_s.push(flow.sender.srtt_ns().map_or(f64::NAN, to_secs));
-            flows.rtt_s.push(flow.sender.last_rtt_ns().map_or(f64::NAN, to_secs));
+            let tcp = flow.tcp().filter(|sender| sender.started_at.is_some());
+            flows.cwnd.push(tcp.map_or(f64::NAN, TcpSender::cwnd));
+            flows.ssthresh.push(tcp.map_or(f64::NAN, TcpSender::ssthresh));
+            flows.srtt_s.push(tcp.and_then(TcpSender::srtt_ns).map_or(f64::NAN, to_secs));
+            flows.rtt_s.push(tcp.and_then(TcpSender::last_rtt_ns).map_or(f64::NAN, to_secs));
         }
         let next = now + self.sample_interval;
         if next <= self.duration {
@@ -367,19 +469,29 @@ impl Simulation {
     pub fn results(&self) -> Results {
         let mut flows = FlowRecords::default();
         for (id, flow) in self.flows.iter().enumerate() {
-            let s = &flow.sender.stats;
+            let stats = flow.tcp().map(|sender| sender.stats).unwrap_or_default();
             flows.flow.push(id as u32);
             flows.group.push(flow.group);
-            flows.start_s.push(if flow.sender.started_at.is_some() { to_secs(flow.start) } else { f64::NAN });
-            flows.end_s.push(flow.sender.completed_at.map_or(f64::NAN, to_secs));
-            flows.bytes_delivered.push(flow.receiver.bytes_delivered() as f64);
+            flows.start_s.push(if flow.started() { to_secs(flow.start) } else { f64::NAN });
+            flows.end_s.push(flow.ended_at().map_or(f64::NAN, to_secs));
+            flows.bytes_delivered.push(flow.bytes_delivered() as f64);
             flows.bytes_delivered_at_measure_start.push(flow.delivered_at_measure_start.map_or(f64::NAN, |b| b as f64));
-            flows.segments_sent.push(s.segments_sent as f64);
-            flows.retransmits.push(s.retransmits as f64);
-            flows.timeouts.push(s.timeouts as f64);
-            flows.fast_recoveries.push(s.fast_recoveries as f64);
-            flows.ecn_reductions.push(s.ecn_reductions as f64);
-            flows.rtt_mean_s.push(if s.rtt_samples > 0 { s.rtt_sum_ns as f64 / s.rtt_samples as f64 / 1e9 } else { f64::NAN });
+            let segments_sent = match &flow.ends {
+                Ends::Tcp { .. } => stats.segments_sent,
+                Ends::Udp { source, .. } => source.datagrams_sent,
+            };
+            flows.segments_sent.push(segments_sent as f64);
+            flows.retransmits.push(stats.retransmits as f64);
+            flows.timeouts.push(stats.timeouts as f64);
+            flows.fast_recoveries.push(stats.fast_recoveries as f64);
+            flows.ecn_reductions.push(stats.ecn_reductions as f64);
+            let rtt_mean = match &flow.ends {
+                Ends::Tcp { .. } if stats.rtt_samples > 0 => stats.rtt_sum_ns as f64 / stats.rtt_samples as f64 / 1e9,
+                // UDP: mean one-way delay (there are no round trips).
+                Ends::Udp { sink, .. } if sink.datagrams > 0 => sink.delay_sum_ns as f64 / sink.datagrams as f64 / 1e9,
+                _ => f64::NAN,
+            };
+            flows.rtt_mean_s.push(rtt_mean);
         }
         let mut links = LinkRecords::default();
         for (id, link) in self.links.iter().enumerate() {

@@ -210,6 +210,20 @@ impl TcpSender {
         self.send_available(now, out);
     }
 
+    /// The application closes: no new data beyond what was sent; the flow completes when
+    /// that is acknowledged (its end time is recorded as for a finite transfer).
+    pub fn stop(&mut self, now: Time) {
+        if self.completed_at.is_some() {
+            return;
+        }
+        let sent = self.high_tx.max(1);
+        self.total_segments = Some(self.total_segments.map_or(sent, |total| total.min(sent)));
+        if self.snd_una >= sent {
+            self.completed_at = Some(now);
+            self.rto_deadline = None;
+        }
+    }
+
     fn retransmit_first_unacked(&mut self, now: Time, out: &mut Vec<Packet>) {
         let packet = self.segment(self.snd_una, now);
         out.push(packet);

@@ -1,7 +1,9 @@
 //! Scenario builders shared by the integration tests.
 #![allow(dead_code)]
 
-use aqmlab_engine::config::{BottleneckConfig, Dumbbell, FlowGroup, Scenario, StartTimes, Topology, TraceConfig, Transfer};
+use aqmlab_engine::config::{
+    BottleneckConfig, Direction, Dumbbell, FlowGroup, Scenario, StartTimes, StopTimes, Topology, TraceConfig, Traffic, Transfer,
+};
 use aqmlab_engine::queue::red::RedConfig;
 use aqmlab_engine::queue::{Limit, QueueConfig};
 use aqmlab_engine::tcp::TcpConfig;
@@ -34,14 +36,15 @@ pub fn red(min_th: f64, max_th: f64, limit: u32) -> QueueConfig {
 pub fn group(count: u32, rtt_ns: u64, access_rate_bps: u64) -> FlowGroup {
     FlowGroup {
         name: "g".into(),
-        count,
-        tcp: TcpConfig::default(),
+        traffic: Traffic::Tcp { count, tcp: TcpConfig::default(), transfer: Transfer::Bulk },
         rtt_ns,
         access_rate_bps,
         access_queue: droptail(1000),
         receiver_rate_bps: 1_000_000_000,
+        direction: Direction::Forward,
+        shared_access: false,
         start: StartTimes::Uniform { low_ns: 0, high_ns: S },
-        transfer: Transfer::Bulk,
+        stop: StopTimes::Never,
     }
 }
 

@@ -1,0 +1,299 @@
+"""Flow groups: what the flows of a scenario are, where they start and when they run.
+
+A group is `kind = "tcp"` (the default: long-lived or finite TCP flows, optionally a mix
+of algorithms by share), `"udp"` (constant-bit-rate sources) or `"web"` (short TCP
+transfers arriving as a Poisson process with heavy-tailed sizes). Every group has an RTT,
+an access link, a direction (forward, or reverse for traffic on the ACK path) and start
+and stop times.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Discriminator, Field, Tag, model_validator
+
+from aqmlab import units
+from aqmlab._fields import Duration, Model, PositiveDuration, Rate, Size
+from aqmlab.congestion import CongestionControl
+from aqmlab.queues import DropTail, Queue
+from aqmlab.transport import Tcp
+
+# --- When flows start and stop ------------------------------------------------------------
+
+
+class UniformStart(Model):
+    """Start times independent and uniform in [low, high] (seed 000 Section V: [0, 10 s])."""
+
+    kind: Literal["uniform"] = "uniform"
+    low: Duration = "0s"
+    high: Duration = "10s"
+
+    @model_validator(mode="after")
+    def _check(self) -> UniformStart:
+        if units.seconds(self.low) > units.seconds(self.high):
+            raise ValueError(f"low ({self.low}) must not exceed high ({self.high})")
+        return self
+
+    def resolved(self) -> dict[str, Any]:
+        return {"kind": "uniform", "low_ns": units.nanoseconds(self.low), "high_ns": units.nanoseconds(self.high)}
+
+
+class FixedStart(Model):
+    """Every flow of the group starts at `at` (web groups: arrivals begin at `at`)."""
+
+    kind: Literal["fixed"] = "fixed"
+    at: Duration = "0s"
+
+    def resolved(self) -> dict[str, Any]:
+        return {"kind": "fixed", "at_ns": units.nanoseconds(self.at)}
+
+
+class StaggeredStart(Model):
+    """Flow i starts at `first + i * spacing` (seed 001 Table I: 0.5 s apart from 100 s)."""
+
+    kind: Literal["staggered"] = "staggered"
+    first: Duration
+    spacing: Duration
+
+    def resolved(self) -> dict[str, Any]:
+        return {"kind": "staggered", "first_ns": units.nanoseconds(self.first),
+                "spacing_ns": units.nanoseconds(self.spacing)}
+
+
+class NeverStop(Model):
+    """Flows run to the end of the simulation (or until a finite transfer completes)."""
+
+    kind: Literal["never"] = "never"
+
+    def resolved(self) -> dict[str, Any]:
+        return {"kind": "never"}
+
+
+class FixedStop(Model):
+    """Every flow stops taking new data at `at` (UDP: falls silent; web: arrivals end)."""
+
+    kind: Literal["fixed"] = "fixed"
+    at: Duration
+
+    def resolved(self) -> dict[str, Any]:
+        return {"kind": "fixed", "at_ns": units.nanoseconds(self.at)}
+
+
+class StaggeredStop(Model):
+    """Flow i stops at `first + i * spacing` (seed 001 Table I: 5 s apart from 250 s)."""
+
+    kind: Literal["staggered"] = "staggered"
+    first: Duration
+    spacing: Duration
+
+    def resolved(self) -> dict[str, Any]:
+        return {"kind": "staggered", "first_ns": units.nanoseconds(self.first),
+                "spacing_ns": units.nanoseconds(self.spacing)}
+
+
+Start = Annotated[UniformStart | FixedStart | StaggeredStart, Field(discriminator="kind")]
+Stop = Annotated[NeverStop | FixedStop | StaggeredStop, Field(discriminator="kind")]
+
+# --- What TCP flows send ------------------------------------------------------------------
+
+
+class Bulk(Model):
+    """A long-lived flow that always has data to send."""
+
+    kind: Literal["bulk"] = "bulk"
+
+    def resolved(self) -> dict[str, Any]:
+        return {"kind": "bulk"}
+
+
+class Finite(Model):
+    """A transfer of `size`; its completion time is recorded."""
+
+    kind: Literal["finite"] = "finite"
+    size: Size
+
+    def resolved(self) -> dict[str, Any]:
+        return {"kind": "finite", "bytes": units.bytes_(self.size)}
+
+
+Transfer = Annotated[Bulk | Finite, Field(discriminator="kind")]
+
+
+class Pareto(Model):
+    """Heavy-tailed sizes: Pareto with `shape` > 1 and mean `mean` (web objects)."""
+
+    kind: Literal["pareto"] = "pareto"
+    mean: Size
+    shape: float = Field(default=1.2, gt=1.0)
+
+    def resolved(self) -> dict[str, Any]:
+        return {"kind": "pareto", "mean_bytes": float(units.bytes_(self.mean)), "shape": self.shape}
+
+
+class Exponential(Model):
+    kind: Literal["exponential"] = "exponential"
+    mean: Size
+
+    def resolved(self) -> dict[str, Any]:
+        return {"kind": "exponential", "mean_bytes": float(units.bytes_(self.mean))}
+
+
+class FixedSize(Model):
+    kind: Literal["fixed"] = "fixed"
+    size: Size
+
+    def resolved(self) -> dict[str, Any]:
+        return {"kind": "fixed", "bytes": units.bytes_(self.size)}
+
+
+SizeDistribution = Annotated[Pareto | Exponential | FixedSize, Field(discriminator="kind")]
+
+# --- Groups -------------------------------------------------------------------------------
+
+
+class _Group(Model):
+    name: str = Field(min_length=1)
+    rtt: PositiveDuration
+    access_rate: Rate
+    access_queue: Queue = Field(default_factory=DropTail)
+    receiver_rate: Rate = "1Gbps"
+    direction: Literal["forward", "reverse"] = "forward"
+    shared_access: bool = False
+    start: Start = Field(default_factory=UniformStart)
+    stop: Stop = Field(default_factory=NeverStop)
+
+    def _links(self) -> dict[str, Any]:
+        return {
+            "rtt_ns": units.nanoseconds(self.rtt),
+            "access_rate_bps": units.bits_per_second(self.access_rate),
+            "access_queue": self.access_queue.resolved(0),
+            "receiver_rate_bps": units.bits_per_second(self.receiver_rate),
+            "direction": self.direction,
+            "shared_access": self.shared_access,
+            "start": self.start.resolved(),
+            "stop": self.stop.resolved(),
+        }
+
+
+class Share(Model):
+    """A share of a mixed group: this fraction of its flows runs `cc`."""
+
+    share: float = Field(gt=0.0, le=1.0)
+    cc: CongestionControl
+
+    @model_validator(mode="before")
+    @classmethod
+    def _cc_shorthand(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("cc"), str):
+            data = {**data, "cc": {"kind": data["cc"]}}
+        return data
+
+
+def split_by_share(count: int, shares: list[float]) -> list[int]:
+    """Largest-remainder rounding: counts that add up to `count` in the given proportions."""
+    exact = [count * share / sum(shares) for share in shares]
+    counts = [int(value) for value in exact]
+    by_remainder = sorted(range(len(shares)), key=lambda i: (exact[i] - counts[i], -i), reverse=True)
+    for index in by_remainder[: count - sum(counts)]:
+        counts[index] += 1
+    return counts
+
+
+class TcpGroup(_Group):
+    """`count` TCP flows; with `mix`, split by share among algorithms (seed 004: 80 %
+    Compound, 20 % CUBIC), each share becoming its own group named `name/algorithm`."""
+
+    kind: Literal["tcp"] = "tcp"
+    count: int = Field(ge=1, le=1_000_000)
+    tcp: Tcp = Field(default_factory=Tcp)
+    transfer: Transfer = Field(default_factory=Bulk)
+    mix: list[Share] | None = Field(default=None, min_length=1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _transfer_shorthand(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("transfer"), str):
+            data = {**data, "transfer": {"kind": data["transfer"]}}
+        return data
+
+    @model_validator(mode="after")
+    def _check_mix(self) -> TcpGroup:
+        if self.mix is not None:
+            total = sum(share.share for share in self.mix)
+            if abs(total - 1.0) > 1e-9:
+                raise ValueError(f"mix shares must add up to 1, not {total:g}")
+            kinds = [share.cc.kind for share in self.mix]
+            if len(set(kinds)) != len(kinds):
+                raise ValueError(f"each algorithm may appear once in mix; got {kinds}")
+        return self
+
+    def resolved_groups(self) -> list[dict[str, Any]]:
+        if self.mix is None:
+            parts = [(self.name, self.count, self.tcp)]
+        else:
+            counts = split_by_share(self.count, [share.share for share in self.mix])
+            parts = [
+                (f"{self.name}/{share.cc.kind}", count, self.tcp.model_copy(update={"cc": share.cc}))
+                for share, count in zip(self.mix, counts, strict=True)
+                if count > 0
+            ]
+        return [
+            {
+                "name": name,
+                "traffic": {"kind": "tcp", "count": count, "tcp": tcp.resolved(), "transfer": self.transfer.resolved()},
+                **self._links(),
+            }
+            for name, count, tcp in parts
+        ]
+
+
+class UdpGroup(_Group):
+    """`count` constant-bit-rate UDP sources of `rate` each (seed 002 Section V-C)."""
+
+    kind: Literal["udp"]
+    count: int = Field(ge=1, le=1_000_000)
+    rate: Rate
+    packet_size: Size = "1500B"
+
+    def resolved_groups(self) -> list[dict[str, Any]]:
+        traffic = {"kind": "udp", "count": self.count, "rate_bps": units.bits_per_second(self.rate),
+                   "packet_size_bytes": units.bytes_(self.packet_size)}
+        return [{"name": self.name, "traffic": traffic, **self._links()}]
+
+
+def _tahoe() -> Tcp:
+    return Tcp(recovery="tahoe")
+
+
+class WebGroup(_Group):
+    """Short TCP transfers arriving as a Poisson process of `arrival_rate` flows per second
+    between `start.at` and `stop.at` (or the end), sizes from `size`; all share one access
+    link. Seed 000 Section V-B: 50 flows/s of TCP Tahoe adding up to about 2 Mbps (its ns-2
+    PackMime-HTTP model is replaced by Poisson arrivals and Pareto sizes here)."""
+
+    kind: Literal["web"]
+    arrival_rate: float = Field(gt=0.0, description="flows per second")
+    size: SizeDistribution
+    tcp: Tcp = Field(default_factory=_tahoe)
+    start: FixedStart = Field(default_factory=FixedStart)
+    stop: NeverStop | FixedStop = Field(default_factory=NeverStop, discriminator="kind")
+
+    def resolved_groups(self) -> list[dict[str, Any]]:
+        traffic = {"kind": "web", "arrival_rate_per_s": self.arrival_rate, "size": self.size.resolved(),
+                   "tcp": self.tcp.resolved()}
+        links = self._links()
+        links["shared_access"] = True
+        return [{"name": self.name, "traffic": traffic, **links}]
+
+
+def _group_kind(value: Any) -> str:
+    if isinstance(value, dict):
+        return value.get("kind", "tcp")
+    return getattr(value, "kind", "tcp")
+
+
+FlowGroup = Annotated[
+    Annotated[TcpGroup, Tag("tcp")] | Annotated[UdpGroup, Tag("udp")] | Annotated[WebGroup, Tag("web")],
+    Discriminator(_group_kind),
+]

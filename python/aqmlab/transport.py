@@ -1,0 +1,70 @@
+"""TCP settings of a flow group: the sender/receiver machinery shared by every
+congestion-control algorithm (RFC 5681, RFC 6582, RFC 6298, RFC 3168, RFC 3042)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from aqmlab import units
+from aqmlab._fields import Model, PositiveDuration, Size
+from aqmlab.congestion import CongestionControl, Reno
+
+
+def _cc_from_name(value: Any) -> Any:
+    return {"kind": value} if isinstance(value, str) else value
+
+
+class Tcp(Model):
+    """TCP sender/receiver settings shared by every congestion-control algorithm."""
+
+    cc: CongestionControl = Field(default_factory=Reno)
+    recovery: Literal["new_reno", "tahoe"] = "new_reno"
+    packet_size: Size = "1500B"
+    header_size: Size = "40B"
+    initial_window: float = Field(default=2.0, gt=0.0)
+    initial_ssthresh: float = Field(default=1.0e9, gt=0.0)
+    max_window: float = Field(default=1.0e9, ge=1.0)
+    min_rto: PositiveDuration = "200ms"
+    initial_rto: PositiveDuration = "1s"
+    max_rto: PositiveDuration = "60s"
+    delayed_ack: bool = False
+    delayed_ack_timeout: PositiveDuration = "100ms"
+    ecn: bool = False
+    dupack_threshold: int = Field(default=3, ge=1)
+    limited_transmit: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _cc_shorthand(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "cc" in data:
+            data = {**data, "cc": _cc_from_name(data["cc"])}
+        return data
+
+    @model_validator(mode="after")
+    def _check(self) -> Tcp:
+        if units.bytes_(self.header_size) >= units.bytes_(self.packet_size):
+            raise ValueError(f"header_size ({self.header_size}) must be below packet_size ({self.packet_size})")
+        if units.seconds(self.min_rto) > units.seconds(self.max_rto):
+            raise ValueError(f"min_rto ({self.min_rto}) must not exceed max_rto ({self.max_rto})")
+        return self
+
+    def resolved(self) -> dict[str, Any]:
+        return {
+            "cc": self.cc.model_dump(),
+            "recovery": self.recovery,
+            "packet_size_bytes": units.bytes_(self.packet_size),
+            "header_bytes": units.bytes_(self.header_size),
+            "initial_window": self.initial_window,
+            "initial_ssthresh": self.initial_ssthresh,
+            "max_window": self.max_window,
+            "min_rto_ns": units.nanoseconds(self.min_rto),
+            "initial_rto_ns": units.nanoseconds(self.initial_rto),
+            "max_rto_ns": units.nanoseconds(self.max_rto),
+            "delayed_ack": self.delayed_ack,
+            "delayed_ack_timeout_ns": units.nanoseconds(self.delayed_ack_timeout),
+            "ecn": self.ecn,
+            "dupack_threshold": self.dupack_threshold,
+            "limited_transmit": self.limited_transmit,
+        }
