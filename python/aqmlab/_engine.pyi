@@ -39,7 +39,9 @@ class Simulation:
               time_s f64, link u32, queue_packets f64, queue_bytes f64, average_queue f64
               (NaN if the policy keeps none), drop_probability f64 (NaN if none),
               arrivals f64, drops f64, marks f64, departures f64, departed_bytes f64 (all
-              per interval ending at time_s), utilisation f64 (departed bits / (rate * interval)).
+              per interval ending at time_s), utilisation f64 (departed bits / (rate * interval)),
+              virtual_queue f64 (NaN unless the policy keeps one), sojourn_s f64 (mean
+              queueing time of the packets that departed in the interval; NaN if none).
           "flow_trace": dict[str, np.ndarray] - one row per (sample time, traced flow):
               time_s f64, flow u32, cwnd f64 (segments), ssthresh f64, srtt_s f64 (NaN before
               the first sample), rtt_s f64 (last sample, NaN before the first).
@@ -51,7 +53,8 @@ class Simulation:
           "links": dict[str, np.ndarray] - one row per link: link u32, role (str list:
               "bottleneck", "bottleneck_reverse", "access", "access_reverse", "receiver",
               "receiver_reverse"), rate_bps f64, delay_s f64, monitored bool,
-              arrivals, enqueued, dropped, marked, departures (f64 totals).
+              arrivals, enqueued, dropped, marked, departures, dropped_on_dequeue (f64
+              totals; arrivals = enqueued + dropped - dropped_on_dequeue).
           "counters": dict[str, int] - packets_created, packets_delivered, packets_dropped,
               packets_queued, packets_in_flight (conservation: created = delivered +
               dropped + queued + in_flight), events.

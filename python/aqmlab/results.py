@@ -143,6 +143,7 @@ class Results:
             "queue_max_packets": float(queue.max()) if queue.size else math.nan,
             "average_queue_mean": _mean(average),
             "queueing_delay_mean_s": _mean(queue_bytes) * 8.0 / rate_bps,
+            "sojourn_mean_s": _weighted_mean(samples["sojourn_s"][in_window], samples["departures"][in_window]),
             "loss_percent": 100.0 * drops / arrivals if arrivals else math.nan,
             "mark_percent": 100.0 * marks / arrivals if arrivals else math.nan,
             "utilisation_mean": _mean(utilisation),
@@ -267,6 +268,11 @@ def _binned_utilisation(time_s: np.ndarray, departed_bytes: np.ndarray, start: f
 def _mean(values: np.ndarray) -> float:
     values = values[~np.isnan(values)] if values.size else values
     return float(values.mean()) if values.size else math.nan
+
+
+def _weighted_mean(values: np.ndarray, weights: np.ndarray) -> float:
+    keep = np.isfinite(values) & (weights > 0)
+    return float(np.average(values[keep], weights=weights[keep])) if keep.any() else math.nan
 
 
 def _json_safe(summary: dict[str, float]) -> dict[str, float | None]:

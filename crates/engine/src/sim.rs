@@ -90,7 +90,6 @@ pub struct Simulation {
     flow_trace: FlowTrace,
     created: u64,
     delivered: u64,
-    dropped: u64,
     events_processed: u64,
     last_sample: Time,
 }
@@ -163,7 +162,6 @@ impl Simulation {
             flow_trace: FlowTrace::with_capacity(samples * traced_flows),
             created: 0,
             delivered: 0,
-            dropped: 0,
             events_processed: 0,
             last_sample: 0,
         })
@@ -220,8 +218,7 @@ impl Simulation {
             link.queue.note_idle_since(link.busy_until);
         }
         if let Verdict::Drop(_) = link.queue.enqueue(packet, now, &mut link.rng) {
-            self.dropped += 1;
-            return;
+            return; // counted by the queue
         }
         if idle {
             self.start_transmission(link_id);
@@ -237,7 +234,7 @@ impl Simulation {
     fn start_transmission(&mut self, link_id: u32) {
         let now = self.now;
         let link = &mut self.links[link_id as usize];
-        if let Some(packet) = link.queue.dequeue(now) {
+        if let Some(packet) = link.queue.dequeue(now, &mut link.rng) {
             let done = now + transmission_time(packet.size_bytes, link.rate_bps);
             link.busy_until = done;
             let arrival = done + link.delay;
@@ -434,6 +431,10 @@ impl Simulation {
             trace.departures.push((c.departures - p.departures) as f64);
             trace.departed_bytes.push(departed_bytes);
             trace.utilisation.push(departed_bytes * 8.0 / (link.rate_bps as f64 * interval_s));
+            trace.virtual_queue.push(link.queue.virtual_queue());
+            let departed = c.departures - p.departures;
+            let sojourn_ns = (c.sojourn_ns_sum - p.sojourn_ns_sum) as f64;
+            trace.sojourn_s.push(if departed > 0 { sojourn_ns / departed as f64 / 1e9 } else { f64::NAN });
         }
         let flows = &mut self.flow_trace;
         for (id, flow) in self.flows.iter().take(self.traced_flows).enumerate() {
@@ -458,7 +459,7 @@ impl Simulation {
         Counters {
             packets_created: self.created,
             packets_delivered: self.delivered,
-            packets_dropped: self.dropped,
+            packets_dropped: self.links.iter().map(|l| l.queue.counters.dropped()).sum(),
             packets_queued: queued,
             packets_in_flight: in_flight,
             events: self.events_processed,
@@ -506,6 +507,7 @@ impl Simulation {
             links.dropped.push(c.dropped() as f64);
             links.marked.push(c.marked as f64);
             links.departures.push(c.departures as f64);
+            links.dropped_on_dequeue.push(c.dropped_on_dequeue as f64);
         }
         Results {
             link_trace: self.link_trace.clone(),

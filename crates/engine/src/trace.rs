@@ -16,6 +16,10 @@ pub struct LinkTrace {
     pub departures: Vec<f64>,
     pub departed_bytes: Vec<f64>,
     pub utilisation: Vec<f64>,
+    /// The policy's virtual queue (E-RED, AVQ), NaN for policies without one.
+    pub virtual_queue: Vec<f64>,
+    /// Mean queueing (sojourn) time of the packets that departed in the interval, s.
+    pub sojourn_s: Vec<f64>,
 }
 
 /// One row per (sample time, traced flow).
@@ -50,6 +54,8 @@ impl LinkTrace {
             departures: column(),
             departed_bytes: column(),
             utilisation: column(),
+            virtual_queue: column(),
+            sojourn_s: column(),
         }
     }
 }
@@ -100,6 +106,7 @@ pub struct LinkRecords {
     pub dropped: Vec<f64>,
     pub marked: Vec<f64>,
     pub departures: Vec<f64>,
+    pub dropped_on_dequeue: Vec<f64>,
 }
 
 /// Packet conservation: created = delivered + dropped + queued + in_flight.

@@ -75,7 +75,7 @@ fn results_to_dict(py: Python<'_>, r: Results) -> PyResult<Bound<'_, PyDict>> {
         "link_trace",
         columns!(py, lt, [
             time_s, link, queue_packets, queue_bytes, average_queue, drop_probability, arrivals, drops, marks, departures,
-            departed_bytes, utilisation
+            departed_bytes, utilisation, virtual_queue, sojourn_s
         ]),
     )?;
     let ft = r.flow_trace;
@@ -91,7 +91,7 @@ fn results_to_dict(py: Python<'_>, r: Results) -> PyResult<Bound<'_, PyDict>> {
     let l = r.links;
     let links = PyDict::new(py);
     links.set_item("role", l.role.clone())?;
-    let links_numeric = columns!(py, l, [link, rate_bps, delay_s, monitored, arrivals, enqueued, dropped, marked, departures]);
+    let links_numeric = columns!(py, l, [link, rate_bps, delay_s, monitored, arrivals, enqueued, dropped, marked, departures, dropped_on_dequeue]);
     for (k, v) in links_numeric.iter() {
         links.set_item(k, v)?;
     }

@@ -45,6 +45,17 @@ pub enum Verdict {
     Drop(DropReason),
 }
 
+/// The policy's decision for the packet at the head of the queue, about to be sent
+/// (sojourn-time AQMs such as CoDel decide here).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Departure {
+    Send,
+    /// Send with CE set (only honoured for ECN-capable packets; others are dropped).
+    Mark(MarkReason),
+    /// Drop it and offer the next packet.
+    Drop(DropReason),
+}
+
 /// What a policy may read of the queue it decides for.
 #[derive(Clone, Copy, Debug)]
 pub struct QueueView {
@@ -66,8 +77,12 @@ pub trait QueuePolicy: Send + Sync {
     /// The packet the policy accepted was dropped because the buffer was full.
     fn on_overflow(&mut self) {}
 
-    /// Called after a packet leaves the queue for transmission.
-    fn on_departure(&mut self, _packet: &Packet, _queue: &QueueView, _now: Time) {}
+    /// `packet` has just been taken from the head of the queue (`queue` no longer counts
+    /// it; `packet.enqueued_at` gives its sojourn time). Return whether it is sent, marked
+    /// or dropped; after a drop the next head is offered in turn.
+    fn on_dequeue(&mut self, _packet: &Packet, _queue: &QueueView, _now: Time, _rng: &mut Rng) -> Departure {
+        Departure::Send
+    }
 
     /// The policy's averaged queue length in packets (or bytes in byte mode), for traces.
     fn average_queue(&self) -> f64 {
@@ -76,6 +91,11 @@ pub trait QueuePolicy: Send + Sync {
 
     /// The policy's current drop/mark probability, for traces.
     fn drop_probability(&self) -> f64 {
+        f64::NAN
+    }
+
+    /// The length of the policy's virtual queue (E-RED, AVQ), packets or bytes, for traces.
+    fn virtual_queue(&self) -> f64 {
         f64::NAN
     }
 }
@@ -159,6 +179,10 @@ pub struct QueueCounters {
     pub marked: u64,
     pub departures: u64,
     pub departure_bytes: u64,
+    /// Drops decided when packets reached the head of the queue (sojourn-time AQMs).
+    pub dropped_on_dequeue: u64,
+    /// Sum of the queueing (sojourn) times of departed packets, ns.
+    pub sojourn_ns_sum: u64,
 }
 
 impl QueueCounters {
@@ -228,11 +252,7 @@ impl Queue {
             self.policy.on_overflow();
         }
         match verdict {
-            Verdict::Drop(reason) => match reason {
-                DropReason::Overflow => self.counters.dropped_overflow += 1,
-                DropReason::Early => self.counters.dropped_early += 1,
-                DropReason::Forced => self.counters.dropped_forced += 1,
-            },
+            Verdict::Drop(reason) => self.count_drop(reason),
             Verdict::Mark(_) | Verdict::Enqueue => {
                 if let Verdict::Mark(_) = verdict {
                     packet.ecn = Ecn::Ce;
@@ -256,21 +276,47 @@ impl Queue {
         }
     }
 
-    /// Take the head packet for transmission. As in ns-2, a queue asked for a packet when
-    /// it has none becomes idle from that instant (RED's idle-time correction uses it).
-    pub fn dequeue(&mut self, now: Time) -> Option<Packet> {
-        let Some(packet) = self.fifo.pop_front() else {
-            if self.idle_since.is_none() {
-                self.idle_since = Some(now);
+    /// Take the head packet for transmission, after the policy's dequeue decision (which
+    /// may drop heads). As in ns-2, a queue asked for a packet when it has none becomes
+    /// idle from that instant (RED's idle-time correction uses it).
+    pub fn dequeue(&mut self, now: Time, rng: &mut Rng) -> Option<Packet> {
+        loop {
+            let Some(mut packet) = self.fifo.pop_front() else {
+                if self.idle_since.is_none() {
+                    self.idle_since = Some(now);
+                }
+                return None;
+            };
+            self.bytes -= packet.size_bytes as u64;
+            let view = self.view();
+            let mut departure = self.policy.on_dequeue(&packet, &view, now, rng);
+            if departure == Departure::Mark(MarkReason::Early) || departure == Departure::Mark(MarkReason::Forced) {
+                if packet.ecn == Ecn::NotEct {
+                    // RFC 3168 Section 5: only ECN-capable packets may be marked.
+                    departure = Departure::Drop(DropReason::Early);
+                } else {
+                    packet.ecn = Ecn::Ce;
+                    self.counters.marked += 1;
+                }
             }
-            return None;
-        };
-        self.bytes -= packet.size_bytes as u64;
-        self.counters.departures += 1;
-        self.counters.departure_bytes += packet.size_bytes as u64;
-        let view = self.view();
-        self.policy.on_departure(&packet, &view, now);
-        Some(packet)
+            if let Departure::Drop(reason) = departure {
+                self.count_drop(reason);
+                self.counters.dropped_on_dequeue += 1;
+                continue;
+            }
+            self.counters.departures += 1;
+            self.counters.departure_bytes += packet.size_bytes as u64;
+            self.counters.sojourn_ns_sum += now - packet.enqueued_at;
+            return Some(packet);
+        }
+    }
+
+    fn count_drop(&mut self, reason: DropReason) {
+        match reason {
+            DropReason::Overflow => self.counters.dropped_overflow += 1,
+            DropReason::Early => self.counters.dropped_early += 1,
+            DropReason::Forced => self.counters.dropped_forced += 1,
+        }
     }
 
     pub fn len_packets(&self) -> u32 {
@@ -291,5 +337,70 @@ impl Queue {
 
     pub fn drop_probability(&self) -> f64 {
         self.policy.drop_probability()
+    }
+
+    pub fn virtual_queue(&self) -> f64 {
+        self.policy.virtual_queue()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packet::PacketKind;
+    use crate::rng::{stream, StreamKind};
+
+    /// Drops every second head at dequeue and marks the others (a dequeue-side AQM).
+    struct AlternateAtHead {
+        next_drops: bool,
+    }
+
+    impl QueuePolicy for AlternateAtHead {
+        fn on_arrival(&mut self, _: &Packet, _: &QueueView, _: Time, _: &mut Rng) -> Verdict {
+            Verdict::Enqueue
+        }
+        fn on_dequeue(&mut self, _: &Packet, _: &QueueView, _: Time, _: &mut Rng) -> Departure {
+            self.next_drops = !self.next_drops;
+            if self.next_drops {
+                Departure::Drop(DropReason::Early)
+            } else {
+                Departure::Mark(MarkReason::Early)
+            }
+        }
+    }
+
+    fn packet(ecn: Ecn) -> Packet {
+        Packet {
+            flow: 0,
+            kind: PacketKind::Data,
+            ecn,
+            flags: 0,
+            hop: 0,
+            route: 0,
+            size_bytes: 1000,
+            seq: 0,
+            timestamp: 0,
+            enqueued_at: 0,
+        }
+    }
+
+    #[test]
+    fn dequeue_decisions_drop_heads_mark_ect_and_count_sojourn() {
+        let mut queue = Queue::new(Limit::Packets(10), 1_000_000, Box::new(AlternateAtHead { next_drops: false }));
+        let mut rng = stream(1, StreamKind::Queue, 0);
+        for ecn in [Ecn::Ect, Ecn::Ect, Ecn::Ect, Ecn::NotEct] {
+            queue.enqueue(packet(ecn), 1_000, &mut rng);
+        }
+        // Heads 1 and 3 are dropped and 2 is marked; 4 would be marked but is not
+        // ECN-capable, so it is dropped (RFC 3168 Section 5).
+        let sent: Vec<Packet> = std::iter::from_fn(|| queue.dequeue(5_000, &mut rng)).collect();
+        assert_eq!(sent.len(), 1);
+        assert_eq!(sent[0].ecn, Ecn::Ce);
+        let c = queue.counters;
+        assert_eq!((c.arrivals, c.enqueued, c.dropped_early, c.dropped_on_dequeue, c.marked), (4, 4, 3, 3, 1));
+        assert_eq!(c.departures, 1);
+        assert_eq!(c.sojourn_ns_sum, 4_000);
+        assert_eq!(queue.len_packets(), 0);
+        assert_eq!(queue.len_bytes(), 0);
     }
 }
