@@ -45,14 +45,16 @@ class Simulation:
           "flow_trace": dict[str, np.ndarray] - one row per (sample time, traced flow):
               time_s f64, flow u32, cwnd f64 (segments), ssthresh f64, srtt_s f64 (NaN before
               the first sample), rtt_s f64 (last sample, NaN before the first).
-          "flows": dict[str, np.ndarray] - one row per flow: flow u32, group u32,
+          "flows": dict[str, np.ndarray] - one row per flow: flow u32, group u32, core_links
+              (str list: the traced links its data crosses, comma-separated),
               start_s f64, end_s f64 (NaN unless a finite transfer completed),
               bytes_delivered f64 (payload bytes delivered in order to the receiver),
               bytes_delivered_at_measure_start f64, segments_sent f64, retransmits f64,
               timeouts f64, fast_recoveries f64, ecn_reductions f64, rtt_mean_s f64.
-          "links": dict[str, np.ndarray] - one row per link: link u32, role (str list:
+          "links": dict[str, np.ndarray] - one row per link: link u32, name (str list:
+              "bottleneck", a network link's name or its reverse, or the edge role), role (str list:
               "bottleneck", "bottleneck_reverse", "access", "access_reverse", "receiver",
-              "receiver_reverse"), rate_bps f64, delay_s f64, monitored bool,
+              "receiver_reverse", "core", "core_reverse"), rate_bps f64, delay_s f64, monitored bool,
               arrivals, enqueued, dropped, marked, departures, dropped_on_dequeue (f64
               totals; arrivals = enqueued + dropped - dropped_on_dequeue).
           "counters": dict[str, int] - packets_created, packets_delivered, packets_dropped,

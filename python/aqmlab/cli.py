@@ -23,8 +23,22 @@ def _fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+#: Statistics shown when there are too many links for one column each.
+KEY_STATISTICS = ("queue_mean_packets", "sojourn_mean_s", "loss_percent", "mark_percent", "utilisation_mean",
+                  "utilisation_min", "throughput_bps", "jain_fairness", "flows")
+
+
 def summary_table(title: str, summaries: dict[str, dict[str, float]]) -> Table:
-    """Rows are statistics, columns are runs."""
+    """Rows are statistics and columns are links or runs; with many links, rows are links
+    and columns the key statistics."""
+    if len(summaries) > 3:
+        table = Table(title=title)
+        table.add_column("link")
+        for key in KEY_STATISTICS:
+            table.add_column(key.replace("_", " "), justify="right")
+        for name, summary in summaries.items():
+            table.add_row(name, *(_format(summary[key]) for key in KEY_STATISTICS))
+        return table
     table = Table(title=title)
     table.add_column("statistic")
     for name in summaries:
@@ -38,9 +52,7 @@ def summary_table(title: str, summaries: dict[str, dict[str, float]]) -> Table:
 def _format(value: float) -> str:
     if value is None or value != value:
         return "-"
-    if abs(value) >= 1e5:
-        return f"{value:.4g}"
-    return f"{value:.4f}".rstrip("0").rstrip(".") if value != int(value) else f"{int(value)}"
+    return f"{value:.4g}"
 
 
 def run_with_progress(scenario, *, seed: int | None, quiet: bool):
@@ -59,7 +71,12 @@ def write_run(results, out: Path, *, force: bool) -> Path:
     """Data, summary and figures, all or nothing."""
     from aqmlab.plots import plot_run
 
-    return results.save(out, overwrite=force, extra=lambda staging: plot_run(results, staging / "figure.png"))
+    def figures(staging: Path) -> None:
+        plot_run(results, staging / "figure.png")
+        for link in list(results.summaries())[1:]:
+            plot_run(results, staging / f"figure-{link}.png", link=link)
+
+    return results.save(out, overwrite=force, extra=figures)
 
 
 @app.command()
@@ -86,7 +103,7 @@ def run(
     except SimulationInterrupted as interrupted:
         _fail(f"interrupted at t = {interrupted.partial.end_s:.2f} s; nothing written", code=130)
     Console().print(summary_table(f"{scenario.name} (seed {results.seed}), window "
-                                  f"[{results.measure_start_s:g}, {results.end_s:g}] s", {scenario.name: results.summary()}))
+                                  f"[{results.measure_start_s:g}, {results.end_s:g}] s", results.summaries()))
     console.print(f"wrote {out} ({results.wall_time_s:.2f} s wall, {results.counters['events']:,} events)")
 
 
@@ -114,7 +131,7 @@ def summary(directory: Annotated[Path, typer.Argument(help="A results directory 
         results = Results.load(directory)
     except (ResultsError, ScenarioError) as error:
         _fail(str(error))
-    Console().print(summary_table(str(directory), {results.scenario.name: results.summary()}))
+    Console().print(summary_table(f"{directory} ({results.scenario.name})", results.summaries()))
 
 
 @app.command()

@@ -35,19 +35,22 @@ def average_window(results: Results, *, flows: int = WINDOW_FLOWS) -> tuple[np.n
     return times, mean
 
 
-def binned_utilisation(results: Results, *, bin_s: float = UTILISATION_BIN_S) -> tuple[np.ndarray, np.ndarray]:
-    samples = results.link_samples("bottleneck")
-    rate = float(results.links.column("rate_bps")[results.link_id("bottleneck")].as_py())
+def binned_utilisation(results: Results, *, bin_s: float = UTILISATION_BIN_S,
+                       link: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+    samples = results.link_samples(link)
+    rate = float(results.links.column("rate_bps")[results.link_id(link)].as_py())
     index = np.floor((samples["time_s"] - 1e-12) / bin_s).astype(np.int64)
     per_bin = np.bincount(index, weights=samples["departed_bytes"])
     times = (np.arange(per_bin.size) + 1) * bin_s
     return times, per_bin * 8.0 / (rate * bin_s)
 
 
-def plot_run(results: Results, path: str | Path, *, window_only: bool = True, title: str | None = None) -> Path:
-    """Four stacked panels; `window_only` limits them to the measurement window."""
+def plot_run(results: Results, path: str | Path, *, window_only: bool = True, title: str | None = None,
+             link: str | None = None) -> Path:
+    """Four stacked panels for one traced link (default: the main link); `window_only`
+    limits them to the measurement window."""
     start = results.measure_start_s if window_only else 0.0
-    samples = results.link_samples("bottleneck")
+    samples = results.link_samples(link)
     in_view = samples["time_s"] >= start
     fig, axes = plt.subplots(4, 1, figsize=(7.5, 8.5), sharex=True, constrained_layout=True)
     axes[0].plot(samples["time_s"][in_view], samples["queue_packets"][in_view], lw=0.7, color="tab:blue")
@@ -62,7 +65,7 @@ def plot_run(results: Results, path: str | Path, *, window_only: bool = True, ti
     shown = times >= start
     axes[2].plot(times[shown], window[shown], lw=0.8, color="tab:green")
     axes[2].set_ylabel(f"mean cwnd of {WINDOW_FLOWS}\nflows (pkts)")
-    times, utilisation = binned_utilisation(results)
+    times, utilisation = binned_utilisation(results, link=link)
     shown = times > start
     axes[3].plot(times[shown], 100.0 * utilisation[shown], lw=0.8, color="tab:red")
     axes[3].set_ylabel(f"utilisation (%)\n{UTILISATION_BIN_S * 1000:.0f} ms bins")
@@ -70,7 +73,7 @@ def plot_run(results: Results, path: str | Path, *, window_only: bool = True, ti
     axes[3].set_xlabel("time (s)")
     for axis in axes:
         axis.grid(alpha=0.3)
-    fig.suptitle(title or results.scenario.name)
+    fig.suptitle(title or (results.scenario.name if link is None else f"{results.scenario.name}: {link}"))
     path = Path(path)
     fig.savefig(path, dpi=110)
     plt.close(fig)

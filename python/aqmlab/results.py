@@ -61,6 +61,7 @@ class Results:
                     wall_time_s: float) -> Results:
         links = dict(raw["links"])
         links["role"] = np.asarray(links["role"], dtype=object)
+        links["name"] = np.asarray(links["name"], dtype=object)
         flows = _flows_table(scenario, raw["flows"], end_s)
         return cls(
             scenario=scenario,
@@ -82,6 +83,14 @@ class Results:
             raise KeyError(f"unknown table {name!r}; tables are {', '.join(TABLES)}")
         return getattr(self, name)
 
+    def summaries(self) -> dict[str, dict[str, float]]:
+        """`summary()` of every traced link that carries data (skips idle ACK directions)."""
+        out = {}
+        for name in self.traced_links:
+            if self.crossing(name).any():
+                out[name] = self.summary(name)
+        return out
+
     def to_pandas(self, name: str):
         return self.table(name).to_pandas()
 
@@ -90,18 +99,35 @@ class Results:
 
         return pl.from_arrow(self.table(name))
 
-    def link_id(self, role: str = "bottleneck") -> int:
-        roles = self.links.column("role").to_pylist()
-        if role not in roles:
-            raise KeyError(f"no link with role {role!r}; roles are {sorted(set(roles))}")
-        return int(self.links.column("link")[roles.index(role)].as_py())
+    @property
+    def traced_links(self) -> list[str]:
+        """Names of the traced links: the bottleneck (both directions) of a dumbbell, every
+        core link (both directions) of a network or parking lot."""
+        return self.scenario.topology.traced_links
 
-    def link_samples(self, role: str = "bottleneck") -> dict[str, np.ndarray]:
-        """The trace columns of one monitored link, as numpy arrays."""
-        link = self.link_id(role)
+    @property
+    def main_link(self) -> str:
+        """The link summaries and figures use by default: the first traced link."""
+        return self.traced_links[0]
+
+    def link_id(self, name: str | None = None) -> int:
+        name = self.main_link if name is None else name
+        names = self.links.column("name").to_pylist()
+        if name not in names or name not in self.traced_links:
+            raise KeyError(f"no traced link named {name!r}; traced links are {self.traced_links}")
+        return int(self.links.column("link")[names.index(name)].as_py())
+
+    def link_samples(self, name: str | None = None) -> dict[str, np.ndarray]:
+        """The trace columns of one traced link (default: the main link), as numpy arrays."""
+        link = self.link_id(name)
         ids = self.link_trace.column("link").to_numpy()
         rows = ids == link
-        return {name: self.link_trace.column(name).to_numpy()[rows] for name in self.link_trace.column_names}
+        return {column: self.link_trace.column(column).to_numpy()[rows] for column in self.link_trace.column_names}
+
+    def crossing(self, name: str | None = None) -> np.ndarray:
+        """Mask of the flows whose data crosses the traced link `name`."""
+        name = self.main_link if name is None else name
+        return np.array([name in links.split(",") for links in self.flows.column("core_links").to_pylist()], dtype=bool)
 
     @property
     def measure_start_s(self) -> float:
@@ -109,12 +135,12 @@ class Results:
 
     # --- summary -------------------------------------------------------------------------
 
-    def summary(self, role: str = "bottleneck") -> dict[str, float]:
+    def summary(self, link: str | None = None) -> dict[str, float]:
         """Statistics over the measurement window [measure_start, end] (issue 2 item 6), for
-        the link of `role` and the flows whose data crosses it."""
+        the traced link `link` (default: the main link) and the flows whose data crosses it."""
         start, end = self.measure_start_s, self.end_s
-        samples = self.link_samples(role)
-        link_row = self.link_id(role)
+        samples = self.link_samples(link)
+        link_row = self.link_id(link)
         rate_bps = float(self.links.column("rate_bps")[link_row].as_py())
         in_window = samples["time_s"] > start + 1e-12
         queue = samples["queue_packets"][in_window]
@@ -125,10 +151,7 @@ class Results:
         marks = samples["marks"][in_window].sum()
         utilisation = _binned_utilisation(samples["time_s"][in_window], samples["departed_bytes"][in_window],
                                           start, end, rate_bps)
-        # Flows whose data crosses this link: forward flows for the bottleneck, reverse
-        # flows for the reverse bottleneck.
-        direction = "reverse" if role == "bottleneck_reverse" else "forward"
-        crossing = self.flows.column("direction").to_numpy() == direction
+        crossing = self.crossing(link)
         goodput = self.flows.column("goodput_bps").to_numpy()[crossing]
         # Jain's index over the flows present during the whole window (long-lived ones).
         present = ((self.flows.column("start_s").to_numpy()[crossing] <= start)
@@ -196,7 +219,8 @@ class Results:
             **self.metadata,
         }
         (directory / "scenario.json").write_text(json.dumps(meta, indent=2, sort_keys=True))
-        (directory / "summary.json").write_text(json.dumps(_json_safe(self.summary()), indent=2))
+        summaries = {link: _json_safe(summary) for link, summary in self.summaries().items()}
+        (directory / "summary.json").write_text(json.dumps(summaries, indent=2))
 
     @classmethod
     def load(cls, directory: str | Path) -> Results:
@@ -237,6 +261,7 @@ def jain_index(values: np.ndarray) -> float:
 
 def _flows_table(scenario: Scenario, flows: dict[str, np.ndarray], end_s: float) -> pa.Table:
     columns = dict(flows)
+    columns["core_links"] = np.asarray(flows["core_links"], dtype=object)
     groups = scenario.topology.resolved_groups()
     group_index = np.asarray(flows["group"], dtype=np.int64)
     columns["group_name"] = np.array([group["name"] for group in groups], dtype=object)[group_index]

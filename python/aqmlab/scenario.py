@@ -21,62 +21,12 @@ from aqmlab import units
 from aqmlab._fields import Duration, Model, PositiveDuration, QueueLimit, Rate, Size
 from aqmlab.errors import ScenarioError
 from aqmlab.queues import DropTail, Queue, RandomDrop, Red
+from aqmlab.topology import Bottleneck, Dumbbell, Network, ParkingLot, Topology
 from aqmlab.traffic import FlowGroup
 from aqmlab.transport import Tcp
 
 
 # --- Topologies --------------------------------------------------------------------------
-
-
-class Bottleneck(Model):
-    rate: Rate
-    delay: Duration
-    queue: Queue
-    reverse_queue: Queue = Field(default_factory=lambda: DropTail(limit="100000p"))
-
-
-class Dumbbell(Model):
-    """N sender/receiver pairs sharing one bottleneck link (seed 000 Fig. 5)."""
-
-    kind: Literal["dumbbell"] = "dumbbell"
-    bottleneck: Bottleneck
-    groups: list[FlowGroup] = Field(min_length=1)
-
-    @model_validator(mode="after")
-    def _check(self) -> Dumbbell:
-        names = [group["name"] for group in self.resolved_groups()]
-        duplicates = sorted({name for name in names if names.count(name) > 1})
-        if duplicates:
-            raise ValueError(f"group names must be unique; repeated: {duplicates}")
-        delay = units.seconds(self.bottleneck.delay)
-        for index, group in enumerate(self.groups):
-            if units.seconds(group.rtt) <= 2 * delay:
-                raise ValueError(
-                    f"groups[{index}].rtt = {group.rtt!r} must exceed twice the bottleneck delay "
-                    f"({self.bottleneck.delay!r}); the rest of the RTT is spent on the edge links"
-                )
-        return self
-
-    def resolved(self) -> dict[str, Any]:
-        delay_ns = units.nanoseconds(self.bottleneck.delay)
-        return {
-            "kind": "dumbbell",
-            "bottleneck": {
-                "rate_bps": units.bits_per_second(self.bottleneck.rate),
-                "delay_ns": delay_ns,
-                "queue": self.bottleneck.queue.resolved(delay_ns),
-                "reverse_queue": self.bottleneck.reverse_queue.resolved(delay_ns),
-            },
-            "groups": self.resolved_groups(),
-        }
-
-    def resolved_groups(self) -> list[dict[str, Any]]:
-        """The engine's groups: a mixed TCP group becomes one group per algorithm."""
-        return [resolved for group in self.groups for resolved in group.resolved_groups()]
-
-
-# A tagged union on `kind` once a second topology exists.
-Topology = Dumbbell
 
 
 class Trace(Model):
@@ -198,5 +148,5 @@ def load(source: str | Path | dict[str, Any] | Scenario) -> Scenario:
     return Scenario.from_toml(source)
 
 
-__all__ = ["Bottleneck", "Dumbbell", "DropTail", "RandomDrop", "Red", "Queue", "Scenario", "Tcp", "Trace",
+__all__ = ["Bottleneck", "Dumbbell", "Network", "ParkingLot", "Topology", "DropTail", "RandomDrop", "Red", "Queue", "Scenario", "Tcp", "Trace",
            "FlowGroup", "load", "format_validation_error"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Discriminator, Field, Tag, model_validator
+from pydantic import ConfigDict, Discriminator, Field, Tag, model_validator
 
 from aqmlab import units
 from aqmlab._fields import Duration, Model, PositiveDuration, Rate, Size
@@ -149,12 +149,59 @@ class FixedSize(Model):
 
 SizeDistribution = Annotated[Pareto | Exponential | FixedSize, Field(discriminator="kind")]
 
+# --- Where flows go ------------------------------------------------------------------------
+
+
+class UniformRtt(Model):
+    """Heterogeneous RTTs: each flow's RTT uniform in [low, high] (seed 001 Table I:
+    [30, 130] ms). Flows on a shared access link all use `low`."""
+
+    kind: Literal["uniform"] = "uniform"
+    low: PositiveDuration
+    high: PositiveDuration
+
+    @model_validator(mode="after")
+    def _check(self) -> UniformRtt:
+        if units.seconds(self.low) > units.seconds(self.high):
+            raise ValueError(f"low ({self.low}) must not exceed high ({self.high})")
+        return self
+
+
+class RoutersPath(Model):
+    """Network topologies: exactly these routers, consecutive ones joined by a link."""
+
+    kind: Literal["routers"] = "routers"
+    routers: list[str] = Field(min_length=2)
+
+    def resolved(self) -> dict[str, Any]:
+        return {"kind": "routers", "routers": list(self.routers)}
+
+
+class ShortestPath(Model):
+    """Network topologies: the path of least propagation delay from `from` to `to`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_by_name=True, serialize_by_alias=True)
+
+    kind: Literal["shortest"] = "shortest"
+    source: str = Field(alias="from")
+    target: str = Field(alias="to")
+
+    def resolved(self) -> dict[str, Any]:
+        return {"kind": "shortest", "from": self.source, "to": self.target}
+
+
+Path = Annotated[RoutersPath | ShortestPath, Field(discriminator="kind")]
+
 # --- Groups -------------------------------------------------------------------------------
 
 
 class _Group(Model):
     name: str = Field(min_length=1)
-    rtt: PositiveDuration
+    rtt: PositiveDuration | UniformRtt
+    #: Network topologies: the routers the data crosses.
+    path: Path | None = None
+    #: Parking lots: the names of the consecutive links the data crosses.
+    crosses: list[str] | None = Field(default=None, min_length=1)
     access_rate: Rate
     access_queue: Queue = Field(default_factory=DropTail)
     receiver_rate: Rate = "1Gbps"
@@ -163,9 +210,17 @@ class _Group(Model):
     start: Start = Field(default_factory=UniformStart)
     stop: Stop = Field(default_factory=NeverStop)
 
+    @property
+    def rtt_low_s(self) -> float:
+        return units.seconds(self.rtt.low if isinstance(self.rtt, UniformRtt) else self.rtt)
+
     def _links(self) -> dict[str, Any]:
+        low = self.rtt.low if isinstance(self.rtt, UniformRtt) else self.rtt
+        spread = units.nanoseconds(self.rtt.high) - units.nanoseconds(low) if isinstance(self.rtt, UniformRtt) else 0
         return {
-            "rtt_ns": units.nanoseconds(self.rtt),
+            "rtt_ns": units.nanoseconds(low),
+            "rtt_spread_ns": spread,
+            "path": self.path.resolved() if self.path is not None else None,
             "access_rate_bps": units.bits_per_second(self.access_rate),
             "access_queue": self.access_queue.resolved(0),
             "receiver_rate_bps": units.bits_per_second(self.receiver_rate),

@@ -32,7 +32,7 @@ def test_run_writes_data_summary_and_figure(tmp_path):
     assert "figure.png" in names and "summary.json" in names and "link_trace.parquet" in names
     assert "utilisation_mean" in result.stdout
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["window_start_s"] == 2.0
+    assert summary["bottleneck"]["window_start_s"] == 2.0
 
     again = runner.invoke(app, ["summary", str(out)])
     assert again.exit_code == 0 and "queue_mean_packets" in again.stdout

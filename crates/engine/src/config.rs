@@ -24,6 +24,44 @@ pub struct Scenario {
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Topology {
     Dumbbell(Dumbbell),
+    /// Routers joined by duplex core links; groups follow router paths (parking lots,
+    /// seed 002 Fig. 11's six-router network).
+    Network(NetworkConfig),
+}
+
+/// A general network: named routers, duplex core links between them, and flow groups whose
+/// senders and receivers hang off the first and last router of their path.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetworkConfig {
+    pub routers: Vec<String>,
+    pub links: Vec<CoreLink>,
+    pub groups: Vec<FlowGroup>,
+}
+
+/// A duplex link between two routers: `from` to `to` with `queue`, and back with
+/// `reverse_queue`, both at `rate_bps` and `delay_ns`. Both directions are traced, as
+/// `name` and `name_reverse`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CoreLink {
+    pub name: String,
+    pub from: String,
+    pub to: String,
+    pub rate_bps: u64,
+    pub delay_ns: Time,
+    pub queue: QueueConfig,
+    pub reverse_queue: QueueConfig,
+}
+
+/// The routers a group's data crosses, first to last.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum RouterPath {
+    /// Exactly these routers, each consecutive pair joined by a core link.
+    Routers { routers: Vec<String> },
+    /// The path of least propagation delay (fewest hops on ties, then link order).
+    Shortest { from: String, to: String },
 }
 
 /// Dumbbell: each flow's sender has its own access link into the left router; one
@@ -56,8 +94,16 @@ pub struct FlowGroup {
     /// transfers arriving at random.
     pub traffic: Traffic,
     /// Two-way propagation delay of every flow of the group, ns. It must exceed twice the
-    /// bottleneck delay; the rest is split equally over the access and receiver links.
+    /// delay of the core links on the path; the rest is split equally over the access and
+    /// receiver links.
     pub rtt_ns: Time,
+    /// Heterogeneous RTTs: each flow's RTT is uniform in [rtt_ns, rtt_ns + rtt_spread_ns]
+    /// (seed 001 Table I: uniform in [30, 130] ms). Flows on a shared access link use rtt_ns.
+    #[serde(default)]
+    pub rtt_spread_ns: Time,
+    /// Network topologies only: the routers the group's data crosses.
+    #[serde(default)]
+    pub path: Option<RouterPath>,
     /// Rate of each sender's access link.
     pub access_rate_bps: u64,
     /// Queue of each sender's access link (sender side).

@@ -17,6 +17,9 @@ pub enum LinkRole {
     AccessReverse,
     Receiver,
     ReceiverReverse,
+    /// A core link of a network topology (from -> to) and its opposite direction.
+    Core,
+    CoreReverse,
 }
 
 impl LinkRole {
@@ -28,12 +31,16 @@ impl LinkRole {
             LinkRole::AccessReverse => "access_reverse",
             LinkRole::Receiver => "receiver",
             LinkRole::ReceiverReverse => "receiver_reverse",
+            LinkRole::Core => "core",
+            LinkRole::CoreReverse => "core_reverse",
         }
     }
 }
 
 pub struct Link {
     pub role: LinkRole,
+    /// Name in traces: "bottleneck", a network link's name, or the edge role.
+    pub name: String,
     pub rate_bps: u64,
     pub delay: Time,
     pub queue: Queue,
@@ -52,9 +59,10 @@ pub struct Link {
 }
 
 impl Link {
-    pub fn new(role: LinkRole, rate_bps: u64, delay: Time, queue: Queue, rng: Rng, monitored: bool) -> Self {
+    pub fn new(role: LinkRole, name: &str, rate_bps: u64, delay: Time, queue: Queue, rng: Rng, monitored: bool) -> Self {
         Link {
             role,
+            name: name.to_string(),
             rate_bps,
             delay,
             queue,

@@ -17,6 +17,7 @@ pub enum StreamKind {
     Flow = 2,
     StartTime = 3,
     Traffic = 4,
+    Rtt = 5,
 }
 
 fn splitmix64(mut x: u64) -> u64 {

@@ -16,6 +16,8 @@ use crate::trace::{Counters, FlowRecords, FlowTrace, LinkRecords, LinkTrace, Res
 
 struct Flow {
     group: u32,
+    /// Route of the flow's data.
+    route: u32,
     start: Time,
     stop: Option<Time>,
     ends: Ends,
@@ -139,7 +141,7 @@ impl Simulation {
                 if let (Some(stop), Ends::Tcp { .. }) = (spec.stop, &ends) {
                     events.schedule(stop, Event::FlowStop(id));
                 }
-                Ok(Flow { group: spec.group, start: spec.start, stop: spec.stop, ends, delivered_at_measure_start: None })
+                Ok(Flow { group: spec.group, route: spec.forward_route, start: spec.start, stop: spec.stop, ends, delivered_at_measure_start: None })
             })
             .collect::<Result<Vec<Flow>>>()?;
         events.schedule(scenario.trace.interval_ns, Event::Sample);
@@ -473,6 +475,13 @@ impl Simulation {
             let stats = flow.tcp().map(|sender| sender.stats).unwrap_or_default();
             flows.flow.push(id as u32);
             flows.group.push(flow.group);
+            let traced: Vec<&str> = self.routes[flow.route as usize]
+                .iter()
+                .map(|&link| &self.links[link as usize])
+                .filter(|link| link.monitored)
+                .map(|link| link.name.as_str())
+                .collect();
+            flows.core_links.push(traced.join(","));
             flows.start_s.push(if flow.started() { to_secs(flow.start) } else { f64::NAN });
             flows.end_s.push(flow.ended_at().map_or(f64::NAN, to_secs));
             flows.bytes_delivered.push(flow.bytes_delivered() as f64);
@@ -499,6 +508,7 @@ impl Simulation {
             let c = link.queue.counters;
             links.link.push(id as u32);
             links.role.push(link.role.name());
+            links.name.push(link.name.clone());
             links.rate_bps.push(link.rate_bps as f64);
             links.delay_s.push(to_secs(link.delay));
             links.monitored.push(link.monitored);

@@ -1,6 +1,13 @@
 //! Topology builders: turn a scenario's topology into links, routes and flows.
 
-use crate::config::{Direction, Dumbbell, FlowGroup, Scenario, SizeDistribution, StartTimes, StopTimes, Topology, Traffic, Transfer};
+use std::collections::HashMap;
+
+use petgraph::algo::astar;
+use petgraph::graph::{DiGraph, NodeIndex};
+
+use crate::config::{
+    Direction, Dumbbell, FlowGroup, NetworkConfig, RouterPath, Scenario, SizeDistribution, StartTimes, StopTimes, Topology, Traffic, Transfer,
+};
 use crate::error::{EngineError, Result};
 use crate::link::{Link, LinkRole};
 use crate::queue::{build_policy, Limit, LinkContext, Queue, QueueConfig};
@@ -40,7 +47,17 @@ struct Builder {
 }
 
 impl Builder {
-    fn link(&mut self, role: LinkRole, rate_bps: u64, delay: Time, queue: &QueueConfig, mean_packet_bytes: u32, field: &str) -> Result<u32> {
+    #[allow(clippy::too_many_arguments)]
+    fn link(
+        &mut self,
+        role: LinkRole,
+        name: &str,
+        rate_bps: u64,
+        delay: Time,
+        queue: &QueueConfig,
+        mean_packet_bytes: u32,
+        field: &str,
+    ) -> Result<u32> {
         if rate_bps == 0 {
             return Err(EngineError::invalid(format!("{field}.rate_bps"), rate_bps, "a rate > 0 bits per second"));
         }
@@ -54,8 +71,9 @@ impl Builder {
         let policy = build_policy(queue, context, &format!("{field}.queue"))?;
         let id = self.links.len() as u32;
         let rng = stream(self.seed, StreamKind::Queue, id as u64);
-        let monitored = matches!(role, LinkRole::Bottleneck | LinkRole::BottleneckReverse);
-        self.links.push(Link::new(role, rate_bps, delay, Queue::new(queue.limit(), rate_bps, policy), rng, monitored));
+        let monitored = matches!(role, LinkRole::Bottleneck | LinkRole::BottleneckReverse | LinkRole::Core | LinkRole::CoreReverse);
+        let queue = Queue::new(queue.limit(), rate_bps, policy);
+        self.links.push(Link::new(role, name, rate_bps, delay, queue, rng, monitored));
         Ok(id)
     }
 
@@ -87,6 +105,14 @@ fn check_tcp(tcp: &TcpConfig, field: &str) -> Result<()> {
     Ok(())
 }
 
+/// The core links a group's packets cross, by link id: data in path order, ACKs in the
+/// opposite direction and order; `delay` is the one-way propagation delay of the path.
+struct CorePath {
+    data: Vec<u32>,
+    acks: Vec<u32>,
+    delay: Time,
+}
+
 /// `duration`: web arrivals of groups without a stop time are generated up to it.
 fn dumbbell(topology: &Dumbbell, seed: u64, duration: Time) -> Result<Network> {
     let mut b = Builder { seed, links: Vec::new(), routes: Vec::new() };
@@ -95,9 +121,10 @@ fn dumbbell(topology: &Dumbbell, seed: u64, duration: Time) -> Result<Network> {
     }
     let bottleneck = &topology.bottleneck;
     let mean_packet = packet_bytes(&topology.groups[0]);
-    let forward = b.link(LinkRole::Bottleneck, bottleneck.rate_bps, bottleneck.delay_ns, &bottleneck.queue, mean_packet, "topology.bottleneck")?;
+    let forward = b.link(LinkRole::Bottleneck, "bottleneck", bottleneck.rate_bps, bottleneck.delay_ns, &bottleneck.queue, mean_packet, "topology.bottleneck")?;
     let reverse = b.link(
         LinkRole::BottleneckReverse,
+        "bottleneck_reverse",
         bottleneck.rate_bps,
         bottleneck.delay_ns,
         &bottleneck.reverse_queue,
@@ -107,55 +134,153 @@ fn dumbbell(topology: &Dumbbell, seed: u64, duration: Time) -> Result<Network> {
     let mut flows = Vec::new();
     for (g, group) in topology.groups.iter().enumerate() {
         let field = format!("topology.groups[{g}]");
-        if group.rtt_ns < 2 * bottleneck.delay_ns {
-            return Err(EngineError::invalid(
-                format!("{field}.rtt_ns"),
-                group.rtt_ns,
-                format!("a round-trip time >= twice the bottleneck delay ({} ns)", 2 * bottleneck.delay_ns),
-            ));
+        if group.path.is_some() {
+            return Err(EngineError::invalid(format!("{field}.path"), "a path", "no path: dumbbell flows cross the bottleneck"));
         }
-        let flows_of_group = group_flows(group, &field, g as u32, seed, duration)?;
-        // Two-way propagation = 2 (bottleneck + access + receiver delay); the rest of the
-        // RTT beyond the bottleneck is split equally between access and receiver links.
-        let edge_one_way = (group.rtt_ns - 2 * bottleneck.delay_ns) / 2;
-        let access_delay = edge_one_way / 2;
-        let receiver_delay = edge_one_way - access_delay;
-        let packet = packet_bytes(group);
-        let shared = group.shared_access || matches!(group.traffic, Traffic::Web { .. });
-        let mut edge: Option<[u32; 4]> = None;
-        for pending in flows_of_group {
-            let [access, access_back, receiver, receiver_back] = match edge {
-                Some(links) if shared => links,
-                _ => {
-                    let links = [
-                        b.link(LinkRole::Access, group.access_rate_bps, access_delay, &group.access_queue, packet, &format!("{field}.access"))?,
-                        b.link(LinkRole::AccessReverse, group.access_rate_bps, access_delay, &group.access_queue, packet, &format!("{field}.access"))?,
-                        b.link(LinkRole::Receiver, group.receiver_rate_bps, receiver_delay, &group.access_queue, packet, &format!("{field}.receiver"))?,
-                        b.link(
-                            LinkRole::ReceiverReverse,
-                            group.receiver_rate_bps,
-                            receiver_delay,
-                            &group.access_queue,
-                            packet,
-                            &format!("{field}.receiver"),
-                        )?,
-                    ];
-                    edge = Some(links);
-                    links
-                }
-            };
-            let left_to_right = vec![access, forward, receiver];
-            let right_to_left = vec![receiver_back, reverse, access_back];
-            let (data, acks) = match group.direction {
-                Direction::Forward => (left_to_right, right_to_left),
-                Direction::Reverse => (right_to_left, left_to_right),
-            };
-            let forward_route = b.route(data);
-            let reverse_route = b.route(acks);
-            flows.push(FlowSpec { group: g as u32, forward_route, reverse_route, ..pending });
-        }
+        let core = CorePath { data: vec![forward], acks: vec![reverse], delay: bottleneck.delay_ns };
+        attach_group(&mut b, group, g as u32, &field, core, seed, duration, &mut flows)?;
     }
     Ok(Network { links: b.links, routes: b.routes, flows })
+}
+
+/// A general network of routers and duplex core links.
+fn network(topology: &NetworkConfig, seed: u64, duration: Time) -> Result<Network> {
+    let mut b = Builder { seed, links: Vec::new(), routes: Vec::new() };
+    if topology.groups.is_empty() {
+        return Err(EngineError::invalid("topology.groups", "[]", "at least one flow group"));
+    }
+    // Edge weight: (link carrying this direction, link of the opposite direction, delay).
+    let mut graph: DiGraph<String, (u32, u32, Time)> = DiGraph::new();
+    let mut routers = HashMap::new();
+    for (i, name) in topology.routers.iter().enumerate() {
+        if routers.insert(name.clone(), graph.add_node(name.clone())).is_some() {
+            return Err(EngineError::invalid(format!("topology.routers[{i}]"), name, "unique router names"));
+        }
+    }
+    let router = |name: &str, field: String| {
+        routers.get(name).copied().ok_or_else(|| EngineError::invalid(field, name, "one of topology.routers"))
+    };
+    let mean_packet = packet_bytes(&topology.groups[0]);
+    let mut names = HashMap::new();
+    for (i, link) in topology.links.iter().enumerate() {
+        let field = format!("topology.links[{i}]");
+        let from = router(&link.from, format!("{field}.from"))?;
+        let to = router(&link.to, format!("{field}.to"))?;
+        if from == to {
+            return Err(EngineError::invalid(format!("{field}.to"), &link.to, "a router other than `from`"));
+        }
+        if names.insert(link.name.clone(), i).is_some() {
+            return Err(EngineError::invalid(format!("{field}.name"), &link.name, "unique link names"));
+        }
+        let forward = b.link(LinkRole::Core, &link.name, link.rate_bps, link.delay_ns, &link.queue, mean_packet, &field)?;
+        let reverse_name = format!("{}_reverse", link.name);
+        let reverse =
+            b.link(LinkRole::CoreReverse, &reverse_name, link.rate_bps, link.delay_ns, &link.reverse_queue, mean_packet, &field)?;
+        graph.add_edge(from, to, (forward, reverse, link.delay_ns));
+        graph.add_edge(to, from, (reverse, forward, link.delay_ns));
+    }
+    let mut flows = Vec::new();
+    for (g, group) in topology.groups.iter().enumerate() {
+        let field = format!("topology.groups[{g}]");
+        let hops: Vec<NodeIndex> = match &group.path {
+            None => return Err(EngineError::invalid(format!("{field}.path"), "none", "a path (routers or shortest) in a network")),
+            Some(RouterPath::Routers { routers: names }) => {
+                if names.len() < 2 {
+                    return Err(EngineError::invalid(format!("{field}.path.routers"), names.len(), "at least two routers"));
+                }
+                names.iter().enumerate().map(|(i, name)| router(name, format!("{field}.path.routers[{i}]"))).collect::<Result<_>>()?
+            }
+            Some(RouterPath::Shortest { from, to }) => {
+                let (from, to) = (router(from, format!("{field}.path.from"))?, router(to, format!("{field}.path.to"))?);
+                // Least propagation delay; a tiny per-hop cost prefers fewer hops on ties.
+                let found = astar(&graph, from, |n| n == to, |e| e.weight().2 as f64 + 1e-3, |_| 0.0);
+                match found {
+                    Some((_, nodes)) if nodes.len() >= 2 => nodes,
+                    _ => return Err(EngineError::invalid(format!("{field}.path.to"), &graph[to], "a router reachable from `from`")),
+                }
+            }
+        };
+        let mut data = Vec::new();
+        let mut acks = Vec::new();
+        let mut delay = 0;
+        for (i, pair) in hops.windows(2).enumerate() {
+            let Some(edge) = graph.find_edge(pair[0], pair[1]) else {
+                return Err(EngineError::invalid(
+                    format!("{field}.path.routers[{}]", i + 1),
+                    &graph[pair[1]],
+                    format!("a router joined to {} by a link", graph[pair[0]]),
+                ));
+            };
+            let (id, opposite, link_delay) = graph[edge];
+            data.push(id);
+            acks.insert(0, opposite);
+            delay += link_delay;
+        }
+        attach_group(&mut b, group, g as u32, &field, CorePath { data, acks, delay }, seed, duration, &mut flows)?;
+    }
+    Ok(Network { links: b.links, routes: b.routes, flows })
+}
+
+/// Give each flow of `group` its edge links and routes through `core`.
+#[allow(clippy::too_many_arguments)]
+fn attach_group(
+    b: &mut Builder,
+    group: &FlowGroup,
+    g: u32,
+    field: &str,
+    core: CorePath,
+    seed: u64,
+    duration: Time,
+    flows: &mut Vec<FlowSpec>,
+) -> Result<()> {
+    if group.rtt_ns < 2 * core.delay {
+        return Err(EngineError::invalid(
+            format!("{field}.rtt_ns"),
+            group.rtt_ns,
+            format!("a round-trip time >= twice the one-way delay of the core path ({} ns)", 2 * core.delay),
+        ));
+    }
+    let packet = packet_bytes(group);
+    let shared = group.shared_access || matches!(group.traffic, Traffic::Web { .. });
+    let mut shared_edge: Option<[u32; 4]> = None;
+    for (index, pending) in group_flows(group, field, g, seed, duration)?.into_iter().enumerate() {
+        let edge = match shared_edge {
+            Some(links) if shared => links,
+            _ => {
+                // Two-way propagation = 2 (core + access + receiver delay); what the RTT leaves
+                // beyond the core is split equally between the access and receiver links.
+                let rtt = if shared || group.rtt_spread_ns == 0 {
+                    group.rtt_ns
+                } else {
+                    let mut rng = stream(seed, StreamKind::Rtt, ((g as u64) << 32) | index as u64);
+                    group.rtt_ns + (rng.gen::<f64>() * group.rtt_spread_ns as f64) as Time
+                };
+                let edge_one_way = (rtt - 2 * core.delay) / 2;
+                let access_delay = edge_one_way / 2;
+                let receiver_delay = edge_one_way - access_delay;
+                let (access, receiver) = (format!("{field}.access"), format!("{field}.receiver"));
+                let links = [
+                    b.link(LinkRole::Access, "access", group.access_rate_bps, access_delay, &group.access_queue, packet, &access)?,
+                    b.link(LinkRole::AccessReverse, "access_reverse", group.access_rate_bps, access_delay, &group.access_queue, packet, &access)?,
+                    b.link(LinkRole::Receiver, "receiver", group.receiver_rate_bps, receiver_delay, &group.access_queue, packet, &receiver)?,
+                    b.link(LinkRole::ReceiverReverse, "receiver_reverse", group.receiver_rate_bps, receiver_delay, &group.access_queue, packet, &receiver)?,
+                ];
+                shared_edge = Some(links);
+                links
+            }
+        };
+        let [access, access_back, receiver, receiver_back] = edge;
+        let outbound: Vec<u32> = [access].into_iter().chain(core.data.iter().copied()).chain([receiver]).collect();
+        let inbound: Vec<u32> = [receiver_back].into_iter().chain(core.acks.iter().copied()).chain([access_back]).collect();
+        let (data, acks) = match group.direction {
+            Direction::Forward => (outbound, inbound),
+            Direction::Reverse => (inbound, outbound),
+        };
+        let forward_route = b.route(data);
+        let reverse_route = b.route(acks);
+        flows.push(FlowSpec { group: g, forward_route, reverse_route, ..pending });
+    }
+    Ok(())
 }
 
 /// The flows of one group (routes filled in by the caller); web arrivals end at `until`
@@ -316,5 +441,6 @@ fn stop_time(stop: &StopTimes, _field: &str, index: u32) -> Result<Option<Time>>
 pub fn build(scenario: &Scenario, seed: u64) -> Result<Network> {
     match &scenario.topology {
         Topology::Dumbbell(d) => dumbbell(d, seed, scenario.duration_ns),
+        Topology::Network(n) => network(n, seed, scenario.duration_ns),
     }
 }

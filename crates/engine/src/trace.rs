@@ -81,6 +81,8 @@ impl FlowTrace {
 pub struct FlowRecords {
     pub flow: Vec<u32>,
     pub group: Vec<u32>,
+    /// The traced (core) links the flow's data crosses, comma-separated, in order.
+    pub core_links: Vec<String>,
     pub start_s: Vec<f64>,
     pub end_s: Vec<f64>,
     pub bytes_delivered: Vec<f64>,
@@ -98,6 +100,7 @@ pub struct FlowRecords {
 pub struct LinkRecords {
     pub link: Vec<u32>,
     pub role: Vec<&'static str>,
+    pub name: Vec<String>,
     pub rate_bps: Vec<f64>,
     pub delay_s: Vec<f64>,
     pub monitored: Vec<bool>,

@@ -64,6 +64,7 @@ fn queue_never_exceeds_its_limit() {
         let r = sim.results();
         let limit = match &scenario.topology {
             aqmlab_engine::config::Topology::Dumbbell(d) => d.bottleneck.queue.limit(),
+            aqmlab_engine::config::Topology::Network(_) => unreachable!("dumbbell scenarios only"),
         };
         let aqmlab_engine::queue::Limit::Packets(limit) = limit else { unreachable!() };
         let max = r.link_trace.queue_packets.iter().cloned().fold(0.0, f64::max);

@@ -81,6 +81,7 @@ fn results_to_dict(py: Python<'_>, r: Results) -> PyResult<Bound<'_, PyDict>> {
     let ft = r.flow_trace;
     out.set_item("flow_trace", columns!(py, ft, [time_s, flow, cwnd, ssthresh, srtt_s, rtt_s]))?;
     let f = r.flows;
+    let core_links = f.core_links.clone();
     out.set_item(
         "flows",
         columns!(py, f, [
@@ -88,9 +89,11 @@ fn results_to_dict(py: Python<'_>, r: Results) -> PyResult<Bound<'_, PyDict>> {
             timeouts, fast_recoveries, ecn_reductions, rtt_mean_s
         ]),
     )?;
+    out.get_item("flows")?.expect("just set").set_item("core_links", core_links)?;
     let l = r.links;
     let links = PyDict::new(py);
     links.set_item("role", l.role.clone())?;
+    links.set_item("name", l.name.clone())?;
     let links_numeric = columns!(py, l, [link, rate_bps, delay_s, monitored, arrivals, enqueued, dropped, marked, departures, dropped_on_dequeue]);
     for (k, v) in links_numeric.iter() {
         links.set_item(k, v)?;

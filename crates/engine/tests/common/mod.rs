@@ -38,6 +38,8 @@ pub fn group(count: u32, rtt_ns: u64, access_rate_bps: u64) -> FlowGroup {
         name: "g".into(),
         traffic: Traffic::Tcp { count, tcp: TcpConfig::default(), transfer: Transfer::Bulk },
         rtt_ns,
+        rtt_spread_ns: 0,
+        path: None,
         access_rate_bps,
         access_queue: droptail(1000),
         receiver_rate_bps: 1_000_000_000,

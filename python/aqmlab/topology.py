@@ -1,0 +1,230 @@
+"""Topologies of a scenario: the dumbbell (seed 000 Fig. 5), the parking lot (seed 000
+Fig. 16, seed 001 Section III-B, seed 004 Fig. 1b) and general networks of routers and
+links (seed 002 Fig. 11).
+
+The engine runs two kinds: `dumbbell` and `network`; a parking lot is resolved into a
+network of routers `r0 .. rN` joined in series.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import ConfigDict, Field, model_validator
+
+from aqmlab import units
+from aqmlab._fields import Duration, Model, Rate
+from aqmlab.queues import DropTail, Queue
+from aqmlab.traffic import FlowGroup
+
+
+def _large_reverse_buffer() -> DropTail:
+    return DropTail(limit="100000p")
+
+
+def _check_unique_groups(groups: list[dict[str, Any]]) -> None:
+    names = [group["name"] for group in groups]
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise ValueError(f"group names must be unique; repeated: {duplicates}")
+
+
+def _check_rtt(index: int, group: Any, one_way_s: float, what: str) -> None:
+    if group.rtt_low_s <= 2 * one_way_s:
+        raise ValueError(
+            f"groups[{index}].rtt = {group.rtt!r} must exceed twice the one-way delay of {what} "
+            f"({one_way_s * 1000:g} ms); the rest of the RTT is spent on the edge links"
+        )
+
+
+class Bottleneck(Model):
+    rate: Rate
+    delay: Duration
+    queue: Queue
+    reverse_queue: Queue = Field(default_factory=_large_reverse_buffer)
+
+
+class Dumbbell(Model):
+    """N sender/receiver pairs sharing one bottleneck link (seed 000 Fig. 5)."""
+
+    kind: Literal["dumbbell"] = "dumbbell"
+    bottleneck: Bottleneck
+    groups: list[FlowGroup] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _check(self) -> Dumbbell:
+        _check_unique_groups(self.resolved_groups())
+        for index, group in enumerate(self.groups):
+            if group.path is not None or group.crosses is not None:
+                raise ValueError(f"groups[{index}]: `path` and `crosses` belong to network and parking-lot topologies")
+            _check_rtt(index, group, units.seconds(self.bottleneck.delay), "the bottleneck")
+        return self
+
+    def resolved(self) -> dict[str, Any]:
+        delay_ns = units.nanoseconds(self.bottleneck.delay)
+        return {
+            "kind": "dumbbell",
+            "bottleneck": {
+                "rate_bps": units.bits_per_second(self.bottleneck.rate),
+                "delay_ns": delay_ns,
+                "queue": self.bottleneck.queue.resolved(delay_ns),
+                "reverse_queue": self.bottleneck.reverse_queue.resolved(delay_ns),
+            },
+            "groups": self.resolved_groups(),
+        }
+
+    def resolved_groups(self) -> list[dict[str, Any]]:
+        """The engine's groups: a mixed TCP group becomes one group per algorithm."""
+        return [resolved for group in self.groups for resolved in group.resolved_groups()]
+
+    @property
+    def traced_links(self) -> list[str]:
+        return ["bottleneck", "bottleneck_reverse"]
+
+
+class CoreLink(Model):
+    """A duplex link between two routers; traced as `name` and `name_reverse`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_by_name=True, serialize_by_alias=True)
+
+    name: str = Field(min_length=1)
+    source: str = Field(alias="from")
+    target: str = Field(alias="to")
+    rate: Rate
+    delay: Duration
+    queue: Queue
+    reverse_queue: Queue = Field(default_factory=_large_reverse_buffer)
+
+    def resolved(self) -> dict[str, Any]:
+        delay_ns = units.nanoseconds(self.delay)
+        return {
+            "name": self.name,
+            "from": self.source,
+            "to": self.target,
+            "rate_bps": units.bits_per_second(self.rate),
+            "delay_ns": delay_ns,
+            "queue": self.queue.resolved(delay_ns),
+            "reverse_queue": self.reverse_queue.resolved(delay_ns),
+        }
+
+
+class Network(Model):
+    """Routers joined by duplex links; each group's data follows `path` (explicit routers
+    or the shortest path), with per-flow access and receiver links at its ends."""
+
+    kind: Literal["network"] = "network"
+    routers: list[str] = Field(min_length=2)
+    links: list[CoreLink] = Field(min_length=1)
+    groups: list[FlowGroup] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _check(self) -> Network:
+        _check_unique_groups(self.resolved_groups())
+        if len(set(self.routers)) != len(self.routers):
+            raise ValueError(f"router names must be unique: {self.routers}")
+        names = [link.name for link in self.links]
+        if len(set(names)) != len(names):
+            raise ValueError(f"link names must be unique: {names}")
+        known = set(self.routers)
+        for index, link in enumerate(self.links):
+            for end in (link.source, link.target):
+                if end not in known:
+                    raise ValueError(f"links[{index}] ({link.name}): unknown router {end!r}; routers are {self.routers}")
+        for index, group in enumerate(self.groups):
+            if group.path is None:
+                raise ValueError(f"groups[{index}] ({group.name}): a network group needs a `path`")
+            if group.crosses is not None:
+                raise ValueError(f"groups[{index}]: `crosses` belongs to parking lots; use `path`")
+        return self
+
+    def resolved(self) -> dict[str, Any]:
+        return {
+            "kind": "network",
+            "routers": list(self.routers),
+            "links": [link.resolved() for link in self.links],
+            "groups": self.resolved_groups(),
+        }
+
+    def resolved_groups(self) -> list[dict[str, Any]]:
+        return [resolved for group in self.groups for resolved in group.resolved_groups()]
+
+    @property
+    def traced_links(self) -> list[str]:
+        return [name for link in self.links for name in (link.name, f"{link.name}_reverse")]
+
+
+class SeriesLink(Model):
+    """One link of a parking lot."""
+
+    name: str | None = None
+    rate: Rate
+    delay: Duration
+    queue: Queue
+    reverse_queue: Queue = Field(default_factory=_large_reverse_buffer)
+
+
+class ParkingLot(Model):
+    """Links in series between routers r0 .. rN (seed 000 Fig. 16: two 100 Mbps
+    bottlenecks, 30 flows cross both, 30 use each one alone). Each group names the
+    consecutive links its data `crosses`; links are named `link1`, `link2`, ... unless named."""
+
+    kind: Literal["parking_lot"] = "parking_lot"
+    links: list[SeriesLink] = Field(min_length=2)
+    groups: list[FlowGroup] = Field(min_length=1)
+
+    @property
+    def link_names(self) -> list[str]:
+        return [link.name or f"link{i + 1}" for i, link in enumerate(self.links)]
+
+    @model_validator(mode="after")
+    def _check(self) -> ParkingLot:
+        names = self.link_names
+        if len(set(names)) != len(names):
+            raise ValueError(f"link names must be unique: {names}")
+        for index, group in enumerate(self.groups):
+            if group.crosses is None:
+                raise ValueError(f"groups[{index}] ({group.name}): a parking-lot group needs `crosses`, "
+                                 f"a list of consecutive links from {names}")
+            if group.path is not None:
+                raise ValueError(f"groups[{index}]: `path` belongs to networks; use `crosses`")
+            first, last = self._span(index, group.crosses)
+            one_way = sum(units.seconds(link.delay) for link in self.links[first:last + 1])
+            _check_rtt(index, group, one_way, "the links it crosses")
+        _check_unique_groups(self.resolved_groups())
+        return self
+
+    def _span(self, index: int, crosses: list[str]) -> tuple[int, int]:
+        names = self.link_names
+        unknown = [name for name in crosses if name not in names]
+        if unknown:
+            raise ValueError(f"groups[{index}].crosses: unknown links {unknown}; links are {names}")
+        positions = [names.index(name) for name in crosses]
+        if positions != list(range(positions[0], positions[0] + len(positions))):
+            raise ValueError(f"groups[{index}].crosses = {crosses}: links must be consecutive, in order {names}")
+        return positions[0], positions[-1]
+
+    def resolved(self) -> dict[str, Any]:
+        names = self.link_names
+        routers = [f"r{i}" for i in range(len(self.links) + 1)]
+        links = [
+            CoreLink.model_validate({"name": name, "from": routers[i], "to": routers[i + 1], "rate": link.rate,
+                                     "delay": link.delay, "queue": link.queue, "reverse_queue": link.reverse_queue})
+            for i, (name, link) in enumerate(zip(names, self.links, strict=True))
+        ]
+        groups = []
+        for index, group in enumerate(self.groups):
+            first, last = self._span(index, group.crosses)
+            for resolved in group.resolved_groups():
+                resolved["path"] = {"kind": "routers", "routers": routers[first:last + 2]}
+                groups.append(resolved)
+        return {"kind": "network", "routers": routers, "links": [link.resolved() for link in links], "groups": groups}
+
+    def resolved_groups(self) -> list[dict[str, Any]]:
+        return self.resolved()["groups"]
+
+    @property
+    def traced_links(self) -> list[str]:
+        return [name for link in self.link_names for name in (link, f"{link}_reverse")]
+
+
+Topology = Annotated[Dumbbell | ParkingLot | Network, Field(discriminator="kind")]
