@@ -151,6 +151,16 @@ def demo(
     console.print(f"report: {report}")
 
 
+def _mount_experiments() -> None:
+    from aqmlab.experiments.cli import study, sweep
+
+    app.command()(sweep)
+    app.command()(study)
+
+
+_mount_experiments()
+
+
 def _mount_fluid() -> None:
     try:
         from aqmlab.fluid.cli import app as fluid_app

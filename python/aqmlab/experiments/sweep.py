@@ -1,0 +1,181 @@
+"""Sweeps: a base scenario and axes over any of its parameters, plus seeds.
+
+A sweep file (TOML):
+
+    name = "rtt"
+    base = "../examples/seed000-fig6-rtt10.toml"   # relative to the sweep file
+    seeds = [1, 2]                                 # or: replications = 2 (seeds 1, 2)
+    [set]                                          # fixed changes to the base
+    duration = "20s"
+    [grid]                                         # every combination
+    "topology.groups.0.rtt" = ["10ms", "200ms"]
+    [zip]                                          # lists walked together
+    "topology.bottleneck.queue.min_th" = [5, 50]
+    "topology.bottleneck.queue.max_th" = [15, 100]
+
+Parameters are dotted paths into the scenario as written (list items by index). Each run
+is identified by the hash of its fully resolved scenario, its seed and the aqmlab version,
+so the same run has the same id in every study.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import itertools
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+import aqmlab
+from aqmlab.errors import ScenarioError
+from aqmlab.scenario import Scenario, format_validation_error
+
+
+def set_path(data: dict[str, Any], path: str, value: Any) -> None:
+    """Set `a.b.0.c` in nested dicts and lists. Missing tables are created (validation then
+    rejects a misspelt one); a missing list index is an error naming it."""
+    node: Any = data
+    parts = path.split(".")
+    for depth, part in enumerate(parts):
+        last = depth == len(parts) - 1
+        where = ".".join(parts[: depth + 1])
+        if isinstance(node, list):
+            if not part.isdigit() or int(part) >= len(node):
+                raise ScenarioError(f"sweep parameter {path!r}: {where!r} is not an index of a list of {len(node)}")
+            if last:
+                node[int(part)] = value
+            else:
+                node = node[int(part)]
+        elif isinstance(node, dict):
+            if last:
+                node[part] = value
+            else:
+                node = node.setdefault(part, {})
+        else:
+            raise ScenarioError(f"sweep parameter {path!r}: {where!r} is inside a value, not a table")
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run of a sweep: a scenario (as written), its seed and the swept values."""
+
+    scenario: dict[str, Any]
+    seed: int
+    parameters: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def model(self) -> Scenario:
+        return Scenario.from_dict(self.scenario, source=f"run {self.parameters}")
+
+    @property
+    def id(self) -> str:
+        resolved = self.model.resolved_json()
+        digest = hashlib.sha256(f"{aqmlab.__version__}\n{self.seed}\n{resolved}".encode()).hexdigest()
+        return digest[:20]
+
+
+class SweepFile(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = "sweep"
+    base: str | dict[str, Any]
+    seeds: list[int] | None = Field(default=None, min_length=1)
+    replications: int | None = Field(default=None, ge=1)
+    set: dict[str, Any] = Field(default_factory=dict)
+    grid: dict[str, list[Any]] = Field(default_factory=dict)
+    zip: dict[str, list[Any]] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _check(self) -> SweepFile:
+        if self.seeds is not None and self.replications is not None:
+            raise ValueError("give `seeds` or `replications`, not both")
+        lengths = {len(values) for values in self.zip.values()}
+        if len(lengths) > 1:
+            raise ValueError(f"zip lists must have the same length; got {sorted(lengths)}")
+        for key, values in {**self.grid, **self.zip}.items():
+            if not values:
+                raise ValueError(f"axis {key!r} has no values")
+        overlap = set(self.grid) & set(self.zip) | (set(self.grid) | set(self.zip)) & set(self.set)
+        if overlap:
+            raise ValueError(f"parameters on more than one axis: {sorted(overlap)}")
+        return self
+
+
+class Sweep:
+    """A base scenario expanded over axes and seeds into runs."""
+
+    def __init__(self, spec: SweepFile, base: dict[str, Any]):
+        self.spec = spec
+        self.base = base
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], *, relative_to: Path | None = None, source: str = "sweep") -> Sweep:
+        try:
+            spec = SweepFile.model_validate(data)
+        except ValidationError as error:
+            raise ScenarioError(format_validation_error(error, source, data)) from None
+        if isinstance(spec.base, str):
+            path = Path(spec.base)
+            if not path.is_absolute() and relative_to is not None:
+                path = relative_to / path
+            try:
+                base = tomllib.loads(path.read_text())
+            except FileNotFoundError:
+                raise ScenarioError(f"{source}: base scenario {path} does not exist") from None
+            except tomllib.TOMLDecodeError as error:
+                raise ScenarioError(f"{source}: base scenario {path} is not valid TOML: {error}") from None
+        else:
+            base = copy.deepcopy(spec.base)
+        sweep = cls(spec, base)
+        sweep.runs()  # validate every run now, before anything is computed
+        return sweep
+
+    @classmethod
+    def from_toml(cls, path: str | Path) -> Sweep:
+        path = Path(path)
+        try:
+            data = tomllib.loads(path.read_text())
+        except FileNotFoundError:
+            raise ScenarioError(f"{path}: no such sweep file") from None
+        except tomllib.TOMLDecodeError as error:
+            raise ScenarioError(f"{path}: not valid TOML: {error}") from None
+        return cls.from_dict(data, relative_to=path.parent, source=str(path))
+
+    def seeds(self) -> list[int]:
+        if self.spec.seeds is not None:
+            return list(self.spec.seeds)
+        if self.spec.replications is not None:
+            return list(range(1, self.spec.replications + 1))
+        return [self.base.get("seed", 1)]
+
+    def points(self) -> list[dict[str, Any]]:
+        """The swept parameter values of each point (grid × zip), in a stable order."""
+        grid_keys = list(self.spec.grid)
+        grid = [dict(zip(grid_keys, values, strict=True))
+                for values in itertools.product(*(self.spec.grid[k] for k in grid_keys))] or [{}]
+        zip_keys = list(self.spec.zip)
+        zipped = [dict(zip(zip_keys, values, strict=True))
+                  for values in zip(*(self.spec.zip[k] for k in zip_keys), strict=True)] or [{}]
+        return [{**g, **z} for g in grid for z in zipped]
+
+    def runs(self) -> list[Run]:
+        runs = []
+        for point in self.points():
+            scenario = copy.deepcopy(self.base)
+            for key, value in {**self.spec.set, **point}.items():
+                set_path(scenario, key, value)
+            Scenario.from_dict(scenario, source=f"{self.name} at {point}")  # fail early, naming the point
+            runs.extend(Run(scenario, seed, dict(point)) for seed in self.seeds())
+        return runs
+
+    def describe(self) -> dict[str, Any]:
+        return json.loads(self.spec.model_dump_json()) | {"base": self.base}
