@@ -151,6 +151,21 @@ def demo(
     console.print(f"report: {report}")
 
 
+@app.command()
+def report(
+    directory: Annotated[Path, typer.Argument(help="A run, study or reproduction directory.")],
+    out: Annotated[Path | None, typer.Option(help="HTML file to write (default DIR/report.html).")] = None,
+) -> None:
+    """Write a self-contained HTML report (figures, tables, scenario, paper comparison)."""
+    from aqmlab.report import write_report
+
+    try:
+        path = write_report(directory, out)
+    except (ResultsError, ScenarioError) as error:
+        _fail(str(error))
+    console.print(f"wrote {path}")
+
+
 def _mount_experiments() -> None:
     from aqmlab.experiments.cli import study, sweep
 

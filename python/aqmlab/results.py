@@ -33,7 +33,7 @@ from aqmlab.errors import ResultsError
 from aqmlab.scenario import Scenario
 
 TABLES = ("link_trace", "flow_trace", "flows", "links")
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 #: Link utilisation is summarised over bins of this length (issue 2: "over 1 s bins").
 UTILISATION_BIN_S = 1.0

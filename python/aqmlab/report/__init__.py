@@ -1,0 +1,207 @@
+"""`aqmlab report DIR`: one self-contained HTML page for a run, a study or a reproduction.
+
+Figures are embedded as PNG data URIs, so the page can be mailed or archived alone. The
+page checks on load that every figure decoded (`body[data-images-ok]`), which the browser
+test reads.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime
+import io
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+import aqmlab  # noqa: E402
+from aqmlab.errors import ResultsError  # noqa: E402
+
+KEY_STATISTICS = ("queue_mean_packets", "sojourn_mean_s", "loss_percent", "utilisation_mean", "utilisation_min",
+                  "throughput_bps", "jain_fairness")
+
+
+@dataclass
+class Cell:
+    text: str
+    css: str = ""
+
+
+@dataclass
+class Table:
+    columns: list[str]
+    rows: list[list[Cell]]
+
+
+@dataclass
+class Figure:
+    src: str
+    caption: str
+
+
+@dataclass
+class Section:
+    id: str
+    heading: str
+    text: str = ""
+    tables: list[Table] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+    code: str = ""
+
+
+def fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return "–" if value != value else f"{value:.4g}"
+    return "–" if value is None else str(value)
+
+
+def png_figure(path: Path, caption: str) -> Figure:
+    return Figure("data:image/png;base64," + base64.b64encode(path.read_bytes()).decode(), caption)
+
+
+def matplotlib_figure(fig: Any, caption: str) -> Figure:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=100)
+    plt.close(fig)
+    return Figure("data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode(), caption)
+
+
+def statistics_table(summaries: dict[str, dict[str, float]]) -> Table:
+    names = list(summaries)
+    keys = list(next(iter(summaries.values())))
+    return Table(["statistic", *names], [[Cell(key), *(Cell(fmt(summaries[n][key])) for n in names)] for key in keys])
+
+
+def comparison_section(comparison: list[dict[str, Any]]) -> Section:
+    """Paper claims against aqmlab's measurements (reproductions)."""
+    rows = [[Cell(item["claim"]), Cell(item["paper"]), Cell(item["aqmlab"]),
+             Cell("agrees" if item["agrees"] else "differs", "agree" if item["agrees"] else "disagree")]
+            for item in comparison]
+    return Section("comparison", "Paper against aqmlab", tables=[Table(["claim", "paper", "aqmlab", ""], rows)])
+
+
+def run_sections(directory: Path) -> tuple[str, list[Section]]:
+    from aqmlab.results import Results
+
+    results = Results.load(directory)
+    sections = [Section("summary", "Summary over the measurement window",
+                        text=f"Window [{results.measure_start_s:g}, {results.end_s:g}] s, seed {results.seed}.",
+                        tables=[statistics_table(results.summaries())])]
+    figures = [png_figure(p, p.stem) for p in sorted(directory.glob("*.png"))]
+    if figures:
+        sections.append(Section("figures", "Figures", figures=figures))
+    flows = results.to_pandas("flows")
+    groups = flows.groupby("group_name", sort=False).agg(
+        flows=("flow", "size"), goodput_mbps=("goodput_bps", lambda x: x.mean() / 1e6),
+        retransmits=("retransmits", "sum"), timeouts=("timeouts", "sum"), rtt_mean_ms=("rtt_mean_s", lambda x: 1e3 * x.mean()))
+    table = Table(["group", *groups.columns], [[Cell(str(name)), *(Cell(fmt(float(v))) for v in row)]
+                                               for name, row in groups.iterrows()])
+    sections.append(Section("groups", "Flow groups", text="Goodput is the mean per flow over the window.", tables=[table]))
+    sections.append(Section("counters", "Packet conservation", tables=[Table(
+        ["counter", "value"], [[Cell(k), Cell(f"{v:,}")] for k, v in results.counters.items()])]))
+    sections.append(Section("scenario", "Scenario", code=json.dumps(results.scenario.model_dump(mode="json"), indent=2)))
+    return results.scenario.name, sections
+
+
+def _numeric(value: Any) -> float | None:
+    from aqmlab import units
+
+    if isinstance(value, int | float):
+        return float(value)
+    try:
+        return units.seconds(value)
+    except (ValueError, TypeError):
+        return None
+
+
+def study_sections(directory: Path) -> tuple[str, list[Section]]:
+    from aqmlab.experiments.store import Study
+
+    study = Study(directory)
+    meta = json.loads((directory / "study.json").read_text())
+    frame = study.table().to_pandas()
+    if frame.empty:
+        raise ResultsError(f"{directory} holds no completed runs")
+    params = [c for c in frame.columns if c.startswith("param.")]
+    for column in params:
+        frame[column] = frame[column].map(json.loads)
+    order = sorted(range(len(frame)), key=lambda i: tuple(
+        (0, _numeric(frame[c].iloc[i])) if _numeric(frame[c].iloc[i]) is not None else (1, str(frame[c].iloc[i]))
+        for c in params))
+    frame = frame.iloc[order]
+    grouped = frame.groupby([*params, "link"], sort=False)[list(KEY_STATISTICS)].agg(["mean", "std"])
+    rows = []
+    for key, row in grouped.iterrows():
+        key = key if isinstance(key, tuple) else (key,)
+        cells = [Cell(fmt(k)) for k in key]
+        cells += [Cell(f"{fmt(row[(s, 'mean')])} ± {fmt(row[(s, 'std')])}") for s in KEY_STATISTICS]
+        rows.append(cells)
+    names = [c.removeprefix("param.") for c in params]
+    sections = [Section("runs", "Runs", text=f"{frame.run_id.nunique()} runs; mean ± standard deviation over seeds.",
+                        tables=[Table([*names, "link", *KEY_STATISTICS], rows)])]
+    figures = []
+    for column in params:
+        x = frame[column].map(_numeric)
+        if x.isna().any():
+            continue
+        fig, axes = plt.subplots(1, 3, figsize=(12, 3.4), constrained_layout=True)
+        for axis, statistic in zip(axes, ("queue_mean_packets", "utilisation_mean", "loss_percent"), strict=True):
+            for link, part in frame.assign(x=x).groupby("link"):
+                means = part.groupby("x")[statistic].agg(["mean", "std"])
+                axis.errorbar(means.index, means["mean"], yerr=means["std"].fillna(0), marker="o", capsize=3, label=link)
+            axis.set_xlabel(column.removeprefix("param."))
+            axis.set_ylabel(statistic)
+            axis.grid(alpha=0.3)
+        axes[0].legend(fontsize=8)
+        figures.append(matplotlib_figure(fig, f"key statistics against {column.removeprefix('param.')}"))
+    if figures:
+        sections.append(Section("figures", "Figures", figures=figures))
+    failures = sorted((directory / "failures").glob("*.json")) if (directory / "failures").is_dir() else []
+    if failures:
+        rows = [[Cell(f.stem), Cell(json.loads(f.read_text())["error"])] for f in failures]
+        sections.append(Section("failures", "Failed runs", tables=[Table(["run", "error"], rows)]))
+    sections.append(Section("sweep", "Sweep", code=json.dumps(meta, indent=2)))
+    return meta.get("name", directory.name), sections
+
+
+def reproduction_sections(directory: Path) -> tuple[str, list[Section]]:
+    meta = json.loads((directory / "reproduction.json").read_text())
+    sections = [Section("about", meta["title"], text=meta.get("description", ""))]
+    sections.append(comparison_section(meta["comparison"]))
+    figures = [png_figure(directory / name, name) for name in meta.get("figures", [])]
+    if figures:
+        sections.append(Section("figures", "Figures", figures=figures))
+    if meta.get("notes"):
+        sections.append(Section("notes", "Notes", text=meta["notes"]))
+    return meta["title"], sections
+
+
+def write_report(directory: str | Path, out: str | Path | None = None) -> Path:
+    """Write DIR/report.html (or `out`) for a run, a study or a reproduction directory."""
+    directory = Path(directory)
+    if (directory / "reproduction.json").is_file():
+        title, sections = reproduction_sections(directory)
+    elif (directory / "study.json").is_file():
+        title, sections = study_sections(directory)
+    elif (directory / "scenario.json").is_file():
+        title, sections = run_sections(directory)
+    else:
+        raise ResultsError(f"{directory} is not a run, study or reproduction directory")
+    environment = jinja2.Environment(loader=jinja2.PackageLoader("aqmlab.report", "templates"),
+                                     autoescape=jinja2.select_autoescape(["html", "j2"]))
+    figures = [figure for section in sections for figure in section.figures]
+    html = environment.get_template("page.html.j2").render(
+        title=title, sections=sections, figures=figures,
+        subtitle=f"aqmlab {aqmlab.__version__}, {datetime.datetime.now().isoformat(timespec='seconds')}, {directory}")
+    path = Path(out) if out is not None else directory / "report.html"
+    staging = path.with_name(f".{path.name}.tmp")
+    staging.write_text(html)
+    staging.replace(path)
+    return path

@@ -1,0 +1,75 @@
+"""HTML reports: content, and rendering in headless Chromium (Debian's `chromium`)."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import aqmlab
+from aqmlab.cli import write_run
+from aqmlab.experiments import Sweep, run_sweep
+from aqmlab.report import write_report
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "packet"))
+from scenarios import dumbbell  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    results = aqmlab.simulate(dumbbell(flows=4, duration="6s", queue={"kind": "red", "limit": "200p",
+                                                                       "min_th": 10, "max_th": 30}), seed=1)
+    return write_run(results, tmp_path_factory.mktemp("run") / "run", force=False)
+
+
+@pytest.fixture(scope="module")
+def study_dir(tmp_path_factory):
+    sweep = Sweep.from_dict({"name": "rtt", "base": dumbbell(flows=3, duration="3s"), "seeds": [1, 2],
+                             "grid": {"topology.groups.0.rtt": ["30ms", "60ms", "90ms"]}})
+    return run_sweep(sweep, tmp_path_factory.mktemp("study") / "study", workers=1).directory
+
+
+def test_run_report_holds_summary_figures_groups_and_scenario(run_dir):
+    html = write_report(run_dir).read_text()
+    for section in ("summary", "figures", "groups", "counters", "scenario"):
+        assert f'<section id="{section}">' in html
+    assert html.count("data:image/png;base64,") == 1
+    assert "utilisation_mean" in html and "&#34;kind&#34;: &#34;dumbbell&#34;" in html
+
+
+def test_study_report_holds_runs_and_a_figure_per_numeric_axis(study_dir):
+    html = write_report(study_dir).read_text()
+    assert html.count("data:image/png;base64,") == 1
+    rows = re.findall(r"<tr><td>(\d+)ms</td>", html)
+    assert rows == ["30", "60", "90"]  # sorted by value
+
+
+def test_not_a_result_directory_is_a_clear_error(tmp_path):
+    with pytest.raises(aqmlab.ResultsError, match="not a run, study or reproduction"):
+        write_report(tmp_path)
+
+
+def chromium() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.parametrize("which", ["run", "study"])
+def test_reports_render_in_headless_chromium(which, run_dir, study_dir):
+    browser = chromium()
+    if browser is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is missing: .ci/run installs Debian's chromium package")
+        pytest.skip("chromium not installed (apt-get install chromium)")
+    page = write_report(run_dir if which == "run" else study_dir)
+    dom = subprocess.run(
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=10000", "--dump-dom",
+         page.resolve().as_uri()],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout
+    match = re.search(r'data-images-ok="(\d+)/(\d+)"', dom)
+    assert match, "the page's load check did not run"
+    loaded, total = map(int, match.groups())
+    assert total >= 1 and loaded == total, f"{loaded} of {total} figures rendered"
