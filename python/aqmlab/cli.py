@@ -166,6 +166,44 @@ def report(
     console.print(f"wrote {path}")
 
 
+@app.command()
+def reproduce(
+    reproduction_id: Annotated[str | None, typer.Argument(help="Reproduction id (see --list), or 'all'.")] = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Parent directory of the outputs.")] = Path("aqmlab-out/reproduce"),
+    quick: Annotated[bool, typer.Option(help="Reduced durations and sizes (CI, demo).")] = False,
+    list_: Annotated[bool, typer.Option("--list", help="List the reproductions.")] = False,
+) -> None:
+    """Reproduce a figure or claim of the seed papers: figures, data, and paper against aqmlab."""
+    from aqmlab.report import write_report
+    from aqmlab.reproduce import REGISTRY
+    from aqmlab.reproduce import reproduce as run_reproduction
+
+    if list_ or reproduction_id is None:
+        table = Table(title=f"{len(REGISTRY)} reproductions")
+        for column in ("id", "title", "full run"):
+            table.add_column(column)
+        for item in REGISTRY.values():
+            table.add_row(item.id, item.title, item.full_cost)
+        Console().print(table)
+        return
+    ids = list(REGISTRY) if reproduction_id == "all" else [reproduction_id]
+    unknown = [i for i in ids if i not in REGISTRY]
+    if unknown:
+        _fail(f"unknown reproduction {unknown[0]!r}; known: {', '.join(REGISTRY)}")
+    disagreements = 0
+    for item_id in ids:
+        console.print(f"reproducing {item_id}{' (quick)' if quick else ''} ...")
+        directory = run_reproduction(item_id, out / item_id, quick=quick)
+        write_report(directory)
+        meta = json.loads((directory / "reproduction.json").read_text())
+        for claim in meta["comparison"]:
+            mark = "[green]agrees[/]" if claim["agrees"] else "[red]differs[/]"
+            console.print(f"  {mark} {claim['claim']}: {claim['aqmlab']}")
+            disagreements += not claim["agrees"]
+        console.print(f"  wrote {directory} ({meta['wall_time_s']:.1f} s)")
+    console.print(f"{disagreements} claim(s) differ from the paper" if disagreements else "all claims agree")
+
+
 def _mount_experiments() -> None:
     from aqmlab.experiments.cli import study, sweep
 

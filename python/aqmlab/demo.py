@@ -13,15 +13,11 @@ import datetime
 from importlib import resources
 from pathlib import Path
 
-import matplotlib
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-from aqmlab.plots import average_window, binned_utilisation  # noqa: E402
-from aqmlab.results import Results  # noqa: E402
-from aqmlab.scenario import Scenario  # noqa: E402
+from aqmlab.plots import plot_side_by_side
+from aqmlab.results import Results
+from aqmlab.scenario import Scenario
 
 DEMO_SCENARIOS = ("seed000-fig6-rtt10", "seed000-fig6-rtt200")
 
@@ -46,7 +42,7 @@ def run_demo(out: str | Path, *, duration: str | None = None, progress=None) -> 
         results = progress(scenario, seed=None, quiet=False) if progress else _simulate(scenario)
         write_run(results, out / name, force=True)
         runs[name] = results
-    figure = _side_by_side(runs, out / "fig6.png")
+    figure = plot_side_by_side({r.scenario.description or n: r for n, r in runs.items()}, out / "fig6.png")
     return _report(runs, out, figure)
 
 
@@ -54,30 +50,6 @@ def _simulate(scenario: Scenario) -> Results:
     from aqmlab.simulation import simulate
 
     return simulate(scenario)
-
-
-def _side_by_side(runs: dict[str, Results], path: Path) -> Path:
-    fig, axes = plt.subplots(4, len(runs), figsize=(11, 8.5), sharex="col", sharey="row", constrained_layout=True)
-    for column, (name, results) in enumerate(runs.items()):
-        start = results.measure_start_s
-        samples = results.link_samples("bottleneck")
-        shown = samples["time_s"] >= start
-        axes[0, column].plot(samples["time_s"][shown], samples["queue_packets"][shown], lw=0.6)
-        axes[1, column].plot(samples["time_s"][shown], samples["average_queue"][shown], lw=0.9, color="tab:orange")
-        times, window = average_window(results)
-        axes[2, column].plot(times[times >= start], window[times >= start], lw=0.8, color="tab:green")
-        times, utilisation = binned_utilisation(results)
-        axes[3, column].plot(times[times > start], 100 * utilisation[times > start], lw=0.8, color="tab:red")
-        axes[0, column].set_title(results.scenario.description or name, fontsize=10)
-        axes[3, column].set_xlabel("time (s)")
-    for row, label in enumerate(("queue (pkts)", "average queue (pkts)", "mean cwnd, 15 flows", "utilisation (%)")):
-        axes[row, 0].set_ylabel(label)
-        for axis in axes[row]:
-            axis.grid(alpha=0.3)
-    axes[3, 0].set_ylim(0, 105)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
 
 
 def _report(runs: dict[str, Results], out: Path, figure: Path) -> Path:

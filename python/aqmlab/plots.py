@@ -78,3 +78,30 @@ def plot_run(results: Results, path: str | Path, *, window_only: bool = True, ti
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def plot_side_by_side(runs: dict[str, Results], path: str | Path) -> Path:
+    """Seed 000 Fig. 6 layout, one column per run: queue, average queue, mean cwnd of 15
+    flows and utilisation over each run's measurement window."""
+    fig, axes = plt.subplots(4, len(runs), figsize=(5.5 * len(runs), 8.5), sharex="col", sharey="row",
+                             constrained_layout=True, squeeze=False)
+    for column, (name, results) in enumerate(runs.items()):
+        start = results.measure_start_s
+        samples = results.link_samples("bottleneck")
+        shown = samples["time_s"] >= start
+        axes[0, column].plot(samples["time_s"][shown], samples["queue_packets"][shown], lw=0.6)
+        axes[1, column].plot(samples["time_s"][shown], samples["average_queue"][shown], lw=0.9, color="tab:orange")
+        times, window = average_window(results)
+        axes[2, column].plot(times[times >= start], window[times >= start], lw=0.8, color="tab:green")
+        times, utilisation = binned_utilisation(results)
+        axes[3, column].plot(times[times > start], 100 * utilisation[times > start], lw=0.8, color="tab:red")
+        axes[0, column].set_title(name, fontsize=10)
+        axes[3, column].set_xlabel("time (s)")
+    for row, label in enumerate(("queue (pkts)", "average queue (pkts)", "mean cwnd, 15 flows", "utilisation (%)")):
+        axes[row, 0].set_ylabel(label)
+        for axis in axes[row]:
+            axis.grid(alpha=0.3)
+    axes[3, 0].set_ylim(0, 105)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

@@ -1,0 +1,16 @@
+"""The reproduction suite: one command per figure or claim of the seed papers.
+
+    aqmlab reproduce --list
+    aqmlab reproduce seed000-fig6 --quick --out DIR
+
+Each reproduction writes its figures, its data (run directories) and `reproduction.json`:
+what the paper states, what aqmlab measured, and whether they agree — with the numbers and
+the criterion used. `aqmlab report DIR` turns that into an HTML page.
+"""
+
+from aqmlab.reproduce.registry import REGISTRY, Reproduction, reproduce
+
+# Importing the modules registers their reproductions.
+from aqmlab.reproduce import seed000_packet  # noqa: E402, F401
+
+__all__ = ["REGISTRY", "Reproduction", "reproduce"]
