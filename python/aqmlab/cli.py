@@ -137,17 +137,17 @@ def summary(directory: Annotated[Path, typer.Argument(help="A results directory 
 @app.command()
 def demo(
     out: Annotated[Path, typer.Option("--out", "-o", help="Directory for the demo report.")] = Path("aqmlab-out/demo"),
-    duration: Annotated[str | None, typer.Option(help="Override the simulated time, e.g. '100s'.")] = None,
+    quick: Annotated[bool, typer.Option(help="Shorter runs (100 s instead of 500 s).")] = False,
 ) -> None:
-    """The headline study: seed 000 Fig. 6, RTT 10 ms vs 200 ms over RED(50,100)."""
+    """The headline study (seed 000 at packet level), ending in one HTML report."""
     from aqmlab.demo import run_demo
 
     try:
-        report = run_demo(out, duration=duration, progress=run_with_progress)
+        report = run_demo(out, quick=quick, progress=lambda name: console.print(f"running {name} ..."))
     except ScenarioError as error:
         _fail(str(error))
-    except SimulationInterrupted as interrupted:
-        _fail(f"interrupted at t = {interrupted.partial.end_s:.2f} s; nothing written", code=130)
+    except KeyboardInterrupt:
+        _fail("interrupted; finished parts are kept", code=130)
     console.print(f"report: {report}")
 
 

@@ -38,6 +38,8 @@ class Cell:
 class Table:
     columns: list[str]
     rows: list[list[Cell]]
+    #: "text" for tables of sentences (left-aligned).
+    css: str = ""
 
 
 @dataclass
@@ -84,7 +86,7 @@ def comparison_section(comparison: list[dict[str, Any]]) -> Section:
     rows = [[Cell(item["claim"]), Cell(item["paper"]), Cell(item["aqmlab"]),
              Cell("agrees" if item["agrees"] else "differs", "agree" if item["agrees"] else "disagree")]
             for item in comparison]
-    return Section("comparison", "Paper against aqmlab", tables=[Table(["claim", "paper", "aqmlab", ""], rows)])
+    return Section("comparison", "Paper against aqmlab", tables=[Table(["claim", "paper", "aqmlab", ""], rows, "text")])
 
 
 def run_sections(directory: Path) -> tuple[str, list[Section]]:
@@ -183,6 +185,32 @@ def reproduction_sections(directory: Path) -> tuple[str, list[Section]]:
     return meta["title"], sections
 
 
+def render(title: str, sections: list[Section], where: str, path: Path) -> Path:
+    environment = jinja2.Environment(loader=jinja2.PackageLoader("aqmlab.report", "templates"),
+                                     autoescape=jinja2.select_autoescape(["html", "j2"]))
+    figures = [figure for section in sections for figure in section.figures]
+    html = environment.get_template("page.html.j2").render(
+        title=title, sections=sections, figures=figures,
+        subtitle=f"aqmlab {aqmlab.__version__}, {datetime.datetime.now().isoformat(timespec='seconds')}, {where}")
+    staging = path.with_name(f".{path.name}.tmp")
+    staging.write_text(html)
+    staging.replace(path)
+    return path
+
+
+def write_combined_report(directories: list[Path], out: Path, title: str, introduction: str) -> Path:
+    """One page for several reproductions (the demo's headline study)."""
+    sections = [Section("introduction", "What this shows", text=introduction)]
+    for index, directory in enumerate(directories):
+        _, parts = reproduction_sections(directory)
+        for part in parts:
+            part.id = f"r{index}-{part.id}"
+            if part.id.endswith("-comparison"):
+                part.heading = f"{parts[0].heading}: paper against aqmlab"
+        sections.extend(parts)
+    return render(title, sections, str(out.parent), out)
+
+
 def write_report(directory: str | Path, out: str | Path | None = None) -> Path:
     """Write DIR/report.html (or `out`) for a run, a study or a reproduction directory."""
     directory = Path(directory)
@@ -194,14 +222,4 @@ def write_report(directory: str | Path, out: str | Path | None = None) -> Path:
         title, sections = run_sections(directory)
     else:
         raise ResultsError(f"{directory} is not a run, study or reproduction directory")
-    environment = jinja2.Environment(loader=jinja2.PackageLoader("aqmlab.report", "templates"),
-                                     autoescape=jinja2.select_autoescape(["html", "j2"]))
-    figures = [figure for section in sections for figure in section.figures]
-    html = environment.get_template("page.html.j2").render(
-        title=title, sections=sections, figures=figures,
-        subtitle=f"aqmlab {aqmlab.__version__}, {datetime.datetime.now().isoformat(timespec='seconds')}, {directory}")
-    path = Path(out) if out is not None else directory / "report.html"
-    staging = path.with_name(f".{path.name}.tmp")
-    staging.write_text(html)
-    staging.replace(path)
-    return path
+    return render(title, sections, str(directory), Path(out) if out is not None else directory / "report.html")
