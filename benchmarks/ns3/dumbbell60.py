@@ -37,8 +37,11 @@ from pathlib import Path
 T_START = time.perf_counter()
 
 PACKET_BYTES = 1500  # IP packet: 20 IP + 20 TCP + 12 timestamp option + 1448 payload
-SEGMENT_SIZE = 1448
+SEGMENT_SIZE_TS = 1448  # with the timestamp option (ns-3's default)
+SEGMENT_SIZE_NO_TS = 1460  # --timestamps false
 PPP_HEADER = 2  # PointToPointNetDevice adds a 2-byte PPP header on the wire
+HERE = Path(__file__).resolve().parent
+CXX_BINARY = HERE / "build" / "dumbbell60"
 
 
 def peak_rss_mib() -> float:
@@ -79,6 +82,47 @@ void Sample(ns3::Time interval)
     ns3::Simulator::Schedule(interval, &Sample, interval);
 }
 
+// Diagnostics: retransmitted segments (BulkSend's TcpRetransmission), entries into the
+// fast-recovery and loss (RTO) states (socket CongState), drops at the senders' access links
+// (the traffic-control layer drops when the full 1000 p device queue has stopped).
+static uint64_t g_retransmissions = 0, g_recoveries = 0, g_timeouts = 0, g_accessDrops = 0;
+
+void OnRetransmission(ns3::Ptr<const ns3::Packet>, const ns3::TcpHeader&, const ns3::Address&,
+                      const ns3::Address&, ns3::Ptr<const ns3::TcpSocketBase>) { ++g_retransmissions; }
+
+void OnCongState(ns3::TcpSocketState::TcpCongState_t, ns3::TcpSocketState::TcpCongState_t now)
+{
+    if (now == ns3::TcpSocketState::CA_RECOVERY) { ++g_recoveries; }
+    else if (now == ns3::TcpSocketState::CA_LOSS) { ++g_timeouts; }
+}
+
+void OnAccessDrop(ns3::Ptr<const ns3::Packet>) { ++g_accessDrops; }
+
+void ConnectSocket(ns3::Ptr<ns3::Application> app)
+{
+    ns3::DynamicCast<ns3::BulkSendApplication>(app)->GetSocket()->TraceConnectWithoutContext(
+        "CongState", ns3::MakeCallback(&OnCongState));
+}
+
+// Retransmission trace now; CongState once the application has created its socket.
+void WatchFlow(ns3::Ptr<ns3::Application> app, ns3::Time start)
+{
+    app->TraceConnectWithoutContext("TcpRetransmission", ns3::MakeCallback(&OnRetransmission));
+    ns3::Simulator::Schedule(start + ns3::NanoSeconds(1), &ConnectSocket, app);
+}
+
+void WatchSender(ns3::Ptr<ns3::Node> node)
+{
+    node->GetObject<ns3::TrafficControlLayer>()->TraceConnectWithoutContext("Drop", ns3::MakeCallback(&OnAccessDrop));
+}
+
+uint64_t AccessDrops(ns3::Ptr<ns3::NetDevice> dev)
+{
+    return ns3::DynamicCast<ns3::PointToPointNetDevice>(dev)->GetQueue()->GetTotalDroppedPackets();
+}
+
+std::vector<uint64_t> Counters() { return {g_retransmissions, g_recoveries, g_timeouts, g_accessDrops}; }
+
 void StartSampler(ns3::Time interval) { ns3::Simulator::Schedule(ns3::Seconds(0), &Sample, interval); }
 uint64_t TxEnd() { return g_txEnd; }
 std::vector<uint64_t> Samples() { return g_samples; }
@@ -99,6 +143,7 @@ def run_once(args: argparse.Namespace) -> dict:
     t_setup = time.perf_counter()
 
     n = args.flows
+    segment_size = SEGMENT_SIZE_TS if args.timestamps else SEGMENT_SIZE_NO_TS
     ns.RngSeedManager.SetSeed(args.seed)
     ns.RngSeedManager.SetRun(args.run_number)
 
@@ -106,9 +151,10 @@ def run_once(args: argparse.Namespace) -> dict:
     sd = ns.Config.SetDefault
     sd("ns3::TcpL4Protocol::SocketType", ns.StringValue("ns3::TcpNewReno"))
     sd("ns3::TcpL4Protocol::RecoveryType", ns.StringValue("ns3::TcpClassicRecovery"))
-    sd("ns3::TcpSocket::SegmentSize", ns.UintegerValue(SEGMENT_SIZE))
+    sd("ns3::TcpSocket::SegmentSize", ns.UintegerValue(segment_size))
     sd("ns3::TcpSocket::DelAckCount", ns.UintegerValue(1))
     sd("ns3::TcpSocketBase::Sack", ns.BooleanValue(False))
+    sd("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(args.timestamps))
     sd("ns3::TcpSocketBase::MinRto", ns.TimeValue(ns.MilliSeconds(200)))
     sd("ns3::TcpSocketBase::LimitedTransmit", ns.BooleanValue(False))
     # Buffers large enough never to bind (aqmlab's max window is effectively unlimited;
@@ -193,6 +239,8 @@ def run_once(args: argparse.Namespace) -> dict:
         no_qdisc.Uninstall(access_devs[i])
         no_qdisc.Uninstall(recv_devs[i])
     ns.Ipv4GlobalRoutingHelper.PopulateRoutingTables()
+    for i in range(n):
+        helpers.WatchSender(senders.Get(i))
 
     # ---- applications
     port = 5000
@@ -209,11 +257,12 @@ def run_once(args: argparse.Namespace) -> dict:
         sinks.append(sink_apps.Get(0).GetObject[ns.PacketSink]())
         bulk = ns.BulkSendHelper("ns3::TcpSocketFactory", ns.InetSocketAddress(sink_addrs[i], port).ConvertTo())
         bulk.SetAttribute("MaxBytes", ns.UintegerValue(0))
-        bulk.SetAttribute("SendSize", ns.UintegerValue(SEGMENT_SIZE))
+        bulk.SetAttribute("SendSize", ns.UintegerValue(segment_size))
         apps = bulk.Install(senders.Get(i))
         start = start_rv.GetValue()
         starts.append(start)
         apps.Start(ns.Seconds(start))
+        helpers.WatchFlow(apps.Get(0), ns.Seconds(start))
 
     red_qdisc = red_qdiscs.Get(0)
     helpers.AttachCounter(neck_devs.Get(0), red_qdisc)
@@ -230,6 +279,7 @@ def run_once(args: argparse.Namespace) -> dict:
     mid_tx = helpers.TxEnd()
     mid_drops = red_qdisc.GetStats().nTotalDroppedPackets
     mid_rx = sum(s.GetTotalRx() for s in sinks)
+    mid_counters = list(helpers.Counters())
     mid_wall = time.perf_counter()
     ns.Simulator.Stop(ns.Seconds(duration - measure_start))
     ns.Simulator.Run()
@@ -243,6 +293,8 @@ def run_once(args: argparse.Namespace) -> dict:
     unforced = stats.GetNDroppedPackets(ns.RedQueueDisc.UNFORCED_DROP)
     forced = stats.GetNDroppedPackets(ns.RedQueueDisc.FORCED_DROP)
     total_rx = sum(s.GetTotalRx() for s in sinks)
+    counters = list(helpers.Counters())
+    access_drops = counters[3] + sum(helpers.AccessDrops(devs.Get(0)) for devs in access_devs)
     window = duration - measure_start
     wire_bits = (PACKET_BYTES + PPP_HEADER) * 8
     capacity_pps = 100e6 / wire_bits
@@ -256,6 +308,8 @@ def run_once(args: argparse.Namespace) -> dict:
         "duration_s": duration,
         "flows": n,
         "seed": args.seed,
+        "timestamps": args.timestamps,
+        "segment_size": segment_size,
         "import_s": t_setup - t_import,
         "setup_s": setup_s,
         "run_s": run_s,
@@ -276,6 +330,14 @@ def run_once(args: argparse.Namespace) -> dict:
         "loss_pct_window": 100.0 * (drops - mid_drops) / max(1, (tx - mid_tx) + (drops - mid_drops)),
         "goodput_window_mbps": (total_rx - mid_rx) * 8 / window / 1e6,
         "goodput_whole_run_mbps": total_rx * 8 / duration / 1e6,
+        "retransmissions": counters[0],
+        "fast_recoveries": counters[1],
+        "timeouts": counters[2],
+        "retransmissions_window": counters[0] - mid_counters[0],
+        "fast_recoveries_window": counters[1] - mid_counters[1],
+        "timeouts_window": counters[2] - mid_counters[2],
+        "access_drops": access_drops,
+        "access_drops_window": counters[3] - mid_counters[3],
         "utilisation_per_second": per_second,
         "red_drops_per_second": [b - a for a, b in zip(drop_samples, drop_samples[1:])],
         "start_times_s": starts,
@@ -309,8 +371,23 @@ def machine() -> dict:
 
 
 def child_python() -> Path:
-    venv = Path(__file__).resolve().parent / ".venv" / "bin" / "python"
+    venv = HERE / ".venv" / "bin" / "python"
     return venv if venv.is_file() else Path(sys.executable)
+
+
+CHILD_OPTIONS = ("duration", "flows", "seed", "run_number", "start_max", "initial_cwnd", "tcp_buffer", "timestamps")
+
+
+def child_command(args: argparse.Namespace, out: Path) -> list[str]:
+    """The command of one run, writing its JSON result to `out`."""
+    options = {name: getattr(args, name) for name in CHILD_OPTIONS if getattr(args, name) is not None}
+    options = {k: str(v).lower() if isinstance(v, bool) else v for k, v in options.items()}
+    if args.backend == "cxx":
+        if not CXX_BINARY.is_file():
+            sys.exit(f"{CXX_BINARY} not built: run `bash {HERE / 'setup.sh'} --cxx` first")
+        return [str(CXX_BINARY), *(f"--{k.replace('_', '-')}={v}" for k, v in options.items()), f"--out={out}"]
+    flags = [item for k, v in options.items() for item in (f"--{k.replace('_', '-')}", str(v))]
+    return [str(child_python()), str(Path(__file__).resolve()), *flags, "--child-out", str(out)]
 
 
 def uptime() -> str:
@@ -318,7 +395,7 @@ def uptime() -> str:
 
 
 SUMMARY_KEYS = ("run_s", "total_s", "setup_s", "import_s", "bottleneck_departures", "bottleneck_packets_per_s",
-                "red_drops", "utilisation_whole_run", "utilisation_window_mean", "utilisation_window_min_1s",
+                "red_drops", "retransmissions_window", "timeouts_window", "utilisation_whole_run", "utilisation_window_mean", "utilisation_window_min_1s",
                 "goodput_window_mbps", "peak_rss_mib", "rss_after_import_mib")
 
 
@@ -337,7 +414,13 @@ def main() -> None:
     parser.add_argument("--start-max", type=float, default=10.0, help="starts uniform in [0, this] s")
     parser.add_argument("--initial-cwnd", type=int, default=None, help="segments (default: ns-3's, 10)")
     parser.add_argument("--tcp-buffer", type=int, default=4 << 20, help="TCP SndBuf/RcvBuf bytes (default 4 MiB)")
+    parser.add_argument("--timestamps", type=lambda v: v.lower() in ("1", "true", "yes", "on"), default=True,
+                        help="TCP timestamp option, true/false (default: ns-3's, true; segment 1448 B, "
+                             "else 1460 B, so IP packets are 1500 B)")
     parser.add_argument("--runs", type=int, default=1, help="repeat in separate processes; report medians")
+    parser.add_argument("--backend", choices=("python", "cxx"), default="python",
+                        help="python: ns-3's Python bindings build the topology (default); "
+                             "cxx: the same scenario as a native C++ program (build/dumbbell60)")
     parser.add_argument("--json", type=Path, default=None, help="write results (machine, runs, medians) here")
     parser.add_argument("--child-out", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -347,20 +430,6 @@ def main() -> None:
         args.child_out.write_text(json.dumps(result))
         return
 
-    child_args = [a for a in sys.argv[1:]]
-    # strip parent-only options
-    cleaned, skip = [], False
-    for a in child_args:
-        if skip:
-            skip = False
-            continue
-        if a in ("--runs", "--json"):
-            skip = True
-            continue
-        if a.startswith("--runs=") or a.startswith("--json="):
-            continue
-        cleaned.append(a)
-
     info = machine()
     runs = []
     for k in range(args.runs):
@@ -368,11 +437,11 @@ def main() -> None:
         with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
             out = Path(f.name)
         try:
-            subprocess.run([str(child_python()), str(Path(__file__).resolve()), *cleaned, "--child-out", str(out)],
-                           check=True)
+            subprocess.run(child_command(args, out), check=True)
             result = json.loads(out.read_text())
         finally:
             out.unlink(missing_ok=True)
+        result.setdefault("backend", "python")
         result["uptime_before"] = load_before
         result["uptime_after"] = uptime()
         runs.append(result)
@@ -386,6 +455,7 @@ def main() -> None:
         "benchmark": "dumbbell-60 (ns-3 reference)",
         "machine": info,
         "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        "backend": args.backend,
         "runs": args.runs,
         "run_s": [r["run_s"] for r in runs],
         "total_s": [r["total_s"] for r in runs],
