@@ -205,10 +205,12 @@ def reproduce(
 
 
 def _mount_experiments() -> None:
+    from aqmlab.design.cli import red_config
     from aqmlab.experiments.cli import study, sweep
 
     app.command()(sweep)
     app.command()(study)
+    app.command("red-config")(red_config)
 
 
 _mount_experiments()
