@@ -25,7 +25,7 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-from aqmlab.fluid.models.base import DiscreteMap, FluidError, FluidModel, Params
+from aqmlab.fluid.models.base import DiscreteMap, FluidError, FluidModel, Params, clip
 from aqmlab.fluid.result import FluidResult
 
 __all__ = ["integrate", "iterate_map", "grid", "make_history"]
@@ -114,6 +114,7 @@ def integrate(
     record_dt: float | None = None,
     record_from: float = 0.0,
     max_samples: int = 4000,
+    method: str = "rk4",
     progress: Callable[[float, float], None] | None = None,
 ) -> FluidResult:
     """Integrate ``model`` for a batch of parameter points from t = 0 to ``t_end`` seconds.
@@ -124,11 +125,15 @@ def integrate(
     'perturbed' (the equilibrium times ``1 + perturbation``), 'equilibrium', a constant state,
     or a function ``history(t) -> (n_states, B)`` for ``t <= 0``. The result keeps samples every
     ``record_dt`` seconds (default: at most ``max_samples`` samples) from ``record_from`` on.
+    ``method`` is 'rk4' (classical Runge-Kutta, order 4) or 'rk3' (Kutta's order-3 method,
+    three right-hand-side evaluations per step instead of four).
     """
     if isinstance(model, DiscreteMap):
         steps = None if t_end is None else t_end
         return iterate_map(model, params, steps=steps, history=history, perturbation=perturbation)
     started = _time.perf_counter()
+    if method not in ("rk4", "rk3"):
+        raise FluidError(f"method = {method!r}; allowed: 'rk4' (classical, order 4), 'rk3' (Kutta, order 3)")
     P, size = model.resolve(params)
     if not (isinstance(t_end, (int, float)) and t_end > 0 and math.isfinite(t_end)):
         raise FluidError(f"t_end = {t_end!r}; allowed: a positive number of seconds")
@@ -163,6 +168,7 @@ def integrate(
     constant, hist_fn = make_history(model, P, size, history, perturbation)
     y = constant.copy() if constant is not None else hist_fn(np.zeros(size))
     model.project(y, P)
+    Q = model.prepare(P)
 
     max_ratio = max((float(np.max(d)) / h for d in delays), default=0.0)
     ring = int(math.ceil(max_ratio)) + 3
@@ -223,42 +229,53 @@ def integrate(
         samples[0] = y
         record_index = 1
     rhs = model.rhs
-    project = model.project
+    project = _projector(model, Q, n, size)
     half = 0.5 * h
     sixth = h / 6.0
     report_every = max(1, n_steps // 200)
+    zero0 = [d for d, plan in enumerate(plans[0.0]) if plan.zero]
+    zero_half = [d for d, plan in enumerate(plans[0.5]) if plan.zero]
     Y[0] = y
     lags(0, 0.0, y, lag0)
+    rk4 = method == "rk4"
     for k in range(n_steps):
         t = k * h
-        slot = k % ring
-        k1 = rhs(t, y, lag0, P)
-        F[slot] = k1
+        k1 = rhs(t, y, lag0, Q)
+        F[k % ring] = k1
         np.multiply(k1, half, out=stage)
         stage += y
-        project(stage, P)
-        lags(k, 0.5, stage, lag_half)  # the same delayed values serve stages 2 and 3
-        k2 = rhs(t + half, stage, lag_half, P)
-        np.multiply(k2, 2.0, out=acc)
-        acc += k1
-        np.multiply(k2, half, out=stage)
+        project(stage)
+        lags(k, 0.5, stage, lag_half)  # the same delayed values serve both mid-point stages
+        k2 = rhs(t + half, stage, lag_half, Q)
+        if rk4:
+            np.multiply(k2, 2.0, out=acc)
+            acc += k1
+            np.multiply(k2, half, out=stage)
+            stage += y
+            project(stage)
+            for d in zero_half:
+                lag_half[d] = stage
+            k3 = rhs(t + half, stage, lag_half, Q)
+            k3 *= 2.0
+            acc += k3
+            np.multiply(k3, half, out=stage)  # k3 is doubled: h/2 * 2 k3 = h k3
+        else:  # Kutta's third-order method: y + h(-k1 + 2 k2) for the last stage
+            np.multiply(k2, 4.0, out=acc)
+            acc += k1
+            np.multiply(k2, 2.0 * h, out=stage)
+            stage -= h * k1
         stage += y
-        project(stage, P)
-        _refresh_zero(plans[0.5], stage, lag_half)
-        k3 = rhs(t + half, stage, lag_half, P)
-        acc += 2.0 * k3
-        np.multiply(k3, h, out=stage)
-        stage += y
-        project(stage, P)
+        project(stage)
         lags(k, 1.0, stage, lag1)
-        k4 = rhs(t + h, stage, lag1, P)
+        k4 = rhs(t + h, stage, lag1, Q)
         acc += k4
         acc *= sixth
         y = y + acc
-        project(y, P)
+        project(y)
         Y[(k + 1) % ring] = y
-        lag0, lag1 = lag1, lag0
-        _refresh_zero(plans[0.0], y, lag0)
+        lag0, lag1 = lag1, lag0  # the delayed values at t + h serve the next step's first stage
+        for d in zero0:
+            lag0[d] = y
         if record_index < record_steps.size and record_steps[record_index] == k + 1:
             samples[record_index] = y
             record_index += 1
@@ -281,16 +298,23 @@ def integrate(
         delays={name: np.broadcast_to(np.asarray(d, dtype=float), (size,)).copy()
                 for name, d in zip(model.delay_names, delays)},
         phase_delay=np.broadcast_to(np.asarray(model.phase_delay(P), dtype=float), (size,)).copy(),
-        meta={"method": "RK4 + cubic Hermite history (method of steps)", "h": h, "t_end": n_steps * h,
+        meta={"method": f"{method.upper()} + cubic Hermite history (method of steps)", "h": h, "t_end": n_steps * h,
               "steps": n_steps, "points": size, "wall_time_s": _time.perf_counter() - started,
               "options": getattr(model, "option_values", {})},
     )
 
 
-def _refresh_zero(plans, stage, out) -> None:
-    for d, plan in enumerate(plans):
-        if plan.zero:
-            out[d] = stage
+def _projector(model: FluidModel, Q: Params, n: int, size: int):
+    """The projection as a one-argument in-place function; box constraints are applied with
+    two ufunc calls on the whole state (one if there is no finite upper bound)."""
+    box = model.bounds(Q)
+    if box is None or type(model).project is not FluidModel.project:
+        return lambda y: model.project(y, Q)
+    low = np.ascontiguousarray(np.broadcast_to(np.asarray(box[0], dtype=float), (n, size)))
+    high = np.ascontiguousarray(np.broadcast_to(np.asarray(box[1], dtype=float), (n, size)))
+    if np.all(np.isinf(high)):
+        return lambda y: np.maximum(y, low, out=y)
+    return lambda y: clip(y, low, high, out=y)
 
 
 def iterate_map(model: DiscreteMap, params: Mapping[str, object] | None = None, *, steps=200,

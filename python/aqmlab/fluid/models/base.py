@@ -20,9 +20,15 @@ from typing import Callable, ClassVar, Mapping
 
 import numpy as np
 
-__all__ = ["FluidError", "Param", "FluidModel", "DiscreteMap", "bisect_batch", "Params"]
+__all__ = ["FluidError", "Param", "FluidModel", "DiscreteMap", "bisect_batch", "Params", "clip"]
 
 Params = dict  # name -> float | np.ndarray of shape (B,)
+
+try:  # the clip ufunc (one call instead of np.clip's Python wrapper: matters in the hot loop)
+    clip = np._core.umath.clip  # type: ignore[attr-defined]
+except AttributeError:  # pragma: no cover - older numpy
+    def clip(x, low, high, out=None):
+        return np.minimum(np.maximum(x, low), high, out=out)
 
 
 class FluidError(ValueError):
@@ -112,8 +118,22 @@ class _ModelBase:
         self.check(P)
         return P, size
 
+    def prepare(self, P: Params) -> Params:
+        """Derived constants for the hot loop, added to a copy of ``P`` (keys start with '_');
+        the integrator calls it once and passes the result to ``rhs``/``project``."""
+        return P
+
+    def bounds(self, P: Params):
+        """Box constraints ``(low, high)``, each broadcastable to ``(n_states, B)``, or None;
+        the default :meth:`project` clips onto them."""
+        return None
+
     def project(self, y: np.ndarray, P: Params) -> None:
-        """Project ``y`` onto the physical region, in place (default: nothing)."""
+        """Project ``y`` onto the physical region, in place (default: clip onto :meth:`bounds`)."""
+        box = self.bounds(P)
+        if box is not None:
+            np.maximum(y, box[0], out=y)
+            np.minimum(y, box[1], out=y)
 
     def check(self, P: Params) -> None:
         """Cross-parameter validation (override); raise FluidError."""
@@ -161,7 +181,7 @@ class FluidModel(_ModelBase):
         size = y.shape[1]
         n_delays = len(self.delay_names)
         lag = np.broadcast_to(y, (n_delays, *y.shape)) if n_delays else np.empty((0, *y.shape))
-        dy = self.rhs(0.0, y.copy(), np.ascontiguousarray(lag), P)
+        dy = self.rhs(0.0, y.copy(), np.ascontiguousarray(lag), self.prepare(P))
         return np.abs(dy) / np.maximum(1.0, np.abs(y)) if size else dy
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from aqmlab.fluid.models.base import FluidError, Param
+from aqmlab.fluid.models.base import FluidError, Param, clip
 
 RED_PARAMS = {
     "b_min": Param(50.0, "packets", "RED minimum threshold b (seed 000 eq. 6)", 0.0),
@@ -31,11 +31,22 @@ def check_thresholds(P) -> None:
         raise FluidError("b_max must exceed b_min; allowed: b_min < b_max (packets)")
 
 
+def prepare_red(Q) -> None:
+    """Add ρ and ρb (the hot loop's constants) to the prepared parameters."""
+    Q["_rho"] = Q["p_max"] / (Q["b_max"] - Q["b_min"])
+    Q["_rhob"] = Q["_rho"] * Q["b_min"]
+
+
 def red_probability(law: str, r, P):
     """p(r): 'affine' is eq. (7) p = ρ(r − b), projected onto [0, 1]; 'piecewise' is eq. (6)."""
-    rho = P["p_max"] / (P["b_max"] - P["b_min"])
     if law == "affine":
+        if "_rho" in P:
+            x = P["_rho"] * r
+            x -= P["_rhob"]
+            return clip(x, 0.0, 1.0, out=x)  # eq. (7), probability projected onto [0, 1]
+        rho = P["p_max"] / (P["b_max"] - P["b_min"])
         return np.clip(rho * (r - P["b_min"]), 0.0, 1.0)  # eq. (7), probability projected onto [0, 1]
+    rho = P["p_max"] / (P["b_max"] - P["b_min"])
     eta = (1.0 - P["p_max"]) / P["b_max"]
     middle = rho * (r - P["b_min"])  # eq. (6), b < r < b̄
     gentle = eta * r - (1.0 - 2.0 * P["p_max"])  # eq. (6), b̄ <= r < 2b̄

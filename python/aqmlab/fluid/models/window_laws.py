@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from aqmlab.fluid.models.base import FluidError, Param
+from aqmlab.fluid.models.base import FluidError, Param, bisect_batch
 
 __all__ = ["WINDOW_LAWS", "WindowLaw", "window_law"]
 
@@ -115,3 +115,21 @@ def window_law(name: str) -> WindowLaw:
         return WINDOW_LAWS[name]()
     except KeyError:
         raise FluidError(f"tcp = {name!r}; allowed: {', '.join(WINDOW_LAWS)}") from None
+
+
+def queue_equilibrium_window(law: WindowLaw, P, size: int):
+    """w* and p* of a window law feeding a queue: i(w*)(1 − p*) = d(w*) p* and
+    w*(1 − p*) = C̃τ (seed 000 eq. 10), solved as i(w) C̃τ = d(w)(w − C̃τ) for w > C̃τ."""
+    ctau = np.broadcast_to(np.asarray(P["C"] * P["tau"], dtype=float), (size,))
+
+    def g(w):
+        return law.increase(w, P) * ctau - law.decrease(w, P) * (w - ctau)
+
+    high = 2.0 * ctau
+    for _ in range(200):
+        positive = g(high) > 0
+        if not positive.any():
+            break
+        high = np.where(positive, 2.0 * high, high)
+    w = bisect_batch(g, ctau * (1 + 1e-15), high, what="window equilibrium (seed 000 eq. 10)")
+    return w, 1.0 - ctau / w
