@@ -142,6 +142,8 @@ def integrate(
     positive = [float(np.min(np.asarray(d)[np.asarray(d) > 0])) for d in delays if np.any(np.asarray(d) > 0)]
     if any(np.any(np.asarray(d) < 0) for d in delays):
         raise FluidError("a delay is negative; allowed: delays >= 0")
+    if h is None and not positive:
+        h = model.default_step(P)
     if h is None:
         if not positive:
             raise FluidError(f"model {model.name} has no positive delay here; allowed: give the step h explicitly")

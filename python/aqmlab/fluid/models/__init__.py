@@ -6,6 +6,12 @@ from aqmlab.fluid.models.base import DiscreteMap, FluidError, FluidModel, Param
 from aqmlab.fluid.models.ctcp_red import CtcpRed
 from aqmlab.fluid.models.ctcp_red_noavg import CtcpRedNoAveraging
 from aqmlab.fluid.models.ctcp_threshold import CtcpThreshold
+from aqmlab.fluid.models.cx_tcp import CxTcp
+from aqmlab.fluid.models.cx_tcp_network import CxTcpNetwork
+from aqmlab.fluid.models.ecn import Ecn
+from aqmlab.fluid.models.ecn_network import EcnNetwork
+from aqmlab.fluid.models.primal_dual import PrimalDual
+from aqmlab.fluid.models.red_map import RedMap
 
 MODELS: dict[str, type] = {}
 
@@ -15,7 +21,7 @@ def register(cls: type) -> type:
     return cls
 
 
-for _cls in (CtcpRed, CtcpRedNoAveraging, CtcpThreshold):
+for _cls in (CtcpRed, CtcpRedNoAveraging, CtcpThreshold, CxTcp, CxTcpNetwork, PrimalDual, Ecn, EcnNetwork, RedMap):
     register(_cls)
 
 
@@ -33,4 +39,5 @@ def get_model(name: str, **options) -> FluidModel | DiscreteMap:
 
 
 __all__ = ["MODELS", "DiscreteMap", "FluidError", "FluidModel", "Param", "get_model", "register",
-           "CtcpRed", "CtcpRedNoAveraging", "CtcpThreshold"]
+           "CtcpRed", "CtcpRedNoAveraging", "CtcpThreshold", "CxTcp", "CxTcpNetwork", "Ecn", "EcnNetwork", "PrimalDual",
+           "RedMap"]

@@ -171,6 +171,10 @@ class FluidModel(_ModelBase):
         """Derived quantities from recorded states of shape ``(..., n_states, B)``."""
         return {}
 
+    def default_step(self, P: Params):
+        """A step for models without positive delays (override); None: the caller must give h."""
+        return None
+
     def phase_delay(self, P: Params):
         """The delay used for phase portraits ``x(t)`` vs ``x(t - tau)``."""
         return self.delays(P)[0] if self.delay_names else 0.0
