@@ -99,8 +99,10 @@ def operating_point(out: Path, quick: bool) -> Outcome:
         else:
             claims.append(Claim(f"{flows} flows: the equilibrium lies beyond p_max and the map oscillates",
                                 "no steady state (Figs. 11-12)",
-                                f"intersection on the jump: {point.on_discontinuity}; the RTT map "
-                                f"{'converges' if trace.converges else 'oscillates'}",
+                                f"G meets H on its jump at q = {point.average_queue:.1f} (needs p = "
+                                f"{point.drop_probability:.3f} > p_max = 0.1); the RTT map "
+                                f"{'converges' if trace.converges else 'oscillates'} (last swing "
+                                f"{np.ptp(trace.queue[-50:]):.0f} packets)",
                                 bool(point.on_discontinuity and not trace.converges)))
             claims.append(Claim(f"{flows} flows: the queue oscillates between empty and full",
                                 "oscillation between 0 and B (Fig. 13)",

@@ -80,9 +80,12 @@ class EcnNetwork(FluidModel):
                 with np.errstate(over="ignore", divide="ignore"):
                     return np.log(np.maximum((x * self._congestion(x, P1))[:, 0], 1e-300) / self.weights)
 
-            guess = np.log(0.5 * self.capacities.min() / np.maximum(1.0, self.A.sum(axis=0).max()) * np.ones(R))
-            s, info, ier, message = fsolve(residual, guess, xtol=1e-14, full_output=True)
-            if not np.max(np.abs(residual(s))) < 1e-10:
+            share = self.capacities.min() / np.maximum(1.0, self.A.sum(axis=0).max())
+            for factor in (0.5, 1.5, 0.1, 3.0):
+                s, info, ier, message = fsolve(residual, np.full(R, np.log(factor * share)), xtol=1e-14, full_output=True)
+                if np.max(np.abs(residual(s))) < 1e-10:
+                    break
+            else:
                 raise FluidError(f"ecn-network: equilibrium not found at point {b} ({message.strip()})")
             out[:, b] = np.exp(s)
         return out
