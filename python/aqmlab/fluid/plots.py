@@ -25,7 +25,7 @@ def _points(result: FluidResult, points: Sequence[int] | None) -> list[int]:
 
 
 def _label(result: FluidResult, point: int) -> str:
-    varying = [key for key, value in result.params.items() if np.ptp(value) > 0]
+    varying = [key for key, value in result.params.items() if np.any(value != value[0])]
     if not varying:
         return f"point {point}"
     return ", ".join(f"{key}={result.params[key][point]:.4g}" for key in varying[:3])
