@@ -21,8 +21,12 @@ impl RtoEstimator {
         RtoEstimator { srtt: 0.0, rttvar: 0.0, has_sample: false, backoff_shift: 0, min_rto, initial_rto, max_rto }
     }
 
-    /// Feed an RTT measurement (ns).
-    pub fn sample(&mut self, rtt: Time) {
+    /// Feed an RTT measurement (ns). `expected_samples` is how many samples this window of
+    /// data yields: with a sample on every ACK (timestamps), RFC 7323 Appendix G divides the
+    /// gains by it so that SRTT and RTTVAR move per round trip, as with one timed segment per
+    /// RTT (RFC 6298 / ns-2). Without it, per-ACK samples shrink RTTVAR until RTO ≈ SRTT and
+    /// a small delay increase fires spurious timeouts.
+    pub fn sample(&mut self, rtt: Time, expected_samples: f64) {
         let r = rtt as f64;
         if !self.has_sample {
             // RFC 6298 Section 2.2: first measurement.
@@ -30,9 +34,12 @@ impl RtoEstimator {
             self.rttvar = r / 2.0;
             self.has_sample = true;
         } else {
-            // RFC 6298 Section 2.3: beta = 1/4, alpha = 1/8, RTTVAR updated before SRTT.
-            self.rttvar = 0.75 * self.rttvar + 0.25 * (self.srtt - r).abs();
-            self.srtt = 0.875 * self.srtt + 0.125 * r;
+            // RFC 6298 Section 2.3: beta = 1/4, alpha = 1/8, RTTVAR updated before SRTT;
+            // RFC 7323 Appendix G: beta' = beta / ExpectedSamples, alpha' = alpha / ExpectedSamples.
+            let samples = expected_samples.max(1.0);
+            let (alpha, beta) = (0.125 / samples, 0.25 / samples);
+            self.rttvar = (1.0 - beta) * self.rttvar + beta * (self.srtt - r).abs();
+            self.srtt = (1.0 - alpha) * self.srtt + alpha * r;
         }
         // RFC 6298 Section 5.7: a new measurement after backoff resets the backoff.
         self.backoff_shift = 0;
@@ -80,11 +87,11 @@ mod tests {
     fn initial_then_first_sample_then_floor() {
         let mut est = RtoEstimator::new(200 * MS, 1000 * MS, 60_000 * MS);
         assert_eq!(est.rto(), 1000 * MS);
-        est.sample(100 * MS);
+        est.sample(100 * MS, 1.0);
         // srtt 100, rttvar 50 -> 100 + 200 = 300 ms
         assert_eq!(est.rto(), 300 * MS);
         for _ in 0..200 {
-            est.sample(10 * MS);
+            est.sample(10 * MS, 1.0);
         }
         assert_eq!(est.rto(), 200 * MS, "min RTO floor");
     }
@@ -96,7 +103,7 @@ mod tests {
         assert_eq!(est.rto(), 2000 * MS);
         est.back_off();
         assert_eq!(est.rto(), 3000 * MS);
-        est.sample(100 * MS);
+        est.sample(100 * MS, 1.0);
         assert_eq!(est.rto(), 300 * MS, "a new sample clears the backoff");
     }
 }

@@ -36,6 +36,8 @@ pub struct TcpSender {
     ecn: bool,
     dupack_threshold: u32,
     limited_transmit: bool,
+    /// Data segments per ACK: 2 with delayed ACKs, else 1.
+    segments_per_ack: f64,
     /// Segments to send in all (None: unlimited).
     total_segments: Option<u64>,
     /// Oldest unacknowledged segment.
@@ -93,6 +95,7 @@ impl TcpSender {
             ecn: config.ecn,
             dupack_threshold: config.dupack_threshold,
             limited_transmit: config.limited_transmit,
+            segments_per_ack: if config.delayed_ack { 2.0 } else { 1.0 },
             total_segments,
             snd_una: 0,
             snd_nxt: 0,
@@ -244,6 +247,8 @@ impl TcpSender {
 
     fn on_new_ack(&mut self, ack: &Packet, ece: bool, now: Time, out: &mut Vec<Packet>) {
         let acked = ack.seq - self.snd_una;
+        // RFC 7323 Appendix G: ExpectedSamples = the ACKs one window of data brings.
+        let expected_samples = (self.in_flight() as f64 / self.segments_per_ack).ceil();
         self.snd_una = ack.seq;
         if self.snd_nxt < self.snd_una {
             self.snd_nxt = self.snd_una;
@@ -251,7 +256,7 @@ impl TcpSender {
         self.dupacks = 0;
         // RTT from the echoed timestamp (RFC 7323 Section 4; valid for retransmissions too).
         let rtt = now.saturating_sub(ack.timestamp);
-        self.rto.sample(rtt);
+        self.rto.sample(rtt, expected_samples);
         self.last_rtt_ns = Some(rtt);
         self.min_rtt_ns = if self.min_rtt_ns == 0 { rtt } else { self.min_rtt_ns.min(rtt) };
         self.stats.rtt_samples += 1;
