@@ -10,8 +10,9 @@
 //! What the paper leaves open and how it is closed here (also in docs/congestion/cx.md):
 //! - the proportionality constant of the RTT weight ("set proportionally to the ratio of the
 //!   average RTT and the cwnd value", Section II): we use w = avgRTT / (cwnd · τ) with an
-//!   averaging time τ (default 1 s, which gives PERT's per-ACK weight 0.01 at the Fig. 2
-//!   operating point: RTT 100 ms, about 10 packets per window);
+//!   averaging time τ, the same for every flow (default 100 ms, one RTT of Table I's
+//!   flows: w = 0.1 per ACK at the Fig. 2 operating point, RTT 100 ms and ~10 packets per
+//!   window). Averaging times of 0.5-1 s made 30 flows oscillate (docs/congestion/cx.md);
 //! - Algorithm 1 draws on every ACK with no limit per round trip; `once_per_rtt` (off by
 //!   default) allows one backoff per window of data, as FreeBSD's `cc_hd` (an implementation
 //!   of the same algorithm that treats a backoff as an ECN signal) does;
@@ -42,7 +43,7 @@ pub struct CxParams {
     /// pmax: the peak per-ACK backoff probability. Seed 001 Section III-A: 5 %.
     pub p_max: f64,
     /// τ: the averaging time of the RTT estimate; the per-ACK weight is avgRTT/(cwnd·τ)
-    /// (seed 001 Section II gives the proportionality only; τ = 1 s is our choice).
+    /// (seed 001 Section II gives the proportionality only; τ = 100 ms is our choice).
     pub averaging_time_ns: Time,
     /// At most one backoff per window of data (not in Algorithm 1; FreeBSD `cc_hd` variant).
     pub once_per_rtt: bool,
@@ -55,7 +56,7 @@ impl Default for CxParams {
             delta_threshold_ns: 20 * MS,
             delta_max_ns: 100 * MS,
             p_max: 0.05,
-            averaging_time_ns: 1000 * MS,
+            averaging_time_ns: 100 * MS,
             once_per_rtt: false,
         }
     }
@@ -315,11 +316,16 @@ mod tests {
 
     #[test]
     fn smoothing_weight_is_avg_rtt_over_cwnd_and_averaging_time() {
-        let mut b = backoff(CxParams::default());
-        // w = avgRTT/(cwnd·τ): 0.1 s / (10 · 1 s) = 0.01 (PERT's weight at this point)
+        let b = backoff(CxParams::default());
+        // default τ = 100 ms: w = avgRTT/(cwnd·τ) = 0.1 s / (10 · 0.1 s) = 0.1
+        assert!((b.weight(0.1, 10.0) - 0.1).abs() < 1e-15);
+        let slow = CxParams { averaging_time_ns: 1000 * MS, ..CxParams::default() };
+        let mut b = backoff(slow.clone());
+        // τ = 1 s: 0.1 s / (10 · 1 s) = 0.01 (PERT's per-ACK weight at this point)
         assert!((b.weight(0.1, 10.0) - 0.01).abs() < 1e-15);
         // a flow with twice the RTT and the same window weighs samples twice as much
         assert!((b.weight(0.2, 10.0) - 0.02).abs() < 1e-15);
+        assert!((b.weight(0.1, 20.0) - 0.005).abs() < 1e-15, "and half as much with twice the window");
         assert_eq!(b.weight(5.0, 1.0), 1.0, "capped at 1");
         // first sample initialises the average
         let d = b.update_delay(0.100, 0.100, 10.0);
@@ -328,19 +334,21 @@ mod tests {
         let d = b.update_delay(0.200, 0.100, 10.0);
         assert!((b.avg_rtt().unwrap() - 0.101).abs() < 1e-12);
         assert!((d - 0.001).abs() < 1e-12);
-        // a step to 0.13 s converges with the time constant τ: after k samples the remaining
-        // error is Π(1 − w_i) with w_i = avg_i/(cwnd·τ); the samples arrive cwnd per RTT, so
-        // one second of ACKs (10 flights of 10 samples) leaves about e^-1.1 of the step.
-        let mut b = backoff(CxParams::default());
-        b.update_delay(0.100, 0.100, 10.0);
-        let mut elapsed = 0.0;
-        while elapsed < 1.0 {
-            let avg = b.avg_rtt().unwrap();
-            b.update_delay(0.130, 0.100, 10.0);
-            elapsed += avg / 10.0; // one ACK every avgRTT/cwnd seconds
+        // A step of the RTT from 0.10 to 0.13 s decays with time constant τ whatever the
+        // flow's RTT and window: the samples arrive cwnd per avgRTT, each weighs
+        // avgRTT/(cwnd·τ), so after τ seconds of ACKs about e^-1 of the step remains.
+        for (min_rtt, cwnd) in [(0.100, 10.0), (0.030, 40.0), (0.200, 5.0)] {
+            let mut b = backoff(slow.clone());
+            b.update_delay(min_rtt, min_rtt, cwnd);
+            let mut elapsed = 0.0;
+            while elapsed < 1.0 {
+                let avg = b.avg_rtt().unwrap();
+                b.update_delay(min_rtt + 0.030, min_rtt, cwnd);
+                elapsed += avg / cwnd; // one ACK every avgRTT/cwnd seconds
+            }
+            let remaining = (min_rtt + 0.030 - b.avg_rtt().unwrap()) / 0.030;
+            assert!((remaining - (-1.0f64).exp()).abs() < 0.03, "RTT {min_rtt}, cwnd {cwnd}: {remaining}");
         }
-        let remaining = (0.130 - b.avg_rtt().unwrap()) / 0.030;
-        assert!((remaining - (-1.0f64).exp()).abs() < 0.06, "remaining fraction {remaining}");
     }
 
     #[test]
