@@ -1,5 +1,5 @@
 //! Cx-TCP: Reno with a per-ACK probabilistic backoff driven by the queueing delay
-//! (seed 001: Budzisz, Stanojevic, Schlote, Baker, Shorten, "On the fair coexistence of
+//! (seed 001: "On the fair coexistence of
 //! loss- and delay-based TCP", Algorithm 1, Fig. 1, Sections II-III).
 //!
 //! On every ACK the flow estimates the queueing delay δ, draws a uniform number and halves
