@@ -2,19 +2,27 @@
 its parameters, defaults and sources; `CongestionControl` is their union tagged on `kind`.
 
 Each class mirrors a variant of the engine's `CcConfig` (crates/engine/src/tcp/cc/mod.rs);
-`model_dump()` is exactly what the engine reads. A scenario may write `cc = "reno"` for an
-algorithm with default parameters.
+`resolved()` is exactly what the engine reads (durations in nanoseconds, fields `*_ns`).
+A scenario may write `cc = "reno"` for an algorithm with default parameters, or
+`cc = { kind = "cx", p_max = 0.05 }`.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from aqmlab import units
+from aqmlab._fields import Duration, PositiveDuration
 
 
 class _Algorithm(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    def resolved(self) -> dict[str, Any]:
+        """The engine's `CcConfig` JSON for this algorithm."""
+        return self.model_dump()
 
 
 class Reno(_Algorithm):
@@ -24,6 +32,81 @@ class Reno(_Algorithm):
     kind: Literal["reno"] = "reno"
 
 
-# A tagged union on `kind` once a second algorithm exists:
-# CongestionControl = Annotated[Reno | Cubic | ..., Field(discriminator="kind")]
-CongestionControl = Reno
+class Cx(_Algorithm):
+    """Cx-TCP (seed 001 Algorithm 1, Fig. 1): Reno, plus on every ACK a backoff (halve cwnd)
+    with probability p(δ) rising linearly from 0 at `delta_min` to `p_max` at
+    `delta_threshold` and back to 0 at `delta_max`; δ = weighted-average RTT − minimum RTT,
+    the per-ACK weight avgRTT/(cwnd·`averaging_time`) (seed 001 Section II).
+
+    Defaults: δmin 5 ms, δth 20 ms, pmax 5 % (seed 001 Section III-A), δmax 100 ms (seed 001
+    Section IV, the example after Lemma 4.1); `averaging_time` 100 ms is ours (the paper
+    gives the proportionality only). `once_per_rtt` limits backoffs to one per window (not in
+    Algorithm 1; FreeBSD cc_hd's variant). See docs/congestion/cx.md."""
+
+    kind: Literal["cx"] = "cx"
+    delta_min: Duration = "5ms"
+    delta_threshold: PositiveDuration = "20ms"
+    delta_max: PositiveDuration = "100ms"
+    p_max: float = Field(default=0.05, gt=0.0, le=1.0)
+    averaging_time: PositiveDuration = "100ms"
+    once_per_rtt: bool = False
+
+    @model_validator(mode="after")
+    def _check(self) -> Cx:
+        low, mid, high = (units.seconds(v) for v in (self.delta_min, self.delta_threshold, self.delta_max))
+        if not 0.0 <= low < mid:
+            raise ValueError(
+                f"delta_threshold ({self.delta_threshold}) must be above delta_min ({self.delta_min}) "
+                "and delta_min must not be negative"
+            )
+        if not mid < high:
+            raise ValueError(f"delta_max ({self.delta_max}) must be above delta_threshold ({self.delta_threshold})")
+        return self
+
+    def resolved(self) -> dict[str, Any]:
+        return {
+            "kind": "cx",
+            "delta_min_ns": units.nanoseconds(self.delta_min),
+            "delta_threshold_ns": units.nanoseconds(self.delta_threshold),
+            "delta_max_ns": units.nanoseconds(self.delta_max),
+            "p_max": self.p_max,
+            "averaging_time_ns": units.nanoseconds(self.averaging_time),
+            "once_per_rtt": self.once_per_rtt,
+        }
+
+
+class Pert(_Algorithm):
+    """PERT, Probabilistic Early Response TCP (Bhandarkar, Reddy, Zhang, Loguinov, "Emulating
+    AQM from end hosts", SIGCOMM 2007): Reno, plus an early response (cwnd × (1 − `beta`))
+    with a gentle-RED probability of the queueing delay srtt − minimum RTT: 0 below `t_min`,
+    linear to `p_max` at `t_max`, linear to 1 at 2·`t_max`; at most once per round trip.
+    srtt has history weight `srtt_weight` per ACK.
+
+    Defaults (the paper's; checked against the ns-3 port `TcpPertRed`): Tmin 5 ms, Tmax
+    10 ms, pmax 0.05, srtt weight 0.99, β 0.35. See docs/congestion/pert.md."""
+
+    kind: Literal["pert"] = "pert"
+    t_min: Duration = "5ms"
+    t_max: PositiveDuration = "10ms"
+    p_max: float = Field(default=0.05, gt=0.0, le=1.0)
+    srtt_weight: float = Field(default=0.99, ge=0.0, lt=1.0)
+    beta: float = Field(default=0.35, gt=0.0, lt=1.0)
+
+    @model_validator(mode="after")
+    def _check(self) -> Pert:
+        if not 0.0 <= units.seconds(self.t_min) < units.seconds(self.t_max):
+            raise ValueError(f"t_max ({self.t_max}) must be above t_min ({self.t_min}), and t_min not negative")
+        return self
+
+    def resolved(self) -> dict[str, Any]:
+        return {
+            "kind": "pert",
+            "t_min_ns": units.nanoseconds(self.t_min),
+            "t_max_ns": units.nanoseconds(self.t_max),
+            "p_max": self.p_max,
+            "srtt_weight": self.srtt_weight,
+            "beta": self.beta,
+        }
+
+
+CongestionControl = Annotated[Reno | Cx | Pert, Field(discriminator="kind")]

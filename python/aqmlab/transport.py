@@ -52,7 +52,7 @@ class Tcp(Model):
 
     def resolved(self) -> dict[str, Any]:
         return {
-            "cc": self.cc.model_dump(),
+            "cc": self.cc.resolved(),
             "recovery": self.recovery,
             "packet_size_bytes": units.bytes_(self.packet_size),
             "header_bytes": units.bytes_(self.header_size),

@@ -7,6 +7,8 @@
 //! struct, validated in its constructor) plus one variant in [`CcConfig`], one line in
 //! [`CcConfig::build`] and one in [`CcConfig::name`].
 
+pub mod cx;
+pub mod pert;
 pub mod reno;
 
 use serde::{Deserialize, Serialize};
@@ -95,20 +97,64 @@ pub trait CongestionControl: Send + Sync {
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum CcConfig {
     Reno,
+    /// Cx-TCP (seed 001 Algorithm 1): Reno with the per-ACK delay backoff of Fig. 1.
+    Cx(cx::CxParams),
+    /// PERT (Bhandarkar et al., SIGCOMM 2007): probabilistic early response to delay.
+    Pert(pert::PertParams),
 }
 
 impl CcConfig {
     /// The registry: build the algorithm of this configuration; `field` names the
     /// scenario field of the configuration in errors about its parameters.
-    pub fn build(&self, init: CcInit, _field: &str) -> Result<Box<dyn CongestionControl>> {
+    pub fn build(&self, init: CcInit, field: &str) -> Result<Box<dyn CongestionControl>> {
         Ok(match self {
             CcConfig::Reno => Box::new(reno::Reno::new(init.initial_window, init.initial_ssthresh)),
+            CcConfig::Cx(params) => {
+                Box::new(cx::Cx::new(init.initial_window, init.initial_ssthresh, params, init.rng, field)?)
+            }
+            CcConfig::Pert(params) => {
+                Box::new(pert::Pert::new(init.initial_window, init.initial_ssthresh, params, init.rng, field)?)
+            }
         })
     }
 
     pub fn name(&self) -> &'static str {
         match self {
             CcConfig::Reno => "reno",
+            CcConfig::Cx(_) => "cx",
+            CcConfig::Pert(_) => "pert",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameters_default_and_unknown_fields_are_rejected() {
+        let cx: CcConfig = serde_json::from_str(r#"{"kind": "cx"}"#).unwrap();
+        assert_eq!(cx, CcConfig::Cx(cx::CxParams::default()));
+        let cx: CcConfig = serde_json::from_str(r#"{"kind": "cx", "p_max": 0.1}"#).unwrap();
+        assert_eq!(cx, CcConfig::Cx(cx::CxParams { p_max: 0.1, ..cx::CxParams::default() }));
+        assert_eq!(cx.name(), "cx");
+        let pert: CcConfig = serde_json::from_str(r#"{"kind": "pert", "beta": 0.5}"#).unwrap();
+        assert_eq!(pert, CcConfig::Pert(pert::PertParams { beta: 0.5, ..pert::PertParams::default() }));
+        assert_eq!(pert.name(), "pert");
+        assert!(serde_json::from_str::<CcConfig>(r#"{"kind": "cx", "pmax": 0.1}"#).is_err());
+        assert!(serde_json::from_str::<CcConfig>(r#"{"kind": "pert", "p": 0.1}"#).is_err());
+        let json = serde_json::to_string(&cx).unwrap();
+        assert_eq!(serde_json::from_str::<CcConfig>(&json).unwrap(), cx);
+    }
+
+    #[test]
+    fn build_names_the_field_of_invalid_parameters() {
+        let init = || CcInit { initial_window: 2.0, initial_ssthresh: 1e9, rng: crate::rng::stream(1, crate::rng::StreamKind::Flow, 0) };
+        let bad = CcConfig::Cx(cx::CxParams { p_max: 2.0, ..cx::CxParams::default() });
+        let message = bad.build(init(), "groups[0].tcp.cc").err().unwrap().to_string();
+        assert!(message.contains("groups[0].tcp.cc.p_max"), "{message}");
+        let bad = CcConfig::Pert(pert::PertParams { beta: 0.0, ..pert::PertParams::default() });
+        let message = bad.build(init(), "groups[0].tcp.cc").err().unwrap().to_string();
+        assert!(message.contains("groups[0].tcp.cc.beta"), "{message}");
     }
 }
