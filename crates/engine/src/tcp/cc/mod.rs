@@ -7,6 +7,7 @@
 //! struct, validated in its constructor) plus one variant in [`CcConfig`], one line in
 //! [`CcConfig::build`] and one in [`CcConfig::name`].
 
+pub mod compound;
 pub mod reno;
 
 use serde::{Deserialize, Serialize};
@@ -95,20 +96,49 @@ pub trait CongestionControl: Send + Sync {
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum CcConfig {
     Reno,
+    /// Compound TCP (seed 000 Section II-A1; seed 004 eqs. (6)-(8)); parameters inline:
+    /// `{"kind": "compound", "alpha": 0.125, ...}`, each defaulting to the paper's value.
+    Compound(compound::CompoundParams),
 }
 
 impl CcConfig {
     /// The registry: build the algorithm of this configuration; `field` names the
     /// scenario field of the configuration in errors about its parameters.
-    pub fn build(&self, init: CcInit, _field: &str) -> Result<Box<dyn CongestionControl>> {
+    pub fn build(&self, init: CcInit, field: &str) -> Result<Box<dyn CongestionControl>> {
         Ok(match self {
             CcConfig::Reno => Box::new(reno::Reno::new(init.initial_window, init.initial_ssthresh)),
+            CcConfig::Compound(params) => {
+                Box::new(compound::Compound::new(params.clone(), init.initial_window, init.initial_ssthresh, field)?)
+            }
         })
     }
 
     pub fn name(&self) -> &'static str {
         match self {
             CcConfig::Reno => "reno",
+            CcConfig::Compound(_) => "compound",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compound_is_registered_with_inline_parameters_and_defaults() {
+        let config: CcConfig = serde_json::from_str(r#"{"kind": "compound", "alpha": 0.25}"#).unwrap();
+        assert_eq!(config, CcConfig::Compound(compound::CompoundParams { alpha: 0.25, ..Default::default() }));
+        assert_eq!(config.name(), "compound");
+        let bare: CcConfig = serde_json::from_str(r#"{"kind": "compound"}"#).unwrap();
+        assert_eq!(bare, CcConfig::Compound(Default::default()));
+        // round trip: what Python's model_dump() writes is what the engine reads
+        let json = serde_json::to_string(&config).unwrap();
+        assert_eq!(serde_json::from_str::<CcConfig>(&json).unwrap(), config);
+        assert!(serde_json::from_str::<CcConfig>(r#"{"kind": "compound", "alfa": 1}"#).is_err());
+        let init = CcInit { initial_window: 2.0, initial_ssthresh: 1e9, rng: crate::rng::stream(1, crate::rng::StreamKind::Flow, 0) };
+        let bad = CcConfig::Compound(compound::CompoundParams { gamma: 0.0, ..Default::default() });
+        let error = bad.build(init, "groups.0.tcp.cc").err().expect("rejected").to_string();
+        assert!(error.contains("groups.0.tcp.cc.gamma"), "{error}");
     }
 }
