@@ -109,4 +109,22 @@ class Pert(_Algorithm):
         }
 
 
-CongestionControl = Annotated[Reno | Cx | Pert, Field(discriminator="kind")]
+class Compound(_Algorithm):
+    """Compound TCP (seed 000 Section II-A1; seed 004 eqs. (6)-(8)): win = cwnd + dwnd, cwnd
+    as Reno (+1/win per ACK), dwnd += (alpha*win^k - 1)+ per round trip while diff < gamma,
+    dwnd -= zeta*diff when diff >= gamma, dwnd = (win*(1 - beta) - cwnd/2)+ on loss, 0 on
+    timeout. Defaults: seed 000 Section II-A1; `low_window`: draft-sridharan-tcpm-ctcp-02's
+    low_wnd; `zeta` = 1 reproduces the Linux/ns-2 port (`tcp_compound.c`, ETA = 1).
+    See docs/congestion/compound.md."""
+
+    kind: Literal["compound"] = "compound"
+    alpha: float = Field(default=0.125, gt=0.0, allow_inf_nan=False)
+    beta: float = Field(default=0.5, gt=0.0, lt=1.0)
+    k: float = Field(default=0.75, gt=0.0, le=1.0)
+    gamma: float = Field(default=30.0, gt=0.0, allow_inf_nan=False, description="packets")
+    zeta: float = Field(default=0.5, gt=0.0, allow_inf_nan=False)
+    low_window: float = Field(default=41.0, ge=0.0, allow_inf_nan=False, description="packets")
+
+
+#: Every algorithm, tagged on `kind`.
+CongestionControl = Annotated[Reno | Compound | Cx | Pert, Field(discriminator="kind")]

@@ -9,6 +9,7 @@
 
 pub mod cx;
 pub mod pert;
+pub mod compound;
 pub mod reno;
 
 use serde::{Deserialize, Serialize};
@@ -101,6 +102,9 @@ pub enum CcConfig {
     Cx(cx::CxParams),
     /// PERT (Bhandarkar et al., SIGCOMM 2007): probabilistic early response to delay.
     Pert(pert::PertParams),
+    /// Compound TCP (seed 000 Section II-A1; seed 004 eqs. (6)-(8)); parameters inline:
+    /// `{"kind": "compound", "alpha": 0.125, ...}`, each defaulting to the paper's value.
+    Compound(compound::CompoundParams),
 }
 
 impl CcConfig {
@@ -115,6 +119,9 @@ impl CcConfig {
             CcConfig::Pert(params) => {
                 Box::new(pert::Pert::new(init.initial_window, init.initial_ssthresh, params, init.rng, field)?)
             }
+            CcConfig::Compound(params) => {
+                Box::new(compound::Compound::new(params.clone(), init.initial_window, init.initial_ssthresh, field)?)
+            }
         })
     }
 
@@ -123,6 +130,7 @@ impl CcConfig {
             CcConfig::Reno => "reno",
             CcConfig::Cx(_) => "cx",
             CcConfig::Pert(_) => "pert",
+            CcConfig::Compound(_) => "compound",
         }
     }
 }
@@ -156,5 +164,22 @@ mod tests {
         let bad = CcConfig::Pert(pert::PertParams { beta: 0.0, ..pert::PertParams::default() });
         let message = bad.build(init(), "groups[0].tcp.cc").err().unwrap().to_string();
         assert!(message.contains("groups[0].tcp.cc.beta"), "{message}");
+    }
+
+    #[test]
+    fn compound_is_registered_with_inline_parameters_and_defaults() {
+        let config: CcConfig = serde_json::from_str(r#"{"kind": "compound", "alpha": 0.25}"#).unwrap();
+        assert_eq!(config, CcConfig::Compound(compound::CompoundParams { alpha: 0.25, ..Default::default() }));
+        assert_eq!(config.name(), "compound");
+        let bare: CcConfig = serde_json::from_str(r#"{"kind": "compound"}"#).unwrap();
+        assert_eq!(bare, CcConfig::Compound(Default::default()));
+        // round trip: what Python's model_dump() writes is what the engine reads
+        let json = serde_json::to_string(&config).unwrap();
+        assert_eq!(serde_json::from_str::<CcConfig>(&json).unwrap(), config);
+        assert!(serde_json::from_str::<CcConfig>(r#"{"kind": "compound", "alfa": 1}"#).is_err());
+        let init = CcInit { initial_window: 2.0, initial_ssthresh: 1e9, rng: crate::rng::stream(1, crate::rng::StreamKind::Flow, 0) };
+        let bad = CcConfig::Compound(compound::CompoundParams { gamma: 0.0, ..Default::default() });
+        let error = bad.build(init, "groups.0.tcp.cc").err().expect("rejected").to_string();
+        assert!(error.contains("groups.0.tcp.cc.gamma"), "{error}");
     }
 }
