@@ -257,11 +257,8 @@ mod tests {
         let mut drops = Vec::new();
         let mut now = start;
         while now < end {
-            loop {
-                match codel.on_dequeue(&packet(now - sojourn, Ecn::NotEct), &view(backlog), now, &mut rng) {
-                    Departure::Drop(_) => drops.push(now),
-                    _ => break,
-                }
+            while let Departure::Drop(_) = codel.on_dequeue(&packet(now - sojourn, Ecn::NotEct), &view(backlog), now, &mut rng) {
+                drops.push(now);
             }
             now += step;
         }
