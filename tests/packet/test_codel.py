@@ -34,3 +34,13 @@ def test_codel_marks_ecn_capable_flows():
     assert s["mark_percent"] > 0
     assert s["loss_percent"] == pytest.approx(0, abs=0.01)
     assert s["sojourn_mean_s"] < 0.010
+
+
+def test_example_scenario_resolves():
+    from pathlib import Path
+
+    from aqmlab import Scenario
+
+    path = Path(__file__).parents[2] / "examples" / "codel-dumbbell.toml"
+    queue = Scenario.from_toml(path).resolved()["topology"]["bottleneck"]["queue"]
+    assert queue["kind"] == "codel"

@@ -41,3 +41,13 @@ def test_pi_marks_ecn_capable_flows_instead_of_dropping():
     summary = aqmlab.simulate(scenario, seed=1).summary()
     assert summary["mark_percent"] > 0.1
     assert summary["loss_percent"] < 0.1 * summary["mark_percent"]
+
+
+def test_example_scenario_resolves():
+    from pathlib import Path
+
+    from aqmlab import Scenario
+
+    path = Path(__file__).parents[2] / "examples" / "pi-hollot2001.toml"
+    queue = Scenario.from_toml(path).resolved()["topology"]["bottleneck"]["queue"]
+    assert queue["kind"] == "pi"

@@ -33,3 +33,13 @@ def test_pie_marks_ecn_capable_flows_below_the_mark_threshold():
     assert s["mark_percent"] > 0
     assert s["loss_percent"] < 0.1 * s["mark_percent"]
     assert s["sojourn_mean_s"] == pytest.approx(0.015, abs=0.005)
+
+
+def test_example_scenario_resolves():
+    from pathlib import Path
+
+    from aqmlab import Scenario
+
+    path = Path(__file__).parents[2] / "examples" / "pie-dumbbell.toml"
+    queue = Scenario.from_toml(path).resolved()["topology"]["bottleneck"]["queue"]
+    assert queue["kind"] == "pie"

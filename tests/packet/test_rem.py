@@ -33,3 +33,13 @@ def test_rem_marks_with_ecn():
     assert summary["mark_percent"] > 0.1
     assert summary["loss_percent"] < 0.1 * summary["mark_percent"]
     assert np.isfinite(summary["queue_mean_packets"])
+
+
+def test_example_scenario_resolves():
+    from pathlib import Path
+
+    from aqmlab import Scenario
+
+    path = Path(__file__).parents[2] / "examples" / "rem-dumbbell.toml"
+    queue = Scenario.from_toml(path).resolved()["topology"]["bottleneck"]["queue"]
+    assert queue["kind"] == "rem"
