@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, model_validator
 
 from aqmlab import units
-from aqmlab._fields import Model, QueueLimit, Size
+from aqmlab._fields import Duration, Model, PositiveDuration, QueueLimit, Size
 
 class DropTail(Model):
     """First in, first out; arrivals beyond `limit` are dropped."""
@@ -74,4 +74,129 @@ class Red(Model):
         }
 
 
-Queue = Annotated[DropTail | RandomDrop | Red, Field(discriminator="kind")]
+class Pi(Model):
+    """PI controller (Hollot, Misra, Towsley, Gong, INFOCOM 2001, Section V).
+
+    p(kT) = a (q(kT) - q_ref) - b (q((k-1)T) - q_ref) + p((k-1)T), clamped to [0, 1],
+    sampled at `sampling_frequency`; arrivals are dropped (marked) with probability p.
+    Defaults: the paper's design example (a = 1.822e-5, b = 1.816e-5, 160 Hz,
+    q_ref = 200 packets), designed for N = 60 flows, C = 3750 packets/s, R+ = 0.246 s.
+    """
+
+    kind: Literal["pi"] = "pi"
+    limit: QueueLimit = "1000p"
+    a: float = Field(default=1.822e-5, ge=0.0)
+    b: float = Field(default=1.816e-5, ge=0.0)
+    sampling_frequency: float = Field(default=160.0, gt=0.0, le=1e9, description="Hz")
+    q_ref: float = Field(default=200.0, ge=0.0)
+    ecn: bool = False
+    queue_in_bytes: bool = False
+
+    def resolved(self, link_delay_ns: int) -> dict[str, Any]:
+        return {
+            "kind": "pi",
+            "limit": units.queue_limit(self.limit),
+            "a": self.a,
+            "b": self.b,
+            "sampling_frequency_hz": self.sampling_frequency,
+            "q_ref": self.q_ref,
+            "ecn": self.ecn,
+            "queue_in_bytes": self.queue_in_bytes,
+        }
+
+
+class Rem(Model):
+    """Random Exponential Marking (Athuraliya, Low, Li, Yin, IEEE Network 2001).
+
+    Price p <- max(0, p + gamma (alpha (b - b*) + x - c)) every `update_interval`
+    (x, c: arrivals and capacity in packets per interval, as ns-2 rem.cc), marking
+    probability 1 - phi^(-p). Defaults: the article's phi = 1.001, gamma = 0.001,
+    alpha = 0.1, b* = 20 packets; ns-2's 2 ms update interval.
+    """
+
+    kind: Literal["rem"] = "rem"
+    limit: QueueLimit = "1000p"
+    gamma: float = Field(default=0.001, gt=0.0)
+    alpha: float = Field(default=0.1, ge=0.0)
+    phi: float = Field(default=1.001, gt=1.0)
+    target_backlog: float = Field(default=20.0, ge=0.0, description="b*, packets")
+    update_interval: PositiveDuration = "2ms"
+    ecn: bool = False
+    queue_in_bytes: bool = False
+    mean_packet_size: Size | None = None
+
+    def resolved(self, link_delay_ns: int) -> dict[str, Any]:
+        return {
+            "kind": "rem",
+            "limit": units.queue_limit(self.limit),
+            "gamma": self.gamma,
+            "alpha": self.alpha,
+            "phi": self.phi,
+            "target_backlog": self.target_backlog,
+            "update_interval_ns": units.nanoseconds(self.update_interval),
+            "ecn": self.ecn,
+            "queue_in_bytes": self.queue_in_bytes,
+            "mean_packet_bytes": None if self.mean_packet_size is None else units.bytes_(self.mean_packet_size),
+        }
+
+
+class Codel(Model):
+    """CoDel (RFC 8289): drops (marks) at dequeue once the sojourn time has stayed above
+    `target` for `interval`, then at intervals interval/sqrt(count). Defaults: RFC 8289
+    Sections 4.3-4.4 (5 ms, 100 ms); `mtu` is MAXPACKET (no drop with at most that much
+    queued)."""
+
+    kind: Literal["codel"] = "codel"
+    limit: QueueLimit = "1000p"
+    target: PositiveDuration = "5ms"
+    interval: PositiveDuration = "100ms"
+    ecn: bool = False
+    mtu: Size = "1500B"
+
+    def resolved(self, link_delay_ns: int) -> dict[str, Any]:
+        return {
+            "kind": "codel",
+            "limit": units.queue_limit(self.limit),
+            "target_ns": units.nanoseconds(self.target),
+            "interval_ns": units.nanoseconds(self.interval),
+            "ecn": self.ecn,
+            "mtu_bytes": units.bytes_(self.mtu),
+        }
+
+
+class Pie(Model):
+    """PIE (RFC 8033) with the timestamp latency estimate (Section 4.3). Defaults: RFC 8033
+    (target 15 ms, update 15 ms, alpha 0.125, beta 1.25, max burst 150 ms, ECN mark
+    threshold 10 %); de-randomisation (Section 5.4) off, the 2 % cap (Section 5.5) on."""
+
+    kind: Literal["pie"] = "pie"
+    limit: QueueLimit = "1000p"
+    target: PositiveDuration = "15ms"
+    update_interval: PositiveDuration = "15ms"
+    alpha: float = Field(default=0.125, ge=0.0)
+    beta: float = Field(default=1.25, ge=0.0)
+    max_burst: Duration = "150ms"
+    ecn: bool = False
+    mark_ecn_threshold: float = Field(default=0.1, ge=0.0, le=1.0)
+    derandomize: bool = False
+    cap_drop_adjustment: bool = True
+    mean_packet_size: Size | None = None
+
+    def resolved(self, link_delay_ns: int) -> dict[str, Any]:
+        return {
+            "kind": "pie",
+            "limit": units.queue_limit(self.limit),
+            "target_ns": units.nanoseconds(self.target),
+            "update_interval_ns": units.nanoseconds(self.update_interval),
+            "alpha": self.alpha,
+            "beta": self.beta,
+            "max_burst_ns": units.nanoseconds(self.max_burst),
+            "ecn": self.ecn,
+            "mark_ecn_threshold": self.mark_ecn_threshold,
+            "derandomize": self.derandomize,
+            "cap_drop_adjustment": self.cap_drop_adjustment,
+            "mean_packet_bytes": None if self.mean_packet_size is None else units.bytes_(self.mean_packet_size),
+        }
+
+
+Queue = Annotated[DropTail | RandomDrop | Red | Pi | Rem | Codel | Pie, Field(discriminator="kind")]

@@ -43,7 +43,7 @@ def test_run_writes_data_summary_and_figure(tmp_path):
     [
         (('rate = "100Mbps"', 'rate = "-100Mbps"'), "topology.bottleneck.rate"),
         (("min_th = 50", "min_th = 150"), "below max_th"),
-        (('kind = "red"', 'kind = "pie"'), "'pie'"),
+        (('kind = "red"', 'kind = "no_such_queue"'), "'no_such_queue'"),
         (('rtt = "10ms"', 'rtt = "10 mx"'), "rtt"),
     ],
 )

@@ -5,9 +5,14 @@
 //! Adding a policy is one file implementing [`QueuePolicy`] plus one line in
 //! [`build_policy`].
 
+pub mod codel;
 pub mod droptail;
+pub mod periodic;
+pub mod pi;
+pub mod pie;
 pub mod random_drop;
 pub mod red;
+pub mod rem;
 
 use std::collections::VecDeque;
 
@@ -121,6 +126,10 @@ pub enum QueueConfig {
         /// Fixed drop probability for every arriving packet (seed 003 Section II-B).
         probability: f64,
     },
+    Pi(pi::PiConfig),
+    Rem(rem::RemConfig),
+    Codel(codel::CodelConfig),
+    Pie(pie::PieConfig),
 }
 
 impl QueueConfig {
@@ -129,6 +138,10 @@ impl QueueConfig {
             QueueConfig::DropTail { limit } => *limit,
             QueueConfig::Red(c) => c.limit,
             QueueConfig::RandomDrop { limit, .. } => *limit,
+            QueueConfig::Pi(c) => c.limit,
+            QueueConfig::Rem(c) => c.limit,
+            QueueConfig::Codel(c) => c.limit,
+            QueueConfig::Pie(c) => c.limit,
         }
     }
 
@@ -137,6 +150,10 @@ impl QueueConfig {
             QueueConfig::DropTail { .. } => "drop_tail",
             QueueConfig::Red(_) => "red",
             QueueConfig::RandomDrop { .. } => "random_drop",
+            QueueConfig::Pi(_) => "pi",
+            QueueConfig::Rem(_) => "rem",
+            QueueConfig::Codel(_) => "codel",
+            QueueConfig::Pie(_) => "pie",
         }
     }
 }
@@ -164,6 +181,10 @@ pub fn build_policy(config: &QueueConfig, link: LinkContext, field: &str) -> Res
             }
             Ok(Box::new(random_drop::RandomDrop::new(*probability)))
         }
+        QueueConfig::Pi(c) => Ok(Box::new(pi::Pi::new(c, field)?)),
+        QueueConfig::Rem(c) => Ok(Box::new(rem::Rem::new(c, link, field)?)),
+        QueueConfig::Codel(c) => Ok(Box::new(codel::Codel::new(c, field)?)),
+        QueueConfig::Pie(c) => Ok(Box::new(pie::Pie::new(c, link, field)?)),
     }
 }
 

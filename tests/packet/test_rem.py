@@ -1,0 +1,45 @@
+"""REM (Athuraliya, Low, Li, Yin, IEEE Network 2001) on the dumbbell."""
+
+import numpy as np
+import pytest
+from scenarios import dumbbell
+
+import aqmlab
+
+REM = {"kind": "rem", "limit": "800p"}  # phi 1.001, gamma 0.001, alpha 0.1, b* = 20, 2 ms
+
+
+def test_rem_settles_the_queue_near_its_target_backlog():
+    # 40 Reno flows on 20 Mb/s, RTT 100 ms. The price takes tens of seconds to recover from
+    # the slow-start overshoot (gamma = 0.001 per 2 ms), so we measure the last 50 of 100 s.
+    scenario = dumbbell(flows=40, duration="100s", measure_start="50s", rate="20Mbps", delay="10ms",
+                        rtt="100ms", access_rate="100Mbps", queue=REM, trace_flows=0)
+    results = aqmlab.simulate(scenario, seed=1)
+    summary = results.summary()
+    # measured: mean 18.9, std 13.2 packets, utilisation 0.99
+    assert summary["queue_mean_packets"] == pytest.approx(20, abs=5)
+    assert summary["utilisation_mean"] > 0.95
+    samples = results.link_samples()
+    window = samples["time_s"] > 50
+    p = samples["drop_probability"][window]
+    # The price settles: the marking probability is steady over the window.
+    assert p.min() > 0 and p.max() < 1.5 * p.min(), (p.min(), p.max())
+
+
+def test_rem_marks_with_ecn():
+    scenario = dumbbell(flows=20, duration="40s", rate="10Mbps", delay="10ms", rtt="60ms",
+                        queue={**REM, "ecn": True}, tcp={"cc": "reno", "ecn": True}, trace_flows=0)
+    summary = aqmlab.simulate(scenario, seed=1).summary()
+    assert summary["mark_percent"] > 0.1
+    assert summary["loss_percent"] < 0.1 * summary["mark_percent"]
+    assert np.isfinite(summary["queue_mean_packets"])
+
+
+def test_example_scenario_resolves():
+    from pathlib import Path
+
+    from aqmlab import Scenario
+
+    path = Path(__file__).parents[2] / "examples" / "rem-dumbbell.toml"
+    queue = Scenario.from_toml(path).resolved()["topology"]["bottleneck"]["queue"]
+    assert queue["kind"] == "rem"
