@@ -5,9 +5,14 @@
 //! Adding a policy is one file implementing [`QueuePolicy`] plus one line in
 //! [`build_policy`].
 
+pub mod adaptive_red;
+pub mod avq;
 pub mod droptail;
+pub mod ered;
 pub mod random_drop;
 pub mod red;
+pub mod redvq;
+pub mod threshold;
 
 use std::collections::VecDeque;
 
@@ -121,6 +126,11 @@ pub enum QueueConfig {
         /// Fixed drop probability for every arriving packet (seed 003 Section II-B).
         probability: f64,
     },
+    Threshold(threshold::ThresholdConfig),
+    Ered(ered::EredConfig),
+    RedVq(redvq::RedVqConfig),
+    AdaptiveRed(adaptive_red::AdaptiveRedConfig),
+    Avq(avq::AvqConfig),
 }
 
 impl QueueConfig {
@@ -129,6 +139,11 @@ impl QueueConfig {
             QueueConfig::DropTail { limit } => *limit,
             QueueConfig::Red(c) => c.limit,
             QueueConfig::RandomDrop { limit, .. } => *limit,
+            QueueConfig::Threshold(c) => c.limit,
+            QueueConfig::Ered(c) => c.limit,
+            QueueConfig::RedVq(c) => c.red.limit,
+            QueueConfig::AdaptiveRed(c) => c.limit,
+            QueueConfig::Avq(c) => c.limit,
         }
     }
 
@@ -137,6 +152,11 @@ impl QueueConfig {
             QueueConfig::DropTail { .. } => "drop_tail",
             QueueConfig::Red(_) => "red",
             QueueConfig::RandomDrop { .. } => "random_drop",
+            QueueConfig::Threshold(_) => "threshold",
+            QueueConfig::Ered(_) => "ered",
+            QueueConfig::RedVq(_) => "red_vq",
+            QueueConfig::AdaptiveRed(_) => "adaptive_red",
+            QueueConfig::Avq(_) => "avq",
         }
     }
 }
@@ -164,6 +184,11 @@ pub fn build_policy(config: &QueueConfig, link: LinkContext, field: &str) -> Res
             }
             Ok(Box::new(random_drop::RandomDrop::new(*probability)))
         }
+        QueueConfig::Threshold(c) => Ok(Box::new(threshold::Threshold::new(c, field)?)),
+        QueueConfig::Ered(c) => Ok(Box::new(ered::Ered::new(c, link, field)?)),
+        QueueConfig::RedVq(c) => Ok(Box::new(redvq::RedVq::new(c, link, field)?)),
+        QueueConfig::AdaptiveRed(c) => Ok(Box::new(adaptive_red::AdaptiveRed::new(c, link, field)?)),
+        QueueConfig::Avq(c) => Ok(Box::new(avq::Avq::new(c, link, field)?)),
     }
 }
 
