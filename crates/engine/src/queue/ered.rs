@@ -138,8 +138,6 @@ pub struct Ered {
     ecn: bool,
     average: f64,
     probability: f64,
-    /// Bytes added to the virtual queue by the last accepted arrival (undone on overflow).
-    last_added: f64,
 }
 
 impl Ered {
@@ -178,7 +176,6 @@ impl Ered {
             ecn: config.ecn,
             average: 0.0,
             probability: 0.0,
-            last_added: 0.0,
         })
     }
 
@@ -216,19 +213,10 @@ impl QueuePolicy for Ered {
         } else {
             Verdict::Enqueue
         };
-        // A packet that enters the real queue (marked or not) also enters the virtual one.
-        self.last_added = 0.0;
-        if !matches!(verdict, Verdict::Drop(_)) {
-            self.last_added = packet.size_bytes as f64;
-            self.vq.add(self.last_added);
-        }
+        // Every arrival is offered load y of the link law (34): it enters the virtual queue
+        // whether it is marked, dropped here or dropped by the real buffer.
+        self.vq.add(packet.size_bytes as f64);
         verdict
-    }
-
-    fn on_overflow(&mut self) {
-        // The real buffer was full: the packet never reached the link, take it back out.
-        self.vq.remove(self.last_added);
-        self.last_added = 0.0;
     }
 
     fn average_queue(&self) -> f64 {
@@ -369,18 +357,18 @@ mod tests {
     }
 
     #[test]
-    fn drops_without_ecn_are_not_counted_in_the_virtual_queue_and_overflow_is_undone() {
+    fn every_arrival_enters_the_virtual_queue() {
         let mut c = config();
         c.ecn = false;
         let mut e = Ered::new(&c, LINK, "q").unwrap();
         let mut rng = stream(1, StreamKind::Queue, 0);
         e.vq.add(4000.0 * 1250.0); // above b_max: p = 1
         assert_eq!(e.on_arrival(&packet(Ecn::Ect), &VIEW, 0, &mut rng), Verdict::Drop(DropReason::Forced));
-        assert!((e.virtual_queue() - 4000.0).abs() < 1e-9);
+        assert!((e.virtual_queue() - 4001.0).abs() < 1e-9);
         let mut e = Ered::new(&config(), LINK, "q").unwrap();
         e.on_arrival(&packet(Ecn::Ect), &VIEW, 0, &mut rng);
         e.on_overflow();
-        assert_eq!(e.virtual_queue(), 0.0);
+        assert_eq!(e.virtual_queue(), 1.0);
     }
 
     #[test]

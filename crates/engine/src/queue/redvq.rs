@@ -28,7 +28,6 @@ pub struct RedVq {
     vq: VirtualQueue,
     queue_in_bytes: bool,
     mean_packet_bytes: f64,
-    last_added: f64,
 }
 
 impl RedVq {
@@ -42,7 +41,6 @@ impl RedVq {
             vq: VirtualQueue::new(config.gamma * link.rate_bps as f64 / 8.0),
             queue_in_bytes: config.red.queue_in_bytes,
             mean_packet_bytes: config.red.mean_packet_bytes as f64,
-            last_added: 0.0,
         })
     }
 
@@ -63,18 +61,13 @@ impl QueuePolicy for RedVq {
         self.vq.drain(now);
         let view = self.virtual_view(queue);
         let verdict = self.red.on_arrival(packet, &view, now, rng);
-        self.last_added = 0.0;
-        if !matches!(verdict, Verdict::Drop(_)) {
-            self.last_added = packet.size_bytes as f64;
-            self.vq.add(self.last_added);
-        }
+        // Every arrival is offered load: it enters the virtual queue (as in E-RED).
+        self.vq.add(packet.size_bytes as f64);
         verdict
     }
 
     fn on_overflow(&mut self) {
         self.red.on_overflow();
-        self.vq.remove(self.last_added);
-        self.last_added = 0.0;
     }
 
     fn average_queue(&self) -> f64 {
@@ -143,9 +136,9 @@ mod tests {
             }
         }
         // With q_weight = 1 the average is the virtual queue; above max_th = 60 RED forces drops
-        // although the real queue is empty; dropped packets do not enter the virtual queue.
+        // although the real queue is empty. Every arrival enters the virtual queue: 200 − 0.5 · 199.
         assert!(forced > 0);
-        assert!(r.virtual_queue() <= 61.0 && r.virtual_queue() >= 59.0, "{}", r.virtual_queue());
+        assert!((r.virtual_queue() - (200.0 - 0.5 * 199.0)).abs() < 1e-9, "{}", r.virtual_queue());
         // The traced probability is RED's control law at the virtual queue.
         let p = control_law(r.average_queue(), 20.0, 60.0, 0.1, false);
         assert_eq!(r.drop_probability(), p);
