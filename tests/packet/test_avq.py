@@ -3,7 +3,7 @@ link runs near the desired utilisation γ with a small real queue, where DropTai
 buffer keeps its buffer nearly full (20 Reno flows, 50 Mb/s, RTT 100 ms, 500-packet buffer, about one BDP).
 
 Measured (seed 1): AVQ utilisation 0.941, mean queue 94 packets, loss 0.007 %, marks 0.58 %;
-DropTail 0.971, 321 packets, loss 2.8 %.."""
+DropTail 0.971, 321 packets, loss 2.8 %."""
 
 from scenarios import dumbbell
 
