@@ -64,6 +64,7 @@ pub struct AdaptiveRedConfig {
 
 /// Adaptive RED's AIMD step (paper Fig. 5; ns-2 `updateMaxP`). Returns the new p̄, or None
 /// when the average is in the target band (or p̄ is at its bound).
+#[allow(clippy::too_many_arguments)]
 pub fn adapt_max_p(average: f64, min_th: f64, max_th: f64, max_p: f64, alpha: f64, beta: f64, top: f64, bottom: f64) -> Option<f64> {
     let part = 0.4 * (max_th - min_th);
     if average < min_th + part && max_p > bottom {

@@ -68,10 +68,6 @@ impl VirtualQueue {
         }
     }
 
-    pub(crate) fn remove(&mut self, bytes: f64) {
-        self.bytes = (self.bytes - bytes).max(0.0);
-    }
-
     pub(crate) fn bytes(&self) -> f64 {
         self.bytes
     }
