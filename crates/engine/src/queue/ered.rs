@@ -302,7 +302,7 @@ mod tests {
             let rate = marks as f64 / n as f64;
             let sd = (expected * (1.0 - expected) / n as f64).sqrt();
             assert!((rate - expected).abs() <= 4.0 * sd + 1e-12, "q {q}: rate {rate}, profile {expected}");
-            if q > 0.0 && q >= 6.0 {
+            if q >= 6.0 {
                 // log-linear in q: ln p = ln p_min + κ (q − b_min)
                 assert!((expected.ln() - (0.0005f64.ln() + (q - 6.0) / 500.0)).abs() < 1e-9 || expected == 1.0);
             }
