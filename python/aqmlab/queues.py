@@ -199,4 +199,166 @@ class Pie(Model):
         }
 
 
-Queue = Annotated[DropTail | RandomDrop | Red | Pi | Rem | Codel | Pie, Field(discriminator="kind")]
+def _limit_in_units(limit: object, queue_in_bytes: bool, mean_packet_bytes: int) -> float:
+    """A queue limit in packets, or in bytes with `queue_in_bytes` (converted with the mean size)."""
+    resolved = units.queue_limit(limit)
+    if "packets" in resolved:
+        return float(resolved["packets"] * (mean_packet_bytes if queue_in_bytes else 1))
+    return float(resolved["bytes"] if queue_in_bytes else resolved["bytes"] / mean_packet_bytes)
+
+
+class Threshold(Model):
+    """The threshold policy of seed 000 Section VI: drop (or ECN-mark) an arriving packet when
+    the queue holds at least `q_th` packets (bytes with `queue_in_bytes`)."""
+
+    kind: Literal["threshold"] = "threshold"
+    limit: QueueLimit = "1000p"
+    q_th: float = Field(gt=0.0)
+    ecn: bool = False
+    queue_in_bytes: bool = False
+
+    def resolved(self, link_delay_ns: int) -> dict[str, Any]:
+        return {"kind": "threshold", "limit": units.queue_limit(self.limit), "q_th": self.q_th,
+                "ecn": self.ecn, "queue_in_bytes": self.queue_in_bytes}
+
+
+class Ered(Model):
+    """Exponential RED (seed 002 Section IV-B/C): marking probability p_min·exp(κ(b̃ − b_min))
+    on a virtual queue b̃ served at γ·C, with κ = α/(C·delay_scale) (reconstructed; see
+    docs/queues/ered.md). `variant = "aq"` applies the profile to the EWMA of the virtual
+    queue (weight `q_weight`). `b_min` defaults to 1/5 of the real buffer (seed 002 Section V).
+    """
+
+    kind: Literal["ered"] = "ered"
+    limit: QueueLimit = "1000p"
+    gamma: float = Field(default=0.95, gt=0.0, le=1.0)
+    alpha: float = Field(default=1.0, gt=0.0)
+    p_min: float = Field(default=0.0005, gt=0.0, lt=1.0)
+    p_max: float = Field(default=0.1, gt=0.0, le=1.0)
+    b_min: float | None = Field(default=None, ge=0.0)
+    delay_scale: PositiveDuration = "50ms"
+    variant: Literal["iq", "aq"] = "iq"
+    q_weight: float = Field(default=0.001, gt=0.0, le=1.0)
+    ecn: bool = False
+    queue_in_bytes: bool = False
+    mean_packet_size: Size = "1500B"
+
+    @model_validator(mode="after")
+    def _check(self) -> Ered:
+        if self.p_max <= self.p_min:
+            raise ValueError(f"p_max ({self.p_max}) must be above p_min ({self.p_min})")
+        return self
+
+    def resolved(self, link_delay_ns: int) -> dict[str, Any]:
+        mean = units.bytes_(self.mean_packet_size)
+        b_min = self.b_min if self.b_min is not None else _limit_in_units(self.limit, self.queue_in_bytes, mean) / 5.0
+        return {
+            "kind": "ered",
+            "limit": units.queue_limit(self.limit),
+            "gamma": self.gamma,
+            "alpha": self.alpha,
+            "p_min": self.p_min,
+            "p_max": self.p_max,
+            "b_min": b_min,
+            "delay_scale_ns": units.nanoseconds(self.delay_scale),
+            "averaged": self.variant == "aq",
+            "q_weight": self.q_weight,
+            "ecn": self.ecn,
+            "queue_in_bytes": self.queue_in_bytes,
+            "mean_packet_bytes": mean,
+        }
+
+
+class RedVq(Red):
+    """RED on a virtual queue served at γ·C (seed 002 Section V-A's REDvq); the thresholds
+    apply to the virtual queue, `limit` is the real buffer."""
+
+    kind: Literal["red_vq"] = "red_vq"  # type: ignore[assignment]
+    gamma: float = Field(default=0.95, gt=0.0, le=1.0)
+
+    def resolved(self, link_delay_ns: int) -> dict[str, Any]:
+        red = Red.model_validate(self.model_dump(exclude={"kind", "gamma"})).resolved(link_delay_ns)
+        red.pop("kind")
+        return {"kind": "red_vq", "gamma": self.gamma, "red": red}
+
+
+class AdaptiveRed(Model):
+    """Adaptive RED (Floyd, Gummadi, Shenker 2001): gentle RED whose max_p is adapted by AIMD
+    every `interval` to keep the average between min_th + 0.4 and 0.6 of (max_th − min_th).
+    `min_th = 0` / `max_th = 0` select ns-2's automatic thresholds from `target_delay`."""
+
+    kind: Literal["adaptive_red"] = "adaptive_red"
+    limit: QueueLimit = "1000p"
+    min_th: float = Field(default=0.0, ge=0.0)
+    max_th: float = Field(default=0.0, ge=0.0)
+    max_p: float = Field(default=0.1, gt=0.0, le=1.0)
+    q_weight: float = 0.0
+    target_delay: PositiveDuration = "5ms"
+    interval: PositiveDuration = "0.5s"
+    alpha: float = Field(default=0.01, gt=0.0, lt=1.0)
+    beta: float = Field(default=0.9, gt=0.0, lt=1.0)
+    top: float = Field(default=0.5, gt=0.0, le=1.0)
+    bottom: float = Field(default=0.01, gt=0.0, lt=1.0)
+    gentle: bool = True
+    wait: bool = True
+    ecn: bool = False
+    byte_mode: bool = False
+    queue_in_bytes: bool = False
+    mean_packet_size: Size = "1500B"
+
+    @model_validator(mode="after")
+    def _check(self) -> AdaptiveRed:
+        if self.min_th > 0 and self.max_th > 0 and self.min_th >= self.max_th:
+            raise ValueError(f"min_th ({self.min_th}) must be below max_th ({self.max_th})")
+        if not (0.0 < self.q_weight <= 1.0 or self.q_weight in (0.0, -1.0, -2.0)):
+            raise ValueError(f"q_weight = {self.q_weight} is not allowed; give a weight in (0, 1] or 0, -1, -2")
+        if self.bottom >= self.top:
+            raise ValueError(f"bottom ({self.bottom}) must be below top ({self.top})")
+        return self
+
+    def resolved(self, link_delay_ns: int) -> dict[str, Any]:
+        fields = self.model_dump(exclude={"kind", "limit", "mean_packet_size", "target_delay", "interval"})
+        return {
+            "kind": "adaptive_red",
+            "limit": units.queue_limit(self.limit),
+            **fields,
+            "target_delay_ns": units.nanoseconds(self.target_delay),
+            "interval_ns": units.nanoseconds(self.interval),
+            "mean_packet_bytes": units.bytes_(self.mean_packet_size),
+            "link_delay_ns": link_delay_ns,
+        }
+
+
+class Avq(Model):
+    """Adaptive Virtual Queue (Kunniyur and Srikant 2001): drop or mark an arrival that would
+    overflow a virtual buffer served at C̃, with dC̃/dt = α(γC − λ). `virtual_buffer` defaults
+    to the real buffer (packets, or bytes with `queue_in_bytes`)."""
+
+    kind: Literal["avq"] = "avq"
+    limit: QueueLimit = "1000p"
+    gamma: float = Field(default=0.98, gt=0.0, le=1.0)
+    alpha: float = Field(default=0.15, gt=0.0)
+    virtual_buffer: float | None = Field(default=None, gt=0.0)
+    ecn: bool = False
+    queue_in_bytes: bool = False
+    mean_packet_size: Size = "1500B"
+
+    def resolved(self, link_delay_ns: int) -> dict[str, Any]:
+        mean = units.bytes_(self.mean_packet_size)
+        buffer = self.virtual_buffer if self.virtual_buffer is not None else _limit_in_units(self.limit, self.queue_in_bytes, mean)
+        return {
+            "kind": "avq",
+            "limit": units.queue_limit(self.limit),
+            "gamma": self.gamma,
+            "alpha": self.alpha,
+            "virtual_buffer": buffer,
+            "ecn": self.ecn,
+            "queue_in_bytes": self.queue_in_bytes,
+            "mean_packet_bytes": mean,
+        }
+
+
+Queue = Annotated[
+    DropTail | RandomDrop | Red | Pi | Rem | Codel | Pie | Threshold | Ered | RedVq | AdaptiveRed | Avq,
+    Field(discriminator="kind"),
+]

@@ -20,7 +20,7 @@ from pydantic import Field, ValidationError, model_validator
 from aqmlab import units
 from aqmlab._fields import Duration, Model, PositiveDuration, QueueLimit, Rate, Size
 from aqmlab.errors import ScenarioError
-from aqmlab.queues import DropTail, Queue, RandomDrop, Red
+from aqmlab.queues import AdaptiveRed, Avq, DropTail, Ered, Queue, RandomDrop, Red, RedVq, Threshold
 from aqmlab.topology import Bottleneck, Dumbbell, Network, ParkingLot, Topology
 from aqmlab.traffic import FlowGroup
 from aqmlab.transport import Tcp
@@ -148,5 +148,5 @@ def load(source: str | Path | dict[str, Any] | Scenario) -> Scenario:
     return Scenario.from_toml(source)
 
 
-__all__ = ["Bottleneck", "Dumbbell", "Network", "ParkingLot", "Topology", "DropTail", "RandomDrop", "Red", "Queue", "Scenario", "Tcp", "Trace",
+__all__ = ["Bottleneck", "Dumbbell", "Network", "ParkingLot", "Topology", "DropTail", "RandomDrop", "Red", "Threshold", "Ered", "RedVq", "AdaptiveRed", "Avq", "Queue", "Scenario", "Tcp", "Trace",
            "FlowGroup", "load", "format_validation_error"]

@@ -5,14 +5,19 @@
 //! Adding a policy is one file implementing [`QueuePolicy`] plus one line in
 //! [`build_policy`].
 
+pub mod adaptive_red;
+pub mod avq;
 pub mod codel;
 pub mod droptail;
+pub mod ered;
 pub mod periodic;
 pub mod pi;
 pub mod pie;
 pub mod random_drop;
 pub mod red;
+pub mod redvq;
 pub mod rem;
+pub mod threshold;
 
 use std::collections::VecDeque;
 
@@ -130,6 +135,11 @@ pub enum QueueConfig {
     Rem(rem::RemConfig),
     Codel(codel::CodelConfig),
     Pie(pie::PieConfig),
+    Threshold(threshold::ThresholdConfig),
+    Ered(ered::EredConfig),
+    RedVq(redvq::RedVqConfig),
+    AdaptiveRed(adaptive_red::AdaptiveRedConfig),
+    Avq(avq::AvqConfig),
 }
 
 impl QueueConfig {
@@ -142,6 +152,11 @@ impl QueueConfig {
             QueueConfig::Rem(c) => c.limit,
             QueueConfig::Codel(c) => c.limit,
             QueueConfig::Pie(c) => c.limit,
+            QueueConfig::Threshold(c) => c.limit,
+            QueueConfig::Ered(c) => c.limit,
+            QueueConfig::RedVq(c) => c.red.limit,
+            QueueConfig::AdaptiveRed(c) => c.limit,
+            QueueConfig::Avq(c) => c.limit,
         }
     }
 
@@ -154,6 +169,11 @@ impl QueueConfig {
             QueueConfig::Rem(_) => "rem",
             QueueConfig::Codel(_) => "codel",
             QueueConfig::Pie(_) => "pie",
+            QueueConfig::Threshold(_) => "threshold",
+            QueueConfig::Ered(_) => "ered",
+            QueueConfig::RedVq(_) => "red_vq",
+            QueueConfig::AdaptiveRed(_) => "adaptive_red",
+            QueueConfig::Avq(_) => "avq",
         }
     }
 }
@@ -185,6 +205,11 @@ pub fn build_policy(config: &QueueConfig, link: LinkContext, field: &str) -> Res
         QueueConfig::Rem(c) => Ok(Box::new(rem::Rem::new(c, link, field)?)),
         QueueConfig::Codel(c) => Ok(Box::new(codel::Codel::new(c, field)?)),
         QueueConfig::Pie(c) => Ok(Box::new(pie::Pie::new(c, link, field)?)),
+        QueueConfig::Threshold(c) => Ok(Box::new(threshold::Threshold::new(c, field)?)),
+        QueueConfig::Ered(c) => Ok(Box::new(ered::Ered::new(c, link, field)?)),
+        QueueConfig::RedVq(c) => Ok(Box::new(redvq::RedVq::new(c, link, field)?)),
+        QueueConfig::AdaptiveRed(c) => Ok(Box::new(adaptive_red::AdaptiveRed::new(c, link, field)?)),
+        QueueConfig::Avq(c) => Ok(Box::new(avq::Avq::new(c, link, field)?)),
     }
 }
 

@@ -154,6 +154,21 @@ impl Red {
         self.q_weight
     }
 
+    /// The current maximum early-drop probability p̄ (Adaptive RED adapts it).
+    pub(crate) fn max_p(&self) -> f64 {
+        self.max_p
+    }
+
+    /// Set p̄ (Adaptive RED's AIMD update, `adaptive_red.rs`).
+    pub(crate) fn set_max_p(&mut self, max_p: f64) {
+        self.max_p = max_p;
+    }
+
+    /// (min_th, max_th), in the queue's units.
+    pub(crate) fn thresholds(&self) -> (f64, f64) {
+        (self.min_th, self.max_th)
+    }
+
     /// ns-2 `modify_p`: spread drops uniformly by the count since the last drop.
     fn spaced_probability(&self, p: f64, size_bytes: u32) -> f64 {
         let count = if self.byte_mode { (self.count_bytes as f64 / self.mean_packet_bytes).floor() } else { self.count as f64 };

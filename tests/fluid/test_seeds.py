@@ -1,0 +1,72 @@
+"""Seed numbers reproduced by direct integration (tolerances stated per test)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from aqmlab.fluid import get_model, integrate
+
+
+def _amplitude(result, name, start, end):
+    mask = (result.times >= start) & (result.times <= end)
+    values = result.state(name)[:, mask]
+    return 0.5 * (values.max(axis=1) - values.min(axis=1))
+
+
+def test_seed000_fig3_red_with_averaging():
+    """Seed 000 Fig. 3: C̃ = 100 packets/s, τ = 0.171 s, RED defaults; γ = 0.032 converges to
+    w* ≈ 17 packets, γ = 0.028 settles on a limit cycle (Hopf at γ ≈ 0.03)."""
+    model = get_model("ctcp-red")
+    params = {"C": 100.0, "tau": 0.171, "gamma": [0.028, 0.032]}
+    P, size = model.resolve(params)
+    w_star = model.equilibrium(P, size)[0]
+    assert w_star == pytest.approx([17.22, 17.22], abs=0.01)  # "w* ≈ 17 packets": |w* − 17| < 0.5
+    assert abs(w_star[0] - 17) < 0.5
+    result = integrate(model, params, t_end=300.0)  # history: equilibrium + 10 %
+    early, late = _amplitude(result, "w", 50, 150), _amplitude(result, "w", 200, 300)
+    # γ = 0.028: a limit cycle — window amplitude above 5 packets and not decaying (±10 %)
+    assert late[0] > 5.0
+    assert late[0] > 0.9 * early[0]
+    # γ = 0.032: converges — amplitude falls by more than half per 150 s, mean at w*
+    assert late[1] < 0.5 * early[1]
+    assert result.mean("w", tail=0.2)[1] == pytest.approx(w_star[1], rel=0.01)
+
+
+def test_seed000_fig14b_threshold_policy():
+    """Seed 000 Fig. 14b: α = 0.125, k = 0.75, β = 0.5, C̃ = 100, τ = 1: q_th = 38 converges,
+    q_th = 40 oscillates, and the amplitude grows with q_th (Hopf at q_th = 39)."""
+    model = get_model("ctcp-threshold")
+    q_th = [38.0, 40.0, 45.0, 50.0, 60.0]
+    params = {"C": 100.0, "tau": 1.0, "q_th": q_th}
+    result = integrate(model, params, t_end=1000.0)
+    late = _amplitude(result, "w", 800, 1000)
+    middle = _amplitude(result, "w", 500, 700)
+    assert late[0] < 1e-3 and late[0] < middle[0] + 1e-12  # q_th = 38: converged (amplitude < 0.001 packet)
+    assert late[1] > 0.5 and late[1] == pytest.approx(middle[1], rel=0.02)  # q_th = 40: steady oscillation
+    assert np.all(np.diff(late[1:]) > 0)  # amplitude grows with q_th
+    # cross-check with the linear condition (40): τ sqrt(a2² − a1²) < arccos(−a1/a2)
+    P, size = model.resolve(params)
+    w = model.equilibrium(P, size)[0]
+    p = (w / 100.0) ** np.asarray(q_th)
+    i = 0.125 * w ** (0.75 - 1)
+    a1 = (2 - 0.75) * i * (1 - p) / 1.0
+    a2 = np.asarray(q_th) * i / 1.0
+    margin = np.arccos(-a1 / a2) - np.sqrt(a2 ** 2 - a1 ** 2)
+    assert margin[0] > 0 and np.all(margin[1:] < 0)
+
+
+def test_seed004_ecn_period_is_four_tau_past_the_hopf_point():
+    """Seed 004 eq. (13) with p(y) = (y/C)^B: stable below κτp(1 + B) = π/2, just past it an
+    oscillation with period close to 4τ (here within 3 %)."""
+    model = get_model("ecn")
+    base = {"tau": 1.0, "C": 100.0, "B": 10.0, "w": 10.0}
+    P, size = model.resolve(base)
+    critical = math.pi / 2 / model.loop_gain(P, size)[0]
+    result = integrate(model, {**base, "kappa": [0.95 * critical, 1.05 * critical]}, t_end=600.0, record_dt=0.01)
+    amplitude = result.amplitude("x", tail=0.2)
+    assert amplitude[0] < 1e-4 * result.mean("x")[0]
+    assert amplitude[1] > 1.0
+    assert result.period("x", tail=0.3)[1] == pytest.approx(4.0, rel=0.03)
