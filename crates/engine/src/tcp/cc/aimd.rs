@@ -24,7 +24,7 @@
 //! ACK with its ECN echo (`ecn_per_ack`), which needs the receiver to echo CE per packet
 //! (`TcpConfig::ecn_echo = per_packet`), so that fluid models and packets share the very
 //! same law. A loss (three duplicate ACKs) applies d(w) once per loss event, at w =
-//! FlightSize (RFC 5681 eq. (4)), and enters the shared sender's NewReno recovery. Slow start
+//! min(FlightSize, cwnd) (`reduction_base`), and enters the shared sender's NewReno recovery. Slow start
 //! (RFC 5681, +1 per ACK) runs until the first mark or loss, as the fluid law has no slow
 //! start of its own.
 
@@ -147,9 +147,9 @@ impl Aimd {
         Aimd { law, cwnd: initial_window, ssthresh: initial_ssthresh }
     }
 
-    /// w − d(w) at w = FlightSize, at least two segments (RFC 5681 eq. (4) floor).
-    fn after_loss(&self, in_flight: u64) -> f64 {
-        let w = in_flight as f64;
+    /// w − d(w) at w = min(FlightSize, cwnd), at least two segments (RFC 5681 eq. (4) floor).
+    fn after_loss(&self, event: &CongestionEvent) -> f64 {
+        let w = super::reduction_base(event, self.cwnd);
         (w - self.law.decrease(w)).max(2.0)
     }
 }
@@ -184,14 +184,14 @@ impl CongestionControl for Aimd {
     }
 
     fn on_loss(&mut self, event: &CongestionEvent) {
-        // One decrease d(w) per loss event (seed 000 eq. (1), d(w) per drop), w = FlightSize.
-        self.ssthresh = self.after_loss(event.in_flight);
+        // One decrease d(w) per loss event (seed 000 eq. (1), d(w) per drop).
+        self.ssthresh = self.after_loss(event);
         self.cwnd = self.ssthresh;
     }
 
     fn on_rto(&mut self, event: &CongestionEvent) {
         // RFC 5681 Section 3.1: cwnd = 1 segment after a timeout; ssthresh from the law.
-        self.ssthresh = self.after_loss(event.in_flight);
+        self.ssthresh = self.after_loss(event);
         self.cwnd = 1.0;
     }
 
@@ -262,9 +262,13 @@ mod tests {
             let shrunk = grown - b * grown.powf(m);
             assert!((cc.window() - shrunk.max(1.0)).abs() < 1e-12, "decrease b w^m for ({a}, {n}, {b}, {m})");
             assert_eq!(cc.ssthresh(), cc.window());
-            // a loss applies d(w) once, at w = FlightSize
-            cc.on_loss(&loss(40));
-            assert!((cc.window() - (40.0 - b * 40f64.powf(m)).max(2.0)).abs() < 1e-12);
+            // a loss applies d(w) once, at w = min(FlightSize, cwnd)
+            let w = cc.window().min(20.0);
+            cc.on_loss(&loss(20));
+            assert!((cc.window() - (w - b * w.powf(m)).max(2.0)).abs() < 1e-12);
+            let mut big = Aimd::new(power(a, n, b, m), 50.0, 50.0);
+            big.on_loss(&loss(1000));
+            assert!((big.window() - (50.0 - b * 50f64.powf(m)).max(2.0)).abs() < 1e-12, "cwnd bounds FlightSize");
         }
         // A marked ACK in slow start ends slow start.
         let mut cc = Aimd::new(power(1.0, -1.0, 0.5, 1.0), 2.0, 1e9);

@@ -148,7 +148,9 @@ impl Cubic {
         };
         self.cwnd_prior = self.cwnd;
         // RFC 9438 Section 4.6, Figure 5: ssthresh = flight_size · β_cubic, at least 2 SMSS.
-        self.ssthresh = (event.in_flight as f64 * self.beta).max(2.0);
+        // The window reduced is min(FlightSize, cwnd) (`reduction_base`): RFC 9438 notes that
+        // implementations use cwnd (Linux tcp_cubic.c: cwnd · β).
+        self.ssthresh = (super::reduction_base(event, self.cwnd) * self.beta).max(2.0);
         self.epoch = None;
     }
 }

@@ -120,10 +120,10 @@ impl HighSpeed {
         Ok(HighSpeed { params: config.clone(), cwnd: initial_window, ssthresh: initial_ssthresh })
     }
 
-    /// The window after a congestion event at FlightSize w: (1 − b(w)) w, at least two
-    /// segments (RFC 3649 Section 5; RFC 5681 eq. (4) for the floor and FlightSize).
-    fn reduced(&self, in_flight: u64) -> f64 {
-        let w = in_flight as f64;
+    /// The window after a congestion event at w = min(FlightSize, cwnd): (1 − b(w)) w, at
+    /// least two segments (RFC 3649 Section 5; RFC 5681 eq. (4) for the floor).
+    fn reduced(&self, event: &CongestionEvent) -> f64 {
+        let w = super::reduction_base(event, self.cwnd);
         ((1.0 - self.params.decrease(w)) * w).max(2.0)
     }
 }
@@ -152,14 +152,14 @@ impl CongestionControl for HighSpeed {
 
     fn on_loss(&mut self, event: &CongestionEvent) {
         // RFC 3649 Section 5: w = (1 − b(w)) w on a congestion event.
-        self.ssthresh = self.reduced(event.in_flight);
+        self.ssthresh = self.reduced(event);
         self.cwnd = self.ssthresh;
     }
 
     fn on_rto(&mut self, event: &CongestionEvent) {
         // RFC 5681 Section 3.1: cwnd = 1 after a timeout; ssthresh from the HighSpeed
         // decrease (as Linux tcp_highspeed.c, whose ssthresh hook serves both cases).
-        self.ssthresh = self.reduced(event.in_flight);
+        self.ssthresh = self.reduced(event);
         self.cwnd = 1.0;
     }
 }

@@ -63,6 +63,15 @@ pub struct CongestionEvent {
     pub min_rtt_ns: Time,
 }
 
+/// The window a multiplicative decrease applies to: FlightSize (RFC 5681 eq. (4)), but
+/// never more than cwnd. After a long NewReno recovery that kept sending new data on an
+/// inflated window, FlightSize can be many times cwnd (measured: 13 884 segments in flight
+/// against cwnd = 320 after a 25 s recovery from a slow-start overshoot); Linux uses cwnd
+/// (tcp_cubic.c, tcp_highspeed.c, tcp_scalable.c `ssthresh` hooks).
+pub fn reduction_base(event: &CongestionEvent, cwnd: f64) -> f64 {
+    (event.in_flight as f64).min(cwnd)
+}
+
 pub trait CongestionControl: Send + Sync {
     /// Congestion window, segments (may be fractional).
     fn window(&self) -> f64;

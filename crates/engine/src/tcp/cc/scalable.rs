@@ -55,13 +55,14 @@ impl Scalable {
         Ok(Scalable { a: config.a, b: config.b, low_window: config.low_window, cwnd: initial_window, ssthresh: initial_ssthresh })
     }
 
-    fn reduced(&self, in_flight: u64) -> f64 {
-        let w = in_flight as f64;
+    /// The window after a congestion event at w = min(FlightSize, cwnd), at least two segments.
+    fn reduced(&self, event: &CongestionEvent) -> f64 {
+        let w = super::reduction_base(event, self.cwnd);
         let kept = if w <= self.low_window {
             // Legacy TCP below lwnd (Kelly 2003): halve (RFC 5681 eq. (4)).
             w / 2.0
         } else {
-            // Kelly 2003: cwnd = cwnd − b·cwnd on a loss (FlightSize as the window, RFC 5681).
+            // Kelly 2003: cwnd = cwnd − b·cwnd on a loss.
             (1.0 - self.b) * w
         };
         kept.max(2.0)
@@ -94,14 +95,14 @@ impl CongestionControl for Scalable {
     }
 
     fn on_loss(&mut self, event: &CongestionEvent) {
-        self.ssthresh = self.reduced(event.in_flight);
+        self.ssthresh = self.reduced(event);
         self.cwnd = self.ssthresh;
     }
 
     fn on_rto(&mut self, event: &CongestionEvent) {
         // RFC 5681 Section 3.1: cwnd = 1 after a timeout; ssthresh from the Scalable
         // decrease (Linux: the same ssthresh hook for both).
-        self.ssthresh = self.reduced(event.in_flight);
+        self.ssthresh = self.reduced(event);
         self.cwnd = 1.0;
     }
 }
@@ -158,10 +159,13 @@ mod tests {
         let mut cc = Scalable::new(&ScalableConfig::default(), 10.0, 10.0, "cc").unwrap();
         cc.on_ack(&ack());
         assert!((cc.window() - 10.1).abs() < 1e-12, "+1/cwnd");
+        let mut cc = Scalable::new(&ScalableConfig::default(), 100.0, 100.0, "cc").unwrap();
         cc.on_loss(&loss(16));
         assert_eq!(cc.window(), 8.0, "halved at lwnd");
+        let mut cc = Scalable::new(&ScalableConfig::default(), 100.0, 100.0, "cc").unwrap();
         cc.on_loss(&loss(17));
         assert!((cc.window() - 17.0 * 0.875).abs() < 1e-12);
+        let mut cc = Scalable::new(&ScalableConfig::default(), 100.0, 100.0, "cc").unwrap();
         cc.on_rto(&loss(40));
         assert_eq!((cc.window(), cc.ssthresh()), (1.0, 35.0));
         cc.on_ack(&ack());
