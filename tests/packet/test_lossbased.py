@@ -4,18 +4,18 @@ with per-packet ECN, and the scenario plumbing (TOML forms, validation)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from pathlib import Path
 
+import aqmlab
 import numpy as np
 import pytest
-from scenarios import dumbbell
-
-import aqmlab
 from aqmlab import _engine
 from aqmlab.errors import ScenarioError
 from aqmlab.scenario import Scenario
+from scenarios import dumbbell
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 MSS_BITS = 1460 * 8
@@ -97,7 +97,7 @@ def test_cubic_window_follows_the_cubic_curve_between_losses():
     assert len(drops) >= 6
     w_max_prev = None
     epochs = 0
-    for start, end in zip(drops[:-1], drops[1:], strict=True):
+    for start, end in itertools.pairwise(drops):
         w_loss, cwnd_epoch = w[start], w[start + 1]
         assert cwnd_epoch == pytest.approx(0.7 * w_loss, rel=0.01), "β_cubic = 0.7"
         w_max = 0.85 * w_loss if w_max_prev is not None and w_loss < w_max_prev else w_loss
