@@ -20,14 +20,17 @@ class DropTail(Model):
 
 
 class RandomDrop(Model):
-    """Drops each arrival independently with a fixed `probability` (seed 003 Section II-B)."""
+    """Drops each arrival independently with a fixed `probability` (seed 003 Section II-B);
+    with `ecn`, ECN-capable packets are marked instead (RFC 3168 Section 5)."""
 
     kind: Literal["random_drop"] = "random_drop"
     limit: QueueLimit = "1000p"
     probability: float = Field(ge=0.0, le=1.0)
+    ecn: bool = False
 
     def resolved(self, link_delay_ns: int) -> dict[str, Any]:
-        return {"kind": "random_drop", "limit": units.queue_limit(self.limit), "probability": self.probability}
+        return {"kind": "random_drop", "limit": units.queue_limit(self.limit), "probability": self.probability,
+                "ecn": self.ecn}
 
 
 class Red(Model):

@@ -9,7 +9,7 @@ from pydantic import Field, model_validator
 
 from aqmlab import units
 from aqmlab._fields import Model, PositiveDuration, Size
-from aqmlab.congestion import CongestionControl, Reno
+from aqmlab.congestion import PER_ACK_ECN, CongestionControl, Reno
 
 
 def _cc_from_name(value: Any) -> Any:
@@ -32,6 +32,10 @@ class Tcp(Model):
     delayed_ack: bool = False
     delayed_ack_timeout: PositiveDuration = "100ms"
     ecn: bool = False
+    #: "rfc3168": ECE on every ACK from a CE mark until CWR (RFC 3168 Section 6.1.3);
+    #: "per_packet": ECE on the ACK of each CE-marked packet only (as DCTCP/AccECN), needed
+    #: by laws reacting per marked ACK (aimd, illinois_like, africa_like).
+    ecn_echo: Literal["rfc3168", "per_packet"] = "rfc3168"
     dupack_threshold: int = Field(default=3, ge=1)
     limited_transmit: bool = False
 
@@ -48,6 +52,10 @@ class Tcp(Model):
             raise ValueError(f"header_size ({self.header_size}) must be below packet_size ({self.packet_size})")
         if units.seconds(self.min_rto) > units.seconds(self.max_rto):
             raise ValueError(f"min_rto ({self.min_rto}) must not exceed max_rto ({self.max_rto})")
+        if self.ecn and self.cc.kind in PER_ACK_ECN and self.ecn_echo != "per_packet":
+            raise ValueError(
+                f'ecn_echo ("{self.ecn_echo}") must be "per_packet" with ecn on: {self.cc.kind} reacts to every marked ACK'
+            )
         return self
 
     def resolved(self) -> dict[str, Any]:
@@ -65,6 +73,7 @@ class Tcp(Model):
             "delayed_ack": self.delayed_ack,
             "delayed_ack_timeout_ns": units.nanoseconds(self.delayed_ack_timeout),
             "ecn": self.ecn,
+            "ecn_echo": self.ecn_echo,
             "dupack_threshold": self.dupack_threshold,
             "limited_transmit": self.limited_transmit,
         }

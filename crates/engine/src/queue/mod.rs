@@ -130,6 +130,9 @@ pub enum QueueConfig {
         limit: Limit,
         /// Fixed drop probability for every arriving packet (seed 003 Section II-B).
         probability: f64,
+        /// Mark ECN-capable packets instead of dropping them.
+        #[serde(default)]
+        ecn: bool,
     },
     Pi(pi::PiConfig),
     Rem(rem::RemConfig),
@@ -191,7 +194,7 @@ pub fn build_policy(config: &QueueConfig, link: LinkContext, field: &str) -> Res
     match config {
         QueueConfig::DropTail { .. } => Ok(Box::new(droptail::DropTail)),
         QueueConfig::Red(c) => Ok(Box::new(red::Red::new(c, link, field)?)),
-        QueueConfig::RandomDrop { probability, .. } => {
+        QueueConfig::RandomDrop { probability, ecn, .. } => {
             if !(0.0..=1.0).contains(probability) {
                 return Err(EngineError::invalid(
                     format!("{field}.probability"),
@@ -199,7 +202,7 @@ pub fn build_policy(config: &QueueConfig, link: LinkContext, field: &str) -> Res
                     "a probability in [0, 1]",
                 ));
             }
-            Ok(Box::new(random_drop::RandomDrop::new(*probability)))
+            Ok(Box::new(random_drop::RandomDrop::new(*probability, *ecn)))
         }
         QueueConfig::Pi(c) => Ok(Box::new(pi::Pi::new(c, field)?)),
         QueueConfig::Rem(c) => Ok(Box::new(rem::Rem::new(c, link, field)?)),

@@ -20,6 +20,19 @@ pub enum Recovery {
     Tahoe,
 }
 
+/// How the receiver echoes Congestion Experienced marks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EcnEcho {
+    /// RFC 3168 Section 6.1.3: ECE on every ACK from a CE mark until a CWR arrives.
+    #[default]
+    Rfc3168,
+    /// ECE on the ACK of each CE-marked data packet only (like DCTCP / AccECN, which
+    /// report every mark): what laws reacting per marked ACK need (seed 002 Section
+    /// IV-A). CWR is ignored.
+    PerPacket,
+}
+
 /// Per-flow TCP settings (resolved units).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -49,6 +62,10 @@ pub struct TcpConfig {
     pub delayed_ack_timeout_ns: Time,
     /// Negotiate ECN (RFC 3168): data packets are ECT, routers may mark CE.
     pub ecn: bool,
+    /// How CE marks are echoed (default RFC 3168). Laws that react per marked ACK
+    /// (`CongestionControl::ecn_per_ack`) need `per_packet` when `ecn` is on.
+    #[serde(default)]
+    pub ecn_echo: EcnEcho,
     /// Duplicate ACKs that trigger a fast retransmit (RFC 5681 Section 3.2).
     pub dupack_threshold: u32,
     /// Limited Transmit (RFC 3042): a new segment on each of the first two duplicate ACKs.
@@ -73,6 +90,7 @@ impl Default for TcpConfig {
             delayed_ack: false,
             delayed_ack_timeout_ns: 100_000_000,
             ecn: false,
+            ecn_echo: EcnEcho::Rfc3168,
             dupack_threshold: 3,
             limited_transmit: false,
         }

@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use super::TcpConfig;
+use super::{EcnEcho, TcpConfig};
 use crate::packet::{Ecn, FlowId, Packet, PacketKind, RouteId, FLAG_CWR, FLAG_ECE};
 use crate::time::Time;
 
@@ -21,6 +21,8 @@ pub struct TcpReceiver {
     received: VecDeque<bool>,
     /// RFC 3168 Section 6.1.3: set ECE on every ACK until a CWR arrives.
     echo_congestion: bool,
+    /// Echo each CE mark on one ACK only (`EcnEcho::PerPacket`).
+    per_packet_echo: bool,
     /// In-order segments not yet acknowledged (delayed ACKs).
     unacked: u32,
     /// Timestamp to echo in the next ACK (RFC 7323 TS.Recent).
@@ -45,6 +47,7 @@ impl TcpReceiver {
             rcv_nxt: 0,
             received: VecDeque::new(),
             echo_congestion: false,
+            per_packet_echo: config.ecn_echo == EcnEcho::PerPacket,
             unacked: 0,
             echo_timestamp: 0,
             ack_deadline: None,
@@ -69,12 +72,17 @@ impl TcpReceiver {
     fn make_ack(&mut self) -> Packet {
         self.unacked = 0;
         self.ack_deadline = None;
+        let ece = self.echo_congestion;
+        if self.per_packet_echo {
+            // Per-packet echo: this ACK reports the marks since the previous ACK, once.
+            self.echo_congestion = false;
+        }
         Packet {
             flow: self.flow,
             kind: PacketKind::Ack,
             // RFC 3168 Section 6.1.4: pure ACKs are sent not-ECT.
             ecn: Ecn::NotEct,
-            flags: if self.echo_congestion { FLAG_ECE } else { 0 },
+            flags: if ece { FLAG_ECE } else { 0 },
             hop: 0,
             route: self.route,
             size_bytes: self.ack_bytes,
@@ -87,8 +95,9 @@ impl TcpReceiver {
     /// A data segment arrived; any ACK to send is pushed to `out`.
     pub fn on_data(&mut self, packet: &Packet, now: Time, out: &mut Vec<Packet>) {
         self.segments_received += 1;
-        // RFC 3168 Section 6.1.3: CWR ends the echo; CE (re)starts it.
-        if packet.has_flag(FLAG_CWR) {
+        // RFC 3168 Section 6.1.3: CWR ends the echo; CE (re)starts it. (Per-packet echo
+        // clears it on each ACK instead.)
+        if packet.has_flag(FLAG_CWR) && !self.per_packet_echo {
             self.echo_congestion = false;
         }
         let congestion = packet.ecn == Ecn::Ce;
@@ -202,6 +211,22 @@ mod tests {
         rx.on_data(&cwr, 0, &mut out);
         let ece: Vec<bool> = out.iter().map(|p| p.has_flag(FLAG_ECE)).collect();
         assert_eq!(ece, vec![true, true, false]);
+    }
+
+    #[test]
+    fn per_packet_echo_marks_only_the_ack_of_each_ce_packet() {
+        let config = TcpConfig { ecn_echo: EcnEcho::PerPacket, ..TcpConfig::default() };
+        let mut rx = TcpReceiver::new(0, 1, &config, None);
+        let mut out = Vec::new();
+        for (seq, ce) in [(0, true), (1, false), (2, true), (3, true), (4, false)] {
+            let mut packet = segment(seq);
+            if ce {
+                packet.ecn = Ecn::Ce;
+            }
+            rx.on_data(&packet, 0, &mut out);
+        }
+        let ece: Vec<bool> = out.iter().map(|p| p.has_flag(FLAG_ECE)).collect();
+        assert_eq!(ece, vec![true, false, true, true, false]);
     }
 
     #[test]

@@ -7,9 +7,9 @@
 
 use super::cc::{AckEvent, CcInit, CongestionControl, CongestionEvent};
 use super::rto::RtoEstimator;
-use super::{Recovery, TcpConfig};
+use super::{EcnEcho, Recovery, TcpConfig};
 use crate::packet::{Ecn, FlowId, Packet, PacketKind, RouteId, FLAG_CWR, FLAG_ECE, FLAG_RETRANSMIT};
-use crate::error::Result;
+use crate::error::{EngineError, Result};
 use crate::rng::Rng;
 use crate::time::Time;
 
@@ -81,13 +81,23 @@ impl TcpSender {
         let payload = (config.packet_size_bytes - config.header_bytes) as u64;
         let total_segments = total_bytes.map(|b| b.div_ceil(payload).max(1));
         let last_payload = total_bytes.map(|b| b - (b.div_ceil(payload).max(1) - 1) * payload).unwrap_or(payload);
+        let cc = config.cc.build(
+            CcInit { initial_window: config.initial_window, initial_ssthresh: config.initial_ssthresh, rng },
+            &format!("{field}.cc"),
+        )?;
+        if config.ecn && cc.ecn_per_ack() && config.ecn_echo != EcnEcho::PerPacket {
+            // Under RFC 3168 echo every ACK after a mark carries ECE until CWR, which such
+            // laws never send: each would be taken as a new mark.
+            return Err(EngineError::invalid(
+                format!("{field}.ecn_echo"),
+                "rfc3168",
+                format!("\"per_packet\" with ecn on: {} reacts to every marked ACK", config.cc.name()),
+            ));
+        }
         Ok(TcpSender {
             flow,
             route,
-            cc: config.cc.build(
-                CcInit { initial_window: config.initial_window, initial_ssthresh: config.initial_ssthresh, rng },
-                &format!("{field}.cc"),
-            )?,
+            cc,
             recovery_mode: config.recovery,
             packet_bytes: config.packet_size_bytes,
             last_packet_bytes: (last_payload as u32).max(1) + config.header_bytes,
@@ -290,6 +300,10 @@ impl TcpSender {
                 self.stats.ecn_reductions += 1;
             }
         } else {
+            if ece {
+                // A law reacting per marked ACK (`ecn_per_ack`): count each marked ACK.
+                self.stats.ecn_reductions += 1;
+            }
             let event = AckEvent {
                 now,
                 acked_segments: acked,
@@ -523,6 +537,33 @@ mod tests {
         out.clear();
         tx.on_ack(&ack(8, 0), 12 * MS, &mut out);
         assert!(out.first().is_some_and(|p| p.has_flag(FLAG_CWR)));
+    }
+
+    #[test]
+    fn per_ack_laws_see_every_marked_ack_and_need_per_packet_echo() {
+        use crate::tcp::cc::{aimd::AimdConfig, CcConfig};
+        let config = TcpConfig {
+            cc: CcConfig::Aimd(AimdConfig::default()),
+            ecn: true,
+            initial_window: 10.0,
+            initial_ssthresh: 10.0,
+            ..TcpConfig::default()
+        };
+        let err = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "g.tcp").err().unwrap();
+        assert!(err.to_string().contains("g.tcp.ecn_echo"), "{err}");
+        let config = TcpConfig { ecn_echo: EcnEcho::PerPacket, ..config };
+        let mut tx = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "tcp").unwrap();
+        let mut out = Vec::new();
+        tx.start(0, &mut out);
+        // two marked ACKs in the same window: two halvings (b·w per marked ACK), no CWR
+        for seq in [1, 2] {
+            let mut echo = ack(seq, 0);
+            echo.flags = FLAG_ECE;
+            tx.on_ack(&echo, 10 * MS, &mut out);
+        }
+        assert_eq!(tx.cwnd(), 2.5);
+        assert_eq!(tx.stats.ecn_reductions, 2);
+        assert!(out.iter().all(|p| !p.has_flag(FLAG_CWR)));
     }
 
     #[test]

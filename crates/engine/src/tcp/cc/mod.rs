@@ -7,10 +7,14 @@
 //! struct, validated in its constructor) plus one variant in [`CcConfig`], one line in
 //! [`CcConfig::build`] and one in [`CcConfig::name`].
 
-pub mod cx;
-pub mod pert;
+pub mod aimd;
 pub mod compound;
+pub mod cubic;
+pub mod cx;
+pub mod highspeed;
+pub mod pert;
 pub mod reno;
+pub mod scalable;
 
 use serde::{Deserialize, Serialize};
 
@@ -62,6 +66,15 @@ pub struct CongestionEvent {
     pub min_rtt_ns: Time,
 }
 
+/// The window a multiplicative decrease applies to: FlightSize (RFC 5681 eq. (4)), but
+/// never more than cwnd. After a long NewReno recovery that kept sending new data on an
+/// inflated window, FlightSize can be many times cwnd (measured: 13 884 segments in flight
+/// against cwnd = 320 after a 25 s recovery from a slow-start overshoot); Linux uses cwnd
+/// (tcp_cubic.c, tcp_highspeed.c, tcp_scalable.c `ssthresh` hooks).
+pub fn reduction_base(event: &CongestionEvent, cwnd: f64) -> f64 {
+    (event.in_flight as f64).min(cwnd)
+}
+
 pub trait CongestionControl: Send + Sync {
     /// Congestion window, segments (may be fractional).
     fn window(&self) -> f64;
@@ -105,14 +118,34 @@ pub enum CcConfig {
     /// Compound TCP (seed 000 Section II-A1; seed 004 eqs. (6)-(8)); parameters inline:
     /// `{"kind": "compound", "alpha": 0.125, ...}`, each defaulting to the paper's value.
     Compound(compound::CompoundParams),
+    /// CUBIC (RFC 9438; seed 004 eqs. (1)-(5)).
+    Cubic(cubic::CubicConfig),
+    /// HighSpeed TCP (RFC 3649).
+    #[serde(rename = "highspeed")]
+    HighSpeed(highspeed::HighSpeedConfig),
+    /// Scalable TCP (Kelly 2003).
+    Scalable(scalable::ScalableConfig),
+    /// The general law a·wⁿ per unmarked ACK, b·wᵐ per marked ACK (seed 002 Section IV-A).
+    Aimd(aimd::AimdConfig),
+    /// Seed 000 Table I, TCP Illinois: α_max/w, β_min·w.
+    IllinoisLike(aimd::IllinoisLikeConfig),
+    /// Seed 000 Table I, AFRICA TCP: HighSpeed's a(w)/w, w·b(w).
+    AfricaLike(highspeed::HighSpeedConfig),
 }
 
 impl CcConfig {
     /// The registry: build the algorithm of this configuration; `field` names the
     /// scenario field of the configuration in errors about its parameters.
     pub fn build(&self, init: CcInit, field: &str) -> Result<Box<dyn CongestionControl>> {
+        let (w, ss) = (init.initial_window, init.initial_ssthresh);
         Ok(match self {
-            CcConfig::Reno => Box::new(reno::Reno::new(init.initial_window, init.initial_ssthresh)),
+            CcConfig::Reno => Box::new(reno::Reno::new(w, ss)),
+            CcConfig::Cubic(c) => Box::new(cubic::Cubic::new(c, w, ss, field)?),
+            CcConfig::HighSpeed(c) => Box::new(highspeed::HighSpeed::new(c, w, ss, field)?),
+            CcConfig::Scalable(c) => Box::new(scalable::Scalable::new(c, w, ss, field)?),
+            CcConfig::Aimd(c) => Box::new(aimd::Aimd::new(aimd::Law::power(c, field)?, w, ss)),
+            CcConfig::IllinoisLike(c) => Box::new(aimd::Aimd::new(aimd::Law::illinois_like(c, field)?, w, ss)),
+            CcConfig::AfricaLike(c) => Box::new(aimd::Aimd::new(aimd::Law::africa_like(c, field)?, w, ss)),
             CcConfig::Cx(params) => {
                 Box::new(cx::Cx::new(init.initial_window, init.initial_ssthresh, params, init.rng, field)?)
             }
@@ -131,6 +164,12 @@ impl CcConfig {
             CcConfig::Cx(_) => "cx",
             CcConfig::Pert(_) => "pert",
             CcConfig::Compound(_) => "compound",
+            CcConfig::Cubic(_) => "cubic",
+            CcConfig::HighSpeed(_) => "highspeed",
+            CcConfig::Scalable(_) => "scalable",
+            CcConfig::Aimd(_) => "aimd",
+            CcConfig::IllinoisLike(_) => "illinois_like",
+            CcConfig::AfricaLike(_) => "africa_like",
         }
     }
 }
@@ -181,5 +220,32 @@ mod tests {
         let bad = CcConfig::Compound(compound::CompoundParams { gamma: 0.0, ..Default::default() });
         let error = bad.build(init, "groups.0.tcp.cc").err().expect("rejected").to_string();
         assert!(error.contains("groups.0.tcp.cc.gamma"), "{error}");
+    }
+
+    #[test]
+    fn configurations_parse_by_name_or_with_parameters() {
+        let by_name: CcConfig = serde_json::from_str(r#"{"kind": "cubic"}"#).unwrap();
+        assert_eq!(by_name, CcConfig::Cubic(cubic::CubicConfig::default()));
+        let with: CcConfig = serde_json::from_str(r#"{"kind": "cubic", "c": 0.2}"#).unwrap();
+        assert_eq!(with, CcConfig::Cubic(cubic::CubicConfig { c: 0.2, ..Default::default() }));
+        let hs: CcConfig = serde_json::from_str(r#"{"kind": "highspeed", "low_window": 30}"#).unwrap();
+        assert_eq!(hs.name(), "highspeed");
+        let aimd: CcConfig = serde_json::from_str(r#"{"kind": "aimd", "a": 0.01, "n": 0}"#).unwrap();
+        assert_eq!(aimd, CcConfig::Aimd(aimd::AimdConfig { a: 0.01, n: 0.0, b: 0.5, m: 1.0 }));
+        for kind in ["reno", "cubic", "highspeed", "scalable", "aimd", "illinois_like", "africa_like"] {
+            let config: CcConfig = serde_json::from_str(&format!(r#"{{"kind": "{kind}"}}"#)).unwrap();
+            assert_eq!(config.name(), kind);
+            let round_trip: CcConfig = serde_json::from_str(&serde_json::to_string(&config).unwrap()).unwrap();
+            assert_eq!(round_trip, config);
+        }
+        assert!(serde_json::from_str::<CcConfig>(r#"{"kind": "cubic", "gamma": 1}"#).is_err(), "unknown fields are refused");
+    }
+
+    #[test]
+    fn invalid_parameters_are_reported_with_the_field() {
+        let init = || CcInit { initial_window: 2.0, initial_ssthresh: 1e9, rng: crate::rng::stream(1, crate::rng::StreamKind::Flow, 0) };
+        let config = CcConfig::Scalable(scalable::ScalableConfig { b: 0.0, ..Default::default() });
+        let err = config.build(init(), "topology.groups[0].tcp.cc").err().unwrap();
+        assert!(err.to_string().contains("topology.groups[0].tcp.cc.b"), "{err}");
     }
 }

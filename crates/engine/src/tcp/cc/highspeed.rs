@@ -1,0 +1,294 @@
+//! HighSpeed TCP (RFC 3649).
+//!
+//! In congestion avoidance cwnd grows by a(w)/w per ACK and a loss sets it to (1 − b(w)) w;
+//! for w ≤ Low_Window, a(w) = 1 and b(w) = 1/2, i.e. Reno (RFC 3649 Section 5). The
+//! response function (RFC 3649 Section 5, eq. for w above Low_Window) is w = 0.12/p^0.835 with
+//! the default parameters. [`highspeed_increase`] and [`highspeed_decrease`] are the default
+//! a(w) and b(w), shared with the AFRICA window functions of seed 000 Table I (`aimd.rs`).
+//!
+//! Slow start is RFC 5681's (RFC 3649 Section 8 mentions Limited Slow-Start, RFC 3742, as a
+//! separate option; not implemented). Loss recovery is the shared sender's NewReno.
+
+use serde::{Deserialize, Serialize};
+
+use super::{AckEvent, CongestionControl, CongestionEvent};
+use crate::error::{EngineError, Result};
+
+/// RFC 3649 parameters (Section 5 defaults).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HighSpeedConfig {
+    /// Low_Window, segments: Reno at or below it (RFC 3649 Section 5: 38).
+    pub low_window: f64,
+    /// High_Window, segments (RFC 3649 Section 5: 83000).
+    pub high_window: f64,
+    /// Low_P, Reno's loss rate at Low_Window (RFC 3649 Section 5: 1e-3; Reno's response
+    /// function 1.2/sqrt(p) gives 38 segments there).
+    pub low_p: f64,
+    /// High_P, the loss rate at High_Window (RFC 3649 Section 5: 1e-7).
+    pub high_p: f64,
+    /// High_Decrease, b(High_Window) (RFC 3649 Section 5: 0.1).
+    pub high_decrease: f64,
+}
+
+impl Default for HighSpeedConfig {
+    fn default() -> Self {
+        HighSpeedConfig { low_window: 38.0, high_window: 83_000.0, low_p: 1e-3, high_p: 1e-7, high_decrease: 0.1 }
+    }
+}
+
+impl HighSpeedConfig {
+    /// Check the parameters; `field` names the configuration in errors.
+    pub fn validate(&self, field: &str) -> Result<()> {
+        if !(self.low_window.is_finite() && self.low_window >= 1.0) {
+            return Err(EngineError::invalid(format!("{field}.low_window"), self.low_window, "a window of at least 1 segment (RFC 3649: 38)"));
+        }
+        if !(self.high_window.is_finite() && self.high_window > self.low_window) {
+            return Err(EngineError::invalid(
+                format!("{field}.high_window"),
+                self.high_window,
+                format!("a window above low_window = {} (RFC 3649: 83000)", self.low_window),
+            ));
+        }
+        if !(self.low_p > 0.0 && self.low_p < 1.0) {
+            return Err(EngineError::invalid(format!("{field}.low_p"), self.low_p, "a probability in (0, 1) (RFC 3649: 1e-3)"));
+        }
+        if !(self.high_p > 0.0 && self.high_p < self.low_p) {
+            return Err(EngineError::invalid(
+                format!("{field}.high_p"),
+                self.high_p,
+                format!("a probability in (0, low_p = {}) (RFC 3649: 1e-7)", self.low_p),
+            ));
+        }
+        if !(self.high_decrease > 0.0 && self.high_decrease <= 0.5) {
+            return Err(EngineError::invalid(format!("{field}.high_decrease"), self.high_decrease, "a number in (0, 0.5] (RFC 3649: 0.1)"));
+        }
+        Ok(())
+    }
+
+    /// Position of w between Low_Window and High_Window on a log scale.
+    fn log_fraction(&self, w: f64) -> f64 {
+        (w.ln() - self.low_window.ln()) / (self.high_window.ln() - self.low_window.ln())
+    }
+
+    /// b(w) = (High_Decrease − 0.5)(log w − log Low_Window)/(log High_Window − log
+    /// Low_Window) + 0.5 for w > Low_Window, else 0.5 (RFC 3649 Section 5).
+    pub fn decrease(&self, w: f64) -> f64 {
+        if w <= self.low_window {
+            return 0.5;
+        }
+        (self.high_decrease - 0.5) * self.log_fraction(w) + 0.5
+    }
+
+    /// p(w): the loss rate at which the response function gives window w, interpolated
+    /// on a log-log scale between (Low_Window, Low_P) and (High_Window, High_P) (RFC 3649
+    /// Section 5).
+    pub fn loss_rate(&self, w: f64) -> f64 {
+        (self.log_fraction(w) * (self.high_p.ln() - self.low_p.ln()) + self.low_p.ln()).exp()
+    }
+
+    /// a(w) = w² p(w) 2 b(w)/(2 − b(w)) for w > Low_Window, else 1 (RFC 3649 Section 5).
+    pub fn increase(&self, w: f64) -> f64 {
+        if w <= self.low_window {
+            return 1.0;
+        }
+        let b = self.decrease(w);
+        w * w * self.loss_rate(w) * 2.0 * b / (2.0 - b)
+    }
+}
+
+/// a(w) of RFC 3649 Section 5 with the default parameters: segments added per round trip.
+pub fn highspeed_increase(w: f64) -> f64 {
+    HighSpeedConfig::default().increase(w)
+}
+
+/// b(w) of RFC 3649 Section 5 with the default parameters: the fraction of the window
+/// removed on a loss.
+pub fn highspeed_decrease(w: f64) -> f64 {
+    HighSpeedConfig::default().decrease(w)
+}
+
+pub struct HighSpeed {
+    params: HighSpeedConfig,
+    cwnd: f64,
+    ssthresh: f64,
+}
+
+impl HighSpeed {
+    pub fn new(config: &HighSpeedConfig, initial_window: f64, initial_ssthresh: f64, field: &str) -> Result<Self> {
+        config.validate(field)?;
+        Ok(HighSpeed { params: config.clone(), cwnd: initial_window, ssthresh: initial_ssthresh })
+    }
+
+    /// The window after a congestion event at w = min(FlightSize, cwnd): (1 − b(w)) w, at
+    /// least two segments (RFC 3649 Section 5; RFC 5681 eq. (4) for the floor).
+    fn reduced(&self, event: &CongestionEvent) -> f64 {
+        let w = super::reduction_base(event, self.cwnd);
+        ((1.0 - self.params.decrease(w)) * w).max(2.0)
+    }
+}
+
+impl CongestionControl for HighSpeed {
+    fn window(&self) -> f64 {
+        self.cwnd
+    }
+
+    fn ssthresh(&self) -> f64 {
+        self.ssthresh
+    }
+
+    fn on_ack(&mut self, ack: &AckEvent) {
+        if ack.acked_segments == 0 {
+            return;
+        }
+        if self.cwnd < self.ssthresh {
+            // RFC 5681 Section 3.1 slow start (RFC 3649 leaves it unchanged).
+            self.cwnd += 1.0;
+        } else {
+            // RFC 3649 Section 5: w = w + a(w)/w per ACK in congestion avoidance.
+            self.cwnd += self.params.increase(self.cwnd) / self.cwnd;
+        }
+    }
+
+    fn on_loss(&mut self, event: &CongestionEvent) {
+        // RFC 3649 Section 5: w = (1 − b(w)) w on a congestion event.
+        self.ssthresh = self.reduced(event);
+        self.cwnd = self.ssthresh;
+    }
+
+    fn on_rto(&mut self, event: &CongestionEvent) {
+        // RFC 5681 Section 3.1: cwnd = 1 after a timeout; ssthresh from the HighSpeed
+        // decrease (as Linux tcp_highspeed.c, whose ssthresh hook serves both cases).
+        self.ssthresh = self.reduced(event);
+        self.cwnd = 1.0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// RFC 3649 Appendix B (also Linux tcp_highspeed.c `hstcp_aimd_vals`): w, a(w), b(w).
+    const TABLE: [(f64, f64, f64); 31] = [
+        (38.0, 1.0, 0.50),
+        (118.0, 2.0, 0.44),
+        (221.0, 3.0, 0.41),
+        (347.0, 4.0, 0.38),
+        (495.0, 5.0, 0.37),
+        (663.0, 6.0, 0.35),
+        (851.0, 7.0, 0.34),
+        (1058.0, 8.0, 0.33),
+        (1284.0, 9.0, 0.32),
+        (1529.0, 10.0, 0.31),
+        (1793.0, 11.0, 0.30),
+        (2076.0, 12.0, 0.29),
+        (2378.0, 13.0, 0.28),
+        (2699.0, 14.0, 0.28),
+        (3039.0, 15.0, 0.27),
+        (3399.0, 16.0, 0.27),
+        (3778.0, 17.0, 0.26),
+        (4177.0, 18.0, 0.26),
+        (4596.0, 19.0, 0.25),
+        (5036.0, 20.0, 0.25),
+        (5497.0, 21.0, 0.24),
+        (5979.0, 22.0, 0.24),
+        (6483.0, 23.0, 0.23),
+        (7009.0, 24.0, 0.23),
+        (7558.0, 25.0, 0.22),
+        (8130.0, 26.0, 0.22),
+        (8726.0, 27.0, 0.22),
+        (9346.0, 28.0, 0.21),
+        (9991.0, 29.0, 0.21),
+        (10661.0, 30.0, 0.21),
+        (11358.0, 31.0, 0.20),
+    ];
+
+    #[test]
+    fn a_and_b_at_the_rfc_table_points() {
+        for (w, a, b) in TABLE {
+            // The table prints a(w) as an integer and b(w) to two decimals. It was computed
+            // with the rounded closed form p(w) = 0.078/w^1.2 (which puts a(w) within 0.02 of
+            // the integers); the log-log interpolation of Section 5 that it rounds gives up
+            // to 2.1 % more at these points.
+            assert!((highspeed_increase(w) / a - 1.0).abs() <= 0.025, "a({w}) = {} vs {a}", highspeed_increase(w));
+            let b_closed = highspeed_decrease(w);
+            let a_closed = w * w * 0.078 / w.powf(1.2) * 2.0 * b_closed / (2.0 - b_closed);
+            assert!(w == 38.0 || (a_closed - a).abs() < 0.02, "closed form a({w}) = {a_closed}");
+            assert!((highspeed_decrease(w) - b).abs() <= 0.005 + 1e-9, "b({w}) = {} vs {b}", highspeed_decrease(w));
+        }
+        // End points of RFC 3649 Section 5.
+        assert!((highspeed_decrease(83_000.0) - 0.1).abs() < 1e-12);
+        assert!((HighSpeedConfig::default().loss_rate(83_000.0) - 1e-7).abs() < 1e-18);
+        assert!((HighSpeedConfig::default().loss_rate(38.0) - 1e-3).abs() < 1e-15);
+        assert!((highspeed_increase(83_000.0) - 72.0).abs() < 1.0, "a(High_Window) = 72 in the table");
+        assert_eq!((highspeed_increase(20.0), highspeed_decrease(20.0)), (1.0, 0.5));
+    }
+
+    #[test]
+    fn response_function_matches_section_5() {
+        // In equilibrium a(w)/w per ACK balances b(w) w per loss: w²·p = a(w)(2 − b)/(2b)
+        // (RFC 3649 Section 5); the RFC's closed form is w = 0.12/p^0.835.
+        let params = HighSpeedConfig::default();
+        for w in [100.0, 1_000.0, 10_000.0, 83_000.0] {
+            let p = params.loss_rate(w);
+            let closed_form = 0.12 / p.powf(0.835);
+            assert!((closed_form / w - 1.0).abs() < 0.02, "w {w}: 0.12/p^0.835 = {closed_form}");
+        }
+    }
+
+    fn ack() -> AckEvent {
+        AckEvent {
+            now: 0,
+            acked_segments: 1,
+            rtt_sample_ns: None,
+            min_rtt_ns: 0,
+            srtt_ns: 0,
+            in_flight: 0,
+            ece: false,
+            snd_una: 0,
+            high_tx: 0,
+        }
+    }
+
+    fn loss(in_flight: u64) -> CongestionEvent {
+        CongestionEvent { now: 0, in_flight, srtt_ns: 0, min_rtt_ns: 0 }
+    }
+
+    #[test]
+    fn per_ack_increase_and_loss_decrease() {
+        let mut cc = HighSpeed::new(&HighSpeedConfig::default(), 1000.0, 1000.0, "cc").unwrap();
+        // one round trip of ACKs adds about a(w) segments (a(1000) ≈ 7.7)
+        let a = highspeed_increase(1000.0);
+        for _ in 0..1000 {
+            cc.on_ack(&ack());
+        }
+        assert!((cc.window() - 1000.0 - a).abs() < 0.05, "{} vs +{a}", cc.window());
+        let w = cc.window();
+        cc.on_loss(&loss(w as u64));
+        let expected = (1.0 - highspeed_decrease(w.floor())) * w.floor();
+        assert!((cc.window() - expected).abs() < 1e-9 && cc.ssthresh() == cc.window());
+        // Reno at and below Low_Window: +1/w per ACK, halve on loss.
+        let mut reno = HighSpeed::new(&HighSpeedConfig::default(), 30.0, 30.0, "cc").unwrap();
+        reno.on_ack(&ack());
+        assert!((reno.window() - (30.0 + 1.0 / 30.0)).abs() < 1e-12);
+        reno.on_loss(&loss(30));
+        assert_eq!(reno.window(), 15.0);
+        reno.on_rto(&loss(10));
+        assert_eq!((reno.window(), reno.ssthresh()), (1.0, 5.0));
+        // slow start
+        let mut ss = HighSpeed::new(&HighSpeedConfig::default(), 2.0, 1e9, "cc").unwrap();
+        ss.on_ack(&ack());
+        assert_eq!(ss.window(), 3.0);
+    }
+
+    #[test]
+    fn invalid_parameters_name_the_field() {
+        let bad = HighSpeedConfig { high_window: 10.0, ..HighSpeedConfig::default() };
+        let err = HighSpeed::new(&bad, 2.0, 1e9, "tcp.cc").err().unwrap();
+        assert!(err.to_string().contains("tcp.cc.high_window"), "{err}");
+        let bad = HighSpeedConfig { high_decrease: 0.7, ..HighSpeedConfig::default() };
+        assert!(HighSpeed::new(&bad, 2.0, 1e9, "cc").err().unwrap().to_string().contains("cc.high_decrease"));
+        let bad = HighSpeedConfig { high_p: 0.01, ..HighSpeedConfig::default() };
+        assert!(HighSpeed::new(&bad, 2.0, 1e9, "cc").err().unwrap().to_string().contains("cc.high_p"));
+    }
+}

@@ -1,0 +1,182 @@
+//! Scalable TCP (T. Kelly, "Scalable TCP: improving performance in highspeed wide area
+//! networks", ACM CCR 33(2), 2003; Linux `net/ipv4/tcp_scalable.c`).
+//!
+//! In congestion avoidance above the legacy window: cwnd += a per ACK (a = 0.01), and a
+//! loss sets cwnd to (1 − b) cwnd (b = 0.125) — multiplicative increase, multiplicative
+//! decrease, so the time to recover from a loss is ln(1/(1 − b))/ln(1 + a) ≈ 13.4 round
+//! trips whatever the window. At or below the legacy window `low_window` (Kelly's lwnd,
+//! 16 segments) the flow behaves as Reno (+1/cwnd per ACK, halve on loss). In seed 002's
+//! general law (Section IV-A) this is n = 0, m = 1.
+//!
+//! Linux differs in the legacy rule: it adds 1/min(cwnd, 100) per ACK (Reno growth below 100
+//! segments) and always removes cwnd/8 (`TCP_SCALABLE_AI_CNT`, `TCP_SCALABLE_MD_SCALE`).
+
+use serde::{Deserialize, Serialize};
+
+use super::{AckEvent, CongestionControl, CongestionEvent};
+use crate::error::{EngineError, Result};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ScalableConfig {
+    /// Increase per ACK, segments (Kelly 2003: a = 0.01; Linux TCP_SCALABLE_AI_CNT = 100).
+    pub a: f64,
+    /// Fraction of the window removed on a loss (Kelly 2003: b = 0.125; Linux cwnd >> 3).
+    pub b: f64,
+    /// Legacy window lwnd, segments: Reno at or below it (Kelly 2003: 16).
+    pub low_window: f64,
+}
+
+impl Default for ScalableConfig {
+    fn default() -> Self {
+        ScalableConfig { a: 0.01, b: 0.125, low_window: 16.0 }
+    }
+}
+
+pub struct Scalable {
+    a: f64,
+    b: f64,
+    low_window: f64,
+    cwnd: f64,
+    ssthresh: f64,
+}
+
+impl Scalable {
+    pub fn new(config: &ScalableConfig, initial_window: f64, initial_ssthresh: f64, field: &str) -> Result<Self> {
+        if !(config.a.is_finite() && config.a > 0.0) {
+            return Err(EngineError::invalid(format!("{field}.a"), config.a, "a positive increase per ACK (Kelly 2003: 0.01)"));
+        }
+        if !(config.b > 0.0 && config.b < 1.0) {
+            return Err(EngineError::invalid(format!("{field}.b"), config.b, "a fraction in (0, 1) (Kelly 2003: 0.125)"));
+        }
+        if !(config.low_window.is_finite() && config.low_window >= 0.0) {
+            return Err(EngineError::invalid(format!("{field}.low_window"), config.low_window, "a window >= 0 segments (Kelly 2003: 16)"));
+        }
+        Ok(Scalable { a: config.a, b: config.b, low_window: config.low_window, cwnd: initial_window, ssthresh: initial_ssthresh })
+    }
+
+    /// The window after a congestion event at w = min(FlightSize, cwnd), at least two segments.
+    fn reduced(&self, event: &CongestionEvent) -> f64 {
+        let w = super::reduction_base(event, self.cwnd);
+        let kept = if w <= self.low_window {
+            // Legacy TCP below lwnd (Kelly 2003): halve (RFC 5681 eq. (4)).
+            w / 2.0
+        } else {
+            // Kelly 2003: cwnd = cwnd − b·cwnd on a loss.
+            (1.0 - self.b) * w
+        };
+        kept.max(2.0)
+    }
+}
+
+impl CongestionControl for Scalable {
+    fn window(&self) -> f64 {
+        self.cwnd
+    }
+
+    fn ssthresh(&self) -> f64 {
+        self.ssthresh
+    }
+
+    fn on_ack(&mut self, ack: &AckEvent) {
+        if ack.acked_segments == 0 {
+            return;
+        }
+        if self.cwnd < self.ssthresh {
+            // RFC 5681 Section 3.1 slow start (Kelly 2003 keeps it).
+            self.cwnd += 1.0;
+        } else if self.cwnd <= self.low_window {
+            // Legacy window: Reno congestion avoidance (RFC 5681 eq. (3)).
+            self.cwnd += 1.0 / self.cwnd;
+        } else {
+            // Kelly 2003: cwnd = cwnd + a for each ACK received in congestion avoidance.
+            self.cwnd += self.a;
+        }
+    }
+
+    fn on_loss(&mut self, event: &CongestionEvent) {
+        self.ssthresh = self.reduced(event);
+        self.cwnd = self.ssthresh;
+    }
+
+    fn on_rto(&mut self, event: &CongestionEvent) {
+        // RFC 5681 Section 3.1: cwnd = 1 after a timeout; ssthresh from the Scalable
+        // decrease (Linux: the same ssthresh hook for both).
+        self.ssthresh = self.reduced(event);
+        self.cwnd = 1.0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ack() -> AckEvent {
+        AckEvent {
+            now: 0,
+            acked_segments: 1,
+            rtt_sample_ns: None,
+            min_rtt_ns: 0,
+            srtt_ns: 0,
+            in_flight: 0,
+            ece: false,
+            snd_una: 0,
+            high_tx: 0,
+        }
+    }
+
+    fn loss(in_flight: u64) -> CongestionEvent {
+        CongestionEvent { now: 0, in_flight, srtt_ns: 0, min_rtt_ns: 0 }
+    }
+
+    #[test]
+    fn per_ack_law_and_window_independent_recovery() {
+        let mut cc = Scalable::new(&ScalableConfig::default(), 200.0, 200.0, "cc").unwrap();
+        cc.on_ack(&ack());
+        assert!((cc.window() - 200.01).abs() < 1e-12, "a = 0.01 per ACK");
+        cc.on_loss(&loss(200));
+        assert!((cc.window() - 175.0).abs() < 1e-12, "b = 0.125");
+        // Recovery from (1 − b) w back to w takes the same number of round trips at any w:
+        // each round of cwnd ACKs multiplies the window by about 1 + a.
+        for w0 in [100.0, 1_000.0, 10_000.0] {
+            let mut cc = Scalable::new(&ScalableConfig::default(), w0, w0, "cc").unwrap();
+            cc.on_loss(&loss(w0 as u64));
+            let mut rounds = 0;
+            while cc.window() < w0 {
+                let n = cc.window().floor() as u64;
+                for _ in 0..n {
+                    cc.on_ack(&ack());
+                }
+                rounds += 1;
+            }
+            // ln(1/0.875)/ln(1.01) = 13.42
+            assert!((13..=15).contains(&rounds), "w {w0}: {rounds} round trips");
+        }
+    }
+
+    #[test]
+    fn legacy_reno_below_the_low_window() {
+        let mut cc = Scalable::new(&ScalableConfig::default(), 10.0, 10.0, "cc").unwrap();
+        cc.on_ack(&ack());
+        assert!((cc.window() - 10.1).abs() < 1e-12, "+1/cwnd");
+        let mut cc = Scalable::new(&ScalableConfig::default(), 100.0, 100.0, "cc").unwrap();
+        cc.on_loss(&loss(16));
+        assert_eq!(cc.window(), 8.0, "halved at lwnd");
+        let mut cc = Scalable::new(&ScalableConfig::default(), 100.0, 100.0, "cc").unwrap();
+        cc.on_loss(&loss(17));
+        assert!((cc.window() - 17.0 * 0.875).abs() < 1e-12);
+        let mut cc = Scalable::new(&ScalableConfig::default(), 100.0, 100.0, "cc").unwrap();
+        cc.on_rto(&loss(40));
+        assert_eq!((cc.window(), cc.ssthresh()), (1.0, 35.0));
+        cc.on_ack(&ack());
+        assert_eq!(cc.window(), 2.0, "slow start after a timeout");
+    }
+
+    #[test]
+    fn invalid_parameters_name_the_field() {
+        let err = Scalable::new(&ScalableConfig { b: 1.5, ..ScalableConfig::default() }, 2.0, 1e9, "g.cc").err().unwrap();
+        assert!(err.to_string().contains("g.cc.b"), "{err}");
+        let err = Scalable::new(&ScalableConfig { a: -1.0, ..ScalableConfig::default() }, 2.0, 1e9, "g.cc").err().unwrap();
+        assert!(err.to_string().contains("g.cc.a"), "{err}");
+    }
+}
