@@ -9,11 +9,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import aqmlab
 import numpy as np
 import pytest
 from scenarios import dumbbell, with_path
-
-import aqmlab
 
 #: Windows of ~30 segments that lose several segments at once: 4 flows share 10 Mb/s at RTT
 #: 100 ms (BDP 83 packets) through a random-drop queue (p = 0.002) with a 20-packet buffer, so

@@ -464,7 +464,7 @@ impl TcpSender {
             if (self.dupacks >= d || self.scoreboard.is_lost(self.snd_una, d)) && self.sack_enter_recovery(now, out) {
                 return;
             }
-            if self.limited_transmit && !self.recover.is_some_and(|recover| self.snd_una <= recover) {
+            if self.limited_transmit && self.recover.is_none_or(|recover| self.snd_una > recover) {
                 // RFC 6675 Section 5 step (3): Limited Transmit governed by pipe.
                 self.sack_limited_transmit(now, out);
                 return;
@@ -481,7 +481,7 @@ impl TcpSender {
             rxt_next: self.rxt_next,
             new_data_allowed: self.has_data(self.high_tx) && ((self.high_tx - self.snd_una) as f64) < self.max_window.floor(),
             // Rule (4): HighACK > RescueRxt, HighACK being the last acknowledged segment.
-            rescue_allowed: self.rescue_rxt.map_or(true, |rescue| self.snd_una > rescue + 1),
+            rescue_allowed: self.rescue_rxt.is_none_or(|rescue| self.snd_una > rescue + 1),
             recovery_end: self.recover.map_or(self.high_tx, |recover| recover + 1),
         }
     }
@@ -812,7 +812,7 @@ mod tests {
             let next = wire.iter().enumerate().min_by_key(|(_, (t, o, _))| (*t, *o)).map(|(i, (t, _, _))| (i, *t));
             let timer = tx.rto_deadline;
             match (next, timer) {
-                (_, Some(deadline)) if next.map_or(true, |(_, t)| deadline < t) => {
+                (_, Some(deadline)) if next.is_none_or(|(_, t)| deadline < t) => {
                     if deadline > until {
                         break;
                     }
@@ -861,7 +861,7 @@ mod tests {
         let rtt = 2 * ONE_WAY;
         let first = rtx[0].0;
         // Fast retransmit on the third SACKed segment above snd_una (ACK of segment 6).
-        assert_eq!(first, rtt + 0, "the ACKs of 3, 4, 6 arrive one RTT after the burst");
+        assert_eq!(first, rtt, "the ACKs of 3, 4, 6 arrive one RTT after the burst");
         assert!(rtx.iter().all(|&(t, _)| t < first + rtt), "all holes repaired within one RTT: {rtx:?}");
         assert_eq!((tx.stats.fast_recoveries, tx.stats.timeouts, tx.stats.retransmits), (1, 0, 3));
         // RFC 6675 step (4.2): cwnd = ssthresh = FlightSize/2 (Reno's decrease), then
@@ -879,6 +879,7 @@ mod tests {
         assert_eq!(rtx.iter().map(|r| r.1).collect::<Vec<_>>(), vec![2, 5, 9]);
         let rtt = 2 * ONE_WAY;
         // RFC 6582: each partial ACK reveals the next hole one RTT later.
+        assert_eq!(rtx[0].0, rtt, "third duplicate ACK (of segment 6) one RTT after the burst");
         assert_eq!(rtx[1].0 - rtx[0].0, rtt);
         assert_eq!(rtx[2].0 - rtx[1].0, rtt);
         assert_eq!((tx.stats.fast_recoveries, tx.stats.timeouts, tx.stats.retransmits), (1, 0, 3));
