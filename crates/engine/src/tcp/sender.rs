@@ -473,7 +473,7 @@ impl TcpSender {
         self.send_available(now, out);
     }
 
-    /// The window available to NextSeg(): rule (2) also needs the receiver's window.
+    /// What NextSeg() needs besides the scoreboard (rule (2) checks the receiver's window).
     fn sack_send_state(&self) -> SendState {
         SendState {
             snd_una: self.snd_una,
