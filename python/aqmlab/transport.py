@@ -1,5 +1,6 @@
 """TCP settings of a flow group: the sender/receiver machinery shared by every
-congestion-control algorithm (RFC 5681, RFC 6582, RFC 6298, RFC 3168, RFC 3042)."""
+congestion-control algorithm (RFC 5681, RFC 6582, RFC 6298, RFC 3168, RFC 3042; SACK:
+RFC 2018 and RFC 6675)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,9 @@ class Tcp(Model):
     ecn_echo: Literal["rfc3168", "per_packet"] = "rfc3168"
     dupack_threshold: int = Field(default=3, ge=1)
     limited_transmit: bool = False
+    #: SACK blocks (RFC 2018) and SACK-based loss recovery (RFC 6675) instead of NewReno's
+    #: fast recovery; see docs/sack.md. Off by default (ns-2's Agent/TCP/Newreno has none).
+    sack: bool = False
 
     @model_validator(mode="before")
     @classmethod
@@ -56,10 +60,15 @@ class Tcp(Model):
             raise ValueError(
                 f'ecn_echo ("{self.ecn_echo}") must be "per_packet" with ecn on: {self.cc.kind} reacts to every marked ACK'
             )
+        if self.sack and self.recovery != "new_reno":
+            raise ValueError(
+                f"sack = true needs recovery = 'new_reno' (got {self.recovery!r}): RFC 6675 recovery "
+                "replaces NewReno's fast recovery and Tahoe has none"
+            )
         return self
 
     def resolved(self) -> dict[str, Any]:
-        return {
+        resolved: dict[str, Any] = {
             "cc": self.cc.resolved(),
             "recovery": self.recovery,
             "packet_size_bytes": units.bytes_(self.packet_size),
@@ -77,3 +86,8 @@ class Tcp(Model):
             "dupack_threshold": self.dupack_threshold,
             "limited_transmit": self.limited_transmit,
         }
+        # Only when on: the resolved JSON (and so the run ids of sweeps, which hash it) of
+        # scenarios without SACK stays what it was; the engine defaults `sack` to false.
+        if self.sack:
+            resolved["sack"] = True
+        return resolved

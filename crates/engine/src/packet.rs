@@ -48,7 +48,14 @@ pub struct Packet {
     pub timestamp: Time,
     /// Time the packet entered its current queue (for sojourn-time AQMs).
     pub enqueued_at: Time,
+    /// Ack of a SACK flow: handle of its SACK blocks (RFC 2018) in the flow's
+    /// `tcp::sack::SackStore`; 0 = no SACK option. A `u32` fits in the padding of this
+    /// struct, so packets stay 48 bytes (`docs/sack.md`).
+    pub sack: u32,
 }
+
+// Packets are copied through every queue and link FIFO: keep them at 48 bytes.
+const _: () = assert!(std::mem::size_of::<Packet>() == 48);
 
 impl Packet {
     pub fn has_flag(&self, flag: u8) -> bool {

@@ -287,7 +287,16 @@ impl Simulation {
                 self.schedule_receiver_timer(flow);
             }
             PacketKind::Ack => {
-                self.flows[flow as usize].sender_mut().on_ack(&packet, now, &mut out);
+                let Ends::Tcp { sender, receiver } = &mut self.flows[flow as usize].ends else {
+                    unreachable!("TCP event for a UDP flow")
+                };
+                if packet.sack == 0 {
+                    sender.on_ack(&packet, now, &mut out);
+                } else {
+                    // The SACK blocks wait in the receiver's store (docs/sack.md).
+                    let blocks = receiver.sack_store.take(packet.sack).unwrap_or_default();
+                    sender.on_ack_with_sack(&packet, blocks.as_slice(), now, &mut out);
+                }
                 self.emit(&mut out);
                 self.schedule_sender_timer(flow);
             }

@@ -53,6 +53,7 @@ impl UdpSource {
             seq: self.next_seq,
             timestamp: now,
             enqueued_at: 0,
+            sack: 0,
         };
         self.next_seq += 1;
         self.datagrams_sent += 1;

@@ -140,7 +140,7 @@ mod tests {
     }
 
     fn packet(ecn: Ecn) -> Packet {
-        Packet { flow: 0, kind: PacketKind::Data, ecn, flags: 0, hop: 0, route: 0, size_bytes: 1500, seq: 0, timestamp: 0, enqueued_at: 0 }
+        Packet { sack: 0, flow: 0, kind: PacketKind::Data, ecn, flags: 0, hop: 0, route: 0, size_bytes: 1500, seq: 0, timestamp: 0, enqueued_at: 0 }
     }
 
     const VIEW: QueueView = QueueView { packets: 0, bytes: 0, idle_since: None, link_rate_bps: 12_000_000 };

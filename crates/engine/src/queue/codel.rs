@@ -242,7 +242,7 @@ mod tests {
     }
 
     fn packet(enqueued_at: Time, ecn: Ecn) -> Packet {
-        Packet { flow: 0, kind: PacketKind::Data, ecn, flags: 0, hop: 0, route: 0, size_bytes: 1500, seq: 0, timestamp: 0, enqueued_at }
+        Packet { sack: 0, flow: 0, kind: PacketKind::Data, ecn, flags: 0, hop: 0, route: 0, size_bytes: 1500, seq: 0, timestamp: 0, enqueued_at }
     }
 
     fn view(packets: u32) -> QueueView {

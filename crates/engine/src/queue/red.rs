@@ -292,6 +292,7 @@ mod tests {
             seq: 0,
             timestamp: 0,
             enqueued_at: 0,
+            sack: 0,
         }
     }
 

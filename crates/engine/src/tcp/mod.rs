@@ -3,6 +3,7 @@
 pub mod cc;
 pub mod receiver;
 pub mod rto;
+pub mod sack;
 pub mod sender;
 
 use serde::{Deserialize, Serialize};
@@ -72,6 +73,12 @@ pub struct TcpConfig {
     /// Off by default, as in ns-2's TCP agents.
     #[serde(default)]
     pub limited_transmit: bool,
+    /// Selective acknowledgments: the receiver reports up to 3 SACK blocks per ACK
+    /// (RFC 2018) and the sender recovers losses with the scoreboard of RFC 6675 instead of
+    /// NewReno's fast recovery (`docs/sack.md`). Requires `recovery = new_reno`. Off by
+    /// default (ns-2's `Agent/TCP/Newreno` has none).
+    #[serde(default)]
+    pub sack: bool,
 }
 
 impl Default for TcpConfig {
@@ -93,6 +100,7 @@ impl Default for TcpConfig {
             ecn_echo: EcnEcho::Rfc3168,
             dupack_threshold: 3,
             limited_transmit: false,
+            sack: false,
         }
     }
 }

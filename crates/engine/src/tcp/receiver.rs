@@ -1,9 +1,11 @@
 //! TCP receiver: cumulative ACKs, out-of-order buffering, delayed ACKs (RFC 1122
-//! Section 4.2.3.2, RFC 5681 Section 4.2) and the ECN echo (RFC 3168 Section 6.1.3).
+//! Section 4.2.3.2, RFC 5681 Section 4.2), the ECN echo (RFC 3168 Section 6.1.3) and,
+//! optionally, SACK blocks (RFC 2018 Section 4).
 
 use std::collections::VecDeque;
 
 use super::{EcnEcho, TcpConfig};
+use super::sack::{SackBlock, SackBlocks, SackStore};
 use crate::packet::{Ecn, FlowId, Packet, PacketKind, RouteId, FLAG_CWR, FLAG_ECE};
 use crate::time::Time;
 
@@ -32,6 +34,13 @@ pub struct TcpReceiver {
     /// Time of the pending delayed-ACK timer event, if one is scheduled.
     pub timer_pending: Option<Time>,
     pub segments_received: u64,
+    /// Report SACK blocks (RFC 2018).
+    sack: bool,
+    /// The blocks of the next ACK, most recent first (RFC 2018 Section 4); every one is a
+    /// maximal run of out-of-order segments above `rcv_nxt`.
+    sack_recent: SackBlocks,
+    /// The SACK options of the ACKs on their way to the sender (`Packet::sack` handles).
+    pub sack_store: SackStore,
 }
 
 impl TcpReceiver {
@@ -53,6 +62,9 @@ impl TcpReceiver {
             ack_deadline: None,
             timer_pending: None,
             segments_received: 0,
+            sack: config.sack,
+            sack_recent: SackBlocks::default(),
+            sack_store: SackStore::default(),
         }
     }
 
@@ -69,6 +81,11 @@ impl TcpReceiver {
         self.rcv_nxt
     }
 
+    /// The SACK blocks the next ACK will carry, most recent first.
+    pub fn sack_blocks(&self) -> &[SackBlock] {
+        self.sack_recent.as_slice()
+    }
+
     fn make_ack(&mut self) -> Packet {
         self.unacked = 0;
         self.ack_deadline = None;
@@ -77,6 +94,11 @@ impl TcpReceiver {
             // Per-packet echo: this ACK reports the marks since the previous ACK, once.
             self.echo_congestion = false;
         }
+        let (sack, option_bytes) = if self.sack && !self.sack_recent.is_empty() {
+            (self.sack_store.push(self.sack_recent), self.sack_recent.option_bytes())
+        } else {
+            (0, 0)
+        };
         Packet {
             flow: self.flow,
             kind: PacketKind::Ack,
@@ -85,10 +107,11 @@ impl TcpReceiver {
             flags: if ece { FLAG_ECE } else { 0 },
             hop: 0,
             route: self.route,
-            size_bytes: self.ack_bytes,
+            size_bytes: self.ack_bytes + option_bytes,
             seq: self.rcv_nxt,
             timestamp: self.echo_timestamp,
             enqueued_at: 0,
+            sack,
         }
     }
 
@@ -117,6 +140,9 @@ impl TcpReceiver {
                 self.rcv_nxt += 1;
             }
         }
+        if self.sack {
+            self.update_sack_blocks(packet.seq);
+        }
         if in_order && (self.unacked == 0 || !self.delayed_ack) {
             // RFC 7323 Section 4.3: echo the timestamp of the segment that advanced the edge
             // (the earliest one held by a delayed ACK).
@@ -137,6 +163,52 @@ impl TcpReceiver {
         } else if self.ack_deadline.is_none() {
             self.ack_deadline = Some(now + self.delayed_ack_timeout);
         }
+    }
+
+    /// RFC 2018 Section 4: the first block holds the segment that triggered the ACK (unless
+    /// it advanced the cumulative ACK); the others repeat the most recently reported blocks
+    /// that are not subsets of a block already included. Blocks the cumulative ACK now
+    /// covers are dropped.
+    fn update_sack_blocks(&mut self, seq: u64) {
+        let rcv_nxt = self.rcv_nxt;
+        let mut blocks = SackBlocks::default();
+        let first = (seq > rcv_nxt).then(|| self.block_containing(seq));
+        if let Some(first) = first {
+            blocks.push(first);
+        }
+        for &block in self.sack_recent.as_slice() {
+            if block.end > rcv_nxt && !first.is_some_and(|f| f.contains_block(&block)) {
+                blocks.push(block);
+            }
+        }
+        self.sack_recent = blocks;
+    }
+
+    /// The maximal run of received segments around `seq` (> rcv_nxt, received). Every
+    /// block in `sack_recent` is such a run, so an edge it shares is not scanned again.
+    fn block_containing(&self, seq: u64) -> SackBlock {
+        let recent = self.sack_recent.as_slice();
+        let start = match recent.iter().find(|b| b.end == seq) {
+            Some(b) => b.start,
+            None => {
+                let mut i = (seq - self.rcv_nxt) as usize;
+                while i > 0 && self.received[i - 1] {
+                    i -= 1;
+                }
+                self.rcv_nxt + i as u64
+            }
+        };
+        let end = match recent.iter().find(|b| b.start == seq + 1) {
+            Some(b) => b.end,
+            None => {
+                let mut i = (seq - self.rcv_nxt) as usize + 1;
+                while i < self.received.len() && self.received[i] {
+                    i += 1;
+                }
+                self.rcv_nxt + i as u64
+            }
+        };
+        SackBlock::new(start, end)
     }
 
     /// The delayed-ACK timer fired at `now`.
@@ -165,6 +237,7 @@ mod tests {
             seq,
             timestamp: seq * 10,
             enqueued_at: 0,
+            sack: 0,
         }
     }
 
@@ -227,6 +300,61 @@ mod tests {
         }
         let ece: Vec<bool> = out.iter().map(|p| p.has_flag(FLAG_ECE)).collect();
         assert_eq!(ece, vec![true, false, true, true, false]);
+    }
+
+    #[test]
+    fn sack_blocks_most_recent_first_per_rfc_2018_section_4() {
+        let config = TcpConfig { sack: true, ..TcpConfig::default() };
+        let mut rx = TcpReceiver::new(0, 1, &config, None);
+        let mut out = Vec::new();
+        let block = SackBlock::new;
+        let step = |rx: &mut TcpReceiver, seq: u64, out: &mut Vec<Packet>| {
+            rx.on_data(&segment(seq), 0, out);
+            rx.sack_blocks().to_vec()
+        };
+        assert_eq!(step(&mut rx, 0, &mut out), vec![]);
+        assert_eq!(step(&mut rx, 1, &mut out), vec![]);
+        assert_eq!(out.iter().map(|p| (p.sack, p.size_bytes)).collect::<Vec<_>>(), vec![(0, 40), (0, 40)]);
+        // 2 lost.
+        assert_eq!(step(&mut rx, 3, &mut out), vec![block(3, 4)]);
+        assert_eq!(step(&mut rx, 4, &mut out), vec![block(3, 5)]);
+        // 5 lost.
+        assert_eq!(step(&mut rx, 6, &mut out), vec![block(6, 7), block(3, 5)]);
+        // 7 lost.
+        assert_eq!(step(&mut rx, 8, &mut out), vec![block(8, 9), block(6, 7), block(3, 5)]);
+        // 9 lost: at most three blocks, the oldest one drops out.
+        assert_eq!(step(&mut rx, 10, &mut out), vec![block(10, 11), block(8, 9), block(6, 7)]);
+        // The retransmitted 2 advances the cumulative ACK to 5: no first-block rule.
+        assert_eq!(step(&mut rx, 2, &mut out), vec![block(10, 11), block(8, 9), block(6, 7)]);
+        assert_eq!(out.last().unwrap().seq, 5);
+        // 5 arrives: ACK 7, block 6..7 is covered.
+        assert_eq!(step(&mut rx, 5, &mut out), vec![block(10, 11), block(8, 9)]);
+        // 9 joins 8..9 and 10..11 into one block.
+        assert_eq!(step(&mut rx, 9, &mut out), vec![block(8, 11)]);
+        // A duplicate of a SACKed segment reports its block first.
+        assert_eq!(step(&mut rx, 8, &mut out), vec![block(8, 11)]);
+        assert_eq!(step(&mut rx, 7, &mut out), vec![]);
+        assert_eq!(out.last().unwrap().seq, 11);
+        // Every ACK with blocks carries a handle to them and the option's bytes.
+        let with_blocks: Vec<(u64, u32)> = out.iter().filter(|p| p.sack != 0).map(|p| (p.seq, p.size_bytes)).collect();
+        assert_eq!(with_blocks.len(), 9);
+        assert_eq!(with_blocks[3], (2, 40 + 2 + 24));
+        let handles: Vec<u32> = out.iter().filter(|p| p.sack != 0).map(|p| p.sack).collect();
+        assert_eq!(rx.sack_store.len(), handles.len());
+        let sixth = rx.sack_store.take(handles[5]).unwrap();
+        assert_eq!(sixth.as_slice(), &[block(10, 11), block(8, 9), block(6, 7)]);
+        assert_eq!(rx.sack_store.len(), handles.len() - 6);
+    }
+
+    #[test]
+    fn no_sack_blocks_without_the_option() {
+        let mut rx = TcpReceiver::new(0, 1, &TcpConfig::default(), None);
+        let mut out = Vec::new();
+        for seq in [0, 2, 3] {
+            rx.on_data(&segment(seq), 0, &mut out);
+        }
+        assert!(out.iter().all(|p| p.sack == 0 && p.size_bytes == 40));
+        assert!(rx.sack_blocks().is_empty() && rx.sack_store.is_empty());
     }
 
     #[test]

@@ -2,12 +2,14 @@
 //!
 //! Sequence numbers count segments (as ns-2's one-way TCP does). The sender implements
 //! slow start / congestion avoidance through the [`CongestionControl`] hooks, fast
-//! retransmit and NewReno fast recovery (RFC 6582) or Tahoe, the retransmission timer of
-//! RFC 6298 with exponential backoff, and the ECN sender side of RFC 3168.
+//! retransmit and NewReno fast recovery (RFC 6582) or Tahoe — or, with `sack`, the
+//! SACK-based loss recovery of RFC 6675 —, the retransmission timer of RFC 6298 with
+//! exponential backoff, and the ECN sender side of RFC 3168.
 
 use super::cc::{AckEvent, CcInit, CongestionControl, CongestionEvent};
 use super::rto::RtoEstimator;
 use super::{EcnEcho, Recovery, TcpConfig};
+use super::sack::{NextSeg, SackBlock, Scoreboard, SendState};
 use crate::packet::{Ecn, FlowId, Packet, PacketKind, RouteId, FLAG_CWR, FLAG_ECE, FLAG_RETRANSMIT};
 use crate::error::{EngineError, Result};
 use crate::rng::Rng;
@@ -56,6 +58,14 @@ pub struct TcpSender {
     ecn_recover: Option<u64>,
     send_cwr: bool,
     rto: RtoEstimator,
+    /// RFC 6675 loss recovery from SACK information instead of NewReno.
+    sack: bool,
+    /// RFC 6675 Section 3: the SACKed segments above `snd_una`.
+    scoreboard: Scoreboard,
+    /// RFC 6675 HighRxt + 1: segments below it were retransmitted in this recovery.
+    rxt_next: u64,
+    /// RFC 6675 RescueRxt (a segment number), None while undefined.
+    rescue_rxt: Option<u64>,
     min_rtt_ns: Time,
     last_rtt_ns: Option<Time>,
     /// Retransmission timer deadline (RFC 6298 Section 5).
@@ -94,6 +104,13 @@ impl TcpSender {
                 format!("\"per_packet\" with ecn on: {} reacts to every marked ACK", config.cc.name()),
             ));
         }
+        if config.sack && config.recovery != Recovery::NewReno {
+            return Err(EngineError::invalid(
+                format!("{field}.sack"),
+                true,
+                "sack = false with recovery = tahoe (RFC 6675 recovery replaces NewReno's fast recovery; Tahoe has none)",
+            ));
+        }
         Ok(TcpSender {
             flow,
             route,
@@ -117,6 +134,10 @@ impl TcpSender {
             ecn_recover: None,
             send_cwr: false,
             rto: RtoEstimator::new(config.min_rto_ns, config.initial_rto_ns, config.max_rto_ns),
+            sack: config.sack,
+            scoreboard: Scoreboard::default(),
+            rxt_next: 0,
+            rescue_rxt: None,
             min_rtt_ns: 0,
             last_rtt_ns: None,
             rto_deadline: None,
@@ -194,6 +215,7 @@ impl TcpSender {
             seq,
             timestamp: now,
             enqueued_at: 0,
+            sack: 0,
         }
     }
 
@@ -203,6 +225,10 @@ impl TcpSender {
     }
 
     fn send_available(&mut self, now: Time, out: &mut Vec<Packet>) {
+        if self.sack && self.snd_nxt < self.high_tx && !self.scoreboard.is_empty() {
+            self.send_filling_holes(now, out);
+            return;
+        }
         let window = self.usable_window();
         let mut sent_any = false;
         while self.snd_nxt - self.snd_una < window && self.has_data(self.snd_nxt) {
@@ -242,8 +268,12 @@ impl TcpSender {
         out.push(packet);
     }
 
-    /// An ACK arrived.
+    /// An ACK arrived (without SACK blocks).
     pub fn on_ack(&mut self, ack: &Packet, now: Time, out: &mut Vec<Packet>) {
+        if self.sack {
+            self.on_ack_with_sack(ack, &[], now, out);
+            return;
+        }
         if self.completed_at.is_some() {
             return;
         }
@@ -255,7 +285,9 @@ impl TcpSender {
         }
     }
 
-    fn on_new_ack(&mut self, ack: &Packet, ece: bool, now: Time, out: &mut Vec<Packet>) {
+    /// The cumulative ACK advanced: move `snd_una`, take the RTT sample; returns the
+    /// segments newly acknowledged and the sample.
+    fn advance_una(&mut self, ack: &Packet, now: Time) -> (u64, Time) {
         let acked = ack.seq - self.snd_una;
         // RFC 7323 Appendix G: ExpectedSamples = the ACKs one window of data brings.
         let expected_samples = (self.in_flight() as f64 / self.segments_per_ack).ceil();
@@ -271,25 +303,12 @@ impl TcpSender {
         self.min_rtt_ns = if self.min_rtt_ns == 0 { rtt } else { self.min_rtt_ns.min(rtt) };
         self.stats.rtt_samples += 1;
         self.stats.rtt_sum_ns += rtt as u128;
+        (acked, rtt)
+    }
 
-        if self.in_recovery {
-            let recover = self.recover.unwrap_or(0);
-            if ack.seq > recover {
-                // RFC 6582 Section 3.2 step 3: full ACK, leave fast recovery with
-                // cwnd = ssthresh (the algorithm's window after `on_loss`).
-                self.in_recovery = false;
-                self.inflation = 0.0;
-            } else {
-                // RFC 6582 Section 3.2 step 4: partial ACK: retransmit the first unacked
-                // segment, deflate by the amount acknowledged, add back one segment, and
-                // reset the timer ("Slow-but-Steady", Section 4).
-                self.retransmit_first_unacked(now, out);
-                self.inflation = self.inflation - acked as f64 + 1.0;
-                self.arm_timer(now);
-                self.send_available(now, out);
-                return;
-            }
-        } else if ece && !self.cc.ecn_per_ack() {
+    /// New data acknowledged outside loss recovery: the ECN reaction or the window law.
+    fn window_on_new_ack(&mut self, acked: u64, rtt: Time, ece: bool, now: Time) {
+        if ece && !self.cc.ecn_per_ack() {
             // RFC 3168 Section 6.1.2: react to ECE at most once per window of data, and never
             // increase the window in response to an ECE ACK.
             if self.ecn_recover.map_or(true, |r| self.snd_una > r) {
@@ -317,13 +336,44 @@ impl TcpSender {
             };
             self.cc.on_ack(&event);
         }
+    }
 
+    /// A finite (or stopped) transfer is complete once everything is acknowledged.
+    fn check_complete(&mut self, now: Time) -> bool {
         if let Some(total) = self.total_segments {
             if self.snd_una >= total {
                 self.completed_at = Some(now);
                 self.rto_deadline = None;
+                return true;
+            }
+        }
+        false
+    }
+
+    fn on_new_ack(&mut self, ack: &Packet, ece: bool, now: Time, out: &mut Vec<Packet>) {
+        let (acked, rtt) = self.advance_una(ack, now);
+        if self.in_recovery {
+            let recover = self.recover.unwrap_or(0);
+            if ack.seq > recover {
+                // RFC 6582 Section 3.2 step 3: full ACK, leave fast recovery with
+                // cwnd = ssthresh (the algorithm's window after `on_loss`).
+                self.in_recovery = false;
+                self.inflation = 0.0;
+            } else {
+                // RFC 6582 Section 3.2 step 4: partial ACK: retransmit the first unacked
+                // segment, deflate by the amount acknowledged, add back one segment, and
+                // reset the timer ("Slow-but-Steady", Section 4).
+                self.retransmit_first_unacked(now, out);
+                self.inflation = self.inflation - acked as f64 + 1.0;
+                self.arm_timer(now);
+                self.send_available(now, out);
                 return;
             }
+        } else {
+            self.window_on_new_ack(acked, rtt, ece, now);
+        }
+        if self.check_complete(now) {
+            return;
         }
         // RFC 6298 Section 5.2/5.3: stop the timer when all is acked, else restart it.
         self.arm_timer(now);
@@ -383,6 +433,191 @@ impl TcpSender {
         }
     }
 
+    // ---- SACK-based loss recovery (RFC 6675) ----
+
+    /// An ACK arrived carrying these SACK blocks (RFC 2018). A sender without `sack`
+    /// ignores the option.
+    pub fn on_ack_with_sack(&mut self, ack: &Packet, blocks: &[SackBlock], now: Time, out: &mut Vec<Packet>) {
+        if !self.sack {
+            self.on_ack(ack, now, out);
+            return;
+        }
+        if self.completed_at.is_some() || ack.seq < self.snd_una {
+            return;
+        }
+        let ece = self.ecn && ack.has_flag(FLAG_ECE);
+        let d = self.dupack_threshold;
+        // RFC 6675 Section 5: every ACK updates the scoreboard (Update(), Section 4). An ACK
+        // that SACKs new data is a duplicate ACK (Section 2), even if it also advances the
+        // cumulative ACK.
+        let newly_sacked = self.scoreboard.update(blocks, ack.seq, self.high_tx);
+        if ack.seq > self.snd_una {
+            self.scoreboard.advance(ack.seq);
+            // RFC 6675 Section 5: a cumulative ACK resets DupAcks (in `advance_una`).
+            let (acked, rtt) = self.advance_una(ack, now);
+            if self.in_recovery {
+                if self.recover.is_some_and(|recover| ack.seq > recover) {
+                    // RFC 6675 Section 5 (A): a cumulative ACK beyond RecoveryPoint ends loss
+                    // recovery; cwnd is the ssthresh set on entry (step 4.2). The scoreboard
+                    // above HighACK is kept.
+                    self.in_recovery = false;
+                }
+            } else {
+                self.window_on_new_ack(acked, rtt, ece, now);
+            }
+            if self.check_complete(now) {
+                return;
+            }
+            // RFC 6298 Section 5.2/5.3: restart the timer (stop it when all is acknowledged).
+            self.arm_timer(now);
+        }
+        if self.in_recovery {
+            // RFC 6675 Section 5 (B)-(C): SetPipe(), then send while cwnd - pipe >= 1 SMSS.
+            self.sack_transmit(now, out);
+            return;
+        }
+        if newly_sacked > 0 && self.high_tx > self.snd_una {
+            self.dupacks += 1;
+            // RFC 6675 Section 5 steps (1)-(2): DupAcks >= DupThresh, or IsLost(HighACK + 1)
+            // (DupThresh segments SACKed above the cumulative ACK): enter loss recovery.
+            if (self.dupacks >= d || self.scoreboard.is_lost(self.snd_una, d)) && self.sack_enter_recovery(now, out) {
+                return;
+            }
+            if self.limited_transmit && self.recover.is_none_or(|recover| self.snd_una > recover) {
+                // RFC 6675 Section 5 step (3): Limited Transmit governed by pipe.
+                self.sack_limited_transmit(now, out);
+                return;
+            }
+        }
+        self.send_available(now, out);
+    }
+
+    /// What NextSeg() needs besides the scoreboard (rule (2) checks the receiver's window).
+    fn sack_send_state(&self) -> SendState {
+        SendState {
+            snd_una: self.snd_una,
+            high_tx: self.high_tx,
+            rxt_next: self.rxt_next,
+            new_data_allowed: self.has_data(self.high_tx) && ((self.high_tx - self.snd_una) as f64) < self.max_window.floor(),
+            // Rule (4): HighACK > RescueRxt, HighACK being the last acknowledged segment.
+            rescue_allowed: self.rescue_rxt.is_none_or(|rescue| self.snd_una > rescue + 1),
+            recovery_end: self.recover.map_or(self.high_tx, |recover| recover + 1),
+        }
+    }
+
+    /// RFC 6675 Section 5 step (4): fast retransmit and enter loss recovery. Returns false
+    /// when RFC 6675 Section 5.1 forbids a new recovery (after a timeout, until HighACK
+    /// reaches the RecoveryPoint it set).
+    fn sack_enter_recovery(&mut self, now: Time, out: &mut Vec<Packet>) -> bool {
+        if self.recover.is_some_and(|recover| self.snd_una <= recover) {
+            return false;
+        }
+        // (4.1) RecoveryPoint = HighData.
+        self.recover = Some(self.high_tx - 1);
+        self.stats.fast_recoveries += 1;
+        // (4.2) ssthresh = cwnd = FlightSize / 2 (RFC 5681 eq. (4)) — here the algorithm's
+        // own multiplicative decrease (Reno halves; CUBIC, HighSpeed... use theirs).
+        let event = self.congestion_event(now);
+        self.cc.on_loss(&event);
+        self.in_recovery = true;
+        self.inflation = 0.0;
+        // (4.3) Retransmit HighACK + 1; HighRxt = RescueRxt = that segment.
+        let packet = self.segment(self.snd_una, now);
+        out.push(packet);
+        self.rxt_next = self.snd_una + 1;
+        self.rescue_rxt = Some(self.snd_una);
+        self.arm_timer(now);
+        // (4.4) SetPipe() and (4.5) proceed to step (C).
+        self.sack_transmit(now, out);
+        true
+    }
+
+    /// RFC 6675 Section 5 (B.2) and (C): pipe from SetPipe(), then while cwnd - pipe >= 1
+    /// SMSS send what NextSeg() returns.
+    fn sack_transmit(&mut self, now: Time, out: &mut Vec<Packet>) {
+        let d = self.dupack_threshold;
+        let cwnd = self.cc.window();
+        let mut pipe = self.scoreboard.pipe(self.snd_una, self.high_tx, self.rxt_next, d);
+        let mut sent = false;
+        // (C), (C.5): cwnd - pipe >= 1 SMSS.
+        while cwnd - pipe as f64 >= 1.0 {
+            // (C.1) NextSeg(); failure ends the loop.
+            let Some(next) = self.scoreboard.next_seg(&self.sack_send_state(), d) else {
+                break;
+            };
+            match next {
+                NextSeg::Lost(seq) | NextSeg::Unsacked(seq) => {
+                    let packet = self.segment(seq, now);
+                    out.push(packet);
+                    // (C.2) HighRxt = the highest segment retransmitted.
+                    self.rxt_next = seq + 1;
+                }
+                NextSeg::New(seq) => {
+                    let packet = self.segment(seq, now);
+                    out.push(packet);
+                    // (C.3) HighData advances.
+                    self.high_tx = seq + 1;
+                    self.snd_nxt = self.high_tx;
+                }
+                NextSeg::Rescue(seq) => {
+                    let packet = self.segment(seq, now);
+                    out.push(packet);
+                    // Rule (4): RescueRxt = RecoveryPoint; HighRxt is not updated.
+                    self.rescue_rxt = self.recover;
+                }
+            }
+            // (C.4) pipe grows by the segment sent.
+            pipe += 1;
+            sent = true;
+        }
+        if sent && self.rto_deadline.is_none() {
+            self.arm_timer(now);
+        }
+    }
+
+    /// RFC 6675 Section 5 step (3): (3.1) HighRxt = HighACK, (3.2) SetPipe(), (3.3) send new
+    /// data while cwnd - pipe >= 1 SMSS and the receiver's window allows.
+    fn sack_limited_transmit(&mut self, now: Time, out: &mut Vec<Packet>) {
+        if self.snd_nxt != self.high_tx {
+            return;
+        }
+        self.rxt_next = self.snd_una;
+        let cwnd = self.cc.window();
+        let mut pipe = self.scoreboard.pipe(self.snd_una, self.high_tx, self.rxt_next, self.dupack_threshold);
+        while cwnd - pipe as f64 >= 1.0 && self.sack_send_state().new_data_allowed {
+            let packet = self.segment(self.high_tx, now);
+            out.push(packet);
+            self.high_tx += 1;
+            self.snd_nxt = self.high_tx;
+            pipe += 1;
+        }
+    }
+
+    /// After a timeout the sender goes back to `snd_una`; RFC 6675 Section 5.1 leaves the
+    /// choice of what to send open and suggests "filling in" the sequence space reported
+    /// missing: go-back-N that skips the segments SACKed since the timeout. Segments SACKed
+    /// do not count as in flight.
+    fn send_filling_holes(&mut self, now: Time, out: &mut Vec<Packet>) {
+        let window = self.usable_window();
+        let mut flight = (self.snd_nxt - self.snd_una) - self.scoreboard.sacked_between(self.snd_una, self.snd_nxt);
+        let mut sent_any = false;
+        while flight < window && self.has_data(self.snd_nxt) {
+            if self.snd_nxt < self.high_tx && self.scoreboard.is_sacked(self.snd_nxt) {
+                self.snd_nxt = self.scoreboard.first_unsacked_from(self.snd_nxt);
+                continue;
+            }
+            let packet = self.segment(self.snd_nxt, now);
+            out.push(packet);
+            self.snd_nxt += 1;
+            self.high_tx = self.high_tx.max(self.snd_nxt);
+            flight += 1;
+            sent_any = true;
+        }
+        if sent_any && self.rto_deadline.is_none() {
+            self.arm_timer(now);
+        }
+    }
+
     /// The timer event fired at `now`; returns true if it was a retransmission timeout.
     pub fn on_timer(&mut self, now: Time, out: &mut Vec<Packet>) -> bool {
         match self.rto_deadline {
@@ -400,6 +635,15 @@ impl TcpSender {
         self.in_recovery = false;
         self.inflation = 0.0;
         self.dupacks = 0;
+        if self.sack {
+            // RFC 2018 Section 5 ("the data sender SHOULD turn off all of the SACKed bits,
+            // since the timeout might indicate that the data receiver has reneged") and
+            // RFC 6675 Section 5.1: expunge the scoreboard and end SACK recovery; the
+            // RecoveryPoint (`recover` above) blocks a new recovery until it is acknowledged.
+            self.scoreboard.clear();
+            self.rxt_next = 0;
+            self.rescue_rxt = None;
+        }
         // Go-back-N from the first unacknowledged segment (as ns-2 does).
         self.snd_nxt = self.snd_una;
         self.rto_deadline = None;
@@ -428,6 +672,7 @@ mod tests {
             seq,
             timestamp: echo,
             enqueued_at: 0,
+            sack: 0,
         }
     }
 
@@ -580,5 +825,228 @@ mod tests {
         tx.on_ack(&ack(3, 10 * MS), 20 * MS, &mut out);
         assert_eq!(tx.completed_at, Some(20 * MS));
         assert_eq!(tx.rto_deadline, None);
+    }
+
+    /// A tiny network for hand-fed ACK tests: data and ACKs take `ONE_WAY` each (no
+    /// serialisation); the first transmission of each segment in `drops` is lost. Returns
+    /// every data transmission as (time, seq, retransmission).
+    const ONE_WAY: Time = 50 * MS;
+
+    fn run_lossy(tx: &mut TcpSender, config: &TcpConfig, drops: &[u64], until: Time) -> Vec<(Time, u64, bool)> {
+        let mut rx = crate::tcp::receiver::TcpReceiver::new(0, 1, config, None);
+        let mut wire: Vec<(Time, u64, Packet)> = Vec::new();
+        let mut order = 0u64;
+        let mut log = Vec::new();
+        let mut dropped: Vec<u64> = Vec::new();
+        let mut out = Vec::new();
+        let mut send = |now: Time, out: &mut Vec<Packet>, wire: &mut Vec<(Time, u64, Packet)>, log: &mut Vec<(Time, u64, bool)>, dropped: &mut Vec<u64>| {
+            for p in out.drain(..) {
+                if p.kind == PacketKind::Data {
+                    log.push((now, p.seq, p.has_flag(FLAG_RETRANSMIT)));
+                    if drops.contains(&p.seq) && !dropped.contains(&p.seq) {
+                        dropped.push(p.seq);
+                        continue;
+                    }
+                }
+                order += 1;
+                wire.push((now + ONE_WAY, order, p));
+            }
+        };
+        tx.start(0, &mut out);
+        send(0, &mut out, &mut wire, &mut log, &mut dropped);
+        loop {
+            let next = wire.iter().enumerate().min_by_key(|(_, (t, o, _))| (*t, *o)).map(|(i, (t, _, _))| (i, *t));
+            let timer = tx.rto_deadline;
+            match (next, timer) {
+                (_, Some(deadline)) if next.is_none_or(|(_, t)| deadline < t) => {
+                    if deadline > until {
+                        break;
+                    }
+                    tx.on_timer(deadline, &mut out);
+                    send(deadline, &mut out, &mut wire, &mut log, &mut dropped);
+                }
+                (Some((i, t)), _) => {
+                    if t > until {
+                        break;
+                    }
+                    let (_, _, p) = wire.remove(i);
+                    match p.kind {
+                        PacketKind::Data => rx.on_data(&p, t, &mut out),
+                        _ if p.sack != 0 => {
+                            let blocks = rx.sack_store.take(p.sack).unwrap_or_default();
+                            tx.on_ack_with_sack(&p, blocks.as_slice(), t, &mut out);
+                        }
+                        _ => tx.on_ack(&p, t, &mut out),
+                    }
+                    send(t, &mut out, &mut wire, &mut log, &mut dropped);
+                }
+                (None, _) => break,
+            }
+        }
+        log
+    }
+
+    fn retransmissions(log: &[(Time, u64, bool)]) -> Vec<(Time, u64)> {
+        log.iter().filter(|(_, _, rtx)| *rtx).map(|&(t, seq, _)| (t, seq)).collect()
+    }
+
+    fn window_of_20(sack: bool) -> (TcpSender, TcpConfig) {
+        let config = TcpConfig { sack, initial_window: 20.0, initial_ssthresh: 20.0, max_window: 20.0, ..TcpConfig::default() };
+        let tx = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "tcp").unwrap();
+        (tx, config)
+    }
+
+    #[test]
+    fn three_losses_in_one_window_sack_repairs_all_within_one_rtt() {
+        // A window of 20 segments (receiver window 20, so the flight stays 20); segments
+        // 2, 5 and 9 of the first window are lost.
+        let (mut tx, config) = window_of_20(true);
+        let log = run_lossy(&mut tx, &config, &[2, 5, 9], 1_000 * MS);
+        let rtx = retransmissions(&log);
+        assert_eq!(rtx.iter().map(|r| r.1).collect::<Vec<_>>(), vec![2, 5, 9]);
+        let rtt = 2 * ONE_WAY;
+        let first = rtx[0].0;
+        // Fast retransmit on the third SACKed segment above snd_una (ACK of segment 6).
+        assert_eq!(first, rtt, "the ACKs of 3, 4, 6 arrive one RTT after the burst");
+        assert!(rtx.iter().all(|&(t, _)| t < first + rtt), "all holes repaired within one RTT: {rtx:?}");
+        assert_eq!((tx.stats.fast_recoveries, tx.stats.timeouts, tx.stats.retransmits), (1, 0, 3));
+        // RFC 6675 step (4.2): cwnd = ssthresh = FlightSize/2 (Reno's decrease), then
+        // congestion avoidance after recovery.
+        assert_eq!(tx.ssthresh(), 10.0);
+        assert!(tx.cwnd() > 10.0 && tx.cwnd() < 20.0, "cwnd {}", tx.cwnd());
+        assert!(!tx.in_recovery && tx.snd_una > 40);
+    }
+
+    #[test]
+    fn three_losses_in_one_window_newreno_repairs_one_per_rtt() {
+        let (mut tx, config) = window_of_20(false);
+        let log = run_lossy(&mut tx, &config, &[2, 5, 9], 1_000 * MS);
+        let rtx = retransmissions(&log);
+        assert_eq!(rtx.iter().map(|r| r.1).collect::<Vec<_>>(), vec![2, 5, 9]);
+        let rtt = 2 * ONE_WAY;
+        // RFC 6582: each partial ACK reveals the next hole one RTT later.
+        assert_eq!(rtx[0].0, rtt, "third duplicate ACK (of segment 6) one RTT after the burst");
+        assert_eq!(rtx[1].0 - rtx[0].0, rtt);
+        assert_eq!(rtx[2].0 - rtx[1].0, rtt);
+        assert_eq!((tx.stats.fast_recoveries, tx.stats.timeouts, tx.stats.retransmits), (1, 0, 3));
+    }
+
+    #[test]
+    fn sack_recovery_sends_while_cwnd_minus_pipe_allows() {
+        // The same loss pattern fed by hand: ACKs of 0, 1 and then of 3, 4, 6 with SACK.
+        let (mut tx, _) = window_of_20(true);
+        let mut out = Vec::new();
+        tx.start(0, &mut out);
+        out.clear();
+        let sacked = |tx: &mut TcpSender, blocks: &[(u64, u64)], out: &mut Vec<Packet>| {
+            let blocks: Vec<SackBlock> = blocks.iter().map(|&(a, b)| SackBlock::new(a, b)).collect();
+            tx.on_ack_with_sack(&ack(2, 0), &blocks, 100 * MS, out);
+        };
+        tx.on_ack_with_sack(&ack(1, 0), &[], 100 * MS, &mut out);
+        tx.on_ack_with_sack(&ack(2, 0), &[], 100 * MS, &mut out);
+        // Receiver window 20: segments 20, 21 went out on the two new ACKs.
+        assert_eq!(seqs(&out), vec![20, 21]);
+        out.clear();
+        sacked(&mut tx, &[(3, 4)], &mut out);
+        sacked(&mut tx, &[(3, 5)], &mut out);
+        assert!(out.is_empty() && !tx.in_recovery, "two SACKed segments: not yet lost");
+        sacked(&mut tx, &[(6, 7), (3, 5)], &mut out);
+        // DupThresh-th SACKed segment: fast retransmit of 2; FlightSize 20 -> cwnd 10.
+        assert!(tx.in_recovery);
+        assert_eq!(seqs(&out), vec![2]);
+        assert_eq!((tx.cwnd(), tx.ssthresh()), (10.0, 10.0));
+        // pipe = 20 outstanding - 3 SACKed - 1 lost (2) + 1 retransmitted (2) = 17.
+        assert_eq!(tx.scoreboard.pipe(tx.snd_una, tx.high_tx, tx.rxt_next, 3), 17);
+        out.clear();
+        // Seven more SACKs (7, 8, 10, ..., 14): pipe falls to 10; then the next one lets
+        // cwnd - pipe >= 1 and NextSeg() picks the lost 5 and 9 (rule 1) before new data.
+        for (k, top) in [8, 9].into_iter().enumerate() {
+            sacked(&mut tx, &[(6, top), (3, 5)], &mut out);
+            assert!(out.is_empty(), "step {k}");
+        }
+        for top in 11..=15 {
+            sacked(&mut tx, &[(10, top), (6, 9), (3, 5)], &mut out);
+        }
+        // SACKed: 3, 4, 6, 7, 8, 10..15 (11); lost: 2, 5, 9; pipe before sending
+        // = 20 - 11 - 3 + 1 = 7: 5 and 9 go (rule 1); no new data (rule 2): the receiver's
+        // window of 20 is full; nothing for rules (3)-(4) (HighACK = RescueRxt).
+        assert_eq!(seqs(&out), vec![5, 9]);
+        assert!(out[0].has_flag(FLAG_RETRANSMIT) && out[1].has_flag(FLAG_RETRANSMIT));
+        out.clear();
+        // A cumulative ACK beyond RecoveryPoint (21) ends recovery with cwnd = ssthresh.
+        tx.on_ack_with_sack(&ack(23, 100 * MS), &[], 200 * MS, &mut out);
+        assert!(!tx.in_recovery);
+        assert_eq!(tx.cwnd(), 10.0);
+        assert!(tx.scoreboard.is_empty());
+    }
+
+    #[test]
+    fn sack_rescue_retransmission_for_a_lost_tail() {
+        // A 10-segment transfer sent as one window; 1 and the tail 7, 8, 9 are lost.
+        let config = TcpConfig { sack: true, initial_window: 10.0, initial_ssthresh: 10.0, ..TcpConfig::default() };
+        let mut tx = TcpSender::new(0, 0, &config, Some(10 * 1460), stream(1, StreamKind::Flow, 0), "tcp").unwrap();
+        let mut out = Vec::new();
+        tx.start(0, &mut out);
+        assert_eq!(out.len(), 10);
+        out.clear();
+        tx.on_ack_with_sack(&ack(1, 0), &[], 100 * MS, &mut out);
+        for top in 3..=7 {
+            tx.on_ack_with_sack(&ack(1, 0), &[SackBlock::new(2, top)], 100 * MS, &mut out);
+        }
+        // Recovery on the third SACKed segment: FlightSize 9 -> cwnd 4.5; 1 retransmitted.
+        assert!(tx.in_recovery);
+        assert_eq!(seqs(&out), vec![1]);
+        assert_eq!(tx.cwnd(), 4.5);
+        out.clear();
+        // The retransmission is acknowledged: ACK 7, nothing SACKed. pipe = 3 (7, 8, 9 not
+        // lost: nothing SACKed above them); rules (1)-(3) fail (no SACK information, no new
+        // data) and HighACK (6) > RescueRxt (1): rule (4) rescues 9, the highest unSACKed
+        // segment, instead of waiting for the timer.
+        tx.on_ack_with_sack(&ack(7, 100 * MS), &[], 200 * MS, &mut out);
+        assert_eq!(seqs(&out), vec![9]);
+        out.clear();
+        // Its ACK SACKs 9: rule (3) now sends 7 and 8 (below the highest SACKed segment).
+        tx.on_ack_with_sack(&ack(7, 200 * MS), &[SackBlock::new(9, 10)], 300 * MS, &mut out);
+        assert_eq!(seqs(&out), vec![7, 8]);
+        out.clear();
+        tx.on_ack_with_sack(&ack(10, 300 * MS), &[], 400 * MS, &mut out);
+        assert_eq!(tx.completed_at, Some(400 * MS));
+        assert_eq!((tx.stats.timeouts, tx.stats.retransmits), (0, 4));
+    }
+
+    #[test]
+    fn sack_timeout_clears_scoreboard_and_fills_holes() {
+        let (mut tx, _) = window_of_20(true);
+        let mut out = Vec::new();
+        tx.start(0, &mut out);
+        out.clear();
+        // Only 10..12 SACKed (two segments): no fast retransmit.
+        tx.on_ack_with_sack(&ack(0, 0), &[SackBlock::new(10, 12)], 100 * MS, &mut out);
+        assert!(!tx.in_recovery && !tx.scoreboard.is_empty());
+        let deadline = tx.rto_deadline.unwrap();
+        assert!(tx.on_timer(deadline, &mut out));
+        // RFC 2018 Section 5: all SACKed bits off; the left edge is retransmitted.
+        assert!(tx.scoreboard.is_empty());
+        assert_eq!(seqs(&out), vec![0]);
+        out.clear();
+        // The retransmission is acknowledged; the ACK re-reports 10..12: slow start sends
+        // 1, 2 (cwnd 2), then 3..10 skipping nothing yet; with more SACK information the
+        // go-back-N skips SACKed segments.
+        tx.on_ack_with_sack(&ack(1, deadline), &[SackBlock::new(2, 12)], deadline + 100 * MS, &mut out);
+        assert_eq!(seqs(&out), vec![1, 12], "2..12 SACKed since the timeout: skipped");
+        // No new recovery before the RecoveryPoint (19) is acknowledged (RFC 6675 5.1).
+        out.clear();
+        for k in 0..4 {
+            tx.on_ack_with_sack(&ack(1, deadline), &[SackBlock::new(2, 14 + k)], deadline + 101 * MS, &mut out);
+        }
+        assert!(!tx.in_recovery);
+        assert_eq!(tx.stats.fast_recoveries, 0);
+    }
+
+    #[test]
+    fn sack_requires_newreno_recovery() {
+        let config = TcpConfig { sack: true, recovery: Recovery::Tahoe, ..TcpConfig::default() };
+        let err = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "topology.groups[0].traffic.tcp").err().unwrap();
+        assert!(err.to_string().contains("topology.groups[0].traffic.tcp.sack"), "{err}");
     }
 }
