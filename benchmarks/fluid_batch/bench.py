@@ -44,7 +44,7 @@ def run_aqmlab(method: str):
     return integrate(model, batch_params(), t_end=T_END, h=TAU / 20, method=method, record_dt=0.05)
 
 
-def run_scipy(points: np.ndarray, rtol=1e-6, atol=1e-8):
+def run_scipy(points: np.ndarray, sample_times: np.ndarray, rtol=1e-6, atol=1e-8):
     """Method of steps with scipy: the whole (sub-)batch as one ODE system per interval
     [kτ, (k+1)τ], delayed values from the previous interval's dense output (RK45)."""
     model = get_model("ctcp-red")
@@ -77,7 +77,8 @@ def run_scipy(points: np.ndarray, rtol=1e-6, atol=1e-8):
             return model.rhs(t, y, lagged(t)[None], Q).reshape(-1)
 
         solution = solve_ivp(f, (t0, t1), state, method="RK45", rtol=rtol, atol=atol, dense_output=True)
-        grid_t = np.arange(np.ceil(t0 / 0.05) * 0.05, t1 - 1e-12, 0.05)
+        last = k == intervals or t1 >= T_END
+        grid_t = sample_times[(sample_times >= t0) & ((sample_times < t1) | (last & (sample_times <= t1)))]
         if grid_t.size:
             samples_t.append(grid_t)
             samples_y.append(solution.sol(grid_t).reshape(n, size, -1))
@@ -125,7 +126,8 @@ def main() -> None:
         print(f"aqmlab {method}: median wall {statistics.median(walls):.2f} s, median CPU {statistics.median(cpus):.2f} s "
               f"over {args.repeats} runs", flush=True)
     points = np.arange(1000) if args.scipy_points >= 1000 else np.linspace(0, 999, args.scipy_points).astype(int)
-    (times, states), wall, cpu = timed(lambda: run_scipy(points))
+    sample_times = results["rk4"].times
+    (times, states), wall, cpu = timed(lambda: run_scipy(points, sample_times))
     report["scipy_batch"] = {"points": int(points.size), "wall_s": wall, "cpu_s": cpu,
                              "method": "solve_ivp RK45 rtol 1e-6 atol 1e-8, method of steps over intervals of tau, "
                                        "the sub-batch as one ODE system"}
@@ -134,7 +136,7 @@ def main() -> None:
     few = np.linspace(0, 999, 5).astype(int)
     cpus = []
     for point in few:
-        _, wall1, cpu1 = timed(lambda point=point: run_scipy(np.array([point])))
+        _, wall1, cpu1 = timed(lambda point=point: run_scipy(np.array([point]), sample_times))
         cpus.append(cpu1)
     report["scipy_per_point"] = {"points_timed": few.tolist(), "cpu_s_each": cpus,
                                  "extrapolated_cpu_s_for_1000": 1000 * statistics.mean(cpus)}
@@ -142,6 +144,7 @@ def main() -> None:
           f"{1000 * statistics.mean(cpus):.0f} s for 1000 (extrapolated)", flush=True)
     # agreement on the last 50 s: mean and amplitude of w
     reference = results["rk4"]
+    assert np.array_equal(times, reference.times)
     tail = times >= T_END - 50
     w_scipy = states[0][:, tail]
     w_ours = reference.state("w")[points][:, reference.times >= T_END - 50]
@@ -151,6 +154,15 @@ def main() -> None:
         "max_abs_diff_rk3_rk4_w": float(np.max(np.abs(results["rk3"].state("w") - reference.state("w")))),
         "oscillating_points_amplitude_over_0.1": int(np.sum(np.ptp(w_ours, 1) / 2 > 0.1)),
     }
+    # accuracy against a tight scipy reference (rtol 1e-10) on a few points, whole trajectory of w
+    few = np.array([0, 333, 666, 999])
+    ref_times, ref_states = run_scipy(few, sample_times, rtol=1e-10, atol=1e-10)
+    assert np.array_equal(ref_times, reference.times)
+    agreement["reference"] = "solve_ivp RK45 rtol = atol = 1e-10, points " + ", ".join(map(str, few))
+    agreement["max_abs_err_w_aqmlab_rk4_vs_reference"] = float(np.max(np.abs(reference.state("w")[few] - ref_states[0])))
+    agreement["max_abs_err_w_aqmlab_rk3_vs_reference"] = float(np.max(np.abs(results["rk3"].state("w")[few] - ref_states[0])))
+    if points.size == 1000:
+        agreement["max_abs_err_w_scipy_rtol1e-6_vs_reference"] = float(np.max(np.abs(states[0][few] - ref_states[0])))
     report["agreement"] = agreement
     print(json.dumps(agreement, indent=2))
     text = json.dumps(report, indent=2)

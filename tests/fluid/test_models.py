@@ -100,3 +100,24 @@ def test_cx_tcp_has_two_equilibria_as_in_lemma_4_1():
     # Lemma 4.3: the region-B equilibrium is unstable: started 1 % from it the queue leaves.
     result = integrate(model, {}, history=eq[1] * 1.01, t_end=30.0)
     assert abs(result.final()[0, -1] - eq[1, -1, 0]) > 0.3 * eq[1, -1, 0]
+
+
+def test_red_map_uses_a_given_queue_law():
+    """Seed 003 II-D: the map takes any queue law G; with the PFTK law of aqmlab.design (Fig. 8's
+    RED: p_max = 0.1, q_min = 12.5, q_max = 37.5, B = 75, 500-byte packets) the operating point is
+    the intersection q = G(H(q)) and the map converges to it."""
+    queue_law = pytest.importorskip("aqmlab.design.queue_law")
+    pftk = pytest.importorskip("aqmlab.design.pftk")
+    law = queue_law.QueueLaw(rate_bps=1.5e6, flows=8, rtt_s=0.1, buffer_packets=75,
+                             tcp=pftk.TcpModel(packet_bytes=500))
+    model = get_model("red-map")
+    custom = type(model)(queue_law=law.queue)
+    P, size = custom.resolve({"w": 0.05})
+    eq = custom.equilibrium(P, size)
+    q = eq[0, 0]
+    assert 12.5 < q < 37.5
+    assert law.queue(np.array([eq[2, 0]]))[0] == pytest.approx(q, rel=1e-9)
+    result = integrate(custom, {"w": 0.05}, t_end=600, history="perturbed", perturbation=0.2)
+    assert result.final()[0, 1] == pytest.approx(q, rel=1e-3)
+    # the built-in square-root law gives a different operating point for the same link
+    assert abs(model.equilibrium(*model.resolve({"w": 0.05, "n": 8}))[0, 0] - q) > 0.1

@@ -58,7 +58,12 @@ class RedMap(DiscreteMap):
     def G(self, p, P):
         """Queue law (eq. 7 with min(B, ·))."""
         if self.queue_law is not None:
-            return np.minimum(np.asarray(self.queue_law(p), dtype=float), P["B"])
+            p = np.asarray(p, dtype=float)
+            inside = (p > 0) & (p < 1)  # a queue law is only defined for 0 < p < 1:
+            out = np.where(p <= 0, np.broadcast_to(P["B"], p.shape), 0.0)  # p = 0: the buffer fills; p = 1: empty
+            if inside.any():
+                out[inside] = np.asarray(self.queue_law(p[inside]), dtype=float)
+            return np.minimum(out, P["B"])
         root = P["n"] * np.sqrt(1.5 / np.maximum(p, 1e-300))  # c T_R^{-1}(p, c/n) with T = sqrt(3/(2p))/R
         return np.minimum(P["B"], np.maximum(0.0, root - P["c"] * P["R_o"]))
 
