@@ -18,7 +18,7 @@ class LinearDelay(FluidModel):
     name = "linear-delay"
     state_names = ("x",)
     delay_names = ("tau",)
-    params = {"a": Param(1.0, "1/s", "gain"), "tau": Param(1.0, "s", "delay", 0.0, low_open=True)}
+    params = {"a": Param(1.0, "1/s", "gain"), "tau": Param(1.0, "s", "delay", 0.0)}
 
     def delays(self, P):
         return [P["tau"]]
@@ -137,3 +137,14 @@ def test_result_tables_and_helpers():
     assert result.to_polars().height == table.num_rows
     lagged = result.lagged("x")
     assert np.isnan(lagged[0, 0]) and np.isfinite(lagged[0, -1])
+
+
+def test_mixed_zero_and_positive_delays_in_one_batch():
+    # point 0 has no delay (an ODE: x' = -a x), point 1 a delay; each equals its single run
+    model = LinearDelay()
+    batch = integrate(model, {"tau": [0.0, 1.0]}, t_end=4.0, h=0.05, history=np.ones(1), record_dt=0.05)
+    ode = integrate(model, {"tau": 0.0}, t_end=4.0, h=0.05, history=np.ones(1), record_dt=0.05)
+    dde = integrate(model, {"tau": 1.0}, t_end=4.0, h=0.05, history=np.ones(1), record_dt=0.05)
+    np.testing.assert_allclose(batch.states[0], ode.states[0], rtol=1e-13)
+    np.testing.assert_allclose(batch.states[1], dde.states[0], rtol=1e-13)
+    np.testing.assert_allclose(ode.state("x")[0], np.exp(-ode.times), rtol=1e-6)

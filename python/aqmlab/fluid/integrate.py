@@ -78,7 +78,7 @@ class _LagPlan:
     """Where the delayed value for one (stage offset c, delay) pair sits in the ring buffer:
     index ``k + off`` (step k), Hermite weights for ``theta``."""
 
-    __slots__ = ("zero", "uniform", "off", "theta", "w", "off_min", "off_max", "seconds")
+    __slots__ = ("zero", "uniform", "off", "theta", "w", "off_min", "off_max", "seconds", "zero_mask")
 
     def __init__(self, c: float, delay, h: float, size: int):
         ratio = np.asarray(delay, dtype=float) / h
@@ -86,6 +86,8 @@ class _LagPlan:
         ratio = np.where(np.abs(ratio - snapped) < 1e-9 * np.maximum(1.0, ratio), snapped, ratio)
         self.seconds = np.asarray(delay, dtype=float)
         self.zero = bool(np.all(ratio == 0))
+        # points whose delay is 0 while others' is not: they take the stage value
+        self.zero_mask = None if self.zero or not np.any(ratio == 0) else np.broadcast_to(ratio == 0, (size,)).copy()
         shift = c - ratio
         off = np.floor(shift)
         theta = shift - off
@@ -217,6 +219,8 @@ def integrate(
             if k + plan.off_min < 0:
                 early = j < 0
                 value = np.where(early, history_at(t_stage - plan.seconds), value)
+            if plan.zero_mask is not None:
+                value = np.where(plan.zero_mask, stage, value)
             target[...] = value
         return out
 
@@ -235,8 +239,9 @@ def integrate(
     half = 0.5 * h
     sixth = h / 6.0
     report_every = max(1, n_steps // 200)
-    zero0 = [d for d, plan in enumerate(plans[0.0]) if plan.zero]
-    zero_half = [d for d, plan in enumerate(plans[0.5]) if plan.zero]
+    # delayed values that are really the current stage (zero delays, for all or some points)
+    zero0 = [(d, plan.zero_mask) for d, plan in enumerate(plans[0.0]) if plan.zero or plan.zero_mask is not None]
+    zero_half = [(d, plan.zero_mask) for d, plan in enumerate(plans[0.5]) if plan.zero or plan.zero_mask is not None]
     Y[0] = y
     lags(0, 0.0, y, lag0)
     rk4 = method == "rk4"
@@ -255,8 +260,7 @@ def integrate(
             np.multiply(k2, half, out=stage)
             stage += y
             project(stage)
-            for d in zero_half:
-                lag_half[d] = stage
+            _refresh(zero_half, stage, lag_half)
             k3 = rhs(t + half, stage, lag_half, Q)
             k3 *= 2.0
             acc += k3
@@ -276,8 +280,7 @@ def integrate(
         project(y)
         Y[(k + 1) % ring] = y
         lag0, lag1 = lag1, lag0  # the delayed values at t + h serve the next step's first stage
-        for d in zero0:
-            lag0[d] = y
+        _refresh(zero0, y, lag0)
         if record_index < record_steps.size and record_steps[record_index] == k + 1:
             samples[record_index] = y
             record_index += 1
@@ -300,10 +303,19 @@ def integrate(
         delays={name: np.broadcast_to(np.asarray(d, dtype=float), (size,)).copy()
                 for name, d in zip(model.delay_names, delays)},
         phase_delay=np.broadcast_to(np.asarray(model.phase_delay(P), dtype=float), (size,)).copy(),
-        meta={"method": f"{method.upper()} + cubic Hermite history (method of steps)", "h": h, "t_end": n_steps * h,
+        meta={"method": f"{method.upper()} + cubic Hermite history (method of steps)", "h": h,
+              "record_dt": record_every * h, "t_end": n_steps * h,
               "steps": n_steps, "points": size, "wall_time_s": _time.perf_counter() - started,
               "options": getattr(model, "option_values", {})},
     )
+
+
+def _refresh(entries, stage, out) -> None:
+    for d, mask in entries:
+        if mask is None:
+            out[d] = stage
+        else:
+            np.copyto(out[d], stage, where=mask)
 
 
 def _projector(model: FluidModel, Q: Params, n: int, size: int):
