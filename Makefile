@@ -40,6 +40,7 @@ demo: build
 
 bench: build
 	$(PYTHON) benchmarks/dumbbell-60/bench.py
+	$(PYTHON) benchmarks/dumbbell-60/bench.py --scenario benchmarks/large-scale/scenario.toml --runs 3 --no-python
 
 bench-ns3:
 	bash benchmarks/ns3/setup.sh

@@ -76,10 +76,14 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ns3", action="store_true", help="also run the ns-3 reference (slow: ~75 s a run)")
+    parser.add_argument("--scenario", type=Path, default=HERE / "scenario.toml",
+                        help="another benchmark's scenario (e.g. benchmarks/large-scale/scenario.toml)")
+    parser.add_argument("--no-python", action="store_true", help="skip the Python API timing")
     args = parser.parse_args()
 
     subprocess.check_call(["cargo", "build", "--quiet", "--release", "--example", "run_scenario"], cwd=ROOT)
-    scenario = aqmlab.Scenario.from_toml(HERE / "scenario.toml")
+    scenario = aqmlab.Scenario.from_toml(args.scenario)
+    out_dir = args.scenario.resolve().parent
     traced = scenario.resolved()
     bare = json.loads(json.dumps(traced))
     bare["trace"]["flows"] = 0
@@ -95,8 +99,9 @@ def main() -> None:
             "bottleneck_departures": samples[0]["bottleneck_departures"],
             "samples": samples,
         }
-    walls = python_runs(scenario, args.runs, args.seed)
-    report["python_api_default_trace"] = {"wall_s_median": statistics.median(walls), "wall_s": walls}
+    if not args.no_python:
+        walls = python_runs(scenario, args.runs, args.seed)
+        report["python_api_default_trace"] = {"wall_s_median": statistics.median(walls), "wall_s": walls}
     if args.ns3:
         ns3 = ns3_runs(args.runs)
         if ns3 is not None:
@@ -105,9 +110,10 @@ def main() -> None:
             if ns3_wall:
                 report["speedup_vs_ns3"] = ns3_wall / report["engine_no_flow_trace"]["wall_s_median"]
     report["machine"]["load_at_end"] = " ".join(map(str, os.getloadavg()))
-    (HERE / "results.json").write_text(json.dumps(report, indent=2))
+    (out_dir / "results.json").write_text(json.dumps(report, indent=2))
     for key in ("engine_no_flow_trace", "engine_default_trace", "python_api_default_trace"):
-        print(key, {k: v for k, v in report[key].items() if k not in ("samples", "wall_s")})
+        if key in report:
+            print(key, {k: v for k, v in report[key].items() if k not in ("samples", "wall_s")})
     if "speedup_vs_ns3" in report:
         print(f"speed-up over ns-3: {report['speedup_vs_ns3']:.0f}x")
 
