@@ -58,6 +58,43 @@ def test_convergence_order_on_linear_delay_equation(method, order):
     assert min(rates) > order - 0.3, (errors, rates)
 
 
+class Nonlinear(FluidModel):
+    """x'(t) = -x(t) + 2 x(t-1)/(1 + x(t-1)^2): the right-hand side depends on the current state
+    too, so the Runge-Kutta stages matter (for x' = -x(t-1) RK4 and RK3 both reduce to Simpson's
+    rule on the Hermite history)."""
+
+    name = "nonlinear-delay"
+    state_names = ("x",)
+    delay_names = ("tau",)
+    params = {"tau": Param(1.0, "s", "delay", 0.0)}
+
+    def delays(self, P):
+        return [P["tau"]]
+
+    def rhs(self, t, y, lag, P):
+        return -y + 2.0 * lag[0] / (1.0 + lag[0] ** 2)
+
+    def equilibrium(self, P, size):
+        return np.ones((1, size))
+
+
+@pytest.mark.parametrize("method,order", [("rk4", 4), ("rk3", 3)])
+def test_convergence_order_with_state_dependence(method, order):
+    # zero delay: x' = -x, exact e^{-t}
+    errors = []
+    for h in (1 / 10, 1 / 20, 1 / 40, 1 / 80):
+        result = integrate(LinearDelay(), {"tau": 0.0}, t_end=5.0, h=h, history=np.ones(1), method=method, record_dt=h)
+        errors.append(np.max(np.abs(result.state("x")[0] - np.exp(-result.times))))
+    rates = [math.log2(errors[i] / errors[i + 1]) for i in range(3)]
+    assert min(rates) > order - 0.2, (errors, rates)
+    # nonlinear delay equation: differences of successive halvings shrink by 2^order
+    solutions = [integrate(Nonlinear(), {}, t_end=5.0, h=h, history=np.full(1, 0.3), method=method,
+                           record_dt=0.1).state("x")[0] for h in (1 / 10, 1 / 20, 1 / 40, 1 / 80, 1 / 160)]
+    differences = [np.max(np.abs(solutions[i] - solutions[i + 1])) for i in range(4)]
+    rates = [math.log2(differences[i] / differences[i + 1]) for i in range(3)]
+    assert min(rates) > order - 0.2, (differences, rates)
+
+
 def test_delay_not_a_multiple_of_the_step_is_still_accurate():
     result = integrate(LinearDelay(), {}, t_end=5.0, h=1 / 37.3, history=np.ones(1))
     truth = np.array([exact(t) for t in result.times])

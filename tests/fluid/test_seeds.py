@@ -70,3 +70,25 @@ def test_seed004_ecn_period_is_four_tau_past_the_hopf_point():
     assert amplitude[0] < 1e-4 * result.mean("x")[0]
     assert amplitude[1] > 1.0
     assert result.period("x", tail=0.3)[1] == pytest.approx(4.0, rel=0.03)
+
+
+def test_seed000_fig14b_full_bifurcation_diagram():
+    """Fig. 14b over its whole range q_th = 10 … 100: no oscillation up to 38, a limit cycle from
+    39 on (the paper's Hopf point), with an amplitude that grows with q_th."""
+    model = get_model("ctcp-threshold")
+    q_th = np.arange(10.0, 101.0)
+    result = integrate(model, {"C": 100.0, "tau": 1.0, "q_th": q_th}, t_end=2000.0)
+    amplitude = _amplitude(result, "w", 1800, 2000)
+    assert np.all(amplitude[q_th <= 38] < 1e-3)
+    assert np.all(amplitude[q_th >= 39] > 0.3)
+    assert np.all(np.diff(amplitude[q_th >= 39]) > 0)
+
+
+def test_seed000_fig2b_hopf_point_brackets_gamma_0_03():
+    """At τ = 0.171 s the Hopf point in γ is 0.03 (Fig. 2b, 3): over 800 s the window amplitude
+    grows at γ = 0.030 and decays at γ = 0.031 (the linearisation puts it at 0.03005)."""
+    model = get_model("ctcp-red")
+    result = integrate(model, {"C": 100.0, "tau": 0.171, "gamma": [0.030, 0.031]}, t_end=800.0)
+    early, late = _amplitude(result, "w", 100, 200), _amplitude(result, "w", 700, 800)
+    assert late[0] > early[0]
+    assert late[1] < 0.5 * early[1]
