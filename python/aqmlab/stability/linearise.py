@@ -1,0 +1,155 @@
+"""Automatic linearisation of a fluid model about an equilibrium.
+
+For a model ẋ(t) = f(x(t), x(t − τ_1), ..., x(t − τ_m); P) with equilibrium x*, the linear
+delay system is
+
+    u̇(t) = A_0 u(t) + Σ_k A_k u(t − τ_k),     A_0 = ∂f/∂x(t),  A_k = ∂f/∂x(t − τ_k)
+
+(seed 000 eqs. 11 and 27 are this system written out by hand for the CTCP-RED models; the
+tests compare the two). The right-hand sides use ``np.clip``/``np.where`` for the physical
+boundaries, which complex-step differentiation cannot pass through, so derivatives are
+central differences with one Richardson extrapolation (error O(h^4)), step
+h_j = 1e-3·max(1, |x*_j|) per state; all perturbed arguments go through the model's
+vectorised right-hand side in one call (columns of one batch), so linearising many parameter
+points at once costs one call as well.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+import numpy as np
+
+from aqmlab.fluid.models.base import FluidError, FluidModel
+
+__all__ = ["Linearisation", "linearise", "linearise_batch", "StabilityError", "resolve_model"]
+
+
+class StabilityError(FluidError):
+    """Bad input to the stability tools; the message names the field, the value and what is allowed."""
+
+
+REL_STEP = 1e-3
+
+
+def resolve_model(model, options: Mapping[str, object] | None = None) -> FluidModel:
+    """A model instance from an instance or a registry name (with constructor options)."""
+    from aqmlab.fluid.models import get_model
+
+    if isinstance(model, str):
+        model = get_model(model, **dict(options or {}))
+    if not isinstance(model, FluidModel):
+        raise StabilityError(f"model = {getattr(model, 'name', model)!r} is not a delay-differential fluid model; "
+                             "allowed: a FluidModel (discrete maps have no characteristic roots of this kind)")
+    return model
+
+
+@dataclass
+class Linearisation:
+    """The linear delay system about one equilibrium: ``A0`` (n, n), ``A`` (m, n, n) for the
+    delays ``delays`` (m,) seconds; ``equilibrium`` (n,) and the parameters used."""
+
+    model: str
+    state_names: tuple[str, ...]
+    A0: np.ndarray
+    A: np.ndarray
+    delays: np.ndarray
+    equilibrium: np.ndarray
+    params: dict = field(default_factory=dict)
+
+    @property
+    def n(self) -> int:
+        return self.A0.shape[0]
+
+    def jacobian(self) -> np.ndarray:
+        """A_0 + Σ A_k: the Jacobian of the delay-free system (Δ(0) = −J)."""
+        return self.A0 + self.A.sum(axis=0)
+
+    def collapsed(self, tol: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(A0 with zero-delay terms folded in, the A_k of positive delays merged by equal delay,
+        those delays): the form the root finders use."""
+        A0 = self.A0.copy()
+        groups: dict[float, np.ndarray] = {}
+        for tau, Ak in zip(self.delays, self.A):
+            if not np.any(Ak):
+                continue
+            if tau <= tol:
+                A0 += Ak
+                continue
+            key = float(tau)
+            groups[key] = groups.get(key, 0.0) + Ak
+        taus = np.array(sorted(groups), dtype=float)
+        mats = np.array([groups[t] for t in taus]) if taus.size else np.zeros((0, *A0.shape))
+        return A0, mats, taus
+
+    def characteristic_matrix(self, lam: complex) -> np.ndarray:
+        """Δ(λ) = λI − A_0 − Σ A_k e^(−λ τ_k)."""
+        out = lam * np.eye(self.n, dtype=complex) - self.A0
+        for tau, Ak in zip(self.delays, self.A):
+            out = out - Ak * np.exp(-lam * tau)
+        return out
+
+
+def _params_at(P: dict, b: int) -> dict:
+    return {key: (float(np.asarray(v).reshape(-1)[b]) if np.ndim(v) else float(v)) for key, v in P.items()}
+
+
+def linearise_batch(model: FluidModel, P: dict, size: int, equilibrium: np.ndarray | None = None):
+    """Linearise ``size`` parameter points at once (``P`` as from :meth:`FluidModel.resolve`).
+
+    Returns ``(A0, A, delays, equilibrium)`` with shapes (B, n, n), (B, m, n, n), (B, m), (n, B).
+    """
+    n = model.n_states
+    m = len(model.delay_names)
+    y_eq = np.asarray(model.equilibrium(P, size) if equilibrium is None else equilibrium, dtype=float).reshape(n, size)
+    if not np.all(np.isfinite(y_eq)):
+        raise StabilityError(f"{model.name}: the equilibrium is not finite; allowed: parameters with an equilibrium")
+    h = REL_STEP * np.maximum(1.0, np.abs(y_eq))  # (n, B)
+    # stencil: 1 base-independent set of columns per (argument a in 0..m, state j, offset in ±h, ±2h)
+    offsets = np.array([1.0, -1.0, 2.0, -2.0])
+    n_args = m + 1
+    K = n_args * n * offsets.size
+    Y = np.repeat(y_eq[:, :, None], K, axis=2)  # (n, B, K)
+    L = np.repeat(Y[None], m, axis=0) if m else np.empty((0, n, size, K))
+    col = 0
+    for a in range(n_args):
+        for j in range(n):
+            for o in offsets:
+                target = Y if a == 0 else L[a - 1]
+                target[j, :, col] += o * h[j]
+                col += 1
+    # parameter arrays repeated per column: point b, column c -> flat index b*K + c
+    Q = {}
+    for key, value in P.items():
+        Q[key] = np.repeat(np.asarray(value, dtype=float), K) if np.ndim(value) else value
+    Q = model.prepare(Q)
+    y_flat = Y.reshape(n, size * K)
+    lag_flat = np.ascontiguousarray(L.reshape(m, n, size * K))
+    F = np.asarray(model.rhs(0.0, np.ascontiguousarray(y_flat), lag_flat, Q), dtype=float).reshape(n, size, n_args, n, 4)
+    d1 = (F[..., 0] - F[..., 1]) / 2.0  # f(+h) − f(−h) over 2 (divide by h below)
+    d2 = (F[..., 2] - F[..., 3]) / 4.0
+    deriv = (4.0 * d1 - d2) / 3.0 / h.T[None, :, None, :]  # Richardson, (n_out, B, n_args, n_in)
+    J = np.transpose(deriv, (1, 2, 0, 3))  # (B, n_args, n_out, n_in)
+    A0 = np.ascontiguousarray(J[:, 0])
+    A = np.ascontiguousarray(J[:, 1:])
+    delays = np.stack([np.broadcast_to(np.asarray(d, dtype=float), (size,)) for d in model.delays(P)], axis=1) \
+        if m else np.zeros((size, 0))
+    if not (np.all(np.isfinite(A0)) and np.all(np.isfinite(A))):
+        raise StabilityError(f"{model.name}: the linearisation is not finite (a singular right-hand side at the "
+                             "equilibrium); allowed: parameters for which the model is smooth at its equilibrium")
+    return A0, A, delays, y_eq
+
+
+def linearise(model, params: Mapping[str, object] | None = None, *, options: Mapping[str, object] | None = None,
+              equilibrium=None) -> Linearisation:
+    """The linear delay system of ``model`` (instance or registry name) about its equilibrium
+    at one parameter point ``params`` (missing names take defaults)."""
+    model = resolve_model(model, options)
+    P, size = model.resolve(params)
+    if size != 1:
+        raise StabilityError(f"params has {size} points; allowed: one parameter point (use linearise_batch for batches)")
+    eq = None if equilibrium is None else np.asarray(equilibrium, dtype=float).reshape(model.n_states, 1)
+    A0, A, delays, y = linearise_batch(model, P, 1, eq)
+    return Linearisation(model=model.name, state_names=tuple(model.state_names), A0=A0[0], A=A[0],
+                         delays=delays[0], equilibrium=y[:, 0], params=_params_at(P, 0))
