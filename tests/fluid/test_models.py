@@ -30,6 +30,9 @@ VARIANTS = [(name, {}) for name in MODELS] + [
     ("ecn", {"resource": "overflow"}), ("ecn", {"resource": "gaussian"}),
     ("ecn-network", {"resource": "overflow"}), ("ecn-network", {"resource": "gaussian"}),
     ("red-map", {"control": "recommended"}),
+    ("cx-tcp", {"rtts": "0.1,0.3", "counts": "150,150"}),  # heterogeneous RTTs
+    ("cx-tcp-network", {"routing": "1 1 0; 0 1 1; 1 0 0; 0 0 1", "rtts": "0.1,0.1,0.05,0.05",
+                        "capacities": "1000,2000,1500"}),
 ]
 
 

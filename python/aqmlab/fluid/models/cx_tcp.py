@@ -61,14 +61,15 @@ class CxTcp(FluidModel):
     title = "Cx-TCP flows through one bottleneck (seed 001 eqs. 2-4)"
     source = "seed 001 eqs. (2)-(6), Algorithm 1, Lemmas 4.1-4.3"
     options = {"rtts": ("0.2", "per-class round-trip times, s (comma list)"),
-               "counts": ("400", "flows per class (comma list)")}
+               "counts": ("400", "flows per class (comma list; one value applies to every class)")}
     delay_names = ()
 
-    def __init__(self, rtts="0.2", counts=None):
+    def __init__(self, rtts="0.2", counts="400"):
         self.rtts = floats("rtts", rtts)
-        self.counts = floats("counts", counts if counts is not None else [1.0] * self.rtts.size, length=self.rtts.size)
-        if counts is None and isinstance(rtts, str) and rtts == "0.2":
-            self.counts = np.array([400.0])
+        counts = floats("counts", counts)
+        if counts.size == 1:
+            counts = np.full(self.rtts.size, counts[0])  # one value: that many flows in every class
+        self.counts = floats("counts", counts, length=self.rtts.size)
         self.option_values = {"rtts": self.rtts.tolist(), "counts": self.counts.tolist()}
         k = self.rtts.size
         self.state_names = tuple(f"W{i}" for i in range(k)) + ("q",)

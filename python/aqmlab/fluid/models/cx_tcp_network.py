@@ -6,9 +6,10 @@
 
 with K = p_max/δ_th, K̃ = p_max/(δ_max − δ_th), p_0 = K̃ δ_max (continuous at δ_th). W_i is the
 window of route i (routes x links routing matrix). No feedback delay (RTTs enter the rates).
-Equilibrium (eqs. 18-19): W_i = sqrt(2/p_i) and Σ_{i∋j} W_i/(RTT_i + δ_i) = C_j at every link
-(every link a bottleneck, q_j > 0, every route in region A — the setting of Theorem 4.4);
-solved numerically (scipy fsolve on the log-loads in log-delays).
+Equilibrium (eqs. 18-19): W_i = sqrt(2/p_i) and, at every bottleneck link (q_j > 0),
+Σ_{i∋j} W_i/(RTT_i + δ_i) = C_j, while links with q_j = 0 carry at most C_j; every route in
+region A (the setting of Theorem 4.4). Solved numerically (scipy fsolve on the log-loads in
+log-delays) over the sets of bottleneck links, largest first.
 Default network: two links of 1250 packets/s, route 0 over both, routes 1 and 2 over one each
 (a parking lot), RTTs 100, 80, 120 ms.
 """
@@ -24,6 +25,15 @@ from aqmlab.fluid.models._util import floats, routing
 from aqmlab.fluid.models.base import FluidError, FluidModel, Param
 
 W_FLOOR = 1e-3
+
+
+def _active_sets(links: int):
+    """Subsets of links (as index arrays), largest first."""
+    from itertools import combinations
+
+    for size in range(links, 0, -1):
+        for subset in combinations(range(links), size):
+            yield np.array(subset)
 
 
 def backoff22(delta, P):
@@ -105,22 +115,38 @@ class CxTcpNetwork(FluidModel):
                 p = backoff22(delta, P1)
                 return np.sqrt(2.0 / np.maximum(p, 1e-300)), delta  # eq. (18)
 
-            def residual(u):  # log of the load of each link: zero when Σ W_i/(RTT_i+δ_i) = C_j, eq. (19)
-                W, delta = windows(np.exp(u))
-                return np.log(self.A.T @ (W / (self.rtts + delta)) / self.capacities)
+            def loads(d):  # Σ_{i∋j} W_i/(RTT_i + δ_i) / C_j, eq. (19)
+                W, delta = windows(d)
+                return self.A.T @ (W / (self.rtts + delta)) / self.capacities
 
             found = None
-            for start in (1e-3, 1e-5, 1e-2, 1e-1):
-                u, info, ier, message = fsolve(residual, np.full(L, np.log(start * P1["delta_th"])), xtol=1e-14,
-                                               full_output=True)
-                W, delta = windows(np.exp(u))
-                if np.max(np.abs(residual(u))) < 1e-11 and np.all(delta <= P1["delta_th"]):
-                    found = u
+            # active sets: every link a bottleneck first, then fewer (a link with q_j = 0 must have load <= 1)
+            for active in _active_sets(L):
+                if not np.all(self.A[:, active].sum(axis=1) > 0):
+                    continue  # every route needs a queue somewhere, else p = 0 and W is unbounded
+
+                def residual(u, active=active):
+                    d = np.zeros(L)
+                    d[active] = np.exp(u)
+                    return np.log(loads(d)[active])
+
+                for start in (1e-3, 1e-5, 1e-2, 1e-1):
+                    u, info, ier, message = fsolve(residual, np.full(len(active), np.log(start * P1["delta_th"])),
+                                                   xtol=1e-14, full_output=True)
+                    d = np.zeros(L)
+                    d[active] = np.exp(u)
+                    W, delta = windows(d)
+                    idle = np.setdiff1d(np.arange(L), active)
+                    if (np.max(np.abs(residual(u))) < 1e-11 and np.all(delta <= P1["delta_th"])
+                            and np.all(loads(d)[idle] <= 1.0 + 1e-12)):
+                        found = d
+                        break
+                if found is not None:
                     break
             if found is None:
-                raise FluidError(f"cx-tcp-network: no equilibrium with every link a bottleneck and every route in region A "
-                                 f"at point {b}; allowed: capacities/RTTs for which every route's delay settles below delta_th")
-            q = np.exp(found) * self.capacities
+                raise FluidError(f"cx-tcp-network: no equilibrium with every route in region A at point {b}; "
+                                 "allowed: capacities/RTTs for which every route's delay settles below delta_th")
+            q = found * self.capacities
             out[:R, b] = W
             out[R:, b] = q
         return out
