@@ -204,8 +204,25 @@ class AfricaLike(HighSpeed):
     kind: Literal["africa_like"] = "africa_like"  # type: ignore[assignment]
 
 
+class CxHighSpeed(_Algorithm):
+    """Delay-based HighSpeed TCP (seed 001 Section V-B): HighSpeed's window law (RFC 3649) with
+    the Cx backoff of seed 001 Algorithm 1 added. `cx` and `highspeed` take the parameters of
+    `kind = "cx"` and `kind = "highspeed"`. Engine: `tcp/cc/cx_highspeed.rs`."""
+
+    kind: Literal["cx_highspeed"] = "cx_highspeed"
+    cx: Cx = Field(default_factory=Cx)
+    highspeed: HighSpeed = Field(default_factory=HighSpeed)
+
+    def resolved(self) -> dict[str, Any]:
+        def without_kind(values: dict[str, Any]) -> dict[str, Any]:
+            return {k: v for k, v in values.items() if k != "kind"}
+
+        return {"kind": "cx_highspeed", "cx": without_kind(self.cx.resolved()),
+                "highspeed": without_kind(self.highspeed.resolved())}
+
+
 CongestionControl = Annotated[
-    Reno | Compound | Cx | Pert | Cubic | HighSpeed | Scalable | Aimd | IllinoisLike | AfricaLike,
+    Reno | Compound | Cx | Pert | CxHighSpeed | Cubic | HighSpeed | Scalable | Aimd | IllinoisLike | AfricaLike,
     Field(discriminator="kind"),
 ]
 

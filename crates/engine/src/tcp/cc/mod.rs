@@ -11,6 +11,7 @@ pub mod aimd;
 pub mod compound;
 pub mod cubic;
 pub mod cx;
+pub mod cx_highspeed;
 pub mod highspeed;
 pub mod pert;
 pub mod reno;
@@ -115,6 +116,8 @@ pub enum CcConfig {
     Cx(cx::CxParams),
     /// PERT (Bhandarkar et al., SIGCOMM 2007): probabilistic early response to delay.
     Pert(pert::PertParams),
+    /// Delay-based HighSpeed TCP (seed 001 Section V-B): RFC 3649 with the Cx backoff.
+    CxHighspeed(cx_highspeed::CxHighSpeedConfig),
     /// Compound TCP (seed 000 Section II-A1; seed 004 eqs. (6)-(8)); parameters inline:
     /// `{"kind": "compound", "alpha": 0.125, ...}`, each defaulting to the paper's value.
     Compound(compound::CompoundParams),
@@ -149,6 +152,9 @@ impl CcConfig {
             CcConfig::Cx(params) => {
                 Box::new(cx::Cx::new(init.initial_window, init.initial_ssthresh, params, init.rng, field)?)
             }
+            CcConfig::CxHighspeed(config) => {
+                Box::new(cx_highspeed::CxHighSpeed::new(config, init.initial_window, init.initial_ssthresh, init.rng, field)?)
+            }
             CcConfig::Pert(params) => {
                 Box::new(pert::Pert::new(init.initial_window, init.initial_ssthresh, params, init.rng, field)?)
             }
@@ -163,6 +169,7 @@ impl CcConfig {
             CcConfig::Reno => "reno",
             CcConfig::Cx(_) => "cx",
             CcConfig::Pert(_) => "pert",
+            CcConfig::CxHighspeed(_) => "cx_highspeed",
             CcConfig::Compound(_) => "compound",
             CcConfig::Cubic(_) => "cubic",
             CcConfig::HighSpeed(_) => "highspeed",
