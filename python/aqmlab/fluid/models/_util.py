@@ -1,4 +1,4 @@
-"""Small helpers shared by the network models: parsing vector/matrix options, complementarity."""
+"""Small helpers shared by the network models: parsing vector and matrix options."""
 
 from __future__ import annotations
 
@@ -38,7 +38,3 @@ def routing(name: str, value) -> np.ndarray:
         raise FluidError(f"{name}: every route must use a link and every link must carry a route")
     return matrix
 
-
-def fischer_burmeister(a, b):
-    """Zero iff a >= 0, b >= 0 and a·b = 0 (complementarity of a queue and its spare capacity)."""
-    return a + b - np.sqrt(a * a + b * b)

@@ -16,7 +16,6 @@ Default network: two links of 1250 packets/s, route 0 over both, routes 1 and 2 
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 from scipy.optimize import fsolve

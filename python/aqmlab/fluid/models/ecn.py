@@ -11,7 +11,6 @@ Linearisation (eq. 14): u̇ = −κ (p + x p′) u(t − τ); the loop is stable
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
