@@ -147,8 +147,7 @@ class PrimalDual(FluidModel):
         dv = y_links - P["gamma"] * self.capacities[:, None]  # virtual queue, capacity γ c
         dy[R:R + L] = np.where(v <= 0.0, np.maximum(dv, 0.0), dv)
         if self.link != "ered-iq":
-            K = -math.log(1.0 - P["wq"]) / P["sample"] if np.ndim(P["wq"]) == 0 and np.ndim(P["sample"]) == 0 \
-                else -np.log(1.0 - P["wq"]) / P["sample"]
+            K = -np.log1p(-np.asarray(P["wq"])) / P["sample"]  # K = −ln(1 − w)/δ, eq. (38)
             dy[R + L:] = K * (v - y[R + L:])  # eq. (38)
         return dy
 
