@@ -1,0 +1,245 @@
+"""CLI for the stability tools: ``stability``, ``chart``, ``bifurcation``.
+
+``app`` is a typer app with the three commands; the functions :func:`stability_command`,
+:func:`chart_command` and :func:`bifurcation_command` can also be registered at the top level
+of the main CLI (``app.command("stability")(stability_command)`` etc.).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from aqmlab.fluid.models.base import FluidError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="Stability and Hopf-bifurcation analysis of fluid models.")
+console = Console()
+err = Console(stderr=True)
+
+SetOpt = Annotated[Optional[list[str]], typer.Option("--set", help="parameter NAME=VALUE (repeatable)")]
+OptOpt = Annotated[Optional[list[str]], typer.Option("--opt", help="model option NAME=VALUE, e.g. tcp=reno (repeatable)")]
+
+
+def _fail(message: str) -> None:
+    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    raise typer.Exit(2)
+
+
+def _pairs(items, what: str, numeric: bool) -> dict:
+    out = {}
+    for item in items or []:
+        if "=" not in item:
+            _fail(f"{what} {item!r}; allowed: NAME=VALUE")
+        key, value = item.split("=", 1)
+        if numeric:
+            try:
+                out[key.strip()] = float(value)
+            except ValueError:
+                _fail(f"{what} {key} = {value!r} is not a number; allowed: a number")
+        else:
+            out[key.strip()] = value.strip()
+    return out
+
+
+def _range(spec: str, what: str, need_range: bool = True):
+    parts = spec.split(":")
+    if len(parts) == 1 and not need_range:
+        return parts[0], None
+    if len(parts) != 3:
+        _fail(f"{what} = {spec!r}; allowed: NAME:LO:HI" + ("" if need_range else " or NAME"))
+    try:
+        lo, hi = float(parts[1]), float(parts[2])
+    except ValueError:
+        _fail(f"{what} = {spec!r}: LO and HI must be numbers; allowed: NAME:LO:HI")
+    if not (math.isfinite(lo) and math.isfinite(hi) and hi > lo):
+        _fail(f"{what} = {spec!r}; allowed: finite LO < HI")
+    return parts[0], (lo, hi)
+
+
+def _model(name, options):
+    from aqmlab.fluid.models import get_model
+
+    try:
+        return get_model(name, **options)
+    except FluidError as exc:
+        _fail(str(exc))
+
+
+def _out_dir(out: Path):
+    """A temporary directory next to ``out`` (renamed into place at the end: nothing half-written)."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+
+
+def _publish(tmp: Path, out: Path):
+    out = Path(out)
+    if out.exists():
+        for item in tmp.iterdir():
+            target = out / item.name
+            if target.exists():
+                target.unlink()
+            shutil.move(str(item), target)
+        tmp.rmdir()
+    else:
+        tmp.rename(out)
+
+
+def stability_command(
+    model: Annotated[str, typer.Argument(help="fluid model name (see `aqmlab fluid models`)")],
+    set_: SetOpt = None,
+    opt: OptOpt = None,
+    count: Annotated[int, typer.Option(help="number of rightmost roots to show")] = 6,
+    degree: Annotated[int, typer.Option("--degree", help="Chebyshev degree N of the generator discretisation")] = 24,
+    out: Annotated[Optional[Path], typer.Option(help="directory for roots.parquet, summary.json, roots.png")] = None,
+):
+    """Equilibrium, rightmost characteristic roots, verdict and margin, and the papers' conditions side by side."""
+    from aqmlab.stability.conditions import conditions_for
+    from aqmlab.stability.linearise import linearise
+    from aqmlab.stability.roots import characteristic_roots
+
+    params = _pairs(set_, "--set", True)
+    options = _pairs(opt, "--opt", False)
+    m = _model(model, options)
+    try:
+        lin = linearise(m, params)
+        roots = characteristic_roots(lin, count=count, N=degree)
+        conds = conditions_for(m.name, params, options)
+    except FluidError as exc:
+        _fail(str(exc))
+    eq = Table(title=f"{m.name} equilibrium")
+    eq.add_column("state")
+    eq.add_column("value", justify="right")
+    for name, value in zip(lin.state_names, lin.equilibrium):
+        eq.add_row(name, f"{value:.6g}")
+    console.print(eq)
+    rt = Table(title="rightmost characteristic roots (Chebyshev generator + Newton)")
+    for col in ("Re λ (1/s)", "Im λ (rad/s)", "period (s)", "Newton"):
+        rt.add_column(col, justify="right")
+    for r, ok in zip(roots.roots, roots.converged):
+        rt.add_row(f"{r.real:.6g}", f"{r.imag:.6g}", f"{2 * math.pi / r.imag:.4g}" if r.imag > 1e-12 else "-", "ok" if ok else "no")
+    console.print(rt)
+    console.print(f"verdict: [bold]{roots.verdict()}[/]  margin −max Re λ = {roots.margin:.6g} 1/s")
+    if conds:
+        ct = Table(title="papers' conditions")
+        for col in ("condition", "kind", "lhs", "bound", "holds", "source"):
+            ct.add_column(col)
+        for c in conds:
+            ct.add_row(c.name, c.kind, f"{c.lhs:.6g}", f"{c.rhs:.6g}", "yes" if c.holds else "no", c.source)
+        console.print(ct)
+    if out is not None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        from aqmlab.stability.plots import plot_roots
+
+        tmp = _out_dir(out)
+        pq.write_table(pa.table({"re": roots.roots.real, "im": roots.roots.imag, "converged": roots.converged}),
+                       tmp / "roots.parquet")
+        summary = {"model": m.name, "params": lin.params, "options": options, "equilibrium": dict(zip(lin.state_names, lin.equilibrium.tolist())),
+                   "verdict": roots.verdict(), "margin": roots.margin,
+                   "conditions": [{k: (bool(v) if isinstance(v, (bool,)) or type(v).__name__ == "bool_" else v)
+                                   for k, v in c.row().items()} for c in conds]}
+        (tmp / "summary.json").write_text(json.dumps(summary, indent=1, default=float))
+        plot_roots(roots, tmp / "roots.png", title=f"{m.name}: {roots.verdict()}")
+        _publish(tmp, out)
+        console.print(f"written: {out}")
+
+
+def chart_command(
+    model: Annotated[str, typer.Argument(help="fluid model name")],
+    x: Annotated[str, typer.Option("--x", help="NAME:LO:HI of the continuation parameter")],
+    y: Annotated[str, typer.Option("--y", help="NAME or NAME:LO:HI (range scanned for the first Hopf point)")],
+    set_: SetOpt = None,
+    opt: OptOpt = None,
+    points: Annotated[int, typer.Option(help="points along the boundary")] = 200,
+    out: Annotated[Path, typer.Option(help="output directory (chart.png, chart.parquet, chart.json)")] = Path("stability-chart"),
+):
+    """Stability chart: the Hopf boundary traced by continuation, with ω and the period along it."""
+    import pyarrow.parquet as pq
+
+    from aqmlab.stability.charts import hopf_chart
+    from aqmlab.stability.plots import plot_chart
+
+    params = _pairs(set_, "--set", True)
+    options = _pairs(opt, "--opt", False)
+    m = _model(model, options)
+    xname, xr = _range(x, "--x")
+    yname, yr = _range(y, "--y", need_range=False)
+    if points < 2:
+        _fail(f"--points = {points}; allowed: an integer >= 2")
+    try:
+        chart = hopf_chart(m, xname, xr, yname, yr, params, points=points)
+    except FluidError as exc:
+        _fail(str(exc))
+    tmp = _out_dir(out)
+    pq.write_table(chart.table(), tmp / "chart.parquet")
+    plot_chart(chart, tmp / "chart.png")
+    (tmp / "chart.json").write_text(json.dumps({"model": m.name, "x": xname, "y": yname, "params": params, "options": options,
+                                                "stable_below": chart.stable_below, **chart.meta}, indent=1))
+    _publish(tmp, out)
+    console.print(f"{m.name}: {chart.xs.size} boundary points in {chart.meta['wall_time_s']:.3g} s "
+                  f"({yname} from {chart.ys[0]:.6g} to {chart.ys[-1]:.6g}); written: {out}")
+
+
+def bifurcation_command(
+    model: Annotated[str, typer.Argument(help="fluid model name")],
+    param: Annotated[str, typer.Option("--param", help="NAME:LO:HI")],
+    set_: SetOpt = None,
+    opt: OptOpt = None,
+    points: Annotated[int, typer.Option(help="parameter values (one batch)")] = 40,
+    state: Annotated[Optional[str], typer.Option(help="state whose amplitude is plotted (default: the first)")] = None,
+    t_end: Annotated[Optional[float], typer.Option(help="integration time, s (default 600 delays)")] = None,
+    out: Annotated[Path, typer.Option(help="output directory (bifurcation.png, bifurcation.parquet)")] = Path("bifurcation"),
+):
+    """Bifurcation diagram: limit-cycle amplitude against a parameter, from batch integration,
+    with the Hopf point and the normal-form square-root law when a Hopf point lies in the range."""
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    from aqmlab.stability.bifurcation import bifurcation_diagram
+    from aqmlab.stability.hopf import find_hopf, lyapunov
+    from aqmlab.stability.plots import plot_diagram
+
+    params = _pairs(set_, "--set", True)
+    options = _pairs(opt, "--opt", False)
+    m = _model(model, options)
+    name, (lo, hi) = _range(param, "--param")
+    if points < 1:
+        _fail(f"--points = {points}; allowed: an integer >= 1")
+    try:
+        values = np.linspace(lo, hi, points)
+        diagram = bifurcation_diagram(m, name, values, params, state=state, t_end=t_end)
+        info = {}
+        predicted = None
+        try:
+            h = find_hopf(m, name, lo, hi, params)
+            L = lyapunov(m, h.params, h.omega, param=name)
+            j = m.index(diagram.state)
+            beyond = values[(values - h.value) / L.mu2 > 0]
+            predicted = (beyond, [L.amplitude(v - h.value)[j] for v in beyond])
+            info = {"hopf": h.value, "omega": h.omega, "kind": L.kind, "l1": L.l1, "mu2": L.mu2, "beta2": L.beta2}
+        except FluidError as exc:
+            info = {"hopf": None, "note": str(exc)}
+    except FluidError as exc:
+        _fail(str(exc))
+    tmp = _out_dir(out)
+    pq.write_table(diagram.table(), tmp / "bifurcation.parquet")
+    plot_diagram(diagram, tmp / "bifurcation.png", critical=info.get("hopf"), predicted=predicted)
+    (tmp / "bifurcation.json").write_text(json.dumps({"model": m.name, "param": name, **info, **diagram.meta}, indent=1,
+                                                     default=float))
+    _publish(tmp, out)
+    console.print(f"{m.name}: {points} points; Hopf: {info.get('hopf')} ({info.get('kind', '-')}); written: {out}")
+
+
+app.command("stability")(stability_command)
+app.command("chart")(chart_command)
+app.command("bifurcation")(bifurcation_command)
