@@ -129,6 +129,11 @@ def seed000_hopf_21_22(params: Mapping[str, object] | None = None) -> Condition:
     κ < κc (transversality, eq. 24: Re dλ/dκ > 0). Reported as κ/κc < 1."""
     a = seed000_coefficients_avg(params)
     a1, a2, a3, a4, tau, kappa = a["a1"], a["a2"], a["a3"], a["a4"], a["tau"], a["kappa"]
+    if not (a1 > 0 and a1 * a2 > a3 + a4 and a3 + a4 > 0):
+        # κ -> 0 limit of (20) is the delay-free cubic λ³ + a1λ² + a2λ + a3 + a4: Routh-Hurwitz fails,
+        # so the system is unstable for every small κ (the paper assumes the delay-free system is stable)
+        return Condition("(21)-(22) Hopf", "seed 000 eqs. (20)-(22)", "necessary and sufficient", math.inf, 1.0, False,
+                         {"kappa_c": 0.0, "routh_hurwitz_delay_free": a1 * a2 - a3 - a4})
     roots = np.roots([1.0, a1 ** 2 - 2 * a2, a2 ** 2 - 2 * a1 * a3, a3 ** 2 - a4 ** 2])  # eq. (22) in ν²
     best = None
     for r in roots:
