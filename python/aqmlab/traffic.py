@@ -49,8 +49,9 @@ class FixedStart(Model):
         return {"kind": "fixed", "at_ns": units.nanoseconds(self.at)}
 
 
-class StaggeredStart(Model):
-    """Flow i starts at `first + i * spacing` (seed 001 Table I: 0.5 s apart from 100 s)."""
+class Staggered(Model):
+    """Flow i at `first + i * spacing`: as a start, seed 001 Table I's flows entering 0.5 s
+    apart from 100 s; as a stop, leaving 5 s apart from 250 s."""
 
     kind: Literal["staggered"] = "staggered"
     first: Duration
@@ -80,20 +81,8 @@ class FixedStop(Model):
         return {"kind": "fixed", "at_ns": units.nanoseconds(self.at)}
 
 
-class StaggeredStop(Model):
-    """Flow i stops at `first + i * spacing` (seed 001 Table I: 5 s apart from 250 s)."""
-
-    kind: Literal["staggered"] = "staggered"
-    first: Duration
-    spacing: Duration
-
-    def resolved(self) -> dict[str, Any]:
-        return {"kind": "staggered", "first_ns": units.nanoseconds(self.first),
-                "spacing_ns": units.nanoseconds(self.spacing)}
-
-
-Start = Annotated[UniformStart | FixedStart | StaggeredStart, Field(discriminator="kind")]
-Stop = Annotated[NeverStop | FixedStop | StaggeredStop, Field(discriminator="kind")]
+Start = Annotated[UniformStart | FixedStart | Staggered, Field(discriminator="kind")]
+Stop = Annotated[NeverStop | FixedStop | Staggered, Field(discriminator="kind")]
 
 # --- What TCP flows send ------------------------------------------------------------------
 

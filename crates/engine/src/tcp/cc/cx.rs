@@ -21,7 +21,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::reno::halve_flight;
+use super::reno::Reno;
 use super::{AckEvent, CongestionControl, CongestionEvent};
 use crate::error::{EngineError, Result};
 use crate::rng::{Rng, RngCore};
@@ -197,14 +197,14 @@ impl CxBackoff {
 
 /// Cx-TCP: Reno's window law with the Cx backoff (seed 001 Algorithm 1).
 pub struct Cx {
-    cwnd: f64,
-    ssthresh: f64,
+    /// The window law: Reno's (losses and growth).
+    reno: Reno,
     backoff: CxBackoff,
 }
 
 impl Cx {
     pub fn new(initial_window: f64, initial_ssthresh: f64, params: &CxParams, rng: Rng, field: &str) -> Result<Self> {
-        Ok(Cx { cwnd: initial_window, ssthresh: initial_ssthresh, backoff: CxBackoff::new(params, rng, field)? })
+        Ok(Cx { reno: Reno::new(initial_window, initial_ssthresh), backoff: CxBackoff::new(params, rng, field)? })
     }
 
     pub fn backoff(&self) -> &CxBackoff {
@@ -220,42 +220,36 @@ pub fn halve_window(cwnd: f64) -> f64 {
 
 impl CongestionControl for Cx {
     fn window(&self) -> f64 {
-        self.cwnd
+        self.reno.window()
     }
 
     fn ssthresh(&self) -> f64 {
-        self.ssthresh
+        self.reno.ssthresh()
     }
 
     fn on_ack(&mut self, ack: &AckEvent) {
         if ack.acked_segments == 0 {
             return;
         }
-        if self.backoff.on_ack(ack, self.cwnd) {
+        if self.backoff.on_ack(ack, self.reno.window()) {
             // Seed 001 Algorithm 1: "if rand < p then reduce cwnd by 0.5·cwnd"; ssthresh
             // follows so that a backoff in slow start ends it.
-            self.cwnd = halve_window(self.cwnd);
-            self.ssthresh = self.cwnd;
-        } else if self.cwnd < self.ssthresh {
-            // RFC 5681 Section 3.1: slow start, +1 segment per new ACK (as Reno).
-            self.cwnd += 1.0;
+            self.reno.reduce_to(halve_window(self.reno.window()));
         } else {
-            // Seed 001 Algorithm 1: "else increment cwnd by 1/cwnd" (RFC 5681 eq. (3)).
-            self.cwnd += 1.0 / self.cwnd;
+            // Otherwise Reno's growth (RFC 5681 Section 3.1; seed 001 Algorithm 1 "else
+            // increment cwnd by 1/cwnd").
+            self.reno.on_ack(ack);
         }
     }
 
     fn on_loss(&mut self, event: &CongestionEvent) {
-        // Seed 001 Section II: losses are handled as by standard (Reno) TCP:
-        // RFC 5681 Section 3.2 / RFC 6582 Section 3.2, ssthresh = cwnd = FlightSize/2.
-        self.ssthresh = halve_flight(event.in_flight);
-        self.cwnd = self.ssthresh;
+        // Losses as Reno (seed 001 Section II): RFC 5681 Section 3.2, ssthresh = FlightSize/2.
+        self.reno.on_loss(event);
     }
 
     fn on_rto(&mut self, event: &CongestionEvent) {
-        // RFC 5681 Section 3.1 eq. (4) and "LW": cwnd = 1 segment after a timeout.
-        self.ssthresh = halve_flight(event.in_flight);
-        self.cwnd = 1.0;
+        // RFC 5681 Section 3.1 eq. (4): cwnd = 1 segment after a timeout.
+        self.reno.on_rto(event);
     }
 }
 

@@ -17,7 +17,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::reno::halve_flight;
+use super::reno::Reno;
 use super::{AckEvent, CongestionControl, CongestionEvent};
 use crate::error::{EngineError, Result};
 use crate::rng::{Rng, RngCore};
@@ -71,8 +71,8 @@ impl PertParams {
 }
 
 pub struct Pert {
-    cwnd: f64,
-    ssthresh: f64,
+    /// The window law: Reno's (losses and growth).
+    reno: Reno,
     t_min: f64,
     t_max: f64,
     p_max: f64,
@@ -92,8 +92,7 @@ impl Pert {
     pub fn new(initial_window: f64, initial_ssthresh: f64, params: &PertParams, rng: Rng, field: &str) -> Result<Self> {
         params.validate(field)?;
         Ok(Pert {
-            cwnd: initial_window,
-            ssthresh: initial_ssthresh,
+            reno: Reno::new(initial_window, initial_ssthresh),
             t_min: to_secs(params.t_min_ns),
             t_max: to_secs(params.t_max_ns),
             p_max: params.p_max,
@@ -162,11 +161,11 @@ impl Pert {
 
 impl CongestionControl for Pert {
     fn window(&self) -> f64 {
-        self.cwnd
+        self.reno.window()
     }
 
     fn ssthresh(&self) -> f64 {
-        self.ssthresh
+        self.reno.ssthresh()
     }
 
     fn on_ack(&mut self, ack: &AckEvent) {
@@ -175,27 +174,22 @@ impl CongestionControl for Pert {
         }
         if self.early_response(ack) {
             // PERT early response: cwnd ← (1 − β)·cwnd, β = 0.35; ssthresh follows.
-            self.cwnd = ((1.0 - self.beta) * self.cwnd).max(2.0);
-            self.ssthresh = self.cwnd;
-        } else if self.cwnd < self.ssthresh {
-            // RFC 5681 Section 3.1: slow start, +1 segment per new ACK.
-            self.cwnd += 1.0;
+            self.reno.reduce_to(((1.0 - self.beta) * self.reno.window()).max(2.0));
         } else {
-            // RFC 5681 eq. (3): congestion avoidance, +1/cwnd per ACK.
-            self.cwnd += 1.0 / self.cwnd;
+            // Otherwise Reno's growth (RFC 5681 Section 3.1; seed 001 Algorithm 1 "else
+            // increment cwnd by 1/cwnd").
+            self.reno.on_ack(ack);
         }
     }
 
     fn on_loss(&mut self, event: &CongestionEvent) {
-        // Losses as Reno: RFC 5681 Section 3.2 / RFC 6582 Section 3.2, ssthresh = FlightSize/2.
-        self.ssthresh = halve_flight(event.in_flight);
-        self.cwnd = self.ssthresh;
+        // Losses as Reno: RFC 5681 Section 3.2, ssthresh = FlightSize/2.
+        self.reno.on_loss(event);
     }
 
     fn on_rto(&mut self, event: &CongestionEvent) {
-        // RFC 5681 Section 3.1 eq. (4) and "LW": cwnd = 1 segment after a timeout.
-        self.ssthresh = halve_flight(event.in_flight);
-        self.cwnd = 1.0;
+        // RFC 5681 Section 3.1 eq. (4): cwnd = 1 segment after a timeout.
+        self.reno.on_rto(event);
     }
 }
 
@@ -283,7 +277,7 @@ mod tests {
         for i in 0..n {
             p.on_ack(&ack(107.5, 100.0, 10 * i + 10, 10 * i + 10));
             if p.window() < 100.0 {
-                p.cwnd = 100.0; // keep the window law out of the count
+                p.reno.reduce_to(100.0); // keep the window law out of the count
             }
         }
         let rate = p.early_responses as f64 / n as f64;

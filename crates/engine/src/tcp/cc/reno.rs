@@ -12,6 +12,13 @@ impl Reno {
     pub fn new(initial_window: f64, initial_ssthresh: f64) -> Self {
         Reno { cwnd: initial_window, ssthresh: initial_ssthresh }
     }
+
+    /// An early (delay-based) reduction of Reno-family variants such as Cx-TCP and PERT:
+    /// cwnd and ssthresh both become `window`, so a reduction in slow start ends it.
+    pub fn reduce_to(&mut self, window: f64) {
+        self.cwnd = window;
+        self.ssthresh = window;
+    }
 }
 
 /// ssthresh = max(FlightSize / 2, 2 * SMSS): RFC 5681 Section 3.1, eq. (4).
