@@ -216,6 +216,17 @@ def _mount_experiments() -> None:
 _mount_experiments()
 
 
+def _mount_stability() -> None:
+    from aqmlab.stability.cli import bifurcation_command, chart_command, stability_command
+
+    app.command("stability")(stability_command)
+    app.command("chart")(chart_command)
+    app.command("bifurcation")(bifurcation_command)
+
+
+_mount_stability()
+
+
 def _mount_fluid() -> None:
     try:
         from aqmlab.fluid.cli import app as fluid_app

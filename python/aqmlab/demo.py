@@ -1,6 +1,8 @@
 """`make demo`: the headline study on embedded scenarios, ending in one HTML report.
 
-The seed 000 story at packet level: RED(50, 100) is stable at RTT 10 ms and oscillates at
+The seed 000 story: the fluid model's stability charts and Hopf points (Figs. 2a, 4a, 14a:
+the loop loses stability as the RTT or the thresholds grow, earlier with queue averaging),
+then the packet-level confirmation: RED(50, 100) is stable at RTT 10 ms and oscillates at
 200 ms (Fig. 6); deciding on the instantaneous queue instead of the average keeps the queue
 under the upper threshold (Fig. 8a); small thresholds keep the queue random where large
 ones make it oscillate (Fig. 9). Each part is a reproduction (`aqmlab reproduce`), run in
@@ -15,13 +17,14 @@ from pathlib import Path
 from aqmlab.scenario import Scenario
 
 DEMO_SCENARIOS = ("seed000-fig6-rtt10", "seed000-fig6-rtt200")
-DEMO_REPRODUCTIONS = ("seed000-fig6", "seed000-fig8a", "seed000-fig9")
+DEMO_REPRODUCTIONS = ("seed000-stability", "seed000-fig6", "seed000-fig8a", "seed000-fig9")
 
 INTRODUCTION = (
     "Seed 000 (Compound TCP with RED) predicts from its fluid model that the TCP-RED loop loses "
     "stability through a Hopf bifurcation as the round-trip time or the RED thresholds grow, and that "
-    "averaging the queue does not help. These packet-level runs of aqmlab's engine check the paper's "
-    "Section V: 60 long-lived flows over a 100 Mbps RED bottleneck, 500 s each, measured over the last 25 s."
+    "averaging the queue does not help. The first part computes the fluid model's stability charts from its "
+    "characteristic roots; the rest are packet-level runs of aqmlab's engine checking the paper's Section V: "
+    "60 long-lived flows over a 100 Mbps RED bottleneck, 500 s each, measured over the last 25 s."
 )
 
 
