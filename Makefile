@@ -42,9 +42,10 @@ bench: build
 	$(PYTHON) benchmarks/dumbbell-60/bench.py
 	$(PYTHON) benchmarks/dumbbell-60/bench.py --scenario benchmarks/large-scale/scenario.toml --runs 3 --no-python
 
-bench-ns3:
+# ns-3 3.44 from PyPI in its own venv, then dumbbell-60 in both simulators side by side (~6 min).
+bench-ns3: build
 	bash benchmarks/ns3/setup.sh
-	benchmarks/ns3/.venv/bin/python benchmarks/ns3/dumbbell60.py --runs 5
+	$(PYTHON) benchmarks/dumbbell-60/bench.py --runs 5 --ns3
 
 lint: setup
 	cargo fmt --all -- --check
