@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from aqmlab.design import QueueLaw, Range, equilibrium, recommended, red, red_config
+from aqmlab.design import QueueLaw, Range, equilibrium, recommended, red, red_config, rtt_map
 from aqmlab.design.validation import bottleneck_scenario, engine_tcp, measure
 
 RATE, RTT, PACKET = 1.5e6, 0.1, 500
@@ -45,6 +45,10 @@ def test_an_equilibrium_beyond_max_p_cannot_hold_on_the_linear_part():
              "mean_packet_size": "500B"}
     measured = measure(bottleneck_scenario(RATE, 60, queue), BUFFER)
     assert measured.drop_rate > 2 * 0.1  # forced drops: far beyond the control law's p_max
+    # Figs. 12-13: the RTT map does not converge, and the engine's queue swings from near
+    # empty to near full (a sawtooth: median range over 1 s windows at least 60 % of B).
+    assert not rtt_map(law, red(12.5, 37.5, 0.1), 1 - (1 - 0.002) ** (RATE / (8 * PACKET) * RTT)).converges
+    assert measured.swing >= 0.6
     # The recommended continuous law (linear from (37.5, 0.1) to (75, 1)) has an equilibrium
     # on its slope, and the engine settles there.
     smooth = equilibrium(law, recommended(12.5, 37.5, 0.1, BUFFER))
@@ -52,6 +56,7 @@ def test_an_equilibrium_beyond_max_p_cannot_hold_on_the_linear_part():
     settled = measure(bottleneck_scenario(RATE, 60, gentle), BUFFER)
     assert not smooth.on_discontinuity and smooth.average_queue > 37.5
     assert abs(settled.average_queue - smooth.average_queue) < TOLERANCE
+    assert settled.swing <= 0.5 * measured.swing  # and most of the swing is gone
 
 
 @pytest.mark.parametrize("policy", ["drop-conservative", "delay-conservative"])

@@ -29,6 +29,13 @@ class Measurement:
     utilisation: float
     empty_fraction: float
     full_fraction: float
+    #: Median over the measurement's 1 s windows of the queue's range (max - min) as a share
+    #: of B: near 1 when the queue "oscillates between 0 and B" (seed 003 Fig. 13), whatever
+    #: the cycle's shape (a sawtooth spends little time at either end).
+    swing: float
+    #: The sampled queue over the measurement window (time in s, packets), for figures.
+    trace_time_s: np.ndarray
+    trace_queue: np.ndarray
 
 
 def bottleneck_scenario(rate_bps: float, flows: int, queue: dict[str, Any], *, rtt_s: float = 0.1,
@@ -53,5 +60,16 @@ def measure(scenario: dict[str, Any], buffer_packets: float, seed: int = 1) -> M
     samples = results.link_samples()
     window = samples["time_s"] > results.measure_start_s
     queue = samples["queue_packets"][window]
+    time_s = samples["time_s"][window]
     return Measurement(summary["queue_mean_packets"], summary["loss_percent"] / 100.0, summary["utilisation_mean"],
-                       float(np.mean(queue <= 1)), float(np.mean(queue >= 0.9 * buffer_packets)))
+                       float(np.mean(queue <= 1)), float(np.mean(queue >= 0.9 * buffer_packets)),
+                       swing(time_s, queue, buffer_packets), time_s, queue)
+
+
+def swing(time_s: np.ndarray, queue: np.ndarray, buffer_packets: float, window_s: float = 1.0) -> float:
+    """Median over `window_s` windows of the queue's range (max - min), as a share of the buffer."""
+    if len(time_s) == 0:
+        return 0.0
+    bins = np.floor((time_s - time_s[0]) / window_s).astype(int)
+    ranges = [np.ptp(queue[bins == b]) for b in np.unique(bins)]
+    return float(np.median(ranges) / buffer_packets)
