@@ -78,6 +78,7 @@ def reproduce(id: str, out: str | Path, *, quick: bool = False) -> Path:
             "notes": outcome.notes, "data": outcome.data,
         }
         (staging / "reproduction.json").write_text(json.dumps(meta, indent=2, default=str))
+        (staging / "reproduction.md").write_text(markdown_section(meta))
         if out.exists():
             shutil.rmtree(out)
         staging.rename(out)
@@ -85,3 +86,15 @@ def reproduce(id: str, out: str | Path, *, quick: bool = False) -> Path:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return out
+
+
+def markdown_section(meta: dict[str, Any]) -> str:
+    """The results of one reproduction as a section of docs/reproduction*.md."""
+    version = "Quick" if meta["quick"] else "Full"
+    lines = [f"### {meta['id']}: {meta['title']}", "",
+             f"{version} version, {meta['wall_time_s']:.0f} s of wall time (aqmlab {meta['aqmlab']}). {meta['notes']}",
+             "", "| claim | paper | aqmlab | |", "|---|---|---|---|"]
+    for claim in meta["comparison"]:
+        cells = [str(claim[key]).replace("|", "\\|").replace("\n", " ") for key in ("claim", "paper", "aqmlab")]
+        lines.append(f"| {' | '.join(cells)} | {'agrees' if claim['agrees'] else '**differs**'} |")
+    return "\n".join(lines) + "\n"
