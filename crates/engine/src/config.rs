@@ -20,6 +20,8 @@ pub struct Scenario {
     pub trace: TraceConfig,
 }
 
+// Read once per run: boxing the larger variant would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Topology {

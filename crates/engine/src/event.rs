@@ -1,8 +1,8 @@
 //! The event queue: events ordered by (time, sequence number), so simultaneous events run
 //! in the order they were scheduled and every run is deterministic.
 
-use std::cmp::Ordering;
 use dary_heap::QuaternaryHeap;
+use std::cmp::Ordering;
 
 use crate::time::Time;
 

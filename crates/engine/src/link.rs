@@ -59,7 +59,15 @@ pub struct Link {
 }
 
 impl Link {
-    pub fn new(role: LinkRole, name: &str, rate_bps: u64, delay: Time, queue: Queue, rng: Rng, monitored: bool) -> Self {
+    pub fn new(
+        role: LinkRole,
+        name: &str,
+        rate_bps: u64,
+        delay: Time,
+        queue: Queue,
+        rng: Rng,
+        monitored: bool,
+    ) -> Self {
         Link {
             role,
             name: name.to_string(),

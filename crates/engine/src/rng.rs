@@ -3,8 +3,8 @@
 //! Every random stream in a run is derived from the run seed and a stream identity
 //! (component kind + index), so adding a component never perturbs the others' streams.
 
-use rand::SeedableRng;
 pub use rand::Rng as RngCore;
+use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// The random generator used by every component.

@@ -11,8 +11,8 @@ use crate::tcp::receiver::TcpReceiver;
 use crate::tcp::sender::TcpSender;
 use crate::time::{to_secs, transmission_time, Time};
 use crate::topology::{self, Transport};
-use crate::udp::{UdpSink, UdpSource};
 use crate::trace::{Counters, FlowRecords, FlowTrace, LinkRecords, LinkTrace, Results};
+use crate::udp::{UdpSink, UdpSource};
 
 struct Flow {
     group: u32,
@@ -24,7 +24,9 @@ struct Flow {
     delivered_at_measure_start: Option<u64>,
 }
 
-/// The two ends of a flow.
+/// The two ends of a flow. Not boxed: TCP ends are on the per-packet path, and flows
+/// live in one `Vec`, so the size difference costs memory only for UDP flows.
+#[allow(clippy::large_enum_variant)]
 enum Ends {
     Tcp { sender: TcpSender, receiver: TcpReceiver },
     Udp { source: UdpSource, sink: UdpSink },
@@ -110,7 +112,11 @@ impl Simulation {
             return Err(EngineError::invalid("duration_ns", 0, "a duration > 0"));
         }
         if scenario.measure_start_ns > scenario.duration_ns {
-            return Err(EngineError::invalid("measure_start_ns", scenario.measure_start_ns, "a time within the run duration"));
+            return Err(EngineError::invalid(
+                "measure_start_ns",
+                scenario.measure_start_ns,
+                "a time within the run duration",
+            ));
         }
         if scenario.trace.interval_ns == 0 {
             return Err(EngineError::invalid("trace.interval_ns", 0, "an interval > 0"));
@@ -141,7 +147,14 @@ impl Simulation {
                 if let (Some(stop), Ends::Tcp { .. }) = (spec.stop, &ends) {
                     events.schedule(stop, Event::FlowStop(id));
                 }
-                Ok(Flow { group: spec.group, route: spec.forward_route, start: spec.start, stop: spec.stop, ends, delivered_at_measure_start: None })
+                Ok(Flow {
+                    group: spec.group,
+                    route: spec.forward_route,
+                    start: spec.start,
+                    stop: spec.stop,
+                    ends,
+                    delivered_at_measure_start: None,
+                })
             })
             .collect::<Result<Vec<Flow>>>()?;
         events.schedule(scenario.trace.interval_ns, Event::Sample);
@@ -365,7 +378,7 @@ impl Simulation {
     fn schedule_sender_timer(&mut self, flow: u32) {
         let sender = self.flows[flow as usize].sender_mut();
         if let Some(deadline) = sender.rto_deadline {
-            if sender.timer_pending.map_or(true, |pending| pending > deadline) {
+            if sender.timer_pending.is_none_or(|pending| pending > deadline) {
                 sender.timer_pending = Some(deadline);
                 self.events.schedule(deadline, Event::SenderTimer(flow));
             }
@@ -389,7 +402,7 @@ impl Simulation {
     fn schedule_receiver_timer(&mut self, flow: u32) {
         let receiver = self.flows[flow as usize].receiver_mut();
         if let Some(deadline) = receiver.ack_deadline {
-            if receiver.timer_pending.map_or(true, |pending| pending > deadline) {
+            if receiver.timer_pending.is_none_or(|pending| pending > deadline) {
                 receiver.timer_pending = Some(deadline);
                 self.events.schedule(deadline, Event::ReceiverTimer(flow));
             }

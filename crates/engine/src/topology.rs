@@ -6,7 +6,8 @@ use petgraph::algo::astar;
 use petgraph::graph::{DiGraph, NodeIndex};
 
 use crate::config::{
-    Direction, Dumbbell, FlowGroup, NetworkConfig, RouterPath, Scenario, SizeDistribution, StartTimes, StopTimes, Topology, Traffic, Transfer,
+    Direction, Dumbbell, FlowGroup, NetworkConfig, RouterPath, Scenario, SizeDistribution, StartTimes, StopTimes,
+    Topology, Traffic, Transfer,
 };
 use crate::error::{EngineError, Result};
 use crate::link::{Link, LinkRole};
@@ -71,7 +72,8 @@ impl Builder {
         let policy = build_policy(queue, context, &format!("{field}.queue"))?;
         let id = self.links.len() as u32;
         let rng = stream(self.seed, StreamKind::Queue, id as u64);
-        let monitored = matches!(role, LinkRole::Bottleneck | LinkRole::BottleneckReverse | LinkRole::Core | LinkRole::CoreReverse);
+        let monitored =
+            matches!(role, LinkRole::Bottleneck | LinkRole::BottleneckReverse | LinkRole::Core | LinkRole::CoreReverse);
         let queue = Queue::new(queue.limit(), rate_bps, policy);
         self.links.push(Link::new(role, name, rate_bps, delay, queue, rng, monitored));
         Ok(id)
@@ -83,21 +85,39 @@ impl Builder {
     }
 }
 
+// `!(x >= bound)` on purpose: it also rejects NaN.
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
 fn check_tcp(tcp: &TcpConfig, field: &str) -> Result<()> {
     if tcp.header_bytes == 0 || tcp.packet_size_bytes <= tcp.header_bytes {
-        return Err(EngineError::invalid(format!("{field}.packet_size_bytes"), tcp.packet_size_bytes, "a packet size above the header size"));
+        return Err(EngineError::invalid(
+            format!("{field}.packet_size_bytes"),
+            tcp.packet_size_bytes,
+            "a packet size above the header size",
+        ));
     }
     if !(tcp.initial_window >= 1.0 && tcp.initial_window.is_finite()) {
-        return Err(EngineError::invalid(format!("{field}.initial_window"), tcp.initial_window, "a window >= 1 segment"));
+        return Err(EngineError::invalid(
+            format!("{field}.initial_window"),
+            tcp.initial_window,
+            "a window >= 1 segment",
+        ));
     }
     if !(tcp.max_window >= 1.0) {
         return Err(EngineError::invalid(format!("{field}.max_window"), tcp.max_window, "a window >= 1 segment"));
     }
     if !(tcp.initial_ssthresh >= 2.0) {
-        return Err(EngineError::invalid(format!("{field}.initial_ssthresh"), tcp.initial_ssthresh, "a threshold >= 2 segments"));
+        return Err(EngineError::invalid(
+            format!("{field}.initial_ssthresh"),
+            tcp.initial_ssthresh,
+            "a threshold >= 2 segments",
+        ));
     }
     if tcp.min_rto_ns == 0 || tcp.initial_rto_ns == 0 || tcp.max_rto_ns < tcp.min_rto_ns {
-        return Err(EngineError::invalid(format!("{field}.max_rto_ns"), tcp.max_rto_ns, "RTO bounds with 0 < min_rto <= max_rto"));
+        return Err(EngineError::invalid(
+            format!("{field}.max_rto_ns"),
+            tcp.max_rto_ns,
+            "RTO bounds with 0 < min_rto <= max_rto",
+        ));
     }
     if tcp.dupack_threshold == 0 {
         return Err(EngineError::invalid(format!("{field}.dupack_threshold"), 0, "at least 1 duplicate ACK"));
@@ -121,7 +141,15 @@ fn dumbbell(topology: &Dumbbell, seed: u64, duration: Time) -> Result<Network> {
     }
     let bottleneck = &topology.bottleneck;
     let mean_packet = packet_bytes(&topology.groups[0]);
-    let forward = b.link(LinkRole::Bottleneck, "bottleneck", bottleneck.rate_bps, bottleneck.delay_ns, &bottleneck.queue, mean_packet, "topology.bottleneck")?;
+    let forward = b.link(
+        LinkRole::Bottleneck,
+        "bottleneck",
+        bottleneck.rate_bps,
+        bottleneck.delay_ns,
+        &bottleneck.queue,
+        mean_packet,
+        "topology.bottleneck",
+    )?;
     let reverse = b.link(
         LinkRole::BottleneckReverse,
         "bottleneck_reverse",
@@ -135,7 +163,11 @@ fn dumbbell(topology: &Dumbbell, seed: u64, duration: Time) -> Result<Network> {
     for (g, group) in topology.groups.iter().enumerate() {
         let field = format!("topology.groups[{g}]");
         if group.path.is_some() {
-            return Err(EngineError::invalid(format!("{field}.path"), "a path", "no path: dumbbell flows cross the bottleneck"));
+            return Err(EngineError::invalid(
+                format!("{field}.path"),
+                "a path",
+                "no path: dumbbell flows cross the bottleneck",
+            ));
         }
         let core = CorePath { data: vec![forward], acks: vec![reverse], delay: bottleneck.delay_ns };
         attach_group(&mut b, group, g as u32, &field, core, seed, duration, &mut flows)?;
@@ -172,10 +204,18 @@ fn network(topology: &NetworkConfig, seed: u64, duration: Time) -> Result<Networ
         if names.insert(link.name.clone(), i).is_some() {
             return Err(EngineError::invalid(format!("{field}.name"), &link.name, "unique link names"));
         }
-        let forward = b.link(LinkRole::Core, &link.name, link.rate_bps, link.delay_ns, &link.queue, mean_packet, &field)?;
+        let forward =
+            b.link(LinkRole::Core, &link.name, link.rate_bps, link.delay_ns, &link.queue, mean_packet, &field)?;
         let reverse_name = format!("{}_reverse", link.name);
-        let reverse =
-            b.link(LinkRole::CoreReverse, &reverse_name, link.rate_bps, link.delay_ns, &link.reverse_queue, mean_packet, &field)?;
+        let reverse = b.link(
+            LinkRole::CoreReverse,
+            &reverse_name,
+            link.rate_bps,
+            link.delay_ns,
+            &link.reverse_queue,
+            mean_packet,
+            &field,
+        )?;
         graph.add_edge(from, to, (forward, reverse, link.delay_ns));
         graph.add_edge(to, from, (reverse, forward, link.delay_ns));
     }
@@ -183,12 +223,26 @@ fn network(topology: &NetworkConfig, seed: u64, duration: Time) -> Result<Networ
     for (g, group) in topology.groups.iter().enumerate() {
         let field = format!("topology.groups[{g}]");
         let hops: Vec<NodeIndex> = match &group.path {
-            None => return Err(EngineError::invalid(format!("{field}.path"), "none", "a path (routers or shortest) in a network")),
+            None => {
+                return Err(EngineError::invalid(
+                    format!("{field}.path"),
+                    "none",
+                    "a path (routers or shortest) in a network",
+                ))
+            }
             Some(RouterPath::Routers { routers: names }) => {
                 if names.len() < 2 {
-                    return Err(EngineError::invalid(format!("{field}.path.routers"), names.len(), "at least two routers"));
+                    return Err(EngineError::invalid(
+                        format!("{field}.path.routers"),
+                        names.len(),
+                        "at least two routers",
+                    ));
                 }
-                names.iter().enumerate().map(|(i, name)| router(name, format!("{field}.path.routers[{i}]"))).collect::<Result<_>>()?
+                names
+                    .iter()
+                    .enumerate()
+                    .map(|(i, name)| router(name, format!("{field}.path.routers[{i}]")))
+                    .collect::<Result<_>>()?
             }
             Some(RouterPath::Shortest { from, to }) => {
                 let (from, to) = (router(from, format!("{field}.path.from"))?, router(to, format!("{field}.path.to"))?);
@@ -196,7 +250,13 @@ fn network(topology: &NetworkConfig, seed: u64, duration: Time) -> Result<Networ
                 let found = astar(&graph, from, |n| n == to, |e| e.weight().2 as f64 + 1e-3, |_| 0.0);
                 match found {
                     Some((_, nodes)) if nodes.len() >= 2 => nodes,
-                    _ => return Err(EngineError::invalid(format!("{field}.path.to"), &graph[to], "a router reachable from `from`")),
+                    _ => {
+                        return Err(EngineError::invalid(
+                            format!("{field}.path.to"),
+                            &graph[to],
+                            "a router reachable from `from`",
+                        ))
+                    }
                 }
             }
         };
@@ -260,10 +320,42 @@ fn attach_group(
                 let receiver_delay = edge_one_way - access_delay;
                 let (access, receiver) = (format!("{field}.access"), format!("{field}.receiver"));
                 let links = [
-                    b.link(LinkRole::Access, "access", group.access_rate_bps, access_delay, &group.access_queue, packet, &access)?,
-                    b.link(LinkRole::AccessReverse, "access_reverse", group.access_rate_bps, access_delay, &group.access_queue, packet, &access)?,
-                    b.link(LinkRole::Receiver, "receiver", group.receiver_rate_bps, receiver_delay, &group.access_queue, packet, &receiver)?,
-                    b.link(LinkRole::ReceiverReverse, "receiver_reverse", group.receiver_rate_bps, receiver_delay, &group.access_queue, packet, &receiver)?,
+                    b.link(
+                        LinkRole::Access,
+                        "access",
+                        group.access_rate_bps,
+                        access_delay,
+                        &group.access_queue,
+                        packet,
+                        &access,
+                    )?,
+                    b.link(
+                        LinkRole::AccessReverse,
+                        "access_reverse",
+                        group.access_rate_bps,
+                        access_delay,
+                        &group.access_queue,
+                        packet,
+                        &access,
+                    )?,
+                    b.link(
+                        LinkRole::Receiver,
+                        "receiver",
+                        group.receiver_rate_bps,
+                        receiver_delay,
+                        &group.access_queue,
+                        packet,
+                        &receiver,
+                    )?,
+                    b.link(
+                        LinkRole::ReceiverReverse,
+                        "receiver_reverse",
+                        group.receiver_rate_bps,
+                        receiver_delay,
+                        &group.access_queue,
+                        packet,
+                        &receiver,
+                    )?,
                 ];
                 shared_edge = Some(links);
                 links
@@ -271,7 +363,8 @@ fn attach_group(
         };
         let [access, access_back, receiver, receiver_back] = edge;
         let outbound: Vec<u32> = [access].into_iter().chain(core.data.iter().copied()).chain([receiver]).collect();
-        let inbound: Vec<u32> = [receiver_back].into_iter().chain(core.acks.iter().copied()).chain([access_back]).collect();
+        let inbound: Vec<u32> =
+            [receiver_back].into_iter().chain(core.acks.iter().copied()).chain([access_back]).collect();
         let (data, acks) = match group.direction {
             Direction::Forward => (outbound, inbound),
             Direction::Reverse => (inbound, outbound),
@@ -302,7 +395,11 @@ fn group_flows(group: &FlowGroup, field: &str, g: u32, seed: u64, until: Time) -
                 Transfer::Bulk => None,
                 Transfer::Finite { bytes } if *bytes > 0 => Some(*bytes),
                 Transfer::Finite { bytes } => {
-                    return Err(EngineError::invalid(format!("{field}.traffic.transfer.bytes"), bytes, "a size > 0 bytes"))
+                    return Err(EngineError::invalid(
+                        format!("{field}.traffic.transfer.bytes"),
+                        bytes,
+                        "a size > 0 bytes",
+                    ))
                 }
             };
             (0..*count)
@@ -331,18 +428,32 @@ fn group_flows(group: &FlowGroup, field: &str, g: u32, seed: u64, until: Time) -
         Traffic::Web { arrival_rate_per_s, size, tcp } => {
             check_tcp(tcp, &format!("{field}.traffic.tcp"))?;
             if !(arrival_rate_per_s.is_finite() && *arrival_rate_per_s > 0.0) {
-                return Err(EngineError::invalid(format!("{field}.traffic.arrival_rate_per_s"), arrival_rate_per_s, "a rate > 0 flows per second"));
+                return Err(EngineError::invalid(
+                    format!("{field}.traffic.arrival_rate_per_s"),
+                    arrival_rate_per_s,
+                    "a rate > 0 flows per second",
+                ));
             }
             check_size(size, &format!("{field}.traffic.size"))?;
             let first = match group.start {
                 StartTimes::Fixed { at_ns } => at_ns,
-                _ => return Err(EngineError::invalid(format!("{field}.start.kind"), "not fixed", "a fixed start: when web arrivals begin")),
+                _ => {
+                    return Err(EngineError::invalid(
+                        format!("{field}.start.kind"),
+                        "not fixed",
+                        "a fixed start: when web arrivals begin",
+                    ))
+                }
             };
             let last = match group.stop {
                 StopTimes::Never => until,
                 StopTimes::Fixed { at_ns } => at_ns,
                 StopTimes::Staggered { .. } => {
-                    return Err(EngineError::invalid(format!("{field}.stop.kind"), "staggered", "never or fixed: when web arrivals end"))
+                    return Err(EngineError::invalid(
+                        format!("{field}.stop.kind"),
+                        "staggered",
+                        "never or fixed: when web arrivals end",
+                    ))
                 }
             };
             // Poisson arrivals: exponential gaps of mean 1/rate, from the group's own stream.

@@ -30,7 +30,12 @@ fn scenarios() -> Vec<Scenario> {
     vec![
         dumbbell(10_000_000, droptail(20), vec![group(5, 40 * MS, 100_000_000)], 10 * S),
         dumbbell(100_000_000, red(50.0, 100.0, 2084), vec![group(60, 100 * MS, 2_000_000)], 10 * S),
-        dumbbell(10_000_000, red(5.0, 15.0, 30), vec![group(3, 20 * MS, 100_000_000), group(3, 200 * MS, 100_000_000)], 10 * S),
+        dumbbell(
+            10_000_000,
+            red(5.0, 15.0, 30),
+            vec![group(3, 20 * MS, 100_000_000), group(3, 200 * MS, 100_000_000)],
+            10 * S,
+        ),
     ]
 }
 
@@ -85,7 +90,10 @@ fn single_reno_flow_fills_a_one_bdp_droptail_link_with_a_sawtooth() {
     let utilisation: f64 = last_half.iter().map(|&i| r.link_trace.utilisation[i]).sum::<f64>() / last_half.len() as f64;
     assert!(utilisation > 0.99, "utilisation {utilisation}");
     // sawtooth: cwnd oscillates between about BDP+B and half of it
-    let cwnd: Vec<f64> = (0..r.flow_trace.time_s.len()).filter(|&i| r.flow_trace.time_s[i] > 30.0).map(|i| r.flow_trace.cwnd[i]).collect();
+    let cwnd: Vec<f64> = (0..r.flow_trace.time_s.len())
+        .filter(|&i| r.flow_trace.time_s[i] > 30.0)
+        .map(|i| r.flow_trace.cwnd[i])
+        .collect();
     let max = cwnd.iter().cloned().fold(0.0, f64::max);
     let min = cwnd.iter().cloned().fold(f64::INFINITY, f64::min);
     assert!(max > 150.0 && max < 175.0, "peak cwnd {max}");

@@ -73,10 +73,26 @@ fn results_to_dict(py: Python<'_>, r: Results) -> PyResult<Bound<'_, PyDict>> {
     let lt = r.link_trace;
     out.set_item(
         "link_trace",
-        columns!(py, lt, [
-            time_s, link, queue_packets, queue_bytes, average_queue, drop_probability, arrivals, drops, marks, departures,
-            departed_bytes, utilisation, virtual_queue, sojourn_s
-        ]),
+        columns!(
+            py,
+            lt,
+            [
+                time_s,
+                link,
+                queue_packets,
+                queue_bytes,
+                average_queue,
+                drop_probability,
+                arrivals,
+                drops,
+                marks,
+                departures,
+                departed_bytes,
+                utilisation,
+                virtual_queue,
+                sojourn_s
+            ]
+        ),
     )?;
     let ft = r.flow_trace;
     out.set_item("flow_trace", columns!(py, ft, [time_s, flow, cwnd, ssthresh, srtt_s, rtt_s]))?;
@@ -84,17 +100,35 @@ fn results_to_dict(py: Python<'_>, r: Results) -> PyResult<Bound<'_, PyDict>> {
     let core_links = f.core_links.clone();
     out.set_item(
         "flows",
-        columns!(py, f, [
-            flow, group, start_s, end_s, bytes_delivered, bytes_delivered_at_measure_start, segments_sent, retransmits,
-            timeouts, fast_recoveries, ecn_reductions, rtt_mean_s
-        ]),
+        columns!(
+            py,
+            f,
+            [
+                flow,
+                group,
+                start_s,
+                end_s,
+                bytes_delivered,
+                bytes_delivered_at_measure_start,
+                segments_sent,
+                retransmits,
+                timeouts,
+                fast_recoveries,
+                ecn_reductions,
+                rtt_mean_s
+            ]
+        ),
     )?;
     out.get_item("flows")?.expect("just set").set_item("core_links", core_links)?;
     let l = r.links;
     let links = PyDict::new(py);
     links.set_item("role", l.role.clone())?;
     links.set_item("name", l.name.clone())?;
-    let links_numeric = columns!(py, l, [link, rate_bps, delay_s, monitored, arrivals, enqueued, dropped, marked, departures, dropped_on_dequeue]);
+    let links_numeric = columns!(
+        py,
+        l,
+        [link, rate_bps, delay_s, monitored, arrivals, enqueued, dropped, marked, departures, dropped_on_dequeue]
+    );
     for (k, v) in links_numeric.iter() {
         links.set_item(k, v)?;
     }

@@ -22,7 +22,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::red::{Red, RedConfig};
-use super::{LinkContext, Limit, QueuePolicy, QueueView, Verdict};
+use super::{Limit, LinkContext, QueuePolicy, QueueView, Verdict};
 use crate::error::{EngineError, Result};
 use crate::packet::Packet;
 use crate::rng::Rng;
@@ -65,7 +65,16 @@ pub struct AdaptiveRedConfig {
 /// Adaptive RED's AIMD step (paper Fig. 5; ns-2 `updateMaxP`). Returns the new p̄, or None
 /// when the average is in the target band (or p̄ is at its bound).
 #[allow(clippy::too_many_arguments)]
-pub fn adapt_max_p(average: f64, min_th: f64, max_th: f64, max_p: f64, alpha: f64, beta: f64, top: f64, bottom: f64) -> Option<f64> {
+pub fn adapt_max_p(
+    average: f64,
+    min_th: f64,
+    max_th: f64,
+    max_p: f64,
+    alpha: f64,
+    beta: f64,
+    top: f64,
+    bottom: f64,
+) -> Option<f64> {
     let part = 0.4 * (max_th - min_th);
     if average < min_th + part && max_p > bottom {
         // avg below target: decrease p̄ multiplicatively.
@@ -103,11 +112,26 @@ impl AdaptiveRed {
         check(config.top > 0.0 && config.top <= 1.0, "top", config.top, "a probability in (0, 1]")?;
         check(config.bottom > 0.0 && config.bottom < config.top, "bottom", config.bottom, "a probability in (0, top)")?;
         check(config.mean_packet_bytes > 0, "mean_packet_bytes", config.mean_packet_bytes as f64, "a size > 0 bytes")?;
-        check(config.min_th >= 0.0 && config.min_th.is_finite(), "min_th", config.min_th, "a threshold >= 0 (0: automatic)")?;
-        check(config.max_th >= 0.0 && config.max_th.is_finite(), "max_th", config.max_th, "a threshold >= 0 (0: automatic)")?;
+        check(
+            config.min_th >= 0.0 && config.min_th.is_finite(),
+            "min_th",
+            config.min_th,
+            "a threshold >= 0 (0: automatic)",
+        )?;
+        check(
+            config.max_th >= 0.0 && config.max_th.is_finite(),
+            "max_th",
+            config.max_th,
+            "a threshold >= 0 (0: automatic)",
+        )?;
         let (min_th, max_th) = automatic_thresholds(config, link);
         if config.min_th == 0.0 {
-            check(config.target_delay_ns > 0, "target_delay_ns", config.target_delay_ns as f64, "a delay > 0 ns when min_th is automatic")?;
+            check(
+                config.target_delay_ns > 0,
+                "target_delay_ns",
+                config.target_delay_ns as f64,
+                "a delay > 0 ns when min_th is automatic",
+            )?;
         }
         let red = Red::new(
             &RedConfig {
@@ -128,7 +152,15 @@ impl AdaptiveRed {
             link,
             field,
         )?;
-        Ok(AdaptiveRed { red, interval: config.interval_ns, alpha: config.alpha, beta: config.beta, top: config.top, bottom: config.bottom, last_set: 0 })
+        Ok(AdaptiveRed {
+            red,
+            interval: config.interval_ns,
+            alpha: config.alpha,
+            beta: config.beta,
+            top: config.top,
+            bottom: config.bottom,
+            last_set: 0,
+        })
     }
 
     pub fn max_p(&self) -> f64 {
@@ -145,7 +177,8 @@ impl AdaptiveRed {
 pub fn automatic_thresholds(config: &AdaptiveRedConfig, link: LinkContext) -> (f64, f64) {
     let ptc = link.rate_bps as f64 / (8.0 * config.mean_packet_bytes as f64);
     let unit = if config.queue_in_bytes { config.mean_packet_bytes as f64 } else { 1.0 };
-    let min_th = if config.min_th > 0.0 { config.min_th } else { (to_secs(config.target_delay_ns) * ptc / 2.0).max(5.0) * unit };
+    let min_th =
+        if config.min_th > 0.0 { config.min_th } else { (to_secs(config.target_delay_ns) * ptc / 2.0).max(5.0) * unit };
     let max_th = if config.max_th > 0.0 { config.max_th } else { 3.0 * min_th };
     (min_th, max_th)
 }
@@ -155,7 +188,16 @@ impl QueuePolicy for AdaptiveRed {
         let verdict = self.red.on_arrival(packet, queue, now, rng);
         if now >= self.last_set + self.interval {
             let (min_th, max_th) = self.red.thresholds();
-            if let Some(p) = adapt_max_p(self.red.average_queue(), min_th, max_th, self.red.max_p(), self.alpha, self.beta, self.top, self.bottom) {
+            if let Some(p) = adapt_max_p(
+                self.red.average_queue(),
+                min_th,
+                max_th,
+                self.red.max_p(),
+                self.alpha,
+                self.beta,
+                self.top,
+                self.bottom,
+            ) {
                 self.red.set_max_p(p);
                 self.last_set = now;
             }
@@ -208,7 +250,19 @@ mod tests {
     }
 
     fn packet() -> Packet {
-        Packet { sack: 0, flow: 0, kind: PacketKind::Data, ecn: Ecn::NotEct, flags: 0, hop: 0, route: 0, size_bytes: 1500, seq: 0, timestamp: 0, enqueued_at: 0 }
+        Packet {
+            sack: 0,
+            flow: 0,
+            kind: PacketKind::Data,
+            ecn: Ecn::NotEct,
+            flags: 0,
+            hop: 0,
+            route: 0,
+            size_bytes: 1500,
+            seq: 0,
+            timestamp: 0,
+            enqueued_at: 0,
+        }
     }
 
     fn view(packets: u32) -> QueueView {

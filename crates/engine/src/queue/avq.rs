@@ -15,7 +15,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{DropReason, LinkContext, Limit, MarkReason, QueuePolicy, QueueView, Verdict};
+use super::{DropReason, Limit, LinkContext, MarkReason, QueuePolicy, QueueView, Verdict};
 use crate::error::{EngineError, Result};
 use crate::packet::{Ecn, Packet};
 use crate::rng::Rng;
@@ -65,7 +65,12 @@ impl Avq {
         };
         check(config.gamma > 0.0 && config.gamma <= 1.0, "gamma", config.gamma, "a utilisation in (0, 1]")?;
         check(config.alpha > 0.0 && config.alpha.is_finite(), "alpha", config.alpha, "a smoothing parameter > 0")?;
-        check(config.virtual_buffer > 0.0 && config.virtual_buffer.is_finite(), "virtual_buffer", config.virtual_buffer, "a buffer > 0")?;
+        check(
+            config.virtual_buffer > 0.0 && config.virtual_buffer.is_finite(),
+            "virtual_buffer",
+            config.virtual_buffer,
+            "a buffer > 0",
+        )?;
         check(config.mean_packet_bytes > 0, "mean_packet_bytes", config.mean_packet_bytes as f64, "a size > 0 bytes")?;
         let unit_bytes = if config.queue_in_bytes { 1.0 } else { config.mean_packet_bytes as f64 };
         let capacity = link.rate_bps as f64 / 8.0 / unit_bytes;
@@ -111,7 +116,10 @@ impl QueuePolicy for Avq {
         };
         // C̃ ← max(min(C̃ + α γ C (t − s), C) − α b, 0): the Euler step of dC̃/dt = α (γC − λ),
         // with every arrival (accepted or not) counted in λ.
-        self.virtual_capacity = ((self.virtual_capacity + self.alpha * self.gamma * self.capacity * elapsed).min(self.capacity) - self.alpha * b).max(0.0);
+        self.virtual_capacity = ((self.virtual_capacity + self.alpha * self.gamma * self.capacity * elapsed)
+            .min(self.capacity)
+            - self.alpha * b)
+            .max(0.0);
         self.last = now;
         verdict
     }
@@ -123,7 +131,6 @@ impl QueuePolicy for Avq {
     fn virtual_queue(&self) -> f64 {
         self.vq
     }
-
 }
 
 #[cfg(test)]
@@ -136,11 +143,31 @@ mod tests {
     const LINK: LinkContext = LinkContext { rate_bps: 12_000_000, mean_packet_bytes: 1500 };
 
     fn config() -> AvqConfig {
-        AvqConfig { limit: Limit::Packets(100), gamma: 0.98, alpha: 0.15, virtual_buffer: 10.0, ecn: false, queue_in_bytes: false, mean_packet_bytes: 1500 }
+        AvqConfig {
+            limit: Limit::Packets(100),
+            gamma: 0.98,
+            alpha: 0.15,
+            virtual_buffer: 10.0,
+            ecn: false,
+            queue_in_bytes: false,
+            mean_packet_bytes: 1500,
+        }
     }
 
     fn packet(ecn: Ecn) -> Packet {
-        Packet { sack: 0, flow: 0, kind: PacketKind::Data, ecn, flags: 0, hop: 0, route: 0, size_bytes: 1500, seq: 0, timestamp: 0, enqueued_at: 0 }
+        Packet {
+            sack: 0,
+            flow: 0,
+            kind: PacketKind::Data,
+            ecn,
+            flags: 0,
+            hop: 0,
+            route: 0,
+            size_bytes: 1500,
+            seq: 0,
+            timestamp: 0,
+            enqueued_at: 0,
+        }
     }
 
     const VIEW: QueueView = QueueView { packets: 0, bytes: 0, idle_since: None, link_rate_bps: 12_000_000 };
@@ -212,7 +239,10 @@ mod tests {
 
     #[test]
     fn rejects_bad_gamma_naming_the_field() {
-        let err = Avq::new(&AvqConfig { gamma: 0.0, ..config() }, LINK, "topology.bottleneck.queue").err().unwrap().to_string();
+        let err = Avq::new(&AvqConfig { gamma: 0.0, ..config() }, LINK, "topology.bottleneck.queue")
+            .err()
+            .unwrap()
+            .to_string();
         assert!(err.contains("topology.bottleneck.queue.gamma"), "{err}");
     }
 }

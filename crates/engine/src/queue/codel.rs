@@ -238,11 +238,29 @@ mod tests {
     const MS: Time = 1_000_000;
 
     fn config() -> CodelConfig {
-        CodelConfig { limit: Limit::Packets(1000), target_ns: 5 * MS, interval_ns: 100 * MS, ecn: false, mtu_bytes: 1500 }
+        CodelConfig {
+            limit: Limit::Packets(1000),
+            target_ns: 5 * MS,
+            interval_ns: 100 * MS,
+            ecn: false,
+            mtu_bytes: 1500,
+        }
     }
 
     fn packet(enqueued_at: Time, ecn: Ecn) -> Packet {
-        Packet { sack: 0, flow: 0, kind: PacketKind::Data, ecn, flags: 0, hop: 0, route: 0, size_bytes: 1500, seq: 0, timestamp: 0, enqueued_at }
+        Packet {
+            sack: 0,
+            flow: 0,
+            kind: PacketKind::Data,
+            ecn,
+            flags: 0,
+            hop: 0,
+            route: 0,
+            size_bytes: 1500,
+            seq: 0,
+            timestamp: 0,
+            enqueued_at,
+        }
     }
 
     fn view(packets: u32) -> QueueView {
@@ -257,7 +275,9 @@ mod tests {
         let mut drops = Vec::new();
         let mut now = start;
         while now < end {
-            while let Departure::Drop(_) = codel.on_dequeue(&packet(now - sojourn, Ecn::NotEct), &view(backlog), now, &mut rng) {
+            while let Departure::Drop(_) =
+                codel.on_dequeue(&packet(now - sojourn, Ecn::NotEct), &view(backlog), now, &mut rng)
+            {
                 drops.push(now);
             }
             now += step;
@@ -380,7 +400,10 @@ mod tests {
         // later -> 270.7 ms, on the 1 ms grid 271 ms; then +57.7 -> 328.4 -> 329 ms.
         assert_eq!(&marks[..4], &[100 * MS, 200 * MS, 271 * MS, 329 * MS]);
         // Non-ECT heads are still dropped.
-        assert!(matches!(codel.on_dequeue(&packet(0, Ecn::NotEct), &view(20), 10_000 * MS, &mut rng), Departure::Drop(_)));
+        assert!(matches!(
+            codel.on_dequeue(&packet(0, Ecn::NotEct), &view(20), 10_000 * MS, &mut rng),
+            Departure::Drop(_)
+        ));
     }
 
     #[test]

@@ -19,7 +19,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{DropReason, LinkContext, Limit, MarkReason, QueuePolicy, QueueView, Verdict};
+use super::{DropReason, Limit, LinkContext, MarkReason, QueuePolicy, QueueView, Verdict};
 use crate::error::{EngineError, Result};
 use crate::packet::{Ecn, Packet};
 use crate::rng::{Rng, RngCore};
@@ -148,7 +148,12 @@ impl Ered {
         check(config.gamma > 0.0 && config.gamma <= 1.0, "gamma", config.gamma, "a factor in (0, 1]")?;
         check(config.alpha > 0.0 && config.alpha.is_finite(), "alpha", config.alpha, "a gain > 0")?;
         check(config.p_min > 0.0 && config.p_min < 1.0, "p_min", config.p_min, "a probability in (0, 1)")?;
-        check(config.p_max > config.p_min && config.p_max <= 1.0, "p_max", config.p_max, "a probability in (p_min, 1]")?;
+        check(
+            config.p_max > config.p_min && config.p_max <= 1.0,
+            "p_max",
+            config.p_max,
+            "a probability in (p_min, 1]",
+        )?;
         check(config.b_min >= 0.0 && config.b_min.is_finite(), "b_min", config.b_min, "a threshold >= 0")?;
         check(config.delay_scale_ns > 0, "delay_scale_ns", config.delay_scale_ns as f64, "a delay > 0 ns")?;
         check(config.q_weight > 0.0 && config.q_weight <= 1.0, "q_weight", config.q_weight, "a weight in (0, 1]")?;
@@ -259,7 +264,19 @@ mod tests {
     }
 
     fn packet(ecn: Ecn) -> Packet {
-        Packet { sack: 0, flow: 0, kind: PacketKind::Data, ecn, flags: 0, hop: 0, route: 0, size_bytes: 1250, seq: 0, timestamp: 0, enqueued_at: 0 }
+        Packet {
+            sack: 0,
+            flow: 0,
+            kind: PacketKind::Data,
+            ecn,
+            flags: 0,
+            hop: 0,
+            route: 0,
+            size_bytes: 1250,
+            seq: 0,
+            timestamp: 0,
+            enqueued_at: 0,
+        }
     }
 
     const VIEW: QueueView = QueueView { packets: 0, bytes: 0, idle_since: None, link_rate_bps: 100_000_000 };

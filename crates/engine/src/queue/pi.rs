@@ -173,7 +173,19 @@ mod tests {
     }
 
     fn packet() -> Packet {
-        Packet { sack: 0, flow: 0, kind: PacketKind::Data, ecn: Ecn::NotEct, flags: 0, hop: 0, route: 0, size_bytes: 500, seq: 0, timestamp: 0, enqueued_at: 0 }
+        Packet {
+            sack: 0,
+            flow: 0,
+            kind: PacketKind::Data,
+            ecn: Ecn::NotEct,
+            flags: 0,
+            hop: 0,
+            route: 0,
+            size_bytes: 500,
+            seq: 0,
+            timestamp: 0,
+            enqueued_at: 0,
+        }
     }
 
     fn view(packets: u32) -> QueueView {

@@ -24,7 +24,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::periodic::Ticker;
-use super::{Departure, DropReason, LinkContext, Limit, MarkReason, QueuePolicy, QueueView, Verdict};
+use super::{Departure, DropReason, Limit, LinkContext, MarkReason, QueuePolicy, QueueView, Verdict};
 use crate::error::{EngineError, Result};
 use crate::packet::{Ecn, Packet};
 use crate::rng::{Rng, RngCore};
@@ -112,7 +112,15 @@ pub struct PieState {
 /// RFC 8033 Appendix A `calculate_drop_prob` (Section 4.2; Section 5.5 cap if `cap`),
 /// delays in seconds.
 #[allow(clippy::too_many_arguments)]
-pub fn calculate_drop_prob(state: PieState, current_qdelay: f64, target: f64, alpha: f64, beta: f64, t_update: f64, cap: bool) -> PieState {
+pub fn calculate_drop_prob(
+    state: PieState,
+    current_qdelay: f64,
+    target: f64,
+    alpha: f64,
+    beta: f64,
+    t_update: f64,
+    cap: bool,
+) -> PieState {
     let mut p = alpha * (current_qdelay - target) + beta * (current_qdelay - state.qdelay_old);
     p /= scale_divisor(state.drop_prob);
     // Section 5.5: cap the increase at 2 % per update when drop_prob ≥ 10 %.
@@ -141,10 +149,20 @@ impl Pie {
             }
         };
         check(config.target_ns > 0, "target_ns", config.target_ns as f64, "a target delay > 0 ns")?;
-        check(config.update_interval_ns > 0, "update_interval_ns", config.update_interval_ns as f64, "an interval > 0 ns")?;
+        check(
+            config.update_interval_ns > 0,
+            "update_interval_ns",
+            config.update_interval_ns as f64,
+            "an interval > 0 ns",
+        )?;
         check(config.alpha.is_finite() && config.alpha >= 0.0, "alpha", config.alpha, "a gain >= 0 (1/s)")?;
         check(config.beta.is_finite() && config.beta >= 0.0, "beta", config.beta, "a gain >= 0 (1/s)")?;
-        check((0.0..=1.0).contains(&config.mark_ecn_threshold), "mark_ecn_threshold", config.mark_ecn_threshold, "a probability in [0, 1]")?;
+        check(
+            (0.0..=1.0).contains(&config.mark_ecn_threshold),
+            "mark_ecn_threshold",
+            config.mark_ecn_threshold,
+            "a probability in [0, 1]",
+        )?;
         let mean = config.mean_packet_bytes.unwrap_or(link.mean_packet_bytes);
         check(mean > 0, "mean_packet_bytes", mean as f64, "a size > 0 bytes")?;
         Ok(Pie {
@@ -169,8 +187,20 @@ impl Pie {
 
     fn catch_up(&mut self, now: Time) {
         for _ in 0..self.ticker.elapsed(now) {
-            let state = PieState { drop_prob: self.drop_prob, qdelay_old: self.qdelay_old, burst_allowance: self.burst_allowance };
-            let next = calculate_drop_prob(state, self.qdelay, self.target, self.alpha, self.beta, self.update_s, self.cap_drop_adjustment);
+            let state = PieState {
+                drop_prob: self.drop_prob,
+                qdelay_old: self.qdelay_old,
+                burst_allowance: self.burst_allowance,
+            };
+            let next = calculate_drop_prob(
+                state,
+                self.qdelay,
+                self.target,
+                self.alpha,
+                self.beta,
+                self.update_s,
+                self.cap_drop_adjustment,
+            );
             self.drop_prob = next.drop_prob;
             self.qdelay_old = next.qdelay_old;
             self.burst_allowance = next.burst_allowance;
@@ -276,7 +306,19 @@ mod tests {
     }
 
     fn packet(enqueued_at: Time) -> Packet {
-        Packet { sack: 0, flow: 0, kind: PacketKind::Data, ecn: Ecn::NotEct, flags: 0, hop: 0, route: 0, size_bytes: 1500, seq: 0, timestamp: 0, enqueued_at }
+        Packet {
+            sack: 0,
+            flow: 0,
+            kind: PacketKind::Data,
+            ecn: Ecn::NotEct,
+            flags: 0,
+            hop: 0,
+            route: 0,
+            size_bytes: 1500,
+            seq: 0,
+            timestamp: 0,
+            enqueued_at,
+        }
     }
 
     fn view(packets: u32) -> QueueView {
@@ -327,7 +369,16 @@ mod tests {
 
     #[test]
     fn scale_factors_of_section_4_2() {
-        let cases = [(0.0, 2048.0), (5e-6, 512.0), (5e-5, 128.0), (5e-4, 32.0), (5e-3, 8.0), (0.05, 2.0), (0.1, 1.0), (0.5, 1.0)];
+        let cases = [
+            (0.0, 2048.0),
+            (5e-6, 512.0),
+            (5e-5, 128.0),
+            (5e-4, 32.0),
+            (5e-3, 8.0),
+            (0.05, 2.0),
+            (0.1, 1.0),
+            (0.5, 1.0),
+        ];
         for (p, d) in cases {
             assert_eq!(scale_divisor(p), d, "{p}");
         }
@@ -379,7 +430,8 @@ mod tests {
         assert!((0..1000).all(|_| pie.on_arrival(&packet(0), &view(50), 0, &mut rng) == Verdict::Enqueue));
         pie.drop_prob = 0.2;
         let n = 100_000;
-        let drops = (0..n).filter(|_| matches!(pie.on_arrival(&packet(0), &view(50), 0, &mut rng), Verdict::Drop(_))).count();
+        let drops =
+            (0..n).filter(|_| matches!(pie.on_arrival(&packet(0), &view(50), 0, &mut rng), Verdict::Drop(_))).count();
         assert!((drops as f64 / n as f64 - 0.2).abs() < 0.005);
     }
 

@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{DropReason, LinkContext, Limit, MarkReason, QueuePolicy, QueueView, Verdict};
+use super::{DropReason, Limit, LinkContext, MarkReason, QueuePolicy, QueueView, Verdict};
 use crate::error::{EngineError, Result};
 use crate::packet::{Ecn, Packet};
 use crate::rng::{Rng, RngCore};
@@ -121,13 +121,23 @@ impl Red {
             }
         };
         check(config.min_th >= 0.0 && config.min_th.is_finite(), "min_th", config.min_th, "a threshold >= 0")?;
-        check(config.max_th > config.min_th && config.max_th.is_finite(), "max_th", config.max_th, "a threshold above min_th")?;
+        check(
+            config.max_th > config.min_th && config.max_th.is_finite(),
+            "max_th",
+            config.max_th,
+            "a threshold above min_th",
+        )?;
         check(config.max_p > 0.0 && config.max_p <= 1.0, "max_p", config.max_p, "a probability in (0, 1]")?;
         check(config.mean_packet_bytes > 0, "mean_packet_bytes", config.mean_packet_bytes as f64, "a size > 0 bytes")?;
-        let q_weight = automatic_q_weight(config.q_weight, link.rate_bps, config.mean_packet_bytes, to_secs(config.link_delay_ns))
-            .ok_or_else(|| {
-                EngineError::invalid(format!("{field}.q_weight"), config.q_weight, "a weight in (0, 1], or 0, -1, -2 for ns-2's automatic weights")
-            })?;
+        let q_weight =
+            automatic_q_weight(config.q_weight, link.rate_bps, config.mean_packet_bytes, to_secs(config.link_delay_ns))
+                .ok_or_else(|| {
+                    EngineError::invalid(
+                        format!("{field}.q_weight"),
+                        config.q_weight,
+                        "a weight in (0, 1], or 0, -1, -2 for ns-2's automatic weights",
+                    )
+                })?;
         Ok(Red {
             min_th: config.min_th,
             max_th: config.max_th,
@@ -171,7 +181,8 @@ impl Red {
 
     /// ns-2 `modify_p`: spread drops uniformly by the count since the last drop.
     fn spaced_probability(&self, p: f64, size_bytes: u32) -> f64 {
-        let count = if self.byte_mode { (self.count_bytes as f64 / self.mean_packet_bytes).floor() } else { self.count as f64 };
+        let count =
+            if self.byte_mode { (self.count_bytes as f64 / self.mean_packet_bytes).floor() } else { self.count as f64 };
         let mut p = if self.wait {
             if count * p < 1.0 {
                 0.0
@@ -393,10 +404,18 @@ mod tests {
             let mut mean_gap = 0.0;
             let mut count = 1.0;
             loop {
-                let p = if count * p_b < 1.0 { 0.0 } else if count * p_b < 2.0 { p_b / (2.0 - count * p_b) } else { 1.0 };
+                let p = if count * p_b < 1.0 {
+                    0.0
+                } else if count * p_b < 2.0 {
+                    p_b / (2.0 - count * p_b)
+                } else {
+                    1.0
+                };
                 mean_gap += count * survive * p;
                 survive *= 1.0 - p;
-                if survive < 1e-15 { break; }
+                if survive < 1e-15 {
+                    break;
+                }
                 count += 1.0;
             }
             let expected = 1.0 / mean_gap;

@@ -15,7 +15,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::periodic::Ticker;
-use super::{Departure, DropReason, LinkContext, Limit, MarkReason, QueuePolicy, QueueView, Verdict};
+use super::{Departure, DropReason, Limit, LinkContext, MarkReason, QueuePolicy, QueueView, Verdict};
 use crate::error::{EngineError, Result};
 use crate::packet::{Ecn, Packet};
 use crate::rng::{Rng, RngCore};
@@ -88,8 +88,18 @@ impl Rem {
         check(config.gamma.is_finite() && config.gamma > 0.0, "gamma", config.gamma, "a step size > 0")?;
         check(config.alpha.is_finite() && config.alpha >= 0.0, "alpha", config.alpha, "a weight >= 0")?;
         check(config.phi.is_finite() && config.phi > 1.0, "phi", config.phi, "a base > 1")?;
-        check(config.target_backlog.is_finite() && config.target_backlog >= 0.0, "target_backlog", config.target_backlog, "a backlog >= 0 packets")?;
-        check(config.update_interval_ns > 0, "update_interval_ns", config.update_interval_ns as f64, "an interval > 0 ns")?;
+        check(
+            config.target_backlog.is_finite() && config.target_backlog >= 0.0,
+            "target_backlog",
+            config.target_backlog,
+            "a backlog >= 0 packets",
+        )?;
+        check(
+            config.update_interval_ns > 0,
+            "update_interval_ns",
+            config.update_interval_ns as f64,
+            "an interval > 0 ns",
+        )?;
         let mean = config.mean_packet_bytes.unwrap_or(link.mean_packet_bytes);
         check(mean > 0, "mean_packet_bytes", mean as f64, "a size > 0 bytes")?;
         let mean = mean as f64;
@@ -211,7 +221,19 @@ mod tests {
     }
 
     fn packet() -> Packet {
-        Packet { sack: 0, flow: 0, kind: PacketKind::Data, ecn: Ecn::NotEct, flags: 0, hop: 0, route: 0, size_bytes: 500, seq: 0, timestamp: 0, enqueued_at: 0 }
+        Packet {
+            sack: 0,
+            flow: 0,
+            kind: PacketKind::Data,
+            ecn: Ecn::NotEct,
+            flags: 0,
+            hop: 0,
+            route: 0,
+            size_bytes: 500,
+            seq: 0,
+            timestamp: 0,
+            enqueued_at: 0,
+        }
     }
 
     fn view(packets: u32) -> QueueView {

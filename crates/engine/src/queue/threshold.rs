@@ -37,7 +37,11 @@ pub struct Threshold {
 impl Threshold {
     pub fn new(config: &ThresholdConfig, field: &str) -> Result<Self> {
         if !(config.q_th > 0.0 && config.q_th.is_finite()) {
-            return Err(EngineError::invalid(format!("{field}.q_th"), config.q_th, "a threshold > 0 (packets, or bytes with queue_in_bytes)"));
+            return Err(EngineError::invalid(
+                format!("{field}.q_th"),
+                config.q_th,
+                "a threshold > 0 (packets, or bytes with queue_in_bytes)",
+            ));
         }
         Ok(Threshold { q_th: config.q_th, ecn: config.ecn, queue_in_bytes: config.queue_in_bytes, state: 0.0 })
     }
@@ -73,7 +77,19 @@ mod tests {
     use crate::rng::{stream, StreamKind};
 
     fn packet(size: u32, ecn: Ecn) -> Packet {
-        Packet { sack: 0, flow: 0, kind: PacketKind::Data, ecn, flags: 0, hop: 0, route: 0, size_bytes: size, seq: 0, timestamp: 0, enqueued_at: 0 }
+        Packet {
+            sack: 0,
+            flow: 0,
+            kind: PacketKind::Data,
+            ecn,
+            flags: 0,
+            hop: 0,
+            route: 0,
+            size_bytes: size,
+            seq: 0,
+            timestamp: 0,
+            enqueued_at: 0,
+        }
     }
 
     fn config(q_th: f64, queue_in_bytes: bool, ecn: bool) -> ThresholdConfig {
@@ -113,7 +129,10 @@ mod tests {
         let view = |packets: u32, bytes: u64| QueueView { packets, bytes, idle_since: None, link_rate_bps: 1 };
         assert_eq!(t.on_arrival(&packet(1500, Ecn::NotEct), &view(1, 1500), 0, &mut rng), Verdict::Enqueue);
         assert_eq!(t.on_arrival(&packet(1500, Ecn::NotEct), &view(50, 2999), 0, &mut rng), Verdict::Enqueue);
-        assert_eq!(t.on_arrival(&packet(40, Ecn::NotEct), &view(2, 3000), 0, &mut rng), Verdict::Drop(DropReason::Forced));
+        assert_eq!(
+            t.on_arrival(&packet(40, Ecn::NotEct), &view(2, 3000), 0, &mut rng),
+            Verdict::Drop(DropReason::Forced)
+        );
         assert_eq!(t.drop_probability(), 1.0);
     }
 

@@ -4,8 +4,8 @@
 
 use std::collections::VecDeque;
 
-use super::{EcnEcho, TcpConfig};
 use super::sack::{SackBlock, SackBlocks, SackStore};
+use super::{EcnEcho, TcpConfig};
 use crate::packet::{Ecn, FlowId, Packet, PacketKind, RouteId, FLAG_CWR, FLAG_ECE};
 use crate::time::Time;
 

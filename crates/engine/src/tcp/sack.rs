@@ -233,7 +233,8 @@ impl Scoreboard {
             .iter()
             .map(|b| b.end.min(block.end).saturating_sub(b.start.max(block.start)))
             .sum();
-        let merged = SackBlock::new(self.sacked[first].start.min(block.start), self.sacked[last - 1].end.max(block.end));
+        let merged =
+            SackBlock::new(self.sacked[first].start.min(block.start), self.sacked[last - 1].end.max(block.end));
         self.sacked.splice(first..last, std::iter::once(merged));
         block.len() - already
     }

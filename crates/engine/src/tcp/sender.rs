@@ -8,10 +8,10 @@
 
 use super::cc::{AckEvent, CcInit, CongestionControl, CongestionEvent};
 use super::rto::RtoEstimator;
-use super::{EcnEcho, Recovery, TcpConfig};
 use super::sack::{NextSeg, SackBlock, Scoreboard, SendState};
-use crate::packet::{Ecn, FlowId, Packet, PacketKind, RouteId, FLAG_CWR, FLAG_ECE, FLAG_RETRANSMIT};
+use super::{EcnEcho, Recovery, TcpConfig};
 use crate::error::{EngineError, Result};
+use crate::packet::{Ecn, FlowId, Packet, PacketKind, RouteId, FLAG_CWR, FLAG_ECE, FLAG_RETRANSMIT};
 use crate::rng::Rng;
 use crate::time::Time;
 
@@ -181,7 +181,7 @@ impl TcpSender {
     }
 
     fn has_data(&self, seq: u64) -> bool {
-        self.total_segments.map_or(true, |total| seq < total)
+        self.total_segments.is_none_or(|total| seq < total)
     }
 
     fn congestion_event(&self, now: Time) -> CongestionEvent {
@@ -221,7 +221,8 @@ impl TcpSender {
 
     fn arm_timer(&mut self, now: Time) {
         // RFC 6298 Section 5.1/5.3: (re)start the timer when data is outstanding.
-        self.rto_deadline = if self.snd_una < self.high_tx.max(self.snd_nxt) { Some(now + self.rto.rto()) } else { None };
+        self.rto_deadline =
+            if self.snd_una < self.high_tx.max(self.snd_nxt) { Some(now + self.rto.rto()) } else { None };
     }
 
     fn send_available(&mut self, now: Time, out: &mut Vec<Packet>) {
@@ -311,7 +312,7 @@ impl TcpSender {
         if ece && !self.cc.ecn_per_ack() {
             // RFC 3168 Section 6.1.2: react to ECE at most once per window of data, and never
             // increase the window in response to an ECE ACK.
-            if self.ecn_recover.map_or(true, |r| self.snd_una > r) {
+            if self.ecn_recover.is_none_or(|r| self.snd_una > r) {
                 let event = self.congestion_event(now);
                 self.cc.on_ecn(&event);
                 self.ecn_recover = Some(self.high_tx.saturating_sub(1));
@@ -393,7 +394,8 @@ impl TcpSender {
                 // RFC 3042 Section 2: on each of the first two duplicate ACKs send one new
                 // segment if the flight stays within cwnd + 2; cwnd itself is unchanged.
                 let allowed = self.usable_window() + u64::from(self.dupacks.min(2));
-                if self.snd_nxt - self.snd_una < allowed && self.has_data(self.snd_nxt) && self.snd_nxt == self.high_tx {
+                if self.snd_nxt - self.snd_una < allowed && self.has_data(self.snd_nxt) && self.snd_nxt == self.high_tx
+                {
                     let packet = self.segment(self.snd_nxt, now);
                     out.push(packet);
                     self.snd_nxt += 1;
@@ -498,7 +500,8 @@ impl TcpSender {
             snd_una: self.snd_una,
             high_tx: self.high_tx,
             rxt_next: self.rxt_next,
-            new_data_allowed: self.has_data(self.high_tx) && ((self.high_tx - self.snd_una) as f64) < self.max_window.floor(),
+            new_data_allowed: self.has_data(self.high_tx)
+                && ((self.high_tx - self.snd_una) as f64) < self.max_window.floor(),
             // Rule (4): HighACK > RescueRxt, HighACK being the last acknowledged segment.
             rescue_allowed: self.rescue_rxt.is_none_or(|rescue| self.snd_una > rescue + 1),
             recovery_end: self.recover.map_or(self.high_tx, |recover| recover + 1),
@@ -734,7 +737,8 @@ mod tests {
 
     #[test]
     fn tahoe_restarts_from_one_segment() {
-        let config = TcpConfig { initial_window: 8.0, initial_ssthresh: 8.0, recovery: Recovery::Tahoe, ..TcpConfig::default() };
+        let config =
+            TcpConfig { initial_window: 8.0, initial_ssthresh: 8.0, recovery: Recovery::Tahoe, ..TcpConfig::default() };
         let mut tx = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "tcp").unwrap();
         let mut out = Vec::new();
         tx.start(0, &mut out);
@@ -813,7 +817,8 @@ mod tests {
 
     #[test]
     fn finite_transfer_completes() {
-        let mut tx = TcpSender::new(0, 0, &TcpConfig::default(), Some(3000), stream(1, StreamKind::Flow, 0), "tcp").unwrap();
+        let mut tx =
+            TcpSender::new(0, 0, &TcpConfig::default(), Some(3000), stream(1, StreamKind::Flow, 0), "tcp").unwrap();
         let mut out = Vec::new();
         tx.start(0, &mut out);
         assert_eq!(seqs(&out), vec![0, 1]);
@@ -839,7 +844,11 @@ mod tests {
         let mut log = Vec::new();
         let mut dropped: Vec<u64> = Vec::new();
         let mut out = Vec::new();
-        let mut send = |now: Time, out: &mut Vec<Packet>, wire: &mut Vec<(Time, u64, Packet)>, log: &mut Vec<(Time, u64, bool)>, dropped: &mut Vec<u64>| {
+        let mut send = |now: Time,
+                        out: &mut Vec<Packet>,
+                        wire: &mut Vec<(Time, u64, Packet)>,
+                        log: &mut Vec<(Time, u64, bool)>,
+                        dropped: &mut Vec<u64>| {
             for p in out.drain(..) {
                 if p.kind == PacketKind::Data {
                     log.push((now, p.seq, p.has_flag(FLAG_RETRANSMIT)));
@@ -891,7 +900,8 @@ mod tests {
     }
 
     fn window_of_20(sack: bool) -> (TcpSender, TcpConfig) {
-        let config = TcpConfig { sack, initial_window: 20.0, initial_ssthresh: 20.0, max_window: 20.0, ..TcpConfig::default() };
+        let config =
+            TcpConfig { sack, initial_window: 20.0, initial_ssthresh: 20.0, max_window: 20.0, ..TcpConfig::default() };
         let tx = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "tcp").unwrap();
         (tx, config)
     }
@@ -1046,7 +1056,9 @@ mod tests {
     #[test]
     fn sack_requires_newreno_recovery() {
         let config = TcpConfig { sack: true, recovery: Recovery::Tahoe, ..TcpConfig::default() };
-        let err = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "topology.groups[0].traffic.tcp").err().unwrap();
+        let err = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "topology.groups[0].traffic.tcp")
+            .err()
+            .unwrap();
         assert!(err.to_string().contains("topology.groups[0].traffic.tcp.sack"), "{err}");
     }
 }

@@ -2,7 +2,8 @@
 #![allow(dead_code)]
 
 use aqmlab_engine::config::{
-    BottleneckConfig, Direction, Dumbbell, FlowGroup, Scenario, StartTimes, StopTimes, Topology, TraceConfig, Traffic, Transfer,
+    BottleneckConfig, Direction, Dumbbell, FlowGroup, Scenario, StartTimes, StopTimes, Topology, TraceConfig, Traffic,
+    Transfer,
 };
 use aqmlab_engine::queue::red::RedConfig;
 use aqmlab_engine::queue::{Limit, QueueConfig};

@@ -93,7 +93,11 @@ impl Law {
             return Err(EngineError::invalid(format!("{field}.m"), config.m, "a finite exponent (Reno: 1)"));
         }
         if config.m == 1.0 && config.b >= 1.0 {
-            return Err(EngineError::invalid(format!("{field}.b"), config.b, "a fraction below 1 when m = 1 (the decrease b·w must leave a window)"));
+            return Err(EngineError::invalid(
+                format!("{field}.b"),
+                config.b,
+                "a fraction below 1 when m = 1 (the decrease b·w must leave a window)",
+            ));
         }
         Ok(Law::Power { a: config.a, n: config.n, b: config.b, m: config.m })
     }
@@ -101,10 +105,18 @@ impl Law {
     /// Seed 000 Table I, TCP Illinois: i(w) = α_max/w, d(w) = β_min w.
     pub fn illinois_like(config: &IllinoisLikeConfig, field: &str) -> Result<Law> {
         if !(config.alpha_max.is_finite() && config.alpha_max > 0.0) {
-            return Err(EngineError::invalid(format!("{field}.alpha_max"), config.alpha_max, "a positive number (seed 000 Table I: 10)"));
+            return Err(EngineError::invalid(
+                format!("{field}.alpha_max"),
+                config.alpha_max,
+                "a positive number (seed 000 Table I: 10)",
+            ));
         }
         if !(config.beta_min > 0.0 && config.beta_min < 1.0) {
-            return Err(EngineError::invalid(format!("{field}.beta_min"), config.beta_min, "a fraction in (0, 1) (seed 000 Table I: 0.125)"));
+            return Err(EngineError::invalid(
+                format!("{field}.beta_min"),
+                config.beta_min,
+                "a fraction in (0, 1) (seed 000 Table I: 0.125)",
+            ));
         }
         Ok(Law::Power { a: config.alpha_max, n: -1.0, b: config.beta_min, m: 1.0 })
     }
@@ -252,7 +264,9 @@ mod tests {
 
     #[test]
     fn power_law_per_unmarked_and_marked_ack() {
-        for (a, n, b, m) in [(1.0, -1.0, 0.5, 1.0), (0.01, 0.0, 0.125, 1.0), (0.125, -0.25, 0.5, 1.0), (0.5, -1.0, 0.01, 2.0)] {
+        for (a, n, b, m) in
+            [(1.0, -1.0, 0.5, 1.0), (0.01, 0.0, 0.125, 1.0), (0.125, -0.25, 0.5, 1.0), (0.5, -1.0, 0.01, 2.0)]
+        {
             let mut cc = Aimd::new(power(a, n, b, m), 50.0, 50.0);
             let w: f64 = 50.0;
             cc.on_ack(&ack(false));
@@ -327,7 +341,9 @@ mod tests {
         assert!(err.to_string().contains("g.cc.b"), "{err}");
         let err = Law::power(&AimdConfig { a: 0.0, ..AimdConfig::default() }, "g.cc").err().unwrap();
         assert!(err.to_string().contains("g.cc.a"), "{err}");
-        let err = Law::illinois_like(&IllinoisLikeConfig { beta_min: 2.0, ..IllinoisLikeConfig::default() }, "g.cc").err().unwrap();
+        let err = Law::illinois_like(&IllinoisLikeConfig { beta_min: 2.0, ..IllinoisLikeConfig::default() }, "g.cc")
+            .err()
+            .unwrap();
         assert!(err.to_string().contains("g.cc.beta_min"), "{err}");
     }
 }

@@ -76,7 +76,11 @@ impl Cubic {
             return Err(EngineError::invalid(format!("{field}.c"), config.c, "a positive number (RFC 9438: 0.4)"));
         }
         if !(config.beta > 0.0 && config.beta < 1.0) {
-            return Err(EngineError::invalid(format!("{field}.beta"), config.beta, "a number in (0, 1) (RFC 9438: 0.7)"));
+            return Err(EngineError::invalid(
+                format!("{field}.beta"),
+                config.beta,
+                "a number in (0, 1) (RFC 9438: 0.7)",
+            ));
         }
         Ok(Cubic {
             c: config.c,
@@ -398,7 +402,9 @@ mod tests {
 
     #[test]
     fn invalid_parameters_name_the_field() {
-        let err = Cubic::new(&CubicConfig { beta: 1.0, ..CubicConfig::default() }, 2.0, 1e9, "groups[0].tcp.cc").err().unwrap();
+        let err = Cubic::new(&CubicConfig { beta: 1.0, ..CubicConfig::default() }, 2.0, 1e9, "groups[0].tcp.cc")
+            .err()
+            .unwrap();
         assert!(err.to_string().contains("groups[0].tcp.cc.beta"), "{err}");
         let err = Cubic::new(&CubicConfig { c: 0.0, ..CubicConfig::default() }, 2.0, 1e9, "cc").err().unwrap();
         assert!(err.to_string().contains("cc.c"), "{err}");

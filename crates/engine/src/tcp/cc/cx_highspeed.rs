@@ -31,7 +31,13 @@ pub struct CxHighSpeed {
 }
 
 impl CxHighSpeed {
-    pub fn new(config: &CxHighSpeedConfig, initial_window: f64, initial_ssthresh: f64, rng: Rng, field: &str) -> Result<Self> {
+    pub fn new(
+        config: &CxHighSpeedConfig,
+        initial_window: f64,
+        initial_ssthresh: f64,
+        rng: Rng,
+        field: &str,
+    ) -> Result<Self> {
         config.highspeed.validate(&format!("{field}.highspeed"))?;
         let backoff = CxBackoff::new(&config.cx, rng, &format!("{field}.cx"))?;
         Ok(CxHighSpeed { law: config.highspeed.clone(), backoff, cwnd: initial_window, ssthresh: initial_ssthresh })

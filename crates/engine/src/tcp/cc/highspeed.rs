@@ -41,7 +41,11 @@ impl HighSpeedConfig {
     /// Check the parameters; `field` names the configuration in errors.
     pub fn validate(&self, field: &str) -> Result<()> {
         if !(self.low_window.is_finite() && self.low_window >= 1.0) {
-            return Err(EngineError::invalid(format!("{field}.low_window"), self.low_window, "a window of at least 1 segment (RFC 3649: 38)"));
+            return Err(EngineError::invalid(
+                format!("{field}.low_window"),
+                self.low_window,
+                "a window of at least 1 segment (RFC 3649: 38)",
+            ));
         }
         if !(self.high_window.is_finite() && self.high_window > self.low_window) {
             return Err(EngineError::invalid(
@@ -51,7 +55,11 @@ impl HighSpeedConfig {
             ));
         }
         if !(self.low_p > 0.0 && self.low_p < 1.0) {
-            return Err(EngineError::invalid(format!("{field}.low_p"), self.low_p, "a probability in (0, 1) (RFC 3649: 1e-3)"));
+            return Err(EngineError::invalid(
+                format!("{field}.low_p"),
+                self.low_p,
+                "a probability in (0, 1) (RFC 3649: 1e-3)",
+            ));
         }
         if !(self.high_p > 0.0 && self.high_p < self.low_p) {
             return Err(EngineError::invalid(
@@ -61,7 +69,11 @@ impl HighSpeedConfig {
             ));
         }
         if !(self.high_decrease > 0.0 && self.high_decrease <= 0.5) {
-            return Err(EngineError::invalid(format!("{field}.high_decrease"), self.high_decrease, "a number in (0, 0.5] (RFC 3649: 0.1)"));
+            return Err(EngineError::invalid(
+                format!("{field}.high_decrease"),
+                self.high_decrease,
+                "a number in (0, 0.5] (RFC 3649: 0.1)",
+            ));
         }
         Ok(())
     }

@@ -152,9 +152,13 @@ impl CcConfig {
             CcConfig::Cx(params) => {
                 Box::new(cx::Cx::new(init.initial_window, init.initial_ssthresh, params, init.rng, field)?)
             }
-            CcConfig::CxHighspeed(config) => {
-                Box::new(cx_highspeed::CxHighSpeed::new(config, init.initial_window, init.initial_ssthresh, init.rng, field)?)
-            }
+            CcConfig::CxHighspeed(config) => Box::new(cx_highspeed::CxHighSpeed::new(
+                config,
+                init.initial_window,
+                init.initial_ssthresh,
+                init.rng,
+                field,
+            )?),
             CcConfig::Pert(params) => {
                 Box::new(pert::Pert::new(init.initial_window, init.initial_ssthresh, params, init.rng, field)?)
             }
@@ -203,7 +207,11 @@ mod tests {
 
     #[test]
     fn build_names_the_field_of_invalid_parameters() {
-        let init = || CcInit { initial_window: 2.0, initial_ssthresh: 1e9, rng: crate::rng::stream(1, crate::rng::StreamKind::Flow, 0) };
+        let init = || CcInit {
+            initial_window: 2.0,
+            initial_ssthresh: 1e9,
+            rng: crate::rng::stream(1, crate::rng::StreamKind::Flow, 0),
+        };
         let bad = CcConfig::Cx(cx::CxParams { p_max: 2.0, ..cx::CxParams::default() });
         let message = bad.build(init(), "groups[0].tcp.cc").err().unwrap().to_string();
         assert!(message.contains("groups[0].tcp.cc.p_max"), "{message}");
@@ -223,7 +231,11 @@ mod tests {
         let json = serde_json::to_string(&config).unwrap();
         assert_eq!(serde_json::from_str::<CcConfig>(&json).unwrap(), config);
         assert!(serde_json::from_str::<CcConfig>(r#"{"kind": "compound", "alfa": 1}"#).is_err());
-        let init = CcInit { initial_window: 2.0, initial_ssthresh: 1e9, rng: crate::rng::stream(1, crate::rng::StreamKind::Flow, 0) };
+        let init = CcInit {
+            initial_window: 2.0,
+            initial_ssthresh: 1e9,
+            rng: crate::rng::stream(1, crate::rng::StreamKind::Flow, 0),
+        };
         let bad = CcConfig::Compound(compound::CompoundParams { gamma: 0.0, ..Default::default() });
         let error = bad.build(init, "groups.0.tcp.cc").err().expect("rejected").to_string();
         assert!(error.contains("groups.0.tcp.cc.gamma"), "{error}");
@@ -245,12 +257,19 @@ mod tests {
             let round_trip: CcConfig = serde_json::from_str(&serde_json::to_string(&config).unwrap()).unwrap();
             assert_eq!(round_trip, config);
         }
-        assert!(serde_json::from_str::<CcConfig>(r#"{"kind": "cubic", "gamma": 1}"#).is_err(), "unknown fields are refused");
+        assert!(
+            serde_json::from_str::<CcConfig>(r#"{"kind": "cubic", "gamma": 1}"#).is_err(),
+            "unknown fields are refused"
+        );
     }
 
     #[test]
     fn invalid_parameters_are_reported_with_the_field() {
-        let init = || CcInit { initial_window: 2.0, initial_ssthresh: 1e9, rng: crate::rng::stream(1, crate::rng::StreamKind::Flow, 0) };
+        let init = || CcInit {
+            initial_window: 2.0,
+            initial_ssthresh: 1e9,
+            rng: crate::rng::stream(1, crate::rng::StreamKind::Flow, 0),
+        };
         let config = CcConfig::Scalable(scalable::ScalableConfig { b: 0.0, ..Default::default() });
         let err = config.build(init(), "topology.groups[0].tcp.cc").err().unwrap();
         assert!(err.to_string().contains("topology.groups[0].tcp.cc.b"), "{err}");

@@ -44,15 +44,33 @@ pub struct Scalable {
 impl Scalable {
     pub fn new(config: &ScalableConfig, initial_window: f64, initial_ssthresh: f64, field: &str) -> Result<Self> {
         if !(config.a.is_finite() && config.a > 0.0) {
-            return Err(EngineError::invalid(format!("{field}.a"), config.a, "a positive increase per ACK (Kelly 2003: 0.01)"));
+            return Err(EngineError::invalid(
+                format!("{field}.a"),
+                config.a,
+                "a positive increase per ACK (Kelly 2003: 0.01)",
+            ));
         }
         if !(config.b > 0.0 && config.b < 1.0) {
-            return Err(EngineError::invalid(format!("{field}.b"), config.b, "a fraction in (0, 1) (Kelly 2003: 0.125)"));
+            return Err(EngineError::invalid(
+                format!("{field}.b"),
+                config.b,
+                "a fraction in (0, 1) (Kelly 2003: 0.125)",
+            ));
         }
         if !(config.low_window.is_finite() && config.low_window >= 0.0) {
-            return Err(EngineError::invalid(format!("{field}.low_window"), config.low_window, "a window >= 0 segments (Kelly 2003: 16)"));
+            return Err(EngineError::invalid(
+                format!("{field}.low_window"),
+                config.low_window,
+                "a window >= 0 segments (Kelly 2003: 16)",
+            ));
         }
-        Ok(Scalable { a: config.a, b: config.b, low_window: config.low_window, cwnd: initial_window, ssthresh: initial_ssthresh })
+        Ok(Scalable {
+            a: config.a,
+            b: config.b,
+            low_window: config.low_window,
+            cwnd: initial_window,
+            ssthresh: initial_ssthresh,
+        })
     }
 
     /// The window after a congestion event at w = min(FlightSize, cwnd), at least two segments.
@@ -174,9 +192,11 @@ mod tests {
 
     #[test]
     fn invalid_parameters_name_the_field() {
-        let err = Scalable::new(&ScalableConfig { b: 1.5, ..ScalableConfig::default() }, 2.0, 1e9, "g.cc").err().unwrap();
+        let err =
+            Scalable::new(&ScalableConfig { b: 1.5, ..ScalableConfig::default() }, 2.0, 1e9, "g.cc").err().unwrap();
         assert!(err.to_string().contains("g.cc.b"), "{err}");
-        let err = Scalable::new(&ScalableConfig { a: -1.0, ..ScalableConfig::default() }, 2.0, 1e9, "g.cc").err().unwrap();
+        let err =
+            Scalable::new(&ScalableConfig { a: -1.0, ..ScalableConfig::default() }, 2.0, 1e9, "g.cc").err().unwrap();
         assert!(err.to_string().contains("g.cc.a"), "{err}");
     }
 }
