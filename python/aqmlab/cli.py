@@ -172,6 +172,9 @@ def reproduce(
     out: Annotated[Path, typer.Option("--out", "-o", help="Parent directory of the outputs.")] = Path("aqmlab-out/reproduce"),
     quick: Annotated[bool, typer.Option(help="Reduced durations and sizes (CI, demo).")] = False,
     list_: Annotated[bool, typer.Option("--list", help="List the reproductions.")] = False,
+    record_into: Annotated[Path | None, typer.Option(
+        "--record-into", help="Markdown file (e.g. docs/reproduction.md) whose section for each id is replaced "
+        "by this run's results (appended if new).")] = None,
 ) -> None:
     """Reproduce a figure or claim of the seed papers: figures, data, and paper against aqmlab."""
     from aqmlab.report import write_report
@@ -190,10 +193,11 @@ def reproduce(
     unknown = [i for i in ids if i not in REGISTRY]
     if unknown:
         _fail(f"unknown reproduction {unknown[0]!r}; known: {', '.join(REGISTRY)}")
-    disagreements = 0
+    disagreements, directories = 0, []
     for item_id in ids:
         console.print(f"reproducing {item_id}{' (quick)' if quick else ''} ...")
         directory = run_reproduction(item_id, out / item_id, quick=quick)
+        directories.append(directory)
         write_report(directory)
         meta = json.loads((directory / "reproduction.json").read_text())
         for claim in meta["comparison"]:
@@ -202,6 +206,10 @@ def reproduce(
             disagreements += not claim["agrees"]
         console.print(f"  wrote {directory} ({meta['wall_time_s']:.1f} s)")
     console.print(f"{disagreements} claim(s) differ from the paper" if disagreements else "all claims agree")
+    if record_into is not None:
+        from aqmlab.reproduce.registry import record_sections
+
+        console.print(f"recorded {', '.join(record_sections(record_into, directories))} in {record_into}")
 
 
 def _mount_experiments() -> None:

@@ -98,3 +98,26 @@ def markdown_section(meta: dict[str, Any]) -> str:
         cells = [str(claim[key]).replace("|", "\\|").replace("\n", " ") for key in ("claim", "paper", "aqmlab")]
         lines.append(f"| {' | '.join(cells)} | {'agrees' if claim['agrees'] else '**differs**'} |")
     return "\n".join(lines) + "\n"
+
+
+def record_sections(document: str | Path, directories: list[Path]) -> list[str]:
+    """Put each run's `reproduction.md` into `document`: a section with the same id is replaced,
+    a new one is appended at the end. Returns the ids written. The file is replaced atomically."""
+    document = Path(document)
+    text = document.read_text() if document.exists() else "# Reproduction results\n"
+    written = []
+    for directory in directories:
+        section = (Path(directory) / "reproduction.md").read_text().rstrip("\n") + "\n"
+        reproduction_id = section.split(":", 1)[0].removeprefix("### ").strip()
+        start = text.find(f"### {reproduction_id}: ")
+        if start < 0:
+            text = text.rstrip("\n") + "\n\n" + section
+        else:
+            following = [i for i in (text.find("\n### ", start + 1), text.find("\n## ", start + 1)) if i >= 0]
+            end = min(following) + 1 if following else len(text)
+            text = text[:start] + section + ("\n" if end < len(text) else "") + text[end:]
+        written.append(reproduction_id)
+    staging = document.with_name(f".{document.name}.tmp")
+    staging.write_text(text)
+    staging.replace(document)
+    return written
