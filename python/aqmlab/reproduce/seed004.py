@@ -48,14 +48,14 @@ from typing import Any
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
 
-from aqmlab.plots import binned_utilisation  # noqa: E402
-from aqmlab.reproduce.metrics import oscillation_share  # noqa: E402
-from aqmlab.reproduce.registry import Claim, Outcome, reproduction  # noqa: E402
-from aqmlab.results import Results, jain_index  # noqa: E402
-from aqmlab.simulation import simulate  # noqa: E402
+from aqmlab.plots import binned_utilisation
+from aqmlab.reproduce.metrics import oscillation_share
+from aqmlab.reproduce.registry import Claim, Outcome, reproduction
+from aqmlab.results import Results, jain_index
+from aqmlab.simulation import simulate
 
 PAPER = "seed 004 (Feedback, transport protocols and buffer sizing)"
 RTTS_MS = (10, 200)

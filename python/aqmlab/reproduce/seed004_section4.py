@@ -28,16 +28,16 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
 
-from aqmlab.fluid.integrate import integrate  # noqa: E402
-from aqmlab.fluid.models import get_model  # noqa: E402
-from aqmlab.fluid.models.resources import gain_at  # noqa: E402
-from aqmlab.reproduce.registry import Claim, Outcome, reproduction  # noqa: E402
-from aqmlab.stability.conditions import seed004_ecn, seed004_gaussian_17  # noqa: E402
-from aqmlab.stability.hopf import find_hopf, system_at  # noqa: E402
-from aqmlab.stability.roots import characteristic_roots  # noqa: E402
+from aqmlab.fluid.integrate import integrate
+from aqmlab.fluid.models import get_model
+from aqmlab.fluid.models.resources import gain_at
+from aqmlab.reproduce.registry import Claim, Outcome, reproduction
+from aqmlab.stability.conditions import seed004_ecn, seed004_gaussian_17
+from aqmlab.stability.hopf import find_hopf, system_at
+from aqmlab.stability.roots import characteristic_roots
 
 PAPER = "seed 004 (Feedback, transport protocols and buffer sizing)"
 CAPACITY = 100e6 / (8 * 1500)  # packets/s
@@ -222,7 +222,8 @@ def section4(out: Path, quick: bool) -> Outcome:
     falling = {key: bool(np.all(np.diff(curves[key][paper_range]) < 0)) for key in ("mm1", "gaussian", "bound17")}
     turn = math.log(1 / WEIGHT_SHARE) - 1  # d/dB of p(1 + B) at the equilibrium changes sign here
     peak = {key: float(buffers[np.argmax(curves[key])]) for key in ("mm1", "gaussian")}
-    at = {b: {key: curves[key][np.argmin(np.abs(buffers - b))] for key in ("mm1", "gaussian")} for b in BUFFERS}
+    at = {b: {"mm1": data[f"(11) M/M/1, B = {b}"]["kappa_c"] * RTT,
+              "gaussian": data[f"(15) Gaussian, B = {b}"]["kappa_c"] * RTT} for b in BUFFERS}
     claims.append(Claim(
         "a larger B lowers the gain at which the Hopf bifurcation occurs", "the larger B, the greater the chance of a "
         "Hopf bifurcation (buffers from about 10 to 100 packets)",
