@@ -299,7 +299,7 @@ def fig2(out: Path, quick: bool) -> Outcome:
 
 @reproduction("seed004-fig4", PAPER, "Fig. 4: Fig. 2 with short-lived HTTP flows added",
               "The same runs with HTTP transfers added (20 % of the load): the non-linear oscillations with "
-              "100 packets at RTT 200 ms prevail, and the larger RTT costs utilisation.", "≈40 s")
+              "100 packets at RTT 200 ms prevail, and the larger RTT costs utilisation.", "≈30 s")
 def fig4(out: Path, quick: bool) -> Outcome:
     seeds = seeds_for(quick)
     measured, shown = run_cases(out, grid((15, 100), lambda b, r: dumbbell(b, r, quick, with_http=True)), seeds)
@@ -348,7 +348,7 @@ def fig3(out: Path, quick: bool) -> Outcome:
 
 @reproduction("seed004-fig5", PAPER, "Fig. 5: multi-bottleneck topology, 15 and 100 packet buffers (link 2)",
               "Two bottlenecks with cross traffic: on link 2, 100-packet buffers induce non-linear oscillations "
-              "where 15 packets stabilise the mix, and longer RTTs reduce utilisation.", "≈15 s")
+              "where 15 packets stabilise the mix, and longer RTTs reduce utilisation.", "≈30 s")
 def fig5(out: Path, quick: bool) -> Outcome:
     seeds = seeds_for(quick)
     measured, shown = run_cases(out, grid((15, 100), lambda b, r: parking_lot(b, r, quick)), seeds, link="link2")

@@ -101,7 +101,9 @@ def check_config(name: str, resource: str, extra: dict, quick: bool) -> tuple[li
     kappa_c = critical_gain(resource, params)
     factors = np.array([0.6, 0.8, 0.9, 0.98, 1.02, 1.1, 1.25, 1.5]) if quick else np.geomspace(0.3, 3.0, 40)
     factors = factors[np.abs(factors - 1) > 1e-3]
-    shares = (WEIGHT_SHARE,) if quick else (0.001, WEIGHT_SHARE, 0.1)
+    # w/C >= 0.01: the numerical linearisation steps 1e-3·x (and twice that) about x* = C + w; for (12)
+    # with w < 2e-3 C the stencil crosses the kink of [y − C]^+ at y = C and the slope comes out wrong.
+    shares = (WEIGHT_SHARE,) if quick else (WEIGHT_SHARE, 0.1, 0.5)
     agree, total = roots_agree(resource, extra, factors, shares)
     hopf = find_hopf("ecn", "kappa", 0.5 * kappa_c, 2.0 * kappa_c, params, options={"resource": resource})
     error = abs(hopf.value / kappa_c - 1)
