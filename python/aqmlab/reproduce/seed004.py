@@ -14,7 +14,7 @@ Ours, where the paper is silent (stated in every outcome and in docs/reproductio
   smaller than the "small" buffers, which is not what Fig. 3 shows.
 - The captions of Figs. 2-5 say "round-trip times of 15, 100 ms"; the panels and the text say
   10 and 200 ms, which we use.
-- TCP: SACK loss recovery (RFC 6675) for both algorithms. ns-2 gets CUBIC and Compound from
+- TCP: SACK loss recovery (RFC 6675) for both algorithms. ns-2's CUBIC and Compound come with
   its Linux TCP agent (Agent/TCP/Linux), which recovers with SACK. Without SACK the engine's
   NewReno recovery repairs one hole per round trip, and with the large windows of the
   C·RTT buffer a flow can stay in recovery for minutes (see the docs).
