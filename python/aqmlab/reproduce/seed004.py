@@ -164,10 +164,11 @@ def run_cases(out: Path, cases: list[Case], seeds: tuple[int, ...], link: str | 
 
 
 def grid(buffers: tuple[int, ...], build: Callable[[int, float], dict[str, Any]]) -> list[Case]:
-    return [Case(f"B = {buffer}, RTT {rtt} ms", buffer, rtt, build(buffer, rtt)) for buffer in buffers for rtt in RTTS_MS]
+    return [Case(label(buffer, rtt), buffer, rtt, build(buffer, rtt)) for buffer in buffers for rtt in RTTS_MS]
 
 
 def label(buffer: int, rtt_ms: float) -> str:
+    """A case's name, also the key of its measurements: `B = 15, RTT 10 ms`."""
     return f"B = {buffer}, RTT {rtt_ms} ms"
 
 
