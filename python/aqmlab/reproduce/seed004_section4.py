@@ -1,0 +1,258 @@
+"""Seed 004 Section IV: the ECN-based rate protocol (eqs. 9-10, 13) with the three resource
+functions (11) M/M/1 marking (y/C)^B, (12) large-buffer overflow [y − C]^+/y and (15) the
+Gaussian-workload threshold exp(−2B(C − x)/(xσ²)), and its stability conditions:
+
+    (11): stable iff κτp(1 + B) < π/2, Hopf at equality with period 4τ;
+    (12): stable iff κτ < π/2, Hopf at equality with period 4τ;
+    (15): first Hopf at κτ(1 + 2BC/(xσ²))p(x) = π/2 (16), period 4τ; κτ(1 + 2B/σ²) < π/2 (17)
+          is sufficient for every w < C because the left side of (16) increases with w.
+
+Each condition is checked three ways: against the characteristic roots of the linearised
+delay system (`aqmlab.stability`, numerical linearisation of the model `ecn`), by locating the
+Hopf point numerically (`find_hopf`), and by integrating the fluid model (13) on both sides of
+the boundary (`aqmlab.fluid.integrate`). Eq. (14) as extracted reads u̇ = κτ(p + xp′)u(t − τ);
+the linearisation of (13) is u̇ = −κ(p + xp′)u(t − τ), which gives the stated conditions
+(docs/stability.md).
+
+Parameters (ours; Section IV gives none): C = 8333 packets/s (100 Mb/s of 1500-byte packets,
+Section III), τ = 0.2 s (Section III's larger RTT), total weight w = 0.01 C (an equilibrium
+marking fraction near 1 %, the loss rates of Section III), σ² = 1 (Poisson-like workload),
+B = 15 and 100 packets (Section III's small buffers). κ is the swept gain.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+
+from aqmlab.fluid.integrate import integrate
+from aqmlab.fluid.models import get_model
+from aqmlab.fluid.models.resources import gain_at
+from aqmlab.reproduce.registry import Claim, Outcome, reproduction
+from aqmlab.stability.conditions import seed004_ecn, seed004_gaussian_17
+from aqmlab.stability.hopf import find_hopf, system_at
+from aqmlab.stability.roots import characteristic_roots
+
+PAPER = "seed 004 (Feedback, transport protocols and buffer sizing)"
+CAPACITY = 100e6 / (8 * 1500)  # packets/s
+RTT = 0.2
+WEIGHT_SHARE = 0.01
+SIGMA2 = 1.0
+BUFFERS = (15, 100)
+#: (label, resource, extra parameters) of the configurations checked.
+CONFIGS = [("(11) M/M/1, B = 15", "mm1", {"B": 15}), ("(11) M/M/1, B = 100", "mm1", {"B": 100}),
+           ("(12) overflow", "overflow", {}),
+           ("(15) Gaussian, B = 15", "gaussian", {"B": 15, "sigma2": SIGMA2}),
+           ("(15) Gaussian, B = 100", "gaussian", {"B": 100, "sigma2": SIGMA2})]
+#: Fluid runs: below and above the Hopf point, and their length in RTTs.
+BELOW, ABOVE, RUN_RTTS = 0.95, 1.05, 400
+
+
+def base(extra: dict, weight_share: float = WEIGHT_SHARE) -> dict:
+    return {"C": CAPACITY, "tau": RTT, "w": weight_share * CAPACITY, "kappa": 1.0, **extra}
+
+
+def critical_gain(resource: str, params: dict) -> float:
+    """κ_c from the paper's condition: its left side is proportional to κ, and equals π/2 at κ_c."""
+    condition = seed004_ecn({**params, "kappa": 1.0}, resource=resource)
+    return (math.pi / 2) / condition.lhs  # κτp(1 + B), κτ, or eq. (16) at κ = 1
+
+
+def roots_agree(resource: str, extra: dict, factors: np.ndarray, weight_shares: tuple[float, ...]) -> tuple[int, int]:
+    """Points of (w, κ) where the sign of the rightmost characteristic root matches the
+    paper's condition (κ < κ_c stable), and the number of points."""
+    agree = total = 0
+    model = get_model("ecn", resource=resource)
+    for share in weight_shares:
+        params = base(extra, share)
+        kappa_c = critical_gain(resource, params)
+        systems = system_at(model, params, [{"kappa": float(f * kappa_c)} for f in factors])
+        for factor, system in zip(factors, systems, strict=True):
+            stable = characteristic_roots(system, count=1).abscissa < 0
+            agree += stable == bool(factor < 1)
+            total += 1
+    return agree, total
+
+
+def fluid_runs(resource: str, params: dict, kappa_c: float):
+    """Eq. (13) integrated at BELOW and ABOVE × κ_c from the equilibrium perturbed by 10 %."""
+    return integrate(get_model("ecn", resource=resource), {**params, "kappa": [BELOW * kappa_c, ABOVE * kappa_c]},
+                     t_end=RUN_RTTS * RTT)
+
+
+def relative_amplitudes(run) -> tuple[np.ndarray, np.ndarray]:
+    """Half the peak-to-peak of x over the last quarter and the quarter before, over the mean."""
+    x, t = run.state("x"), run.times
+    mean = run.mean("x", 0.25)
+    last = run.amplitude("x", 0.25) / mean
+    before = (t > 0.5 * t[-1]) & (t <= 0.75 * t[-1])
+    earlier = 0.5 * (x[:, before].max(axis=1) - x[:, before].min(axis=1)) / mean
+    return last, earlier
+
+
+def check_config(name: str, resource: str, extra: dict, quick: bool) -> tuple[list[Claim], dict, object]:
+    params = base(extra)
+    kappa_c = critical_gain(resource, params)
+    factors = np.array([0.6, 0.8, 0.9, 0.98, 1.02, 1.1, 1.25, 1.5]) if quick else np.geomspace(0.3, 3.0, 40)
+    factors = factors[np.abs(factors - 1) > 1e-3]
+    # w/C >= 0.01: the numerical linearisation steps 1e-3·x (and twice that) about x* = C + w; for (12)
+    # with w < 2e-3 C the stencil crosses the kink of [y − C]^+ at y = C and the slope comes out wrong.
+    shares = (WEIGHT_SHARE,) if quick else (WEIGHT_SHARE, 0.1, 0.5)
+    agree, total = roots_agree(resource, extra, factors, shares)
+    hopf = find_hopf("ecn", "kappa", 0.5 * kappa_c, 2.0 * kappa_c, params, options={"resource": resource})
+    error = abs(hopf.value / kappa_c - 1)
+    run = fluid_runs(resource, params, kappa_c)
+    last, earlier = relative_amplitudes(run)
+    period = run.period("x", 0.5)[1] / RTT
+    condition = {"mm1": "κτp(1 + B) < π/2", "overflow": "κτ < π/2", "gaussian": "(16): κτ(1 + 2BC/(xσ²))p(x) < π/2"}
+    claims = [
+        Claim(f"{name}: the condition {condition[resource]} is necessary and sufficient",
+              "stable iff the condition holds; Hopf bifurcation at equality",
+              f"κ_c = {kappa_c:.4g} 1/s from the condition, {hopf.value:.4g} from the characteristic roots (relative "
+              f"difference {error:.1e}); root signs agree with the condition at {agree} of {total} points "
+              f"(κ/κ_c from {factors.min():.2g} to {factors.max():.2g}, w/C = {', '.join(f'{s:g}' for s in shares)}) "
+              "(criterion: difference below 1e-3 and every point agrees)", bool(error < 1e-3 and agree == total)),
+        Claim(f"{name}: the Hopf bifurcation produces oscillations of period 4τ",
+              "oscillatory solution with period 4τ at the boundary",
+              f"crossing frequency ωτ = {hopf.omega * RTT:.5f} (π/2 = {math.pi / 2:.5f}: period {2 * math.pi / hopf.omega / RTT:.4f}τ); "
+              f"fluid model (13): at {BELOW} κ_c the amplitude decays to {last[0]:.1e} of the mean, at {ABOVE} κ_c a "
+              f"limit cycle of amplitude {last[1]:.1e} (quarter before: {earlier[1]:.1e}) with period {period:.3f}τ "
+              "(criterion: ωτ within 1e-3 of π/2; decays below 1e-4; sustained ≥ 1e-3 and within 5 % of the quarter "
+              "before; period within 3 % of 4τ)",
+              bool(abs(hopf.omega * RTT - math.pi / 2) < 1e-3 and last[0] < 1e-4 and last[1] >= 1e-3
+                   and abs(last[1] / earlier[1] - 1) < 0.05 and abs(period - 4) < 0.12)),
+    ]
+    data = {"kappa_c": kappa_c, "kappa_c_roots": hopf.value, "omega_tau": hopf.omega * RTT, "roots_agree": agree,
+            "points": total, "amplitude_below": float(last[0]), "amplitude_above": float(last[1]),
+            "period_above_tau": float(period)}
+    return claims, data, run
+
+
+def critical_against_buffer(buffers: np.ndarray) -> dict[str, np.ndarray]:
+    """κ_c τ against B: (11) closed form, (16) at the equilibrium, the bound (17), and (12)."""
+    mm1 = np.array([critical_gain("mm1", base({"B": b})) for b in buffers]) * RTT
+    gaussian = np.array([critical_gain("gaussian", base({"B": b, "sigma2": SIGMA2})) for b in buffers]) * RTT
+    bound = np.array([(math.pi / 2) / seed004_gaussian_17(base({"B": b, "sigma2": SIGMA2})).lhs for b in buffers]) * RTT
+    return {"B": buffers, "mm1": mm1, "gaussian": gaussian, "bound17": bound, "overflow": np.full(buffers.size, math.pi / 2)}
+
+
+def gaussian_gain_against_weight(buffer: float, shares: np.ndarray) -> np.ndarray:
+    """(1 + 2BC/(xσ²))p(x) at the equilibrium of each w = share·C: the left side of (16) per κτ."""
+    model = get_model("ecn", resource="gaussian")
+    P, size = model.resolve({**base({"B": buffer, "sigma2": SIGMA2}), "w": list(shares * CAPACITY)})
+    x = model.equilibrium(P, size)[0]
+    return gain_at("gaussian", x, CAPACITY, P)
+
+
+def plot(curves: dict[str, np.ndarray], shares: np.ndarray, gains: dict[float, np.ndarray], runs: dict[str, object],
+         path: Path) -> str:
+    fig, axes = plt.subplots(1, 3, figsize=(16, 4.6), constrained_layout=True)
+    axis = axes[0]
+    axis.loglog(curves["B"], curves["mm1"], label="(11) M/M/1: π/(2p(1 + B))")
+    axis.loglog(curves["B"], curves["gaussian"], label="(15) Gaussian: eq. (16)")
+    axis.loglog(curves["B"], curves["bound17"], "--", label="(17) sufficient bound")
+    axis.loglog(curves["B"], curves["overflow"], ":", label="(12) overflow: π/2")
+    axis.set_xlabel("B (packets)")
+    axis.set_ylabel("critical gain κ_c τ (stable below)")
+    axis.set_title(f"Hopf boundary, C = {CAPACITY:.0f} pkt/s, w = {WEIGHT_SHARE:g} C, σ² = {SIGMA2:g}", fontsize=9)
+    axis.legend(fontsize=8)
+    axis = axes[1]
+    for buffer, gain in gains.items():
+        line, = axis.semilogx(shares, gain, label=f"(16) left side / κτ, B = {buffer:g}")
+        axis.axhline(1 + 2 * buffer / SIGMA2, color=line.get_color(), ls="--", lw=0.8)
+    axis.set_yscale("log")
+    axis.set_xlabel("w / C")
+    axis.set_ylabel("(1 + 2BC/(xσ²)) p(x)")
+    axis.set_title("(16) increases with w towards the bound (17) (dashed)", fontsize=9)
+    axis.legend(fontsize=8)
+    axis = axes[2]
+    for name, run in runs.items():
+        t = run.times / RTT
+        show = t > t[-1] - 20
+        x = run.state("x")
+        mean = run.mean("x", 0.25)
+        for row, (factor, style) in enumerate(((BELOW, ":"), (ABOVE, "-"))):
+            axis.plot(t[show], x[row, show] / mean[row] - 1, style, lw=0.9, label=f"{name}, {factor} κ_c")
+    axis.set_xlabel("t / τ")
+    axis.set_ylabel("x(t)/x* − 1")
+    axis.set_title(f"fluid model (13), last 20 τ of {RUN_RTTS} τ", fontsize=9)
+    axis.legend(fontsize=7)
+    for axis in axes:
+        axis.grid(alpha=0.3, which="both")
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path.name
+
+
+def sum_of_routes(quick: bool) -> Claim:
+    """Summing eq. (9) over routes through one resource gives eq. (13)."""
+    params = base({"B": 15})
+    kappa = 1.05 * critical_gain("mm1", params)
+    weights = [0.5 * params["w"], 0.3 * params["w"], 0.2 * params["w"]]
+    network = get_model("ecn-network", resource="mm1", routing="1; 1; 1", weights=weights, capacities=[CAPACITY])
+    t_end = (100 if quick else RUN_RTTS) * RTT
+    routes = integrate(network, {"kappa": kappa, "tau": RTT, "B": 15}, t_end=t_end)
+    single = integrate(get_model("ecn", resource="mm1"), {**params, "kappa": kappa}, t_end=t_end)
+    total = routes.states[0].sum(axis=1)
+    difference = float(np.max(np.abs(total - single.state("x")[0])) / np.mean(single.state("x")[0]))
+    return Claim("summing eq. (9) over the routes of one resource gives eq. (13)", "dx/dt = κ(w − x(t − τ)p(x(t − τ)))",
+                 f"three routes (weights 0.5, 0.3, 0.2 w) through one M/M/1 resource, B = 15, κ = 1.05 κ_c, "
+                 f"{t_end / RTT:.0f} τ: largest difference between Σ x_r (ecn-network, eqs. 9-10) and x (ecn, eq. 13) "
+                 f"{difference:.1e} of the mean rate (criterion: below 1e-9)", bool(difference < 1e-9))
+
+
+@reproduction("seed004-section4", PAPER, "Section IV: stability of the ECN protocol with resource functions (11), (12), (15)",
+              "The stated conditions κτp(1 + B) < π/2, κτ < π/2 and (16)-(17), the Hopf bifurcation with period 4τ, "
+              "and the destabilising effect of the threshold B, checked against characteristic roots and the "
+              "integrated fluid model.", "≈5 s")
+def section4(out: Path, quick: bool) -> Outcome:
+    claims, data, runs = [], {}, {}
+    for name, resource, extra in CONFIGS:
+        found, values, run = check_config(name, resource, extra, quick)
+        claims += found
+        data[name] = values
+        runs[name] = run
+    buffers = np.geomspace(1, 200, 40 if quick else 200)
+    curves = critical_against_buffer(buffers)
+    paper_range = (buffers >= 10) & (buffers <= 100)
+    falling = {key: bool(np.all(np.diff(curves[key][paper_range]) < 0)) for key in ("mm1", "gaussian", "bound17")}
+    turn = math.log(1 / WEIGHT_SHARE) - 1  # d/dB of p(1 + B) at the equilibrium changes sign here
+    peak = {key: float(buffers[np.argmax(curves[key])]) for key in ("mm1", "gaussian")}
+    at = {b: {"mm1": data[f"(11) M/M/1, B = {b}"]["kappa_c"] * RTT,
+              "gaussian": data[f"(15) Gaussian, B = {b}"]["kappa_c"] * RTT} for b in BUFFERS}
+    claims.append(Claim(
+        "a larger B lowers the gain at which the Hopf bifurcation occurs", "the larger B, the greater the chance of a "
+        "Hopf bifurcation (buffers from about 10 to 100 packets)",
+        f"κ_c τ falls over B = 10-100 packets: (11) {at[15]['mm1']:.3f} at B = 15 to {at[100]['mm1']:.3f} at 100; (15)-(16) "
+        f"{at[15]['gaussian']:.3f} to {at[100]['gaussian']:.3f}; bound (17) falls as 1/(1 + 2B/σ²). For (11) at fixed w the "
+        f"equilibrium p = (w/C)^(B/(B+1)) also moves: p(1 + B) falls for B < ln(C/w) − 1 = {turn:.1f} packets and rises "
+        f"beyond, so κ_c τ peaks at B ≈ {peak['mm1']:.1f} for (11) and {peak['gaussian']:.1f} for (16) and grows with B "
+        "below that (criterion: κ_c falls over the whole range 10-100 for (11), (16) and (17))", all(falling.values())))
+    shares = np.geomspace(1e-3, 0.999, 400 if not quick else 60)
+    gains = {b: gaussian_gain_against_weight(b, shares) for b in BUFFERS}
+    monotone = all(bool(np.all(np.diff(g) > 0)) for g in gains.values())
+    below = all(bool(np.all(g < 1 + 2 * b / SIGMA2)) for b, g in gains.items())
+    conservative = {b: (1 + 2 * b / SIGMA2) / g[np.argmin(np.abs(shares - WEIGHT_SHARE))] for b, g in gains.items()}
+    claims.append(Claim(
+        "(17) is sufficient for every w < C", "the left side of (16) increases with w, so κτ(1 + 2B/σ²) < π/2 suffices",
+        f"(1 + 2BC/(xσ²))p(x) at the equilibrium over w/C = {shares[0]:.0e}-{shares[-1]:.3f} ({shares.size} points): "
+        f"{'increasing' if monotone else 'not increasing'} and {'below' if below else 'not below'} 1 + 2B/σ² for "
+        f"B = 15 and 100; at w = {WEIGHT_SHARE:g} C, (17) is conservative by a factor "
+        f"{conservative[15]:.1f} (B = 15) and {conservative[100]:.1f} (B = 100) (criterion: increasing and below)",
+        monotone and below))
+    claims.append(sum_of_routes(quick))
+    figure = plot(curves, shares, gains, {"(11) B = 15": runs["(11) M/M/1, B = 15"], "(12)": runs["(12) overflow"]},
+                  out / "section4.png")
+    data["critical_gain_tau"] = {key: value.tolist() for key, value in curves.items()}
+    notes = (f"C = {CAPACITY:.0f} packets/s (100 Mb/s, 1500 B), τ = {RTT} s, w = {WEIGHT_SHARE:g} C, σ² = {SIGMA2:g}, "
+             f"B = 15 and 100 (ours: Section IV gives no values). Fluid runs: {RUN_RTTS} τ from the equilibrium "
+             "perturbed by 10 %, RK4 with h = τ/20. All five configurations have the same linearisation "
+             "u̇ = −(π/2τ)(κ/κ_c) u(t − τ), so their roots at the same κ/κ_c coincide; they differ in the "
+             "non-linear terms (amplitudes above the boundary).")
+    return Outcome(claims, [figure], notes, data)
