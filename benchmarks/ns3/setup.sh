@@ -4,7 +4,7 @@
 # First run takes a minute or two (pip compiles cppyy's CPyCppyy from source).
 #
 #   bash setup.sh          # the venv (enough for dumbbell60.py, the default Python backend)
-#   bash setup.sh --cxx    # also compile dumbbell60.cc against the wheel -> build/dumbbell60
+#   bash setup.sh --cxx    # also compile dumbbell60.cc and aqmlab_ns3.cc against the wheel -> build/
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 VENV="$HERE/.venv"
@@ -24,16 +24,20 @@ fi
 
 if [[ "${1:-}" == "--cxx" ]]; then
     NS3="$("$VENV/bin/python" -c 'import ns3; print(list(ns3.__path__)[0])')"
-    BIN="$HERE/build/dumbbell60"
-    if [[ ! -x "$BIN" || "$HERE/dumbbell60.cc" -nt "$BIN" || "$STAMP" -nt "$BIN" ]]; then
-        mkdir -p "$HERE/build"
-        MODULES=(core network internet point-to-point traffic-control applications)
-        # The wheel's libraries are the "release" profile with logging and asserts compiled in:
-        # the same definitions as its CMake package (lib64/cmake/ns3/ns3Targets.cmake).
-        ${CXX:-g++} -std=c++20 -O2 -DNDEBUG \
-            -D__LINUX__ -DNS3_BUILD_PROFILE_RELEASE -DNS3_LOG_ENABLE -DNS3_ASSERT_ENABLE \
-            -I"$NS3/include" "$HERE/dumbbell60.cc" -o "$BIN" \
-            -L"$NS3/lib64" "${MODULES[@]/#/-lns3.44-}" -Wl,-rpath,"$NS3/lib64"
-        echo "built $BIN"
-    fi
+    MODULES=(core network internet point-to-point traffic-control applications)
+    mkdir -p "$HERE/build"
+    # dumbbell60.cc: the dumbbell-60 benchmark; aqmlab_ns3.cc: the harness that runs any
+    # spec written by ns3_mapping.py (the cross-simulator agreement matrix).
+    for PROGRAM in dumbbell60 aqmlab_ns3; do
+        BIN="$HERE/build/$PROGRAM"
+        if [[ ! -x "$BIN" || "$HERE/$PROGRAM.cc" -nt "$BIN" || "$STAMP" -nt "$BIN" ]]; then
+            # The wheel's libraries are the "release" profile with logging and asserts compiled
+            # in: the same definitions as its CMake package (lib64/cmake/ns3/ns3Targets.cmake).
+            ${CXX:-g++} -std=c++20 -O2 -DNDEBUG \
+                -D__LINUX__ -DNS3_BUILD_PROFILE_RELEASE -DNS3_LOG_ENABLE -DNS3_ASSERT_ENABLE \
+                -I"$NS3/include" "$HERE/$PROGRAM.cc" -o "$BIN" \
+                -L"$NS3/lib64" "${MODULES[@]/#/-lns3.44-}" -Wl,-rpath,"$NS3/lib64"
+            echo "built $BIN"
+        fi
+    done
 fi

@@ -1,0 +1,302 @@
+"""Run aqmlab scenarios in aqmlab and in ns-3 3.44 and compare them (issue 9 items 1-3).
+
+    python benchmarks/ns3/agreement.py SCENARIO.toml [...]      # any scenario the mapping supports
+    python benchmarks/ns3/agreement.py --matrix --runs 3        # the 16-scenario matrix, timed,
+                                                                # and its 16 min_rto = 1 s twins
+    python benchmarks/ns3/agreement.py --matrix --only cubic-red-rtt200 --force
+
+Per scenario:
+1. aqmlab, through `aqmlab.simulate` (seed 1): the compared metrics, the queue trace and the
+   flows' start times; also seeds 2..`--seeds` for the seed-to-seed spread of each metric.
+2. ns-3: `ns3_mapping.translate` with aqmlab's start times (both simulators start the same
+   flows at the same instants), then `build/aqmlab_ns3`, `--runs` times (every run a separate
+   process; the runs must give identical results, which is checked); metrics from its records
+   through the same `metrics.summarise`.
+3. Timing: ns-3's `Simulator::Run` wall time per run, and the aqmlab engine's run in a bare
+   Rust process (`target/release/examples/run_scenario`, no per-flow traces, as
+   benchmarks/dumbbell-60), `--runs` times, alternating, with the load average around each.
+
+Results go to `agreement.json` (beside this file; rewritten after every scenario, so an
+interrupted matrix resumes where it stopped unless `--force`), queue traces to
+`build/traces/NAME.npz` for the figures (`report.py`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+
+import aqmlab
+import metrics
+import ns3_mapping
+from matrix import matrix, min_rto_1s_matrix
+
+NS3_BINARY = HERE / "build" / "aqmlab_ns3"
+ENGINE_RUNNER = ROOT / "target" / "release" / "examples" / "run_scenario"
+RESULTS = HERE / "agreement.json"
+TRACES = HERE / "build" / "traces"
+#: Bump when the mapping or the measurements change, so stored results are not reused.
+HARNESS_VERSION = 1
+
+
+def machine() -> dict[str, str]:
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor())
+    return {"uname": " ".join(platform.uname()), "cpu": cpu, "cores": str(os.cpu_count()),
+            "python": platform.python_version(), "ns3": "3.44 (PyPI ns3==3.44.post0, C++ against the wheel)"}
+
+
+def load_average() -> list[float]:
+    return [round(value, 2) for value in os.getloadavg()]
+
+
+# --- aqmlab ---------------------------------------------------------------------------------
+
+
+def aqmlab_records(results: aqmlab.Results, link: str) -> tuple[metrics.LinkRecord, metrics.FlowRecord]:
+    samples = results.link_samples(link)
+    rate = float(results.links.column("rate_bps")[results.link_id(link)].as_py())
+    crossing = results.crossing(link)
+    column = lambda name: results.flows.column(name).to_numpy()[crossing]
+    return (
+        metrics.LinkRecord(samples["time_s"], samples["queue_packets"], samples["arrivals"], samples["drops"],
+                           samples["departed_bytes"], rate),
+        metrics.FlowRecord(column("start_s"), column("bytes_delivered_at_measure_start"), column("bytes_delivered"),
+                           ~np.isnan(column("end_s"))),
+    )
+
+
+def run_aqmlab(scenario: aqmlab.Scenario, seed: int) -> tuple[aqmlab.Results, float]:
+    began = time.perf_counter()
+    results = aqmlab.simulate(scenario, seed=seed)
+    return results, time.perf_counter() - began
+
+
+def time_engine(resolved: dict[str, Any], seed: int) -> dict[str, Any]:
+    """One run of the engine in a bare Rust process (no per-flow traces)."""
+    bare = json.loads(json.dumps(resolved))
+    bare["trace"]["flows"] = 0
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
+        json.dump(bare, file)
+    try:
+        before = load_average()
+        sample = json.loads(subprocess.check_output([str(ENGINE_RUNNER), file.name, str(seed)], text=True))
+    finally:
+        os.unlink(file.name)
+    return {"run_s": sample["run_s"], "peak_rss_mib": sample["peak_rss_mib"], "load_before": before,
+            "load_after": load_average()}
+
+
+# --- ns-3 -----------------------------------------------------------------------------------
+
+
+def run_ns3(spec: ns3_mapping.Ns3Spec) -> dict[str, Any]:
+    """One run of build/aqmlab_ns3 in its own process."""
+    with tempfile.TemporaryDirectory(prefix="aqmlab-ns3-") as work:
+        spec_path, out_path = Path(work) / "scenario.spec", Path(work) / "result.json"
+        spec_path.write_text(spec.text())
+        before = load_average()
+        subprocess.run([str(NS3_BINARY), f"--spec={spec_path}", f"--out={out_path}"], check=True)
+        raw = json.loads(out_path.read_text())
+    raw["load_before"], raw["load_after"] = before, load_average()
+    return raw
+
+
+def ns3_records(raw: dict[str, Any], spec: ns3_mapping.Ns3Spec, link: str,
+                crossing: np.ndarray) -> tuple[metrics.LinkRecord, metrics.FlowRecord]:
+    samples = {k: np.asarray(v, dtype=float) for k, v in raw["links"][link].items() if isinstance(v, list)}
+    flows = {k: np.asarray(v, dtype=float)[crossing] for k, v in raw["flows"].items()}
+    return (
+        metrics.LinkRecord(samples["time_s"], samples["queue_packets"], samples["arrivals"], samples["drops"],
+                           samples["departed_bytes"], spec.monitored_rate_bps[link]),
+        # ns-3 does not record when a finite transfer completes; bulk flows never do.
+        metrics.FlowRecord(flows["start_s"], flows["bytes_delivered_at_measure_start"], flows["bytes_delivered"],
+                           np.zeros(int(crossing.sum()), dtype=bool)),
+    )
+
+
+def _fingerprint(raw: dict[str, Any]) -> str:
+    """What must be identical between repeated runs of the same spec."""
+    kept = {"links": {name: {k: v for k, v in link.items()} for name, link in raw["links"].items()},
+            "flows": raw["flows"]}
+    return hashlib.sha256(json.dumps(kept, sort_keys=True).encode()).hexdigest()
+
+
+# --- one scenario ---------------------------------------------------------------------------
+
+
+def _rounded(values: np.ndarray, digits: int = 5) -> list[float]:
+    return [float(f"{value:.{digits}g}") for value in values]
+
+
+def compare(name: str, scenario: aqmlab.Scenario, *, runs: int, seeds: int, timing: bool) -> dict[str, Any]:
+    resolved = scenario.resolved()
+    start, end = scenario.measure_start_s, scenario.duration_s
+    results, aqmlab_api_s = run_aqmlab(scenario, seed=1)
+    link = results.main_link
+    crossing = results.crossing(link)
+    aqmlab_link, aqmlab_flows = aqmlab_records(results, link)
+    aqmlab_summary = metrics.summarise(aqmlab_link, aqmlab_flows, start, end)
+
+    seed_summaries = [aqmlab_summary]
+    for seed in range(2, seeds + 1):
+        other, _ = run_aqmlab(scenario, seed=seed)
+        seed_summaries.append(metrics.summarise(*aqmlab_records(other, link), start, end))
+    spread = {key: {"mean": statistics.fmean(s[key] for s in seed_summaries),
+                    "std": statistics.stdev(s[key] for s in seed_summaries) if seeds > 1 else math.nan}
+              for key in metrics.METRICS}
+
+    starts = results.flows.column("start_s").to_numpy().tolist()
+    spec = ns3_mapping.translate(resolved, start_times=starts, seed=1, trace_flows=scenario.trace.flows)
+    ns3_runs, engine_runs, fingerprints = [], [], set()
+    raw = None
+    for index in range(runs if timing else 1):
+        print(f"  {name}: ns-3 run {index + 1}/{runs if timing else 1} (load {load_average()})", flush=True)
+        raw = run_ns3(spec)
+        fingerprints.add(_fingerprint(raw))
+        ns3_runs.append({k: raw[k] for k in ("run_s", "setup_s", "total_s", "peak_rss_mib", "load_before",
+                                             "load_after")})
+        if timing:
+            engine_runs.append(time_engine(resolved, seed=1))
+    assert raw is not None
+    if len(fingerprints) != 1:
+        raise RuntimeError(f"{name}: repeated ns-3 runs of the same spec gave different results")
+    ns3_link, ns3_flows = ns3_records(raw, spec, link, crossing)
+    ns3_summary = metrics.summarise(ns3_link, ns3_flows, start, end)
+
+    TRACES.mkdir(parents=True, exist_ok=True)
+    flow_trace = results.flow_trace.to_pandas()
+    traced = sorted(flow_trace["flow"].unique())
+    np.savez_compressed(TRACES / f"{name}.npz", aqmlab_time_s=aqmlab_link.time_s,
+                        aqmlab_queue=aqmlab_link.queue_packets, ns3_time_s=ns3_link.time_s,
+                        ns3_queue=ns3_link.queue_packets,
+                        aqmlab_flow_time_s=flow_trace[flow_trace["flow"] == traced[0]]["time_s"].to_numpy()
+                        if traced else np.array([]),
+                        aqmlab_cwnd=np.array([flow_trace[flow_trace["flow"] == f]["cwnd"].to_numpy() for f in traced]),
+                        ns3_flow_time_s=np.asarray(raw["flow_trace"]["time_s"]),
+                        ns3_cwnd=np.asarray(raw["flow_trace"]["cwnd"]), ns3_rto_s=np.asarray(raw["flow_trace"]["rto_s"]),
+                        ns3_srtt_s=np.asarray(raw["flow_trace"]["srtt_s"]))
+    window = end - start
+    flows_table = results.flows.to_pandas()[crossing]
+    entry = {
+        "name": name,
+        "scenario": scenario.model_dump(mode="json"),
+        "resolved_sha256": hashlib.sha256(json.dumps(resolved, sort_keys=True).encode()).hexdigest(),
+        "harness_version": HARNESS_VERSION,
+        "link": link,
+        "window_s": [start, end],
+        "aqmlab": aqmlab_summary,
+        "ns3": ns3_summary,
+        "relative_difference": {key: metrics.relative_difference(aqmlab_summary[key], ns3_summary[key])
+                                for key in metrics.METRICS},
+        "aqmlab_seed_spread": {"seeds": seeds, **spread},
+        "per_flow_goodput_mbps": {
+            "aqmlab": _rounded((aqmlab_flows.delivered - aqmlab_flows.delivered_at_measure_start) * 8 / window / 1e6),
+            "ns3": _rounded((ns3_flows.delivered - ns3_flows.delivered_at_measure_start) * 8 / window / 1e6),
+        },
+        "events": {
+            "aqmlab": {"retransmits": float(flows_table["retransmits"].sum()),
+                       "timeouts": float(flows_table["timeouts"].sum()),
+                       "fast_recoveries": float(flows_table["fast_recoveries"].sum())},
+            "ns3": {key: float(np.asarray(raw["flows"][key])[crossing].sum())
+                    for key in ("retransmits", "timeouts", "fast_recoveries")},
+        },
+        "ns3_qdisc": {"type": raw["links"][link]["qdisc"], "attributes": raw["links"][link]["qdisc_attributes"],
+                      "drops_by_reason_whole_run": raw["links"][link]["drops_by_reason"]},
+        "aqmlab_api_wall_s": aqmlab_api_s,
+        "ns3_runs": ns3_runs,
+    }
+    if timing:
+        ns3_median = statistics.median(r["run_s"] for r in ns3_runs)
+        engine_median = statistics.median(r["run_s"] for r in engine_runs)
+        entry["timing"] = {
+            "runs": runs,
+            "ns3_run_s_median": ns3_median,
+            "aqmlab_engine_run_s_median": engine_median,
+            "speedup": ns3_median / engine_median,
+            "ns3_peak_rss_mib_median": statistics.median(r["peak_rss_mib"] for r in ns3_runs),
+            "aqmlab_peak_rss_mib_median": statistics.median(r["peak_rss_mib"] for r in engine_runs),
+            "aqmlab_engine_runs": engine_runs,
+        }
+    return entry
+
+
+# --- driver ---------------------------------------------------------------------------------
+
+
+def _load_store() -> dict[str, Any]:
+    return json.loads(RESULTS.read_text()) if RESULTS.is_file() else {"scenarios": {}}
+
+
+def _save_store(store: dict[str, Any]) -> None:
+    tmp = RESULTS.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(store, indent=1, allow_nan=True))
+    os.replace(tmp, RESULTS)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("scenarios", nargs="*", type=Path, help="aqmlab scenario files (TOML)")
+    parser.add_argument("--matrix", action="store_true", help="the 16 scenarios of matrix.py")
+    parser.add_argument("--only", nargs="*", default=None, help="matrix scenarios by name")
+    parser.add_argument("--runs", type=int, default=3, help="timed runs of each simulator (median)")
+    parser.add_argument("--seeds", type=int, default=5, help="aqmlab seeds for the seed-to-seed spread")
+    parser.add_argument("--no-timing", action="store_true", help="one ns-3 run, no engine timing")
+    parser.add_argument("--force", action="store_true", help="rerun scenarios already in agreement.json")
+    args = parser.parse_args()
+    if not NS3_BINARY.is_file():
+        sys.exit(f"{NS3_BINARY} missing: run `bash benchmarks/ns3/setup.sh --cxx` first")
+    timing = not args.no_timing
+    if timing and not ENGINE_RUNNER.is_file():
+        sys.exit(f"{ENGINE_RUNNER} missing: run `cargo build --release --example run_scenario` first")
+
+    todo: dict[str, tuple[aqmlab.Scenario, bool]] = {}  # name -> (scenario, timed)
+    if args.matrix:
+        for scenarios, timed in ((matrix(), timing), (min_rto_1s_matrix(), False)):
+            todo.update({name: (s, timed) for name, s in scenarios.items() if args.only is None or name in args.only})
+    for path in args.scenarios:
+        todo[path.stem] = (aqmlab.Scenario.from_toml(path), timing)
+    if not todo:
+        parser.error("give scenario files or --matrix")
+
+    store = _load_store()
+    store.update({"machine": machine(), "command": " ".join([Path(sys.executable).name, *sys.argv]),
+                  "note": "2-core VM shared with other engineers' jobs: see each run's load average"})
+    for name, (scenario, timed) in todo.items():
+        digest = hashlib.sha256(json.dumps(scenario.resolved(), sort_keys=True).encode()).hexdigest()
+        old = store["scenarios"].get(name)
+        if (old and not args.force and old.get("resolved_sha256") == digest
+                and old.get("harness_version") == HARNESS_VERSION and ("timing" in old or not timed)):
+            print(f"{name}: already in {RESULTS.name} (--force to rerun)")
+            continue
+        began = time.perf_counter()
+        entry = compare(name, scenario, runs=args.runs, seeds=args.seeds, timing=timed)
+        entry["date"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        store["scenarios"][name] = entry
+        _save_store(store)
+        diff = entry["relative_difference"]
+        print(f"{name}: done in {time.perf_counter() - began:.0f} s; aqmlab vs ns-3: "
+              + ", ".join(f"{k} {entry['aqmlab'][k]:.4g}/{entry['ns3'][k]:.4g} ({100 * diff[k]:+.1f} %)"
+                          for k in metrics.METRICS), flush=True)
+
+
+if __name__ == "__main__":
+    main()
