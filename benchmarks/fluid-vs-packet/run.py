@@ -41,20 +41,23 @@ from pathlib import Path
 
 import numpy as np
 from aqmlab import units
+from aqmlab.fluid import integrate
 from aqmlab.plots import binned_utilisation
 from aqmlab.reproduce.fluid_packet import fluid_parameters
 from aqmlab.reproduce.metrics import autocorrelation_period, oscillation_share
 from aqmlab.reproduce.seed000_packet import variant
 from aqmlab.simulation import simulate
 from aqmlab.stability import StabilityError, characteristic_roots, find_hopf, linearise
+from aqmlab.stability.linearise import resolve_model
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results.json"
-RTTS_MS = (10, 25, 50, 75, 100, 150, 200, 300)
+RTTS_MS = (5, 10, 25, 50, 75, 100, 150, 200, 300)
 MODES = ("averaging", "instantaneous")
 MODELS = {"averaging": "ctcp-red", "instantaneous": "ctcp-red-noavg"}
 SEEDS = (1, 2, 3)
 ANALYSIS_START_S = 100.0
+FLOWS = 60  # seed 000 Section V
 PAPER_PARAMS = {"C": 100.0, "gamma": 1e-4, "b_min": 50.0, "b_max": 550.0, "p_max": 0.1}  # seed 000 Section II-C
 
 
@@ -114,6 +117,7 @@ def mapped_params(tau_s: float) -> dict:
     """The packet scenario's fluid parameters (`fluid_parameters`), read from the scenario itself."""
     topology = packet_scenario(100, "averaging", 1)["topology"]
     bottleneck, group = topology["bottleneck"], topology["groups"][0]
+    assert group["count"] == FLOWS, "the fluid queue is scaled back to packets with FLOWS"
     queue = bottleneck["queue"]
     return fluid_parameters(flows=group["count"], rate_bps=units.bits_per_second(bottleneck["rate"]),
                             packet_bytes=units.bytes_(group["tcp"]["packet_size"]), min_th=queue["min_th"],
@@ -123,14 +127,21 @@ def mapped_params(tau_s: float) -> dict:
 
 
 def fluid_side(report: dict) -> None:
-    taus = {rtt: float(np.mean([run["srtt_mean_s"] for run in report["packet"].values() if run["rtt_ms"] == rtt]))
-            for rtt in RTTS_MS}
-    report["mean_rtt_s"] = {str(rtt): tau for rtt, tau in taus.items()}
+    """Hopf points and the rightmost root at each RTT, for every parameter set and window law.
+    Sets: "mapped" (the packet scenario, `mapped_params`), "mapped-wait" (the same with the
+    drop probability scaled by 2/3: ns-2's `wait` spaces drops 1/p to 2/p packets apart, about
+    1.5/p on average, so the effective drop rate is ≈ 2p/3 — a sensitivity check, not a fit),
+    and "paper" (seed 000's defaults)."""
+    report["mean_rtt_s"] = {mode: {str(rtt): float(np.mean([run["srtt_mean_s"] for run in report["packet"].values()
+                                                          if run["rtt_ms"] == rtt and run["mode"] == mode]))
+                                   for rtt in RTTS_MS} for mode in MODES}
     fluid = report["fluid"] = {}
-    for set_name in ("mapped", "paper"):
+    for set_name in ("mapped", "mapped-wait", "paper"):
         for mode, model in MODELS.items():
             for tcp in ("compound", "reno"):
-                base = mapped_params(0.1) if set_name == "mapped" else dict(PAPER_PARAMS)
+                base = dict(PAPER_PARAMS) if set_name == "paper" else mapped_params(0.1)
+                if set_name == "mapped-wait":
+                    base["p_max"] *= 2.0 / 3.0
                 if model == "ctcp-red-noavg":
                     base.pop("gamma")
                 base.pop("tau", None)
@@ -142,20 +153,55 @@ def fluid_side(report: dict) -> None:
                 except StabilityError as error:
                     entry["hopf"] = {"error": str(error)}
                 entry["at_rtt"] = {}
-                for rtt, tau in taus.items():
-                    roots = characteristic_roots(linearise(model, {**base, "tau": tau}, options={"tcp": tcp}), count=3)
-                    lam = roots.rightmost
-                    entry["at_rtt"][str(rtt)] = {"tau_s": tau, "verdict": roots.verdict(), "re": lam.real, "im": lam.imag,
-                                                 "period_s": 2 * np.pi / lam.imag if lam.imag > 0 else None}
+                for rtt, tau in report["mean_rtt_s"][mode].items():
+                    lin = linearise(model, {**base, "tau": tau}, options={"tcp": tcp})
+                    lam = characteristic_roots(lin, count=3).rightmost
+                    entry["at_rtt"][rtt] = {
+                        "tau_s": tau, "verdict": characteristic_roots(lin, count=3).verdict(), "re": lam.real,
+                        "im": lam.imag, "period_s": 2 * np.pi / lam.imag if lam.imag > 0 else None,
+                        "equilibrium_queue_packets": float(lin.equilibrium[1]) * FLOWS,
+                        "equilibrium_window": float(lin.equilibrium[0])}
                 fluid[f"{set_name}/{mode}/{tcp}"] = entry
                 print(set_name, mode, tcp, entry["hopf"], flush=True)
+
+
+def fluid_limit_cycles(report: dict) -> None:
+    """Integrate the mapped models at every measured RTT (one batch per model and law) for
+    400 s from the equilibrium perturbed by 10 %, and measure the last 200 s as the packet
+    traces are measured: std of the queue N·q (packets), its dominant period by
+    autocorrelation, its mean. A limit cycle beyond the Hopf point has a size the linear
+    analysis does not give; this is the fluid model's own prediction of it."""
+    cycles = report["fluid_cycles"] = {}
+    for mode, model in MODELS.items():
+        taus = np.array([report["mean_rtt_s"][mode][str(rtt)] for rtt in RTTS_MS])
+        for tcp in ("compound", "reno"):
+            params = mapped_params(0.1)
+            params["tau"] = taus
+            if model == "ctcp-red-noavg":
+                params.pop("gamma")
+            result = integrate(resolve_model(model, {"tcp": tcp}), params, t_end=400.0, record_dt=0.01,
+                               record_from=200.0)
+            queue = FLOWS * result.state("q")  # (B, T): the whole queue, packets
+            out = {}
+            for index, rtt in enumerate(RTTS_MS):
+                period, peak = autocorrelation_period(queue[index], 0.01)
+                out[str(rtt)] = {"tau_s": float(taus[index]), "queue_mean": float(queue[index].mean()),
+                                 "queue_std": float(queue[index].std()), "acf_period_s": period, "acf_peak": peak}
+            cycles[f"mapped/{mode}/{tcp}"] = out
+            print("limit cycles", mode, tcp, {k: round(v["queue_std"], 1) for k, v in out.items()}, flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--report-only", action="store_true", help="figure and table from results.json")
+    parser.add_argument("--fluid-only", action="store_true", help="redo the fluid side on recorded packet runs")
     args = parser.parse_args()
-    if not args.report_only:
+    if args.fluid_only:
+        report = json.loads(RESULTS.read_text())
+        fluid_side(report)
+        fluid_limit_cycles(report)
+        RESULTS.write_text(json.dumps(report, indent=1))
+    elif not args.report_only:
         report = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {}
         report.update(command=" ".join([Path(sys.executable).name, *sys.argv]),
                       date=datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
@@ -165,6 +211,7 @@ def main() -> None:
                                 "analysis_start_s": ANALYSIS_START_S})
         packet_sweep(report)
         fluid_side(report)
+        fluid_limit_cycles(report)
         report["machine"]["load_at_end"] = os.getloadavg()
         RESULTS.write_text(json.dumps(report, indent=1))
     from report import write_figure_and_table  # beside this file

@@ -22,10 +22,12 @@ def oscillation_share(signal: np.ndarray, interval_s: float) -> tuple[float, flo
 
 
 def autocorrelation_period(signal: np.ndarray, interval_s: float) -> tuple[float, float]:
-    """Period of the signal from its autocorrelation: the lag of the highest autocorrelation
-    peak after the first zero crossing, in seconds, and the autocorrelation there (near 1 for
-    a regular cycle, near 0 for noise). (nan, 0) when the autocorrelation never crosses zero
-    or has no peak after it (a trend, or a period longer than half the signal)."""
+    """Period of the signal from its autocorrelation: after the first zero crossing, the
+    maximum of the first positive lobe that reaches 80 % of the highest autocorrelation there
+    (so a cycle is not mistaken for its multiple when the estimate's peaks differ a little),
+    in seconds, and the autocorrelation at that lag (near 1 for a regular cycle, near 0 for
+    noise). (nan, 0) when the autocorrelation never crosses zero or has no peak after it (a
+    trend, or a period longer than half the signal)."""
     values = np.asarray(signal, dtype=float)
     values = values[np.isfinite(values)] - np.nanmean(values)
     if values.size < 16 or not np.any(values):
@@ -41,5 +43,8 @@ def autocorrelation_period(signal: np.ndarray, interval_s: float) -> tuple[float
     peaks = np.nonzero((tail[1:-1] > tail[:-2]) & (tail[1:-1] >= tail[2:]))[0] + 1
     if peaks.size == 0:
         return float("nan"), 0.0
-    best = peaks[np.argmax(tail[peaks])]
+    start = int(np.argmax(tail >= 0.8 * tail[peaks].max()))
+    below = np.nonzero(tail[start:] < 0)[0]
+    lobe = tail[start: start + below[0]] if below.size else tail[start:]
+    best = start + int(np.argmax(lobe))
     return float((negative[0] + best) * interval_s), float(tail[best])
