@@ -4,7 +4,6 @@ import math
 
 import numpy as np
 import pytest
-
 from aqmlab.reproduce.fluid_packet import fluid_parameters, red_weight
 from aqmlab.reproduce.metrics import autocorrelation_period
 
