@@ -28,16 +28,16 @@ from typing import Any
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
 
-from aqmlab.cli import write_run  # noqa: E402
-from aqmlab.demo import demo_scenario  # noqa: E402
-from aqmlab.plots import plot_side_by_side  # noqa: E402
-from aqmlab.reproduce.metrics import oscillation_share  # noqa: E402
-from aqmlab.reproduce.registry import Claim, Outcome, reproduction  # noqa: E402
-from aqmlab.results import Results  # noqa: E402
-from aqmlab.simulation import simulate  # noqa: E402
+from aqmlab.cli import write_run
+from aqmlab.demo import demo_scenario
+from aqmlab.plots import plot_side_by_side
+from aqmlab.reproduce.metrics import oscillation_share
+from aqmlab.reproduce.registry import Claim, Outcome, reproduction
+from aqmlab.results import Results
+from aqmlab.simulation import simulate
 
 #: What the flows run: Compound TCP, as in the paper (seed 000 Section V-A).
 CONGESTION_CONTROL = "compound"
