@@ -11,6 +11,13 @@ the criterion used. `aqmlab report DIR` turns that into an HTML page.
 from aqmlab.reproduce.registry import REGISTRY, Reproduction, reproduce
 
 # Importing the modules registers their reproductions.
-from aqmlab.reproduce import seed000_fluid, seed000_mixed, seed000_packet, seed001, seed003  # noqa: E402, F401
+from aqmlab.reproduce import (  # noqa: E402, F401
+    seed000_extra,
+    seed000_fluid,
+    seed000_mixed,
+    seed000_packet,
+    seed001,
+    seed003,
+)
 
 __all__ = ["REGISTRY", "Reproduction", "reproduce"]
