@@ -17,6 +17,7 @@ from aqmlab.reproduce import (  # noqa: E402, F401
     seed000_mixed,
     seed000_packet,
     seed001,
+    seed001_extra,
     seed003,
 )
 
