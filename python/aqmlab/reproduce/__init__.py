@@ -11,7 +11,17 @@ the criterion used. `aqmlab report DIR` turns that into an HTML page.
 from aqmlab.reproduce.registry import REGISTRY, Reproduction, reproduce
 
 # Importing the modules registers their reproductions.
-from aqmlab.reproduce import seed000_fluid, seed000_mixed, seed000_packet, seed001, seed002, seed003  # noqa: E402, F401
-from aqmlab.reproduce import seed004, seed004_section4  # noqa: E402, F401
+from aqmlab.reproduce import (  # noqa: E402, F401
+    seed000_extra,
+    seed000_fluid,
+    seed000_mixed,
+    seed000_packet,
+    seed001,
+    seed001_extra,
+    seed002,
+    seed003,
+    seed004,
+    seed004_section4,
+)
 
 __all__ = ["REGISTRY", "Reproduction", "reproduce"]
