@@ -6,7 +6,7 @@ STAMP := $(VENV)/.deps-installed
 export VIRTUAL_ENV := $(abspath $(VENV))
 export PATH := $(abspath $(VENV))/bin:$(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: setup build test test-rust test-python test-slow demo bench bench-ns3 lint clean
+.PHONY: setup build test test-rust test-python test-slow demo bench bench-ns3 validate-ns3 lint clean
 
 # Create the virtual environment and install the Python dependencies (once per pyproject change).
 $(STAMP): pyproject.toml
@@ -46,6 +46,12 @@ bench: build
 bench-ns3: build
 	bash benchmarks/ns3/setup.sh
 	$(PYTHON) benchmarks/dumbbell-60/bench.py --runs 5 --ns3
+
+# The ns-3 agreement matrix (issue 9): 16 scenarios and their min-RTO-1-s twins in both
+# simulators, timed; rewrites benchmarks/ns3/agreement.json and docs/validation.md's tables
+# (~75 min on 2 cores; resumes where it stopped, ARGS="--force" reruns).
+validate-ns3: build
+	bash benchmarks/ns3/run_all.sh $(ARGS)
 
 lint: setup
 	cargo fmt --all -- --check
