@@ -12,10 +12,10 @@ from __future__ import annotations
 import math
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from aqmlab import units
-from aqmlab._fields import Duration, PositiveDuration
+from aqmlab._fields import Duration, Number, PositiveDuration
 
 
 class _Algorithm(BaseModel):
@@ -33,6 +33,11 @@ class Reno(_Algorithm):
     kind: Literal["reno"] = "reno"
 
 
+OBSERVED = "observed"
+DEFAULT_DELTA_MAX = "100ms"
+ALLOWED_DELTA_MAX = 'delta_max must be a positive duration (e.g. "100ms") or "observed"'
+
+
 class Cx(_Algorithm):
     """Cx-TCP (seed 001 Algorithm 1, Fig. 1): Reno, plus on every ACK a backoff (halve cwnd)
     with probability p(δ) rising linearly from 0 at `delta_min` to `p_max` at
@@ -40,36 +45,63 @@ class Cx(_Algorithm):
     the per-ACK weight avgRTT/(cwnd·`averaging_time`) (seed 001 Section II).
 
     Defaults: δmin 5 ms, δth 20 ms, pmax 5 % (seed 001 Section III-A), δmax 100 ms (seed 001
-    Section IV, the example after Lemma 4.1); `averaging_time` 100 ms is ours (the paper
-    gives the proportionality only). `once_per_rtt` limits backoffs to one per window (not in
+    Section IV, the example after Lemma 4.1); `delta_max = "observed"` makes δmax each flow's
+    observed RTTmax − RTTmin instead (seed 001 Section II assumes both "can be estimated
+    reliably"; FreeBSD cc_hd's choice). `averaging_time` 100 ms is ours (the paper gives the
+    proportionality only). `once_per_rtt` limits backoffs to one per window (not in
     Algorithm 1; FreeBSD cc_hd's variant). See docs/congestion/cx.md."""
 
     kind: Literal["cx"] = "cx"
     delta_min: Duration = "5ms"
     delta_threshold: PositiveDuration = "20ms"
-    delta_max: PositiveDuration = "100ms"
+    #: A positive duration, or "observed" (δmax = RTTmax − RTTmin per flow, seed 001 Section II).
+    delta_max: Number = DEFAULT_DELTA_MAX
     p_max: float = Field(default=0.05, gt=0.0, le=1.0)
     averaging_time: PositiveDuration = "100ms"
     once_per_rtt: bool = False
 
+    @field_validator("delta_max", mode="before")
+    @classmethod
+    def _delta_max(cls, value: Any) -> Number:
+        if value == OBSERVED:
+            return value
+        if isinstance(value, bool) or not isinstance(value, int | float | str):
+            raise ValueError(f"{ALLOWED_DELTA_MAX}, not {value!r}")
+        try:
+            seconds = units.seconds(value)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"{ALLOWED_DELTA_MAX}: {error}") from None
+        if seconds <= 0:
+            raise ValueError(f"{ALLOWED_DELTA_MAX}, not {value!r}")
+        return value
+
+    @property
+    def delta_max_observed(self) -> bool:
+        """δmax is each flow's observed RTTmax − RTTmin (seed 001 Section II)."""
+        return self.delta_max == OBSERVED
+
     @model_validator(mode="after")
     def _check(self) -> Cx:
-        low, mid, high = (units.seconds(v) for v in (self.delta_min, self.delta_threshold, self.delta_max))
+        low, mid = (units.seconds(v) for v in (self.delta_min, self.delta_threshold))
         if not 0.0 <= low < mid:
             raise ValueError(
                 f"delta_threshold ({self.delta_threshold}) must be above delta_min ({self.delta_min}) "
                 "and delta_min must not be negative"
             )
-        if not mid < high:
-            raise ValueError(f"delta_max ({self.delta_max}) must be above delta_threshold ({self.delta_threshold})")
+        if not self.delta_max_observed and not mid < units.seconds(self.delta_max):
+            raise ValueError(f"delta_max ({self.delta_max}) must be above delta_threshold ({self.delta_threshold}), "
+                             "or \"observed\"")
         return self
 
     def resolved(self) -> dict[str, Any]:
+        # With "observed" the engine does not use delta_max_ns; it keeps the default.
+        fixed = DEFAULT_DELTA_MAX if self.delta_max_observed else self.delta_max
         return {
             "kind": "cx",
             "delta_min_ns": units.nanoseconds(self.delta_min),
             "delta_threshold_ns": units.nanoseconds(self.delta_threshold),
-            "delta_max_ns": units.nanoseconds(self.delta_max),
+            "delta_max_ns": units.nanoseconds(fixed),
+            "delta_max_observed": self.delta_max_observed,
             "p_max": self.p_max,
             "averaging_time_ns": units.nanoseconds(self.averaging_time),
             "once_per_rtt": self.once_per_rtt,

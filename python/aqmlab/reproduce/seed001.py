@@ -8,10 +8,10 @@ simulation, loss-based flows (web sessions too) run Reno. Cx-TCP parameters of S
 
 Ours, where the paper is silent (stated in every outcome's notes): DropTail queues; 10 ms of
 the RTT on the bottleneck (one way); 100 Mb/s access links; long-lived flows start uniformly
-in the first 10 s; "1 BDP" is taken at RTT 100 ms for every scenario (313 packets at 25 Mb/s:
-the Table I value for RTT 100 ms, and the drain time of 100 ms equals δmax, the largest
-queueing delay Cx-TCP assumes, Section II; Section III-B's 155 and 310 packets are the same
-rule);
+in the first 10 s; "1 BDP" is taken at RTT 100 ms for every scenario (312 packets at 25 Mb/s,
+312.5 rounded half to even: the Table I value for RTT 100 ms, and the drain time of 99.8 ms
+equals δmax = 100 ms, the largest queueing delay Cx-TCP assumes, Section II; Section III-B's
+155 and 310 packets are the same rule);
 Table I's "web traffic: 10 flows" becomes Poisson arrivals of 10 Reno transfers per second
 with Pareto sizes (mean 10 kB, shape 1.2), about 0.8 Mb/s; measurements over the second half
 of each run unless stated. Fig. 2's curve is missing from the text we have; its values come
@@ -141,13 +141,6 @@ def delay_sweep(counts: list[int], *, duration: float, reverse: int = 0,
     return rows
 
 
-def region_b(delay_ms: float, delta_max_ms: float = 100.0, p_max: float = 0.05) -> float:
-    """Cx-TCP's per-ACK backoff probability at a queueing delay in Region B (Fig. 1)."""
-    if not DELTA_TH_MS < delay_ms < delta_max_ms:
-        return 0.0
-    return p_max * (delta_max_ms - delay_ms) / (delta_max_ms - DELTA_TH_MS)
-
-
 def switch_point(rows: list[dict[str, float]]) -> int | None:
     """The smallest number of flows whose mean queueing delay exceeds δth."""
     above = [row["flows"] for row in rows if row["delay_ms"] > DELTA_TH_MS]
@@ -172,7 +165,7 @@ def plot_delay(curves: dict[str, list[dict[str, float]]], path: Path, title: str
 
 
 @reproduction("seed001-fig2", PAPER, "Fig. 2: low delay with Cx-TCP flows only, delay against the number of flows",
-              "25 Mb/s, RTT 100 ms, 1-BDP buffer (313 packets of 1000 B): Cx-TCP flows alone keep the average "
+              "25 Mb/s, RTT 100 ms, 1-BDP buffer (312 packets of 1000 B): Cx-TCP flows alone keep the average "
               "queueing delay below δth = 20 ms with 95-97 % utilisation, and the network reverts to loss-based "
               "operation between 50 and 55 flows.", "≈30 s")
 def fig2(out: Path, quick: bool) -> Outcome:
@@ -239,7 +232,7 @@ def fig3(out: Path, quick: bool) -> Outcome:
               bool(switch_reverse is not None and (switch_alone is None or switch_reverse < switch_alone))),
     ]
     note = NOTE + (f" Runs of {duration:.0f} s measured over the second half; the reverse bottleneck has its own "
-                   "1-BDP DropTail buffer (313 packets). The forward flows' RTT, and so their delay estimate δ, "
+                   "1-BDP DropTail buffer (312 packets). The forward flows' RTT, and so their delay estimate δ, "
                    "includes the reverse bottleneck's queue (the reverse Cx-TCP flows' data delays their ACKs).")
     return Outcome(claims, ["fig3.png"], note, {"no_reverse": alone, "reverse": reverse})
 
@@ -247,10 +240,10 @@ def fig3(out: Path, quick: bool) -> Outcome:
 # --- Fig. 5 and Fig. 7: coexistence with Reno, fairness and loss rate ------------------------
 
 def mix(name: str, cx: int, reno: int, *, rate: float = 25e6, duration: float = 500.0,
-        web: bool = True) -> dict[str, Any]:
+        web: bool = True, cx_cc: dict[str, Any] = CX) -> dict[str, Any]:
     groups = []
     if cx:
-        groups.append(tcp_group("cx", cx, CX, RTT_SPREAD))
+        groups.append(tcp_group("cx", cx, cx_cc, RTT_SPREAD))
     if reno:
         groups.append(tcp_group("reno", reno, RENO, RTT_SPREAD))
     if web:
@@ -258,10 +251,30 @@ def mix(name: str, cx: int, reno: int, *, rate: float = 25e6, duration: float = 
     return dumbbell(name, rate, bdp_packets(rate, 0.1), groups, duration=duration)
 
 
+def backoff_probability(delay_ms: np.ndarray, delta_max_ms: float = 100.0, p_max: float = 0.05) -> np.ndarray:
+    """Fig. 1 / Algorithm 1's per-ACK backoff probability at queueing delays in ms (δmin 5,
+    δth 20 ms)."""
+    delay = np.asarray(delay_ms, dtype=float)
+    rise = p_max * (delay - 5.0) / (DELTA_TH_MS - 5.0)
+    fall = p_max * (delta_max_ms - delay) / (delta_max_ms - DELTA_TH_MS)
+    return np.where(delay <= 5.0, 0.0, np.where(delay <= DELTA_TH_MS, rise, np.where(delay < delta_max_ms, fall, 0.0)))
+
+
+def queue_delays_ms(results: Results) -> np.ndarray:
+    """The traced queueing delay (ms) of the main link over the measurement window."""
+    samples = results.link_samples()
+    rate = float(results.links.column("rate_bps")[results.link_id()].as_py())
+    rows = samples["time_s"] > results.measure_start_s
+    return 1000.0 * samples["queue_bytes"][rows] * 8.0 / rate
+
+
+OBSERVED = {"kind": "cx", "delta_max": "observed"}
+
+
 @reproduction("seed001-fig5", PAPER, "Fig. 5: fairness of the (20, 10) and (10, 20) mixes of Cx-TCP and Reno",
               "25 Mb/s, RTTs uniform in [30, 130] ms, 10 web flows: the normalised average throughput of Cx-TCP "
               "flows is close to that of Reno flows, with a small bias in favour of the loss-based flows.",
-              "≈5 s")
+              "≈25 s")
 def fig5(out: Path, quick: bool) -> Outcome:
     duration = 200.0 if quick else 500.0
     claims, data, explanations = [], {}, []
@@ -273,10 +286,20 @@ def fig5(out: Path, quick: bool) -> Outcome:
         normalised = {name: values / top for name, values in throughput.items()}
         ratio = throughput["cx"].mean() / throughput["reno"].mean()
         summary = results.summary()
-        backoff = region_b(1000 * summary["queueing_delay_mean_s"])
-        explanations.append(f"({cx}, {reno}): mean queueing delay {1000 * summary['queueing_delay_mean_s']:.0f} ms, "
-                            f"where Region B backs off with p = {100 * backoff:.1f} % per ACK against a loss rate of "
-                            f"{summary['loss_percent']:.2f} %")
+        # Why: the backoff probability of Fig. 1 over the measured queueing delays (δ ≈ the
+        # queue: the flows' averaging time is one RTT), against the loss rate Reno reacts to.
+        delays = queue_delays_ms(results)
+        low, high = np.percentile(delays, [10, 90])
+        backoff = float(backoff_probability(delays).mean())
+        # Sensitivity: δmax = each flow's observed RTTmax − RTTmin (Section II's assumption
+        # that both can be estimated; `delta_max = "observed"`) instead of the fixed 100 ms.
+        observed = flow_throughput(simulate(mix(f"mix{cx}-{reno}-observed", cx, reno, duration=duration,
+                                                 cx_cc=OBSERVED)))
+        observed_ratio = float(observed["cx"].mean() / observed["reno"].mean())
+        explanations.append(f"({cx}, {reno}): queueing delay mean {1000 * summary['queueing_delay_mean_s']:.0f} ms, "
+                            f"10-90 % {low:.0f}-{high:.0f} ms, where Fig. 1 backs off with p = {100 * backoff:.1f} % "
+                            f"per ACK on average against a loss rate of {summary['loss_percent']:.2f} %; with "
+                            f"δmax observed the Cx/Reno ratio is {observed_ratio:.2f}")
         position = 0
         for name, color in (("cx", "tab:blue"), ("reno", "tab:red")):
             values = normalised[name]
@@ -289,6 +312,9 @@ def fig5(out: Path, quick: bool) -> Outcome:
         axis.grid(alpha=0.3, axis="y")
         data[f"{cx},{reno}"] = {name: values.tolist() for name, values in normalised.items()}
         data[f"{cx},{reno}"]["ratio"] = float(ratio)
+        data[f"{cx},{reno}"]["mean_backoff_probability"] = backoff
+        data[f"{cx},{reno}"]["queueing_delay_p10_p90_ms"] = [float(low), float(high)]
+        data[f"{cx},{reno}"]["ratio_delta_max_observed"] = observed_ratio
         claims.append(Claim(f"({cx}, {reno}) mix: reasonably fair coexistence, small bias towards Reno",
                             "normalised throughput of Cx-TCP close to, and slightly below, Reno's (Fig. 5)",
                             f"mean normalised throughput Cx-TCP {normalised['cx'].mean():.2f}, Reno "
@@ -297,10 +323,16 @@ def fig5(out: Path, quick: bool) -> Outcome:
     axes[0].set_ylabel("normalised average throughput")
     figure = save(fig, out, "fig5.png")
     note = NOTE + (f" Runs of {duration:.0f} s; throughput of each flow over its whole life, normalised by the "
-                   "largest (the paper's definition). Buffer 1 BDP at RTT 100 ms (313 packets); web traffic as "
+                   "largest (the paper's definition). Cx-TCP with the fixed δmax = 100 ms (Section IV's example; "
+                   "the claims); the sensitivity runs use δmax = each flow's observed RTTmax − RTTmin "
+                   "(`delta_max = \"observed\"`, Section II), which here is the buffer's 99.8 ms drain time. "
+                   "Buffer 1 BDP at RTT 100 ms (312 packets); web traffic as "
                    "Poisson arrivals of 10 Reno transfers/s, Pareto sizes (mean 10 kB). Why Cx-TCP gets less: "
                    + "; ".join(explanations) + " — a Cx-TCP flow backs off several times more often than a Reno "
-                   "flow loses a packet.")
+                   "flow loses a packet: the Reno sawtooth keeps the queue below the top of a buffer whose drain "
+                   "time is δmax, inside Region B, where the paper's argument (Section II, property (ii)) needs it "
+                   "at δmax; an observed δmax is the same drain time, so it changes nothing here "
+                   "(docs/congestion/cx.md).")
     return Outcome(claims, [figure], note, data)
 
 
@@ -389,8 +421,8 @@ def fig8(out: Path, quick: bool) -> Outcome:
               bool(d2 < DELTA_TH_MS)),
     ]
     note = NOTE + (" One 500 s run (quick and full are the same). Phases: 50-100 s before the Reno flows, 110-250 s "
-                   "with all of them, 350-500 s after; buffer 1 BDP at RTT 100 ms (313 packets). With 250 packets (1 BDP at "
-                   "the mean RTT) the 20 Cx-TCP flows alone spent about 40-80 s at 70 ms before returning to "
+                   "with all of them, 350-500 s after; buffer 1 BDP at RTT 100 ms (312 packets). With 250 packets "
+                   "(1 BDP at the mean RTT) the 20 Cx-TCP flows alone spent about 40-80 s at 70 ms before returning to "
                    "Region A, so the before-phase claim depends on this choice.")
     data = {label: {"delay_ms": d, "loss_percent": lo} for label, (d, lo) in measured.items()}
     return Outcome(claims, [figure], note, data)

@@ -17,7 +17,11 @@
 //!   default) allows one backoff per window of data, as FreeBSD's `cc_hd` (an implementation
 //!   of the same algorithm that treats a backoff as an ECN signal) does;
 //! - the window after a backoff is floored at 2 segments and becomes ssthresh too, so a
-//!   backoff ends slow start (the paper does not treat slow start, Section II).
+//!   backoff ends slow start (the paper does not treat slow start, Section II);
+//! - δmax is the fixed `delta_max_ns` by default (the paper's example after Lemma 4.1); with
+//!   `delta_max_observed` it is each flow's observed RTTmax − RTTmin instead (Section II
+//!   assumes "minimum (RTTmin) and maximum round-trip times (RTTmax) can be estimated
+//!   reliably by all delay-based flows"; FreeBSD `cc_hd` uses maxrtt − minrtt).
 
 use serde::{Deserialize, Serialize};
 
@@ -38,8 +42,13 @@ pub struct CxParams {
     /// δth: the backoff probability peaks at this queueing delay. Seed 001 Section III-A: 20 ms.
     pub delta_threshold_ns: Time,
     /// δmax: the probability is back to zero at this queueing delay. Seed 001 Section IV,
-    /// comment after Lemma 4.1 (the paper's example): 100 ms.
+    /// comment after Lemma 4.1 (the paper's example): 100 ms. Not used when
+    /// `delta_max_observed` is set.
     pub delta_max_ns: Time,
+    /// δmax = RTTmax − RTTmin as the flow observes them (largest and smallest RTT sample so
+    /// far) instead of `delta_max_ns`. Seed 001 Section II assumes RTTmin and RTTmax "can be
+    /// estimated reliably by all delay-based flows"; FreeBSD `cc_hd` does this. Off by default.
+    pub delta_max_observed: bool,
     /// pmax: the peak per-ACK backoff probability. Seed 001 Section III-A: 5 %.
     pub p_max: f64,
     /// τ: the averaging time of the RTT estimate; the per-ACK weight is avgRTT/(cwnd·τ)
@@ -55,6 +64,7 @@ impl Default for CxParams {
             delta_min_ns: 5 * MS,
             delta_threshold_ns: 20 * MS,
             delta_max_ns: 100 * MS,
+            delta_max_observed: false,
             p_max: 0.05,
             averaging_time_ns: 100 * MS,
             once_per_rtt: false,
@@ -72,7 +82,8 @@ impl CxParams {
                 format!("a queueing delay above delta_min_ns = {}", self.delta_min_ns),
             ));
         }
-        if self.delta_max_ns <= self.delta_threshold_ns {
+        // With `delta_max_observed` the fixed δmax is not used, so it is not checked.
+        if !self.delta_max_observed && self.delta_max_ns <= self.delta_threshold_ns {
             return Err(EngineError::invalid(
                 format!("{field}.delta_max_ns"),
                 self.delta_max_ns,
@@ -97,7 +108,12 @@ impl CxParams {
 pub struct CxBackoff {
     delta_min: f64,
     delta_threshold: f64,
+    /// δmax, seconds: the fixed parameter, or with `delta_max_observed` the latest
+    /// RTTmax − RTTmin (0 before the first sample).
     delta_max: f64,
+    delta_max_observed: bool,
+    /// Largest RTT sample so far, seconds (used with `delta_max_observed`).
+    max_rtt: f64,
     p_max: f64,
     averaging_time: f64,
     once_per_rtt: bool,
@@ -117,7 +133,9 @@ impl CxBackoff {
         Ok(CxBackoff {
             delta_min: to_secs(params.delta_min_ns),
             delta_threshold: to_secs(params.delta_threshold_ns),
-            delta_max: to_secs(params.delta_max_ns),
+            delta_max: if params.delta_max_observed { 0.0 } else { to_secs(params.delta_max_ns) },
+            delta_max_observed: params.delta_max_observed,
+            max_rtt: 0.0,
             p_max: params.p_max,
             averaging_time: to_secs(params.averaging_time_ns),
             once_per_rtt: params.once_per_rtt,
@@ -130,17 +148,26 @@ impl CxBackoff {
 
     /// Seed 001 Algorithm 1 and Fig. 1 (eq. (4) in Section IV is the same shape with
     /// δ measured from δmin): p rises linearly from 0 at δmin to pmax at δth (Region A) and
-    /// falls linearly back to 0 at δmax (Region B); 0 elsewhere.
+    /// falls linearly back to 0 at δmax (Region B); 0 elsewhere. An observed δmax at or
+    /// below δth leaves Region B empty and Region A whole.
     pub fn probability(&self, delta: f64) -> f64 {
-        if delta <= self.delta_min || delta >= self.delta_max {
+        if delta <= self.delta_min {
             0.0
         } else if delta <= self.delta_threshold {
-            // p = pmax (δ − δmin)/(δth − δmin) for δmin < δ ≤ δth
+            // Algorithm 1: p = pmax (δ − δmin)/(δth − δmin) for δmin < δ ≤ δth
             self.p_max * (delta - self.delta_min) / (self.delta_threshold - self.delta_min)
-        } else {
-            // p = pmax (δmax − δ)/(δmax − δth) for δth < δ < δmax
+        } else if delta < self.delta_max {
+            // Algorithm 1: p = pmax (δmax − δ)/(δmax − δth) for δth < δ < δmax
             self.p_max * (self.delta_max - delta) / (self.delta_max - self.delta_threshold)
+        } else {
+            0.0
         }
+    }
+
+    /// The δmax in use, seconds: the fixed parameter, or the latest observed
+    /// RTTmax − RTTmin with `delta_max_observed`.
+    pub fn delta_max(&self) -> f64 {
+        self.delta_max
     }
 
     /// Per-ACK weight of a new RTT sample. Seed 001 Section II: "the RTT weight is set
@@ -157,7 +184,7 @@ impl CxBackoff {
 
     /// Fold one RTT sample into the average and return δ = avgRTT − RTTmin (seed 001
     /// Section II: "the difference between the weighted average of the RTT and its minimum
-    /// observed value").
+    /// observed value"). With `delta_max_observed`, also δmax = RTTmax − RTTmin.
     pub fn update_delay(&mut self, rtt: f64, min_rtt: f64, cwnd: f64) -> f64 {
         let avg = match self.avg_rtt {
             None => rtt,
@@ -167,6 +194,14 @@ impl CxBackoff {
             }
         };
         self.avg_rtt = Some(avg);
+        if self.delta_max_observed {
+            // Seed 001 Section II: RTTmin and RTTmax "can be estimated reliably by all
+            // delay-based flows", so δmax = RTTmax − RTTmin, RTTmax the largest sample so far
+            // (as FreeBSD cc_hd's maxrtt − minrtt). avgRTT ≤ RTTmax, so δ ≤ δmax: a full
+            // buffer gives p = 0 whatever its size.
+            self.max_rtt = self.max_rtt.max(rtt);
+            self.delta_max = (self.max_rtt - min_rtt).max(0.0);
+        }
         (avg - min_rtt).max(0.0)
     }
 
@@ -461,6 +496,91 @@ mod tests {
             let message = CxBackoff::new(&params, rng(0), "cc").err().expect("invalid").to_string();
             assert!(message.contains(field), "{message}");
         }
+    }
+
+    #[test]
+    fn observed_delta_max_is_largest_rtt_minus_minimum() {
+        // Seed 001 Section II: δmax = RTTmax − RTTmin as the flow estimates them.
+        let params = CxParams { delta_max_observed: true, ..CxParams::default() };
+        let mut b = backoff(params);
+        let close = |a: f64, e: f64| assert!((a - e).abs() < 1e-12, "{a} vs {e}");
+        b.update_delay(0.100, 0.100, 10.0);
+        close(b.delta_max(), 0.0);
+        // samples up to 180 ms over a 100 ms minimum: δmax = 80 ms
+        for rtt in [0.150, 0.180, 0.120] {
+            b.update_delay(rtt, 0.100, 10.0);
+        }
+        close(b.delta_max(), 0.080);
+        // Region B now ends at 80 ms: p = pmax (80 − δ)/(80 − 20)
+        close(b.probability(0.050), 0.05 * 30.0 / 60.0);
+        close(b.probability(0.079), 0.05 * 1.0 / 60.0);
+        close(b.probability(0.080), 0.0);
+        // Region A does not depend on δmax
+        close(b.probability(0.0125), 0.025);
+        close(b.probability(0.020), 0.05);
+        // a smaller minimum later raises δmax with it (cc_hd's maxrtt − minrtt)
+        b.update_delay(0.120, 0.090, 10.0);
+        close(b.delta_max(), 0.090);
+        // δmax never below the smoothed δ: the average is a mix of samples ≤ RTTmax
+        let mut b = backoff(CxParams { delta_max_observed: true, ..CxParams::default() });
+        for i in 0..500 {
+            let rtt = 0.1 + 0.1 * ((i as f64) * 0.37).sin().abs();
+            let d = b.update_delay(rtt, 0.1, 10.0);
+            assert!(d <= b.delta_max() + 1e-15);
+        }
+    }
+
+    #[test]
+    fn observed_delta_max_below_threshold_leaves_region_a_whole() {
+        // Before the queue has ever exceeded δth, Region B is empty: a δ equal to the observed
+        // maximum still gets Region A's probability (the fixed-δmax cut-off must not apply).
+        let mut b = backoff(CxParams { delta_max_observed: true, ..CxParams::default() });
+        let d = b.update_delay(0.115, 0.100, 10.0);
+        assert!((d - 0.015).abs() < 1e-12 && (b.delta_max() - 0.015).abs() < 1e-12);
+        assert!((b.probability(d) - 0.05 * 10.0 / 15.0).abs() < 1e-12);
+        // and the draw matches it: every sample at 115 ms over 100 ms
+        let n = 100_000u64;
+        let hits = (0..n).filter(|_| b.on_ack(&ack(115.0, 100.0), 10.0)).count() as f64;
+        let p = 0.05 * 10.0 / 15.0;
+        assert!((hits / n as f64 - p).abs() < 4.0 * (p * (1.0 - p) / n as f64).sqrt());
+    }
+
+    #[test]
+    fn full_buffer_gives_no_backoff_with_observed_delta_max() {
+        // A queue held at the top of an 80 ms buffer (samples 100 → 180 ms): the fixed
+        // δmax = 100 ms puts δ = 80 ms in Region B (p = 1.25 %); the observed δmax is 80 ms,
+        // so p = 0 and the flow reacts to losses only (Section II, property (ii)).
+        let mut fixed = backoff(CxParams { p_max: 1.0, ..CxParams::default() });
+        let mut observed = backoff(CxParams { p_max: 1.0, delta_max_observed: true, ..CxParams::default() });
+        fixed.update_delay(0.100, 0.100, 10.0);
+        observed.update_delay(0.100, 0.100, 10.0);
+        let (mut d_fixed, mut d_observed) = (0.0, 0.0);
+        for _ in 0..2000 {
+            d_fixed = fixed.update_delay(0.180, 0.100, 10.0);
+            d_observed = observed.update_delay(0.180, 0.100, 10.0);
+        }
+        assert!((d_fixed - 0.080).abs() < 1e-9 && (fixed.probability(d_fixed) - 0.25).abs() < 1e-6);
+        assert!((d_observed - 0.080).abs() < 1e-9);
+        // the average approaches RTTmax from below, so p is 0 up to rounding
+        assert!(observed.probability(d_observed) < 1e-12);
+        assert_eq!(observed.probability(observed.delta_max()), 0.0);
+        assert!((0..1000).all(|_| !observed.on_ack(&ack(180.0, 100.0), 10.0)));
+    }
+
+    #[test]
+    fn fixed_delta_max_is_the_default_and_unchanged() {
+        let mut b = backoff(CxParams::default());
+        assert_eq!(b.delta_max(), 0.1);
+        for rtt in [0.100, 0.250, 0.130] {
+            b.update_delay(rtt, 0.100, 10.0);
+        }
+        assert_eq!(b.delta_max(), 0.1, "samples do not move a fixed δmax");
+        // with the option the fixed value is not used, so it is not validated either
+        let params = CxParams { delta_max_observed: true, delta_max_ns: 0, ..CxParams::default() };
+        assert!(CxBackoff::new(&params, rng(0), "cc").is_ok());
+        let json = r#"{"delta_max_observed": true}"#;
+        let parsed: CxParams = serde_json::from_str(json).unwrap();
+        assert_eq!(parsed, CxParams { delta_max_observed: true, ..CxParams::default() });
     }
 
     #[test]
