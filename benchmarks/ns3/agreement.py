@@ -4,6 +4,8 @@
     python benchmarks/ns3/agreement.py --matrix --runs 3        # the 16-scenario matrix, timed,
                                                                 # and its 16 min_rto = 1 s twins
     python benchmarks/ns3/agreement.py --matrix --only cubic-red-rtt200 --force
+    python benchmarks/ns3/agreement.py --matrix --refresh-aqmlab  # aqmlab's side only, after an
+                                                                # engine change (ns-3 results kept)
 
 Per scenario:
 1. aqmlab, through `aqmlab.simulate` (seed 1): the compared metrics, the queue trace and the
@@ -47,7 +49,7 @@ sys.path.insert(0, str(HERE))
 import aqmlab
 import metrics
 import ns3_mapping
-from matrix import matrix, min_rto_1s_matrix
+from matrix import matrix, min_rto_1s_matrix, sack_matrix
 
 NS3_BINARY = HERE / "build" / "aqmlab_ns3"
 ENGINE_RUNNER = ROOT / "target" / "release" / "examples" / "run_scenario"
@@ -147,22 +149,66 @@ def _rounded(values: np.ndarray, digits: int = 5) -> list[float]:
     return [float(f"{value:.{digits}g}") for value in values]
 
 
-def compare(name: str, scenario: aqmlab.Scenario, *, runs: int, seeds: int, timing: bool) -> dict[str, Any]:
-    resolved = scenario.resolved()
+def aqmlab_side(scenario: aqmlab.Scenario, seeds: int) -> dict[str, Any]:
+    """aqmlab's run (seed 1) and its metrics, and seeds 2..`seeds` for the spread."""
     start, end = scenario.measure_start_s, scenario.duration_s
-    results, aqmlab_api_s = run_aqmlab(scenario, seed=1)
+    results, api_s = run_aqmlab(scenario, seed=1)
     link = results.main_link
-    crossing = results.crossing(link)
-    aqmlab_link, aqmlab_flows = aqmlab_records(results, link)
-    aqmlab_summary = metrics.summarise(aqmlab_link, aqmlab_flows, start, end)
-
-    seed_summaries = [aqmlab_summary]
+    records = aqmlab_records(results, link)
+    summary = metrics.summarise(*records, start, end)
+    seed_summaries = [summary]
     for seed in range(2, seeds + 1):
         other, _ = run_aqmlab(scenario, seed=seed)
         seed_summaries.append(metrics.summarise(*aqmlab_records(other, link), start, end))
     spread = {key: {"mean": statistics.fmean(s[key] for s in seed_summaries),
                     "std": statistics.stdev(s[key] for s in seed_summaries) if seeds > 1 else math.nan}
               for key in metrics.METRICS}
+    flows_table = results.flows.to_pandas()[results.crossing(link)]
+    events = {"retransmits": float(flows_table["retransmits"].sum()), "timeouts": float(flows_table["timeouts"].sum()),
+              "fast_recoveries": float(flows_table["fast_recoveries"].sum())}
+    return {"results": results, "api_s": api_s, "link": link, "records": records, "summary": summary,
+            "spread": {"seeds": seeds, **spread}, "events": events}
+
+
+def refresh_aqmlab(name: str, scenario: aqmlab.Scenario, entry: dict[str, Any], seeds: int) -> dict[str, Any]:
+    """Rerun aqmlab's side of a stored comparison after an engine change that leaves the ns-3
+    spec as it was (same topology, start times and TCP settings ns-3 is given); ns-3's side,
+    and the timing, stay as measured."""
+    start, end = scenario.measure_start_s, scenario.duration_s
+    side = aqmlab_side(scenario, seeds)
+    aqmlab_link, aqmlab_flows = side["records"]
+    ns3_summary = entry["ns3"]
+    window = end - start
+    entry.update({
+        "scenario": scenario.model_dump(mode="json"),
+        "resolved_sha256": hashlib.sha256(json.dumps(scenario.resolved(), sort_keys=True).encode()).hexdigest(),
+        "aqmlab": side["summary"],
+        "relative_difference": {key: metrics.relative_difference(side["summary"][key], ns3_summary[key])
+                                for key in metrics.METRICS},
+        "aqmlab_seed_spread": side["spread"],
+        "aqmlab_api_wall_s": side["api_s"],
+        "aqmlab_refreshed": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    })
+    entry["per_flow_goodput_mbps"]["aqmlab"] = _rounded(
+        (aqmlab_flows.delivered - aqmlab_flows.delivered_at_measure_start) * 8 / window / 1e6)
+    entry["events"]["aqmlab"] = side["events"]
+    trace_path = TRACES / f"{name}.npz"
+    if trace_path.is_file():
+        arrays = dict(np.load(trace_path))
+        arrays.update(aqmlab_time_s=aqmlab_link.time_s, aqmlab_queue=aqmlab_link.queue_packets)
+        np.savez_compressed(trace_path, **arrays)
+    return entry
+
+
+def compare(name: str, scenario: aqmlab.Scenario, *, runs: int, seeds: int, timing: bool) -> dict[str, Any]:
+    resolved = scenario.resolved()
+    start, end = scenario.measure_start_s, scenario.duration_s
+    side = aqmlab_side(scenario, seeds)
+    results, aqmlab_api_s, link = side["results"], side["api_s"], side["link"]
+    crossing = results.crossing(link)
+    aqmlab_link, aqmlab_flows = side["records"]
+    aqmlab_summary = side["summary"]
+    spread = side["spread"]
 
     starts = results.flows.column("start_s").to_numpy().tolist()
     spec = ns3_mapping.translate(resolved, start_times=starts, seed=1, trace_flows=scenario.trace.flows)
@@ -195,7 +241,6 @@ def compare(name: str, scenario: aqmlab.Scenario, *, runs: int, seeds: int, timi
                         ns3_cwnd=np.asarray(raw["flow_trace"]["cwnd"]), ns3_rto_s=np.asarray(raw["flow_trace"]["rto_s"]),
                         ns3_srtt_s=np.asarray(raw["flow_trace"]["srtt_s"]))
     window = end - start
-    flows_table = results.flows.to_pandas()[crossing]
     entry = {
         "name": name,
         "scenario": scenario.model_dump(mode="json"),
@@ -207,15 +252,13 @@ def compare(name: str, scenario: aqmlab.Scenario, *, runs: int, seeds: int, timi
         "ns3": ns3_summary,
         "relative_difference": {key: metrics.relative_difference(aqmlab_summary[key], ns3_summary[key])
                                 for key in metrics.METRICS},
-        "aqmlab_seed_spread": {"seeds": seeds, **spread},
+        "aqmlab_seed_spread": spread,
         "per_flow_goodput_mbps": {
             "aqmlab": _rounded((aqmlab_flows.delivered - aqmlab_flows.delivered_at_measure_start) * 8 / window / 1e6),
             "ns3": _rounded((ns3_flows.delivered - ns3_flows.delivered_at_measure_start) * 8 / window / 1e6),
         },
         "events": {
-            "aqmlab": {"retransmits": float(flows_table["retransmits"].sum()),
-                       "timeouts": float(flows_table["timeouts"].sum()),
-                       "fast_recoveries": float(flows_table["fast_recoveries"].sum())},
+            "aqmlab": side["events"],
             "ns3": {key: float(np.asarray(raw["flows"][key])[crossing].sum())
                     for key in ("retransmits", "timeouts", "fast_recoveries")},
         },
@@ -261,6 +304,9 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=5, help="aqmlab seeds for the seed-to-seed spread")
     parser.add_argument("--no-timing", action="store_true", help="one ns-3 run, no engine timing")
     parser.add_argument("--force", action="store_true", help="rerun scenarios already in agreement.json")
+    parser.add_argument("--refresh-aqmlab", action="store_true",
+                        help="rerun only aqmlab's side of stored scenarios (after an engine change that leaves "
+                             "the ns-3 spec unchanged); ns-3's results and the timing are kept")
     args = parser.parse_args()
     if not NS3_BINARY.is_file():
         sys.exit(f"{NS3_BINARY} missing: run `bash benchmarks/ns3/setup.sh --cxx` first")
@@ -270,33 +316,43 @@ def main() -> None:
 
     todo: dict[str, tuple[aqmlab.Scenario, bool]] = {}  # name -> (scenario, timed)
     if args.matrix:
-        for scenarios, timed in ((matrix(), timing), (min_rto_1s_matrix(), False)):
+        for scenarios, timed in ((matrix(), timing), (min_rto_1s_matrix(), False), (sack_matrix(), False)):
             todo.update({name: (s, timed) for name, s in scenarios.items() if args.only is None or name in args.only})
     for path in args.scenarios:
         todo[path.stem] = (aqmlab.Scenario.from_toml(path), timing)
     if not todo:
         parser.error("give scenario files or --matrix")
 
+    meta = {"machine": machine(), "note": "2-core VM shared with other engineers' jobs: see each run's load average"}
+    command = " ".join([Path(sys.executable).name, *sys.argv])
+    meta["refresh_command" if args.refresh_aqmlab else "command"] = command
     store = _load_store()
-    store.update({"machine": machine(), "command": " ".join([Path(sys.executable).name, *sys.argv]),
-                  "note": "2-core VM shared with other engineers' jobs: see each run's load average"})
     for name, (scenario, timed) in todo.items():
-        digest = hashlib.sha256(json.dumps(scenario.resolved(), sort_keys=True).encode()).hexdigest()
         old = store["scenarios"].get(name)
-        if (old and not args.force and old.get("resolved_sha256") == digest
-                and old.get("harness_version") == HARNESS_VERSION and ("timing" in old or not timed)):
-            print(f"{name}: already in {RESULTS.name} (--force to rerun)")
-            continue
         began = time.perf_counter()
-        entry = compare(name, scenario, runs=args.runs, seeds=args.seeds, timing=timed)
-        entry["date"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        if args.refresh_aqmlab:
+            if not old:
+                print(f"{name}: not in {RESULTS.name}, nothing to refresh")
+                continue
+            entry = refresh_aqmlab(name, scenario, old, seeds=old["aqmlab_seed_spread"]["seeds"])
+        else:
+            digest = hashlib.sha256(json.dumps(scenario.resolved(), sort_keys=True).encode()).hexdigest()
+            if (old and not args.force and old.get("resolved_sha256") == digest
+                    and old.get("harness_version") == HARNESS_VERSION and ("timing" in old or not timed)):
+                print(f"{name}: already in {RESULTS.name} (--force to rerun)")
+                continue
+            entry = compare(name, scenario, runs=args.runs, seeds=args.seeds, timing=timed)
+            entry["date"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        # Reload before writing, so that two runners on different scenarios do not lose each
+        # other's entries.
+        store = _load_store()
+        store.update(meta)
         store["scenarios"][name] = entry
         _save_store(store)
         diff = entry["relative_difference"]
         print(f"{name}: done in {time.perf_counter() - began:.0f} s; aqmlab vs ns-3: "
               + ", ".join(f"{k} {entry['aqmlab'][k]:.4g}/{entry['ns3'][k]:.4g} ({100 * diff[k]:+.1f} %)"
                           for k in metrics.METRICS), flush=True)
-
 
 if __name__ == "__main__":
     main()

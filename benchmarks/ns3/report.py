@@ -141,8 +141,9 @@ def figure(entries: dict[str, dict[str, Any]], tcp: str, rtt: int, suffix: str) 
 
 def generated(store: dict[str, Any]) -> list[str]:
     entries = store["scenarios"]
-    main = [e for name, e in entries.items() if "-minrto" not in name]
+    main = [e for name, e in entries.items() if "-minrto" not in name and "-sack" not in name]
     variant = [e for name, e in entries.items() if "-minrto1s" in name]
+    sack = [e for name, e in entries.items() if name.endswith("-sack")]
     dates = sorted(e["date"] for e in entries.values())
     machine = store["machine"]
     out = [BEGIN, "",
@@ -155,12 +156,13 @@ def generated(store: dict[str, Any]) -> list[str]:
            "seed 1, the same flow start times in both.", "",
            "### The matrix, aqmlab's defaults (min RTO 200 ms)", "", *agreement_table(main), "",
            "### The same with min RTO 1 s in both simulators", "", *agreement_table(variant), "",
+           "### The same with SACK in both simulators (min RTO 200 ms)", "", *agreement_table(sack), "",
            "### aqmlab's seed-to-seed spread (std / mean over seeds 1-5)", "",
-           "A difference well inside this spread is not a disagreement.", "", *spread_table(main + variant), "",
-           "### Loss recovery events (whole run)", "", *events_table(main + variant), "",
+           "A difference well inside this spread is not a disagreement.", "", *spread_table(main + variant + sack), "",
+           "### Loss recovery events (whole run)", "", *events_table(main + variant + sack), "",
            "### Speed, side by side (median of 3 runs each, alternating)", "", *timing_table(main), ""]
     out += ["### Queue traces", ""]
-    for suffix, title in (("", "min RTO 200 ms"), ("-minrto1s", "min RTO 1 s")):
+    for suffix, title in (("", "min RTO 200 ms"), ("-minrto1s", "min RTO 1 s"), ("-sack", "SACK")):
         for tcp in ("newreno", "cubic"):
             for rtt in (20, 200):
                 path = figure(entries, tcp, rtt, suffix)

@@ -42,6 +42,11 @@ class Tcp(Model):
     #: SACK blocks (RFC 2018) and SACK-based loss recovery (RFC 6675) instead of NewReno's
     #: fast recovery; see docs/sack.md. Off by default (ns-2's Agent/TCP/Newreno has none).
     sack: bool = False
+    #: NewReno partial ACKs (RFC 6582 Section 4): "impatient" restarts the retransmission timer
+    #: on the first partial ACK only (RFC 6582 Section 3.2 step 4; ns-2 and ns-3 do the same), so
+    #: many losses in one window end in a timeout; "slow_but_steady" restarts it on every partial
+    #: ACK (one loss repaired per RTT, however many).
+    partial_ack_timer: Literal["impatient", "slow_but_steady"] = "impatient"
 
     @model_validator(mode="before")
     @classmethod
@@ -85,6 +90,7 @@ class Tcp(Model):
             "ecn_echo": self.ecn_echo,
             "dupack_threshold": self.dupack_threshold,
             "limited_transmit": self.limited_transmit,
+            "partial_ack_timer": self.partial_ack_timer,
         }
         # Only when on: the resolved JSON (and so the run ids of sweeps, which hash it) of
         # scenarios without SACK stays what it was; the engine defaults `sack` to false.

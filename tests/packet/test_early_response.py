@@ -69,9 +69,12 @@ def test_cx_windows_share_the_pipe_and_the_queue():
     results = simulate(fig2("cx-tcp-fig2.toml", duration="80s", measure="40s"))
     trace = results.flow_trace.to_pandas()
     late = trace[trace["time_s"] > 40.0]
-    # delay-based operation: no timeouts
+    # delay-based operation: no timeouts once started (a timeout takes cwnd to 1; backoffs and
+    # halvings floor it at 2). The slow-start overshoot may end in one: NewReno's timer restarts
+    # on the first partial ACK only (RFC 6582 Section 3.2 step 4).
+    assert late["cwnd"].min() >= 2.0, late["cwnd"].min()
     flows = results.flows.to_pandas()
-    assert (flows["timeouts"] == 0).all()
+    assert flows["timeouts"].sum() <= 3, flows["timeouts"].tolist()
     # mean window ≈ (BDP + queue)/N: 313 packets in the pipe plus the measured queue
     summary = results.summary()
     expected = (312.5 + summary["queue_mean_packets"]) / 30

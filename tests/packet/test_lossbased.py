@@ -88,7 +88,10 @@ def test_cubic_window_follows_the_cubic_curve_between_losses():
     initial_ssthresh keeps slow start from overshooting into a long NewReno recovery."""
     scenario = dumbbell(
         flows=1, duration="60s", rate="20Mbps", delay="40ms", rtt="100ms", access_rate="1Gbps",
-        queue={"kind": "drop_tail", "limit": "100p"}, tcp={"cc": "cubic", "initial_ssthresh": 150},
+        queue={"kind": "drop_tail", "limit": "100p"},
+        # Slow-but-Steady: with the Impatient timer a window of 3+ losses ends in a timeout,
+        # which is NewReno's recovery, not CUBIC's window law (the subject here).
+        tcp={"cc": "cubic", "initial_ssthresh": 150, "partial_ack_timer": "slow_but_steady"},
         start={"kind": "fixed", "at": "0s"},
     )
     trace = aqmlab.simulate(scenario, seed=1).flow_trace.to_pandas()
@@ -150,7 +153,9 @@ def _regrowth_round_trips(rate: str, bdp: int) -> tuple[list[float], float]:
     scenario = dumbbell(
         flows=1, duration="50s", rate=rate, delay="40ms", rtt="100ms", access_rate="10Gbps",
         queue={"kind": "drop_tail", "limit": f"{bdp}p"},
-        tcp={"cc": "scalable", "initial_ssthresh": int(0.9 * bdp)}, start={"kind": "fixed", "at": "0s"},
+        # Slow-but-Steady: keeps NewReno's timeouts (Impatient timer) out of the window law.
+        tcp={"cc": "scalable", "initial_ssthresh": int(0.9 * bdp), "partial_ack_timer": "slow_but_steady"},
+        start={"kind": "fixed", "at": "0s"},
     )
     scenario["topology"]["groups"][0]["access_queue"] = {"kind": "drop_tail", "limit": "100000p"}
     trace = aqmlab.simulate(scenario, seed=1).flow_trace.to_pandas()

@@ -64,20 +64,33 @@ def _totals(scenario: dict[str, Any], sack: bool, seed: int) -> dict[str, float]
     }
 
 
-def test_sack_has_fewer_timeouts_and_more_goodput_when_windows_lose_bursts():
+def _with_partial_ack_timer(scenario: dict[str, Any], timer: str) -> dict[str, Any]:
+    tcp = scenario["topology"]["groups"][0]["tcp"]
+    return with_path(scenario, "topology.groups.0.tcp", {**tcp, "partial_ack_timer": timer})
+
+
+def test_sack_has_fewer_timeouts_and_retransmissions_when_windows_lose_bursts():
     """RFC 6675's point: several losses in one window are repaired within one RTT, where
-    NewReno repairs one per RTT and often times out (then go-back-N resends what arrived)."""
-    newreno = [_totals(BURSTS, False, seed) for seed in (1, 2, 3)]
+    NewReno repairs one per RTT. With the timer restarted on every partial ACK
+    (Slow-but-Steady) NewReno then often times out and goes back N; with RFC 6582's Impatient
+    timer (the default) a window of many losses ends in one timeout instead."""
     sack = [_totals(BURSTS, True, seed) for seed in (1, 2, 3)]
-    for nr, sk in zip(newreno, sack):
-        # Per seed, measured: timeouts 52 -> 2, 12 -> 4, 75 -> 3.
-        assert sk["timeouts"] * 2 < nr["timeouts"], (nr, sk)
-        # No go-back-N: retransmissions fall (727 -> 280, 1214 -> 223, 843 -> 281).
-        assert sk["retransmits"] < nr["retransmits"], (nr, sk)
-    nr_goodput = sum(r["goodput_bps"] for r in newreno)
     sk_goodput = sum(r["goodput_bps"] for r in sack)
-    # Pooled over the three seeds, measured: 24.81 -> 26.06 Mb/s (+5 %).
-    assert sk_goodput > 1.02 * nr_goodput, (nr_goodput, sk_goodput)
+    for timer in ("impatient", "slow_but_steady"):
+        newreno = [_totals(_with_partial_ack_timer(BURSTS, timer), False, seed) for seed in (1, 2, 3)]
+        for nr, sk in zip(newreno, sack, strict=True):
+            # Per seed, measured: timeouts, Impatient 9, 7, 8 and Slow-but-Steady 52, 19, 75,
+            # against SACK's 2, 2, 4.
+            assert sk["timeouts"] < nr["timeouts"], (timer, nr, sk)
+            # Retransmissions: 542, 427, 635 and 727, 2590, 843 against 280, 209, 283.
+            assert sk["retransmits"] < nr["retransmits"], (timer, nr, sk)
+        nr_goodput = sum(r["goodput_bps"] for r in newreno)
+        # Pooled over the three seeds, measured: SACK 26.02 Mb/s; Slow-but-Steady 24.33 (SACK
+        # +7 %); Impatient 26.21, as much as SACK here.
+        if timer == "slow_but_steady":
+            assert sk_goodput > 1.02 * nr_goodput, (nr_goodput, sk_goodput)
+        else:
+            assert sk_goodput > 0.97 * nr_goodput, (nr_goodput, sk_goodput)
 
 
 def test_sack_at_two_percent_random_loss_delivers_as_much_as_newreno():

@@ -21,6 +21,22 @@ pub enum Recovery {
     Tahoe,
 }
 
+/// When NewReno's fast recovery restarts the retransmission timer on a partial ACK
+/// (RFC 6582 Section 4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PartialAckTimer {
+    /// RFC 6582 Section 3.2 step 4: "For the first partial ACK that arrives during fast
+    /// recovery, also reset the retransmit timer" (the "Impatient" variant of Section 4;
+    /// ns-3's `TcpSocketBase` and ns-2's `Agent/TCP/Newreno` since 2003, `newreno_changes1_ 1`,
+    /// do the same). Many losses in one window end in a timeout. The default.
+    #[default]
+    Impatient,
+    /// Reset it on every partial ACK ("Slow-but-Steady", RFC 6582 Section 4): recovery
+    /// repairs one loss per round trip however many there are.
+    SlowButSteady,
+}
+
 /// How the receiver echoes Congestion Experienced marks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -79,6 +95,9 @@ pub struct TcpConfig {
     /// default (ns-2's `Agent/TCP/Newreno` has none).
     #[serde(default)]
     pub sack: bool,
+    /// Timer restarts on NewReno partial ACKs (RFC 6582 Section 4).
+    #[serde(default)]
+    pub partial_ack_timer: PartialAckTimer,
 }
 
 impl Default for TcpConfig {
@@ -101,6 +120,7 @@ impl Default for TcpConfig {
             dupack_threshold: 3,
             limited_transmit: false,
             sack: false,
+            partial_ack_timer: PartialAckTimer::Impatient,
         }
     }
 }

@@ -9,7 +9,7 @@
 use super::cc::{AckEvent, CcInit, CongestionControl, CongestionEvent};
 use super::rto::RtoEstimator;
 use super::sack::{NextSeg, SackBlock, Scoreboard, SendState};
-use super::{EcnEcho, Recovery, TcpConfig};
+use super::{EcnEcho, PartialAckTimer, Recovery, TcpConfig};
 use crate::error::{EngineError, Result};
 use crate::packet::{Ecn, FlowId, Packet, PacketKind, RouteId, FLAG_CWR, FLAG_ECE, FLAG_RETRANSMIT};
 use crate::rng::Rng;
@@ -50,6 +50,10 @@ pub struct TcpSender {
     high_tx: u64,
     dupacks: u32,
     in_recovery: bool,
+    /// RFC 6582 Section 4: restart the timer on the first partial ACK only, or on each.
+    partial_ack_timer: PartialAckTimer,
+    /// A partial ACK has arrived in the current fast recovery.
+    partial_ack_seen: bool,
     /// RFC 6582 `recover`: highest segment sent when the last loss episode began.
     recover: Option<u64>,
     /// Window inflation during fast recovery (RFC 6582 Section 3.2 steps 3-4), segments.
@@ -122,6 +126,8 @@ impl TcpSender {
             ecn: config.ecn,
             dupack_threshold: config.dupack_threshold,
             limited_transmit: config.limited_transmit,
+            partial_ack_timer: config.partial_ack_timer,
+            partial_ack_seen: false,
             segments_per_ack: if config.delayed_ack { 2.0 } else { 1.0 },
             total_segments,
             snd_una: 0,
@@ -363,10 +369,14 @@ impl TcpSender {
             } else {
                 // RFC 6582 Section 3.2 step 4: partial ACK: retransmit the first unacked
                 // segment, deflate by the amount acknowledged, add back one segment, and
-                // reset the timer ("Slow-but-Steady", Section 4).
+                // "for the first partial ACK ... also reset the retransmit timer" (Impatient);
+                // Slow-but-Steady (Section 4) resets it on every partial ACK.
                 self.retransmit_first_unacked(now, out);
                 self.inflation = self.inflation - acked as f64 + 1.0;
-                self.arm_timer(now);
+                if !self.partial_ack_seen || self.partial_ack_timer == PartialAckTimer::SlowButSteady {
+                    self.arm_timer(now);
+                }
+                self.partial_ack_seen = true;
                 self.send_available(now, out);
                 return;
             }
@@ -420,6 +430,7 @@ impl TcpSender {
                 // cwnd = ssthresh + 3 segments.
                 self.cc.on_loss(&event);
                 self.in_recovery = true;
+                self.partial_ack_seen = false;
                 self.inflation = self.dupack_threshold as f64;
                 self.retransmit_first_unacked(now, out);
                 self.arm_timer(now);
@@ -733,6 +744,36 @@ mod tests {
         assert_eq!(tx.in_flight(), 5);
         assert_eq!(tx.stats.fast_recoveries, 1);
         assert_eq!(tx.stats.retransmits, 2);
+    }
+
+    /// RFC 6582 Section 3.2 step 4 / Section 4: the Impatient variant restarts the timer on
+    /// the first partial ACK only; Slow-but-Steady on every one.
+    #[test]
+    fn partial_ack_timer_impatient_against_slow_but_steady() {
+        for (variant, second_partial_moves_deadline) in
+            [(PartialAckTimer::Impatient, false), (PartialAckTimer::SlowButSteady, true)]
+        {
+            let config = TcpConfig {
+                initial_window: 10.0,
+                initial_ssthresh: 10.0,
+                partial_ack_timer: variant,
+                ..TcpConfig::default()
+            };
+            let mut tx = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "tcp").unwrap();
+            let mut out = Vec::new();
+            tx.start(0, &mut out);
+            // segments 0, 3 and 6 lost
+            for _ in 0..3 {
+                tx.on_ack(&ack(0, 0), 50 * MS, &mut out);
+            }
+            tx.on_ack(&ack(3, 50 * MS), 100 * MS, &mut out);
+            let after_first = tx.rto_deadline.unwrap();
+            assert!(after_first > 100 * MS, "{variant:?}: the first partial ACK restarts the timer");
+            tx.on_ack(&ack(6, 100 * MS), 160 * MS, &mut out);
+            let after_second = tx.rto_deadline.unwrap();
+            assert_eq!(after_second != after_first, second_partial_moves_deadline, "{variant:?}");
+            assert_eq!(tx.stats.fast_recoveries, 1);
+        }
     }
 
     #[test]
