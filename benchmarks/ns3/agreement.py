@@ -316,7 +316,8 @@ def main() -> None:
 
     todo: dict[str, tuple[aqmlab.Scenario, bool]] = {}  # name -> (scenario, timed)
     if args.matrix:
-        for scenarios, timed in ((matrix(), timing), (min_rto_1s_matrix(), False), (sack_matrix(), False)):
+        for scenarios, timed in ((matrix(), timing), (min_rto_1s_matrix(), False), (sack_matrix(), False),
+                                 (sack_matrix("1s"), False)):
             todo.update({name: (s, timed) for name, s in scenarios.items() if args.only is None or name in args.only})
     for path in args.scenarios:
         todo[path.stem] = (aqmlab.Scenario.from_toml(path), timing)
