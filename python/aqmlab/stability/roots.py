@@ -22,8 +22,16 @@ import scipy.linalg
 
 from aqmlab.stability.linearise import Linearisation, StabilityError
 
-__all__ = ["Roots", "characteristic_roots", "chebyshev", "generator_matrix", "newton_root", "rightmost_root",
-           "char_matrix", "char_matrix_derivative"]
+__all__ = [
+    "Roots",
+    "characteristic_roots",
+    "chebyshev",
+    "generator_matrix",
+    "newton_root",
+    "rightmost_root",
+    "char_matrix",
+    "char_matrix_derivative",
+]
 
 
 def chebyshev(N: int) -> tuple[np.ndarray, np.ndarray]:
@@ -153,8 +161,14 @@ def _default_N(A0, A, taus) -> int:
     return 24 if taus.size else 0
 
 
-def characteristic_roots(lin: Linearisation | tuple, *, N: int | None = None, count: int = 12,
-                         refine: bool = True, region: float | None = None) -> Roots:
+def characteristic_roots(
+    lin: Linearisation | tuple,
+    *,
+    N: int | None = None,
+    count: int = 12,
+    refine: bool = True,
+    region: float | None = None,
+) -> Roots:
     """The rightmost ``count`` characteristic roots (one per conjugate pair).
 
     ``lin`` is a :class:`Linearisation` or a tuple (A0, A, taus). ``N`` is the Chebyshev degree
@@ -206,8 +220,12 @@ def characteristic_roots(lin: Linearisation | tuple, *, N: int | None = None, co
         conv.append(ok)
         res.append(r)
     order = np.argsort(-np.real(out))[:count]
-    return Roots(roots=np.asarray(out, dtype=complex)[order], converged=np.asarray(conv)[order],
-                 residual=np.asarray(res)[order], N=int(N))
+    return Roots(
+        roots=np.asarray(out, dtype=complex)[order],
+        converged=np.asarray(conv)[order],
+        residual=np.asarray(res)[order],
+        N=int(N),
+    )
 
 
 def rightmost_root(lin, **kw) -> complex:
