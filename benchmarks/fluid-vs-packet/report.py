@@ -87,7 +87,7 @@ def write_figure(report: dict, out: Path) -> None:
             color=c,
             label=f"{mode}: fluid limit cycle (mapped, CTCP)",
         )
-        for rtt, p, k in zip(rtts, np.nanmedian(period, 1), peak.mean(1)):
+        for rtt, p, k in zip(rtts, np.nanmedian(period, 1), peak.mean(1), strict=True):
             if np.isfinite(p):
                 periods.annotate(f"{k:.2f}", (rtt, p), fontsize=7, color=c, xytext=(3, 3), textcoords="offset points")
         _, u25 = by_rtt(report, mode, "utilisation_min_last25")
@@ -158,7 +158,8 @@ def table(report: dict) -> str:
             q_star = report["fluid"][f"mapped/{mode}/compound"]["at_rtt"][str(rtt)]["equilibrium_queue_packets"]
             lines.append(
                 f"| {mode} | {rtt} | {1000 * report['mean_rtt_s'][mode][str(rtt)]:.1f} | "
-                f"{fluid_cell(report, 'mapped', mode, 'compound', rtt)} | {fluid_cell(report, 'mapped', mode, 'reno', rtt)} | "
+                f"{fluid_cell(report, 'mapped', mode, 'compound', rtt)} | "
+                f"{fluid_cell(report, 'mapped', mode, 'reno', rtt)} | "
                 f"{fluid_cell(report, 'paper', mode, 'compound', rtt)} | "
                 f"{cycle['queue_std']:.1f}, {cycle['acf_period_s']:.2f} s | {mean('queue_mean'):.0f} / {q_star:.0f} | "
                 f"{mean('queue_std'):.1f} | {mean('average_std'):.1f} | {min(swings):.0f}-{max(swings):.0f} | "
@@ -171,7 +172,10 @@ def table(report: dict) -> str:
 
 def hopf_table(report: dict) -> str:
     lines = [
-        "| parameters | RED decides on | window law | Hopf τ_c (ms) | as configured RTT (ms) | ω_c (rad/s) | period 2π/ω_c (s) |",
+        (
+            "| parameters | RED decides on | window law | Hopf τ_c (ms) | as configured RTT (ms) "
+            "| ω_c (rad/s) | period 2π/ω_c (s) |"
+        ),
         "|---|---|---|---|---|---|---|",
     ]
     for key, entry in report["fluid"].items():

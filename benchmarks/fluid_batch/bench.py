@@ -126,7 +126,7 @@ def main() -> None:
     for method in ("rk4", "rk3"):
         walls, cpus = [], []
         for _ in range(args.repeats):
-            result, wall, cpu = timed(lambda: run_aqmlab(method))
+            result, wall, cpu = timed(lambda method=method: run_aqmlab(method))
             walls.append(wall)
             cpus.append(cpu)
         results[method] = result
@@ -137,7 +137,8 @@ def main() -> None:
             "median_cpu_s": statistics.median(cpus),
         }
         print(
-            f"aqmlab {method}: median wall {statistics.median(walls):.2f} s, median CPU {statistics.median(cpus):.2f} s "
+            f"aqmlab {method}: median wall {statistics.median(walls):.2f} s, "
+            f"median CPU {statistics.median(cpus):.2f} s "
             f"over {args.repeats} runs",
             flush=True,
         )

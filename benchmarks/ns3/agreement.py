@@ -46,10 +46,11 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 
-import aqmlab
-import metrics
-import ns3_mapping
-from matrix import matrix, min_rto_1s_matrix, sack_matrix
+# imports below need the sys.path entry above (sibling modules in benchmarks/ns3)
+import aqmlab  # noqa: E402
+import metrics  # noqa: E402
+import ns3_mapping  # noqa: E402
+from matrix import matrix, min_rto_1s_matrix, sack_matrix  # noqa: E402
 
 NS3_BINARY = HERE / "build" / "aqmlab_ns3"
 ENGINE_RUNNER = ROOT / "target" / "release" / "examples" / "run_scenario"
@@ -88,7 +89,10 @@ def aqmlab_records(results: aqmlab.Results, link: str) -> tuple[metrics.LinkReco
     samples = results.link_samples(link)
     rate = float(results.links.column("rate_bps")[results.link_id(link)].as_py())
     crossing = results.crossing(link)
-    column = lambda name: results.flows.column(name).to_numpy()[crossing]
+
+    def column(name):
+        return results.flows.column(name).to_numpy()[crossing]
+
     return (
         metrics.LinkRecord(
             samples["time_s"],

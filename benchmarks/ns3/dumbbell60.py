@@ -312,7 +312,7 @@ def run_once(args: argparse.Namespace) -> dict:
     capacity_pps = 100e6 / wire_bits
     samples = list(helpers.Samples())
     drop_samples = list(helpers.DropSamples())
-    per_second = [(b - a) / capacity_pps for a, b in zip(samples, samples[1:])]
+    per_second = [(b - a) / capacity_pps for a, b in zip(samples, samples[1:], strict=False)]
     window_bins = per_second[int(measure_start) : int(duration)]
     qw = ns.DoubleValue()
     red_qdisc.GetAttribute("QW", qw)
@@ -351,7 +351,7 @@ def run_once(args: argparse.Namespace) -> dict:
         "access_drops": access_drops,
         "access_drops_window": counters[3] - mid_counters[3],
         "utilisation_per_second": per_second,
-        "red_drops_per_second": [b - a for a, b in zip(drop_samples, drop_samples[1:])],
+        "red_drops_per_second": [b - a for a, b in zip(drop_samples, drop_samples[1:], strict=False)],
         "start_times_s": starts,
         "rss_after_import_mib": rss_after_import,
         "peak_rss_mib": peak_rss_mib(),

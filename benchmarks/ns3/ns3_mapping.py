@@ -453,7 +453,9 @@ def translate(
     for name in core.monitored:
         spec.add(f"monitor {name} a {name} {PPP_HEADER_BYTES}")
         spec.monitored.append(name)
-        spec.monitored_rate_bps[name] = float(next(l["rate_bps"] for l in core.links if l["name"] == name))
+        spec.monitored_rate_bps[name] = float(
+            next(core_link["rate_bps"] for core_link in core.links if core_link["name"] == name)
+        )
 
     starts = list(start_times) if start_times is not None else _start_times(groups, seed)
     if len(starts) != flow_count:

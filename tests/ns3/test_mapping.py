@@ -10,9 +10,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks" / "ns3"))
 
-import aqmlab
-import ns3_mapping
-from ns3_mapping import Unsupported, translate
+# imports below need the sys.path entry above (modules in benchmarks/ns3)
+import aqmlab  # noqa: E402
+import ns3_mapping  # noqa: E402
+from ns3_mapping import Unsupported, translate  # noqa: E402
 
 
 def directives(spec: ns3_mapping.Ns3Spec) -> list[list[str]]:

@@ -15,10 +15,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks" / "ns3"))
 
-import agreement
-import aqmlab
-import metrics
-import ns3_mapping
+# imports below need the sys.path entry above (modules in benchmarks/ns3)
+import agreement  # noqa: E402
+import aqmlab  # noqa: E402
+import metrics  # noqa: E402
+import ns3_mapping  # noqa: E402
 
 
 def small_scenario(queue: dict) -> aqmlab.Scenario:

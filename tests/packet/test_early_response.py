@@ -151,7 +151,10 @@ def test_same_seed_same_run(example):
     scenario = fig2(example, flows=10, duration="20s", measure="10s")
     a, b = simulate(scenario, seed=3), simulate(scenario, seed=3)
     c = simulate(scenario, seed=4)
-    queue = lambda r: r.link_trace.column("queue_packets").to_numpy()
+
+    def queue(r):
+        return r.link_trace.column("queue_packets").to_numpy()
+
     assert np.array_equal(queue(a), queue(b))
     assert not np.array_equal(queue(a), queue(c))
 

@@ -77,7 +77,7 @@ def test_roots_two_delays_satisfy_characteristic_equation():
     taus = np.array([0.7, 1.9])
     r = characteristic_roots((A0, A, taus), count=5)
     for lam in r.roots:
-        D = lam * np.eye(2) - A0 - sum(Ak * np.exp(-lam * t) for Ak, t in zip(A, taus))
+        D = lam * np.eye(2) - A0 - sum(Ak * np.exp(-lam * t) for Ak, t in zip(A, taus, strict=True))
         sv = np.linalg.svd(D, compute_uv=False)
         assert sv[-1] < 1e-10 * max(1.0, sv[0])
     # N-independence of the rightmost root

@@ -115,7 +115,6 @@ def red_config(
     template = tcp if tcp is not None else TcpModel(b=b)
     big, small = replace(template, packet_bytes=packet_bytes.high), replace(template, packet_bytes=packet_bytes.low)
     g_max = QueueLaw(rate_bps, flows.high, rtt_s.low, math.inf, big)
-    g_min = QueueLaw(rate_bps, flows.low, rtt_s.high, math.inf, small)
     packet_time = 8.0 * packet_bytes.high / rate_bps
     if policy == "drop-conservative":
         if max_p is None or not 0 < max_p <= 1:

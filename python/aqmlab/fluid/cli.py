@@ -117,7 +117,9 @@ def run(
             json.dumps(
                 {
                     "timeseries.png": "timeseries.parquet: every state against t, one line per point",
-                    "phase.png": f"timeseries.parquet: {result.state_names[0]}(t) against {result.state_names[0]}(t - delay)",
+                    "phase.png": (
+                        f"timeseries.parquet: {result.state_names[0]}(t) against {result.state_names[0]}(t - delay)"
+                    ),
                 },
                 indent=2,
             )

@@ -36,7 +36,7 @@ def grid(**axes) -> dict[str, np.ndarray]:
     names = list(axes)
     values = [np.asarray(axes[name], dtype=float).reshape(-1) for name in names]
     mesh = np.meshgrid(*values, indexing="ij")
-    return {name: array.reshape(-1) for name, array in zip(names, mesh)}
+    return {name: array.reshape(-1) for name, array in zip(names, mesh, strict=True)}
 
 
 def _hermite(theta):
@@ -101,12 +101,12 @@ class _LagPlan:
         if self.uniform:
             self.off = int(off.flat[0])
             self.theta = float(theta.flat[0])
-            self.w = tuple(float(v) * s for v, s in zip(_hermite(self.theta), (1.0, h, 1.0, h)))
+            self.w = tuple(float(v) * s for v, s in zip(_hermite(self.theta), (1.0, h, 1.0, h), strict=True))
             self.off_min = self.off_max = self.off
         else:
             self.off = np.broadcast_to(off.astype(np.int64), (size,)).copy()
             self.theta = np.broadcast_to(theta, (size,)).copy()
-            self.w = tuple(v * s for v, s in zip(_hermite(self.theta), (1.0, h, 1.0, h)))
+            self.w = tuple(v * s for v, s in zip(_hermite(self.theta), (1.0, h, 1.0, h), strict=True))
             self.off_min, self.off_max = int(self.off.min()), int(self.off.max())
 
 
@@ -310,7 +310,7 @@ def integrate(
         derived=derived,
         delays={
             name: np.broadcast_to(np.asarray(d, dtype=float), (size,)).copy()
-            for name, d in zip(model.delay_names, delays)
+            for name, d in zip(model.delay_names, delays, strict=True)
         },
         phase_delay=np.broadcast_to(np.asarray(model.phase_delay(P), dtype=float), (size,)).copy(),
         meta={

@@ -52,7 +52,7 @@ def plot_timeseries(
     axes = figure.subplots(len(names), 1, sharex=True, squeeze=False)[:, 0]
     chosen = _points(result, points)
     time_label = "time (RTT steps)" if result.meta.get("time_unit") == "rtt" else "time (s)"
-    for axis, name in zip(axes, names):
+    for axis, name in zip(axes, names, strict=True):
         values = result.state(name)
         for point in chosen:
             axis.plot(result.times, values[point], lw=0.9, label=_label(result, point))

@@ -393,14 +393,16 @@ def fig14(out: Path, quick: bool) -> Outcome:
         Claim(
             "the amplitude grows with q_th",
             "amplitude of the limit cycle increases as q_th increases",
-            f"amplitude {late[above][0]:.2f} (39) → {late[thresholds == 60][0]:.2f} (60) → {late[-1]:.2f} (100) packets; "
+            f"amplitude {late[above][0]:.2f} (39) → "
+            f"{late[thresholds == 60][0]:.2f} (60) → {late[-1]:.2f} (100) packets; "
             f"increasing at every step: {growing}",
             growing,
         ),
         Claim(
             "the equilibrium window grows with q_th",
             "w* increases with q_th (equilibrium below eq. 36)",
-            f"w* = {equilibrium[0]:.1f} (10) → {equilibrium[thresholds == 39][0]:.1f} (39) → {equilibrium[-1]:.1f} (100) "
+            f"w* = {equilibrium[0]:.1f} (10) → {equilibrium[thresholds == 39][0]:.1f} (39) → "
+            f"{equilibrium[-1]:.1f} (100) "
             "packets",
             bool(np.all(np.diff(equilibrium) > 0)),
         ),

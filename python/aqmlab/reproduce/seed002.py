@@ -447,7 +447,8 @@ def fig8(out: Path, quick: bool) -> Outcome:
             "α = 8 is unstable",
             "the system is unstable at α = 8 (Fig. 8)",
             f"virtual queue CV {cv[3]:.3f} at α = 8 against {cv[0]:.3f} at α = 1; real queue empty "
-            f"{100 * stats[8.0]['empty']:.0f} % of the time, throughput {100 * stats[8.0]['throughput_share_mean']:.1f} "
+            f"{100 * stats[8.0]['empty']:.0f} % of the time, throughput "
+            f"{100 * stats[8.0]['throughput_share_mean']:.1f} "
             f"% of C (criterion: CV above {STABLE_CV} and at least three times α = 1's)",
             bool(cv[3] > STABLE_CV and cv[3] >= 3 * cv[0]),
         ),

@@ -264,7 +264,10 @@ def longer_rtt_costs_utilisation(
     lower = all(b.utilisation_mean < a.utilisation_mean for a, b in zip(short, long, strict=True))
     above = floor is None or all(b.utilisation_mean >= floor for b in long)
     criterion = "lower at 200 ms in every seed" + (f", and still at least {100 * floor:.0f} %" if floor else "")
-    text = f"{utilisation_text(measured, [label(buffer, 10), label(buffer, 200)])}{seeds_note(seeds)} (criterion: {criterion})"
+    text = (
+        f"{utilisation_text(measured, [label(buffer, 10), label(buffer, 200)])}{seeds_note(seeds)} "
+        f"(criterion: {criterion})"
+    )
     return Claim(claim, paper, text, bool(lower and above))
 
 

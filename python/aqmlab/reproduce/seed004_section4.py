@@ -130,7 +130,8 @@ def check_config(name: str, resource: str, extra: dict, quick: bool) -> tuple[li
         Claim(
             f"{name}: the Hopf bifurcation produces oscillations of period 4τ",
             "oscillatory solution with period 4τ at the boundary",
-            f"crossing frequency ωτ = {hopf.omega * RTT:.5f} (π/2 = {math.pi / 2:.5f}: period {2 * math.pi / hopf.omega / RTT:.4f}τ); "
+            f"crossing frequency ωτ = {hopf.omega * RTT:.5f} (π/2 = {math.pi / 2:.5f}: "
+            f"period {2 * math.pi / hopf.omega / RTT:.4f}τ); "
             f"fluid model (13): at {BELOW} κ_c the amplitude decays to {last[0]:.1e} of the mean, at {ABOVE} κ_c a "
             f"limit cycle of amplitude {last[1]:.1e} (quarter before: {earlier[1]:.1e}) with period {period:.3f}τ "
             "(criterion: ωτ within 1e-3 of π/2; decays below 1e-4; sustained ≥ 1e-3 and within 5 % of the quarter "
@@ -278,10 +279,11 @@ def section4(out: Path, quick: bool) -> Outcome:
         Claim(
             "a larger B lowers the gain at which the Hopf bifurcation occurs",
             "the larger B, the greater the chance of a Hopf bifurcation (buffers from about 10 to 100 packets)",
-            f"κ_c τ falls over B = 10-100 packets: (11) {at[15]['mm1']:.3f} at B = 15 to {at[100]['mm1']:.3f} at 100; (15)-(16) "
-            f"{at[15]['gaussian']:.3f} to {at[100]['gaussian']:.3f}; bound (17) falls as 1/(1 + 2B/σ²). For (11) at fixed w the "
-            f"equilibrium p = (w/C)^(B/(B+1)) also moves: p(1 + B) falls for B < ln(C/w) − 1 = {turn:.1f} packets and rises "
-            f"beyond, so κ_c τ peaks at B ≈ {peak['mm1']:.1f} for (11) and {peak['gaussian']:.1f} for (16) and grows with B "
+            f"κ_c τ falls over B = 10-100 packets: (11) {at[15]['mm1']:.3f} at B = 15 to {at[100]['mm1']:.3f} at 100; "
+            f"(15)-(16) {at[15]['gaussian']:.3f} to {at[100]['gaussian']:.3f}; bound (17) falls as 1/(1 + 2B/σ²). "
+            "For (11) at fixed w the equilibrium p = (w/C)^(B/(B+1)) also moves: p(1 + B) falls for B < ln(C/w) − 1 = "
+            f"{turn:.1f} packets and rises beyond, so κ_c τ peaks at B ≈ {peak['mm1']:.1f} for (11) and "
+            f"{peak['gaussian']:.1f} for (16) and grows with B "
             "below that (criterion: κ_c falls over the whole range 10-100 for (11), (16) and (17))",
             all(falling.values()),
         )
@@ -295,7 +297,8 @@ def section4(out: Path, quick: bool) -> Outcome:
         Claim(
             "(17) is sufficient for every w < C",
             "the left side of (16) increases with w, so κτ(1 + 2B/σ²) < π/2 suffices",
-            f"(1 + 2BC/(xσ²))p(x) at the equilibrium over w/C = {shares[0]:.0e}-{shares[-1]:.3f} ({shares.size} points): "
+            f"(1 + 2BC/(xσ²))p(x) at the equilibrium over w/C = {shares[0]:.0e}-{shares[-1]:.3f} "
+            f"({shares.size} points): "
             f"{'increasing' if monotone else 'not increasing'} and {'below' if below else 'not below'} 1 + 2B/σ² for "
             f"B = 15 and 100; at w = {WEIGHT_SHARE:g} C, (17) is conservative by a factor "
             f"{conservative[15]:.1f} (B = 15) and {conservative[100]:.1f} (B = 100) (criterion: increasing and below)",

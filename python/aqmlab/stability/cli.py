@@ -120,13 +120,13 @@ def stability_command(
     eq = Table(title=f"{m.name} equilibrium")
     eq.add_column("state")
     eq.add_column("value", justify="right")
-    for name, value in zip(lin.state_names, lin.equilibrium):
+    for name, value in zip(lin.state_names, lin.equilibrium, strict=True):
         eq.add_row(name, f"{value:.6g}")
     console.print(eq)
     rt = Table(title="rightmost characteristic roots (Chebyshev generator + Newton)")
     for col in ("Re λ (1/s)", "Im λ (rad/s)", "period (s)", "Newton"):
         rt.add_column(col, justify="right")
-    for r, ok in zip(roots.roots, roots.converged):
+    for r, ok in zip(roots.roots, roots.converged, strict=True):
         rt.add_row(
             f"{r.real:.6g}",
             f"{r.imag:.6g}",
@@ -157,7 +157,7 @@ def stability_command(
             "model": m.name,
             "params": lin.params,
             "options": options,
-            "equilibrium": dict(zip(lin.state_names, lin.equilibrium.tolist())),
+            "equilibrium": dict(zip(lin.state_names, lin.equilibrium.tolist(), strict=True)),
             "verdict": roots.verdict(),
             "margin": roots.margin,
             "conditions": [

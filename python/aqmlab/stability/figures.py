@@ -62,7 +62,7 @@ def threshold_sufficient_curve(q_values, params=None):
     out = []
     for q in q_values:
 
-        def f(a):
+        def f(a, q=q):
             P, _ = model.resolve({**(params or {}), "q_th": q, "alpha": a})
             w = model.equilibrium(P, 1)[0, 0]
             return a * q * w ** (P["k"] - 1) - math.pi / 2  # seed 000 eq. (43)

@@ -518,7 +518,8 @@ def appendix_ctcp_noavg(
     c1f, c2f = coeffs(F1), coeffs(F2)
     g21 = g("21")
     c1 = 1j / (2 * om) * (g20 * g11 - 2 * abs(g11) ** 2 - abs(g02) ** 2 / 3) + g21 / 2  # eq. (67)
-    # α'(0) = Re dλ/dκ at κ_c, eq. (34) inverted: Re(dλ/dκ)^(−1) = (2ω²κτ + τκ³(a1² − 2a2)) / (4ω²τ... ) — here from (28)
+    # α'(0) = Re dλ/dκ at κ_c, eq. (34) inverted:
+    # Re(dλ/dκ)^(−1) = (2ω²κτ + τκ³(a1² − 2a2)) / (4ω²τ... ) — here from (28)
     a1 = (pp * w + (2 - k) * i0 * (1 - p)) / tau
     a2 = pp * C * (2 - k) * i0 / tau
     a3 = pp * C * i0 / (p * tau)

@@ -73,7 +73,7 @@ class Linearisation:
         those delays): the form the root finders use."""
         A0 = self.A0.copy()
         groups: dict[float, np.ndarray] = {}
-        for tau, Ak in zip(self.delays, self.A):
+        for tau, Ak in zip(self.delays, self.A, strict=True):
             if not np.any(Ak):
                 continue
             if tau <= tol:
@@ -88,7 +88,7 @@ class Linearisation:
     def characteristic_matrix(self, lam: complex) -> np.ndarray:
         """Δ(λ) = λI − A_0 − Σ A_k e^(−λ τ_k)."""
         out = lam * np.eye(self.n, dtype=complex) - self.A0
-        for tau, Ak in zip(self.delays, self.A):
+        for tau, Ak in zip(self.delays, self.A, strict=True):
             out = out - Ak * np.exp(-lam * tau)
         return out
 

@@ -74,7 +74,7 @@ def generator_matrix(A0: np.ndarray, A: np.ndarray, taus: np.ndarray, N: int) ->
     M = np.kron(D * (2.0 / tau_max), np.eye(n))
     top = np.zeros((n, n * (N + 1)))
     top[:, :n] += A0
-    for tau, Ak in zip(taus, A):
+    for tau, Ak in zip(taus, A, strict=True):
         s = 1.0 - 2.0 * tau / tau_max  # θ = −τ ↦ x
         row = _barycentric_row(x, s)
         top += np.kron(row[None, :], Ak)
@@ -84,14 +84,14 @@ def generator_matrix(A0: np.ndarray, A: np.ndarray, taus: np.ndarray, N: int) ->
 
 def char_matrix(A0, A, taus, lam):
     out = lam * np.eye(A0.shape[0], dtype=complex) - A0
-    for tau, Ak in zip(taus, A):
+    for tau, Ak in zip(taus, A, strict=True):
         out = out - Ak * np.exp(-lam * tau)
     return out
 
 
 def char_matrix_derivative(A0, A, taus, lam):
     out = np.eye(A0.shape[0], dtype=complex)
-    for tau, Ak in zip(taus, A):
+    for tau, Ak in zip(taus, A, strict=True):
         out = out + tau * Ak * np.exp(-lam * tau)
     return out
 

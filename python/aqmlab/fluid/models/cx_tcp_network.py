@@ -116,7 +116,7 @@ class CxTcpNetwork(FluidModel):
         for b in range(size):
             P1 = {key: (float(value[b]) if np.ndim(value) else value) for key, value in P.items()}
 
-            def windows(d):
+            def windows(d, P1=P1):
                 delta = self.A @ d  # δ_i = Σ_{j∈i} q_j/C_j
                 p = backoff22(delta, P1)
                 return np.sqrt(2.0 / np.maximum(p, 1e-300)), delta  # eq. (18)

@@ -83,7 +83,7 @@ class EcnNetwork(FluidModel):
         for b in range(size):
             P1 = {key: (float(value[b]) if np.ndim(value) else value) for key, value in P.items()}
 
-            def residual(s):  # log(x_r Σ μ_j / w_r): zero at equilibrium of eq. (9)
+            def residual(s, P1=P1):  # log(x_r Σ μ_j / w_r): zero at equilibrium of eq. (9)
                 x = np.exp(np.minimum(s, 50.0))[:, None]
                 with np.errstate(over="ignore", divide="ignore"):
                     return np.log(np.maximum((x * self._congestion(x, P1))[:, 0], 1e-300) / self.weights)

@@ -92,7 +92,7 @@ class PrimalDual(FluidModel):
             ):
                 raise FluidError(f"forward has shape {self.forward.shape}; allowed: ({R}, {L}) delays in [0, T_r)")
         self.backward = self.rtts[:, None] - self.forward  # T^b_{lr} = T_r − T^f_{rl}
-        self.pairs = [(r, l) for r in range(R) for l in range(L) if self.A[r, l]]
+        self.pairs = [(r, link_index) for r in range(R) for link_index in range(L) if self.A[r, link_index]]
         self.option_values = {
             "link": link,
             "feedback": feedback,
@@ -104,14 +104,14 @@ class PrimalDual(FluidModel):
         averaged = link != "ered-iq"
         self.state_names = (
             tuple(f"w{r}" for r in range(R))
-            + tuple(f"v{l}" for l in range(L))
-            + (tuple(f"r{l}" for l in range(L)) if averaged else ())
+            + tuple(f"v{link_index}" for link_index in range(L))
+            + (tuple(f"r{link_index}" for link_index in range(L)) if averaged else ())
         )
         self.units = ("packets",) * len(self.state_names)
         self.delay_names = (
             tuple(f"T{r}" for r in range(R))
-            + tuple(f"Tf{r}_{l}" for r, l in self.pairs)
-            + tuple(f"Tb{r}_{l}" for r, l in self.pairs)
+            + tuple(f"Tf{r}_{link_index}" for r, link_index in self.pairs)
+            + tuple(f"Tb{r}_{link_index}" for r, link_index in self.pairs)
         )
         self.tcp = Power()
         self.params = {
@@ -150,18 +150,18 @@ class PrimalDual(FluidModel):
         s = P["rtt_scale"]
         return (
             [s * T for T in self.rtts]
-            + [s * self.forward[r, l] for r, l in self.pairs]
-            + [s * self.backward[r, l] for r, l in self.pairs]
+            + [s * self.forward[r, link] for r, link in self.pairs]
+            + [s * self.backward[r, link] for r, link in self.pairs]
         )
 
     def phase_delay(self, P):
         return P["rtt_scale"] * float(self.rtts.min())
 
-    def price(self, z, l: int, P):
-        """Marking probability of link l from its (virtual or averaged) queue z."""
+    def price(self, z, link: int, P):
+        """Marking probability of link `link` from its (virtual or averaged) queue z."""
         if self.link == "red":
             return red_probability("piecewise", z, P)  # seed 000 eq. (6) on the average
-        exponent = np.minimum(P["alpha"] * (z - P["b_min"]) / self.capacities[l], 700.0)
+        exponent = np.minimum(P["alpha"] * (z - P["b_min"]) / self.capacities[link], 700.0)
         return np.where(z < P["b_min"], 0.0, np.minimum(P["p_min"] * np.exp(exponent), 1.0))  # eq. (35)
 
     def rhs(self, t, y, lag, P):
@@ -174,14 +174,14 @@ class PrimalDual(FluidModel):
         # route prices q_r(t) from p_l(t − T^b_{lr}) (eq. 9 or eq. 36)
         q = np.zeros((R, y.shape[1])) if self.feedback == "linear" else np.ones((R, y.shape[1]))
         y_links = np.zeros((L, y.shape[1]))
-        for k, (r, l) in enumerate(self.pairs):
+        for k, (r, link) in enumerate(self.pairs):
             back = lag[R + n_pairs + k]
-            p_l = self.price(back[z_index + l], l, P)  # p_l(t − T^b_{lr})
+            p_l = self.price(back[z_index + link], link, P)  # p_l(t − T^b_{lr})
             if self.feedback == "linear":
                 q[r] += p_l  # eq. (9)
             else:
                 q[r] *= 1.0 - p_l  # eq. (36)
-            y_links[l] += lag[R + k][r] / rtt[r]  # eq. (8): x_r(t − T^f_{rl})
+            y_links[link] += lag[R + k][r] / rtt[r]  # eq. (8): x_r(t − T^f_{rl})
         if self.feedback == "probabilistic":
             q = 1.0 - q
         w = y[:R]
@@ -215,7 +215,7 @@ class PrimalDual(FluidModel):
                     return self.A @ prices
                 return 1.0 - np.exp(self.A @ np.log1p(-np.minimum(prices, 1 - 1e-15)))
 
-            def residual(s):
+            def residual(s, P1=P1, rtt=rtt, target=target):
                 w = np.exp(s[:R])
                 prices = np.exp(s[R:])
                 q = route_price(prices)
@@ -250,7 +250,7 @@ class PrimalDual(FluidModel):
     def outputs(self, states, P):
         R, L = self.A.shape
         start = R + L if self.link != "ered-iq" else R
-        return {f"p{l}": self.price(states[:, start + l, :], l, P) for l in range(L)}
+        return {f"p{link}": self.price(states[:, start + link, :], link, P) for link in range(L)}
 
 
 def _matrix(value) -> np.ndarray:
