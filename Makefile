@@ -58,6 +58,7 @@ lint: setup
 	cargo clippy --quiet -p aqmlab-engine -p aqmlab-py -- -D warnings
 	$(PYTHON) -m pip install --quiet "ruff>=0.4"
 	$(PYTHON) -m ruff check python tests benchmarks
+	$(PYTHON) -m ruff format --check python tests benchmarks
 
 clean:
 	rm -rf $(VENV) target aqmlab-out

@@ -31,18 +31,30 @@ RUNNER = ROOT / "target" / "release" / "examples" / "run_scenario"
 
 
 def machine() -> dict[str, str]:
-    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                if line.startswith("model name")), platform.processor())
-    return {"uname": " ".join(platform.uname()), "cpu": cpu, "cores": str(os.cpu_count()),
-            "python": platform.python_version(), "load_at_start": " ".join(map(str, os.getloadavg()))}
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
+    return {
+        "uname": " ".join(platform.uname()),
+        "cpu": cpu,
+        "cores": str(os.cpu_count()),
+        "python": platform.python_version(),
+        "load_at_start": " ".join(map(str, os.getloadavg())),
+    }
 
 
 def engine_runs(resolved: dict, runs: int, seed: int) -> list[dict]:
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
         json.dump(resolved, file)
     try:
-        return [json.loads(subprocess.check_output([str(RUNNER), file.name, str(seed)], text=True))
-                for _ in range(runs)]
+        return [
+            json.loads(subprocess.check_output([str(RUNNER), file.name, str(seed)], text=True)) for _ in range(runs)
+        ]
     finally:
         os.unlink(file.name)
 
@@ -76,8 +88,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ns3", action="store_true", help="also run the ns-3 reference (slow: ~75 s a run)")
-    parser.add_argument("--scenario", type=Path, default=HERE / "scenario.toml",
-                        help="another benchmark's scenario (e.g. benchmarks/large-scale/scenario.toml)")
+    parser.add_argument(
+        "--scenario",
+        type=Path,
+        default=HERE / "scenario.toml",
+        help="another benchmark's scenario (e.g. benchmarks/large-scale/scenario.toml)",
+    )
     parser.add_argument("--no-python", action="store_true", help="skip the Python API timing")
     args = parser.parse_args()
 
@@ -87,8 +103,12 @@ def main() -> None:
     traced = scenario.resolved()
     bare = json.loads(json.dumps(traced))
     bare["trace"]["flows"] = 0
-    report = {"machine": machine(), "command": " ".join([Path(sys.executable).name, *sys.argv]),
-              "scenario": scenario.model_dump(mode="json"), "runs": args.runs}
+    report = {
+        "machine": machine(),
+        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        "scenario": scenario.model_dump(mode="json"),
+        "runs": args.runs,
+    }
     for label, resolved in (("engine_no_flow_trace", bare), ("engine_default_trace", traced)):
         samples = engine_runs(resolved, args.runs, args.seed)
         report[label] = {
@@ -112,15 +132,18 @@ def main() -> None:
             ns3_rate = ns3.get("median_bottleneck_packets_per_s")
             if ns3_rate:
                 report["packet_rate_ratio_vs_ns3"] = (
-                    report["engine_no_flow_trace"]["bottleneck_packets_per_s_median"] / ns3_rate)
+                    report["engine_no_flow_trace"]["bottleneck_packets_per_s_median"] / ns3_rate
+                )
     report["machine"]["load_at_end"] = " ".join(map(str, os.getloadavg()))
     (out_dir / "results.json").write_text(json.dumps(report, indent=2))
     for key in ("engine_no_flow_trace", "engine_default_trace", "python_api_default_trace"):
         if key in report:
             print(key, {k: v for k, v in report[key].items() if k not in ("samples", "wall_s")})
     if "speedup_vs_ns3" in report:
-        print(f"speed-up over ns-3: {report['speedup_vs_ns3']:.0f}x wall time, "
-              f"{report.get('packet_rate_ratio_vs_ns3', float('nan')):.0f}x bottleneck packets per wall second")
+        print(
+            f"speed-up over ns-3: {report['speedup_vs_ns3']:.0f}x wall time, "
+            f"{report.get('packet_rate_ratio_vs_ns3', float('nan')):.0f}x bottleneck packets per wall second"
+        )
 
 
 if __name__ == "__main__":

@@ -21,8 +21,9 @@ BAND = 50.0
 def by_rtt(report: dict, mode: str, key: str) -> tuple[np.ndarray, np.ndarray]:
     """RTTs and the per-seed values (rows: RTT, columns: seed) of one packet measure."""
     rtts = sorted({run["rtt_ms"] for run in report["packet"].values() if run["mode"] == mode})
-    values = [[run[key] for run in report["packet"].values() if run["mode"] == mode and run["rtt_ms"] == rtt]
-              for rtt in rtts]
+    values = [
+        [run[key] for run in report["packet"].values() if run["mode"] == mode and run["rtt_ms"] == rtt] for rtt in rtts
+    ]
     return np.array(rtts), np.array(values, dtype=float)
 
 
@@ -46,8 +47,14 @@ def write_figure(report: dict, out: Path) -> None:
         c = colours[mode]
         rtts, swing = by_rtt(report, mode, "average_swing_5_95")
         _, std_q = by_rtt(report, mode, "queue_std")
-        spread.errorbar(rtts, swing.mean(1), yerr=np.ptp(swing, 1) / 2, fmt="o-", color=c,
-                        label=f"{mode}: swing of RED average (5-95 %)")
+        spread.errorbar(
+            rtts,
+            swing.mean(1),
+            yerr=np.ptp(swing, 1) / 2,
+            fmt="o-",
+            color=c,
+            label=f"{mode}: swing of RED average (5-95 %)",
+        )
         spread.plot(rtts, std_q.mean(1), "s--", color=c, label=f"{mode}: std of queue")
         for tcp, style in (("compound", "-"), ("reno", ":")):
             hopf = report["fluid"][f"mapped/{mode}/{tcp}"]["hopf"]
@@ -57,14 +64,30 @@ def write_figure(report: dict, out: Path) -> None:
                     spread.axvline(at, color=c, ls=style, lw=1)
         _, period = by_rtt(report, mode, "queue_acf_period_s")
         _, peak = by_rtt(report, mode, "queue_acf_peak")
-        periods.errorbar(rtts, np.nanmedian(period, 1), yerr=np.nan_to_num(np.ptp(period, 1) / 2), fmt="o", color=c,
-                         label=f"{mode}: packet queue, autocorrelation")
+        periods.errorbar(
+            rtts,
+            np.nanmedian(period, 1),
+            yerr=np.nan_to_num(np.ptp(period, 1) / 2),
+            fmt="o",
+            color=c,
+            label=f"{mode}: packet queue, autocorrelation",
+        )
         cycle = report["fluid_cycles"][f"mapped/{mode}/compound"]
-        spread.plot(rtts, [cycle[str(r)]["queue_std"] for r in rtts], "x:", color=c,
-                    label=f"{mode}: std of queue, fluid limit cycle (mapped, CTCP)")
-        periods.plot(rtts, [cycle[str(r)]["acf_period_s"] for r in rtts], "x--", color=c,
-                     label=f"{mode}: fluid limit cycle (mapped, CTCP)")
-        for rtt, p, k in zip(rtts, np.nanmedian(period, 1), peak.mean(1)):
+        spread.plot(
+            rtts,
+            [cycle[str(r)]["queue_std"] for r in rtts],
+            "x:",
+            color=c,
+            label=f"{mode}: std of queue, fluid limit cycle (mapped, CTCP)",
+        )
+        periods.plot(
+            rtts,
+            [cycle[str(r)]["acf_period_s"] for r in rtts],
+            "x--",
+            color=c,
+            label=f"{mode}: fluid limit cycle (mapped, CTCP)",
+        )
+        for rtt, p, k in zip(rtts, np.nanmedian(period, 1), peak.mean(1), strict=True):
             if np.isfinite(p):
                 periods.annotate(f"{k:.2f}", (rtt, p), fontsize=7, color=c, xytext=(3, 3), textcoords="offset points")
         _, u25 = by_rtt(report, mode, "utilisation_min_last25")
@@ -76,19 +99,27 @@ def write_figure(report: dict, out: Path) -> None:
             at = entry["at_rtt"]
             x = sorted(int(k) for k in at)
             roots.plot(x, [at[str(r)]["re"] for r in x], "o" + style, color=c, label=f"{mode}, {tcp} window law")
-            periods.plot(x, [at[str(r)]["period_s"] or np.nan for r in x], style, color=c, alpha=0.6,
-                         label=f"{mode}: fluid linear 2π/Im λ, {tcp}")
+            periods.plot(
+                x,
+                [at[str(r)]["period_s"] or np.nan for r in x],
+                style,
+                color=c,
+                alpha=0.6,
+                label=f"{mode}: fluid linear 2π/Im λ, {tcp}",
+            )
     spread.axhline(BAND, color="grey", lw=0.8)
     spread.set_ylabel("packets")
-    spread.set_title("queue oscillation (packet: mean ± half range of 3 seeds; x: fluid limit cycle)\n"
-                     "vertical: fluid Hopf point as configured RTT, if inside the sweep", fontsize=9)
+    spread.set_title(
+        "queue oscillation (packet: mean ± half range of 3 seeds; x: fluid limit cycle)\n"
+        "vertical: fluid Hopf point as configured RTT, if inside the sweep",
+        fontsize=9,
+    )
     roots.axhline(0, color="grey", lw=0.8)
     roots.set_ylabel("Re λ of the rightmost root (1/s)")
     roots.set_title("fluid model (mapped parameters) at τ = measured mean RTT: > 0 unstable", fontsize=9)
     periods.set_yscale("log")
     periods.set_ylabel("period (s)")
-    periods.set_title("queue period: packet (numbers: autocorrelation peak), fluid linear and limit cycle",
-                      fontsize=9)
+    periods.set_title("queue period: packet (numbers: autocorrelation peak), fluid linear and limit cycle", fontsize=9)
     utilisation.set_ylabel("minimum 1 s utilisation (%)")
     utilisation.set_title("minimum utilisation", fontsize=9)
     for axis in axes.flat:
@@ -106,10 +137,12 @@ def fluid_cell(report: dict, set_name: str, mode: str, tcp: str, rtt: int) -> st
 
 
 def table(report: dict) -> str:
-    head = ("| RED decides on | RTT (ms) | mean RTT (ms) | fluid, mapped, CTCP law: verdict (Re λ 1/s, 2π/Im λ) | "
-            "fluid, mapped, Reno law | fluid, paper defaults, CTCP | fluid cycle (mapped, CTCP): queue std, period | "
-            "queue mean: packet / fluid q* | queue std | RED avg std | avg swing 5-95 % | swing verdict | "
-            "queue period ACF (peak) | queue period FFT | min util last 25 s |")
+    head = (
+        "| RED decides on | RTT (ms) | mean RTT (ms) | fluid, mapped, CTCP law: verdict (Re λ 1/s, 2π/Im λ) | "
+        "fluid, mapped, Reno law | fluid, paper defaults, CTCP | fluid cycle (mapped, CTCP): queue std, period | "
+        "queue mean: packet / fluid q* | queue std | RED avg std | avg swing 5-95 % | swing verdict | "
+        "queue period ACF (peak) | queue period FFT | min util last 25 s |"
+    )
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     for mode in MODES:
         rtts, _ = by_rtt(report, mode, "queue_std")
@@ -125,19 +158,26 @@ def table(report: dict) -> str:
             q_star = report["fluid"][f"mapped/{mode}/compound"]["at_rtt"][str(rtt)]["equilibrium_queue_packets"]
             lines.append(
                 f"| {mode} | {rtt} | {1000 * report['mean_rtt_s'][mode][str(rtt)]:.1f} | "
-                f"{fluid_cell(report, 'mapped', mode, 'compound', rtt)} | {fluid_cell(report, 'mapped', mode, 'reno', rtt)} | "
+                f"{fluid_cell(report, 'mapped', mode, 'compound', rtt)} | "
+                f"{fluid_cell(report, 'mapped', mode, 'reno', rtt)} | "
                 f"{fluid_cell(report, 'paper', mode, 'compound', rtt)} | "
                 f"{cycle['queue_std']:.1f}, {cycle['acf_period_s']:.2f} s | {mean('queue_mean'):.0f} / {q_star:.0f} | "
                 f"{mean('queue_std'):.1f} | {mean('average_std'):.1f} | {min(swings):.0f}-{max(swings):.0f} | "
                 f"{'/'.join(verdicts)} | {np.nanmedian([r['queue_acf_period_s'] for r in runs]):.2f} s "
                 f"({mean('queue_acf_peak'):.2f}) | {np.median([r['queue_fft_period_s'] for r in runs]):.2f} s | "
-                f"{100 * mean('utilisation_min_last25'):.1f} % |")
+                f"{100 * mean('utilisation_min_last25'):.1f} % |"
+            )
     return "\n".join(lines)
 
 
 def hopf_table(report: dict) -> str:
-    lines = ["| parameters | RED decides on | window law | Hopf τ_c (ms) | as configured RTT (ms) | ω_c (rad/s) | period 2π/ω_c (s) |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        (
+            "| parameters | RED decides on | window law | Hopf τ_c (ms) | as configured RTT (ms) "
+            "| ω_c (rad/s) | period 2π/ω_c (s) |"
+        ),
+        "|---|---|---|---|---|---|---|",
+    ]
     for key, entry in report["fluid"].items():
         set_name, mode, tcp = key.split("/")
         hopf = entry["hopf"]
@@ -145,9 +185,11 @@ def hopf_table(report: dict) -> str:
             lines.append(f"| {set_name} | {mode} | {tcp} | none in [5 ms, 3 s] | | | |")
             continue
         at = configured_rtt_at(report, hopf["tau_s"], mode)
-        lines.append(f"| {set_name} | {mode} | {tcp} | {1000 * hopf['tau_s']:.1f} | "
-                     f"{'outside the sweep' if not np.isfinite(at) else f'{at:.0f}'} | {hopf['omega']:.3f} | "
-                     f"{hopf['period_s']:.2f} |")
+        lines.append(
+            f"| {set_name} | {mode} | {tcp} | {1000 * hopf['tau_s']:.1f} | "
+            f"{'outside the sweep' if not np.isfinite(at) else f'{at:.0f}'} | {hopf['omega']:.3f} | "
+            f"{hopf['period_s']:.2f} |"
+        )
     return "\n".join(lines)
 
 

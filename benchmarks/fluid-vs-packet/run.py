@@ -62,8 +62,9 @@ PAPER_PARAMS = {"C": 100.0, "gamma": 1e-4, "b_min": 50.0, "b_max": 550.0, "p_max
 
 
 def packet_scenario(rtt_ms: int, mode: str, seed: int) -> dict:
-    scenario = variant(False, name=f"{mode}-rtt{rtt_ms}-seed{seed}", rtt=f"{rtt_ms}ms",
-                       instantaneous=mode == "instantaneous")
+    scenario = variant(
+        False, name=f"{mode}-rtt{rtt_ms}-seed{seed}", rtt=f"{rtt_ms}ms", instantaneous=mode == "instantaneous"
+    )
     scenario["topology"]["groups"][0]["tcp"]["cc"] = {"kind": "compound"}  # seed 000 Section V: Compound TCP
     scenario["seed"] = seed
     return scenario
@@ -75,9 +76,13 @@ def packet_measures(results) -> dict:
     window = samples["time_s"] > ANALYSIS_START_S
     queue, average = samples["queue_packets"][window], samples["average_queue"][window]
     low, high = np.percentile(average, [5, 95])
-    out = {"queue_mean": float(queue.mean()), "queue_std": float(queue.std()),
-           "average_mean": float(average.mean()), "average_std": float(average.std()),
-           "average_swing_5_95": float(high - low)}
+    out = {
+        "queue_mean": float(queue.mean()),
+        "queue_std": float(queue.std()),
+        "average_mean": float(average.mean()),
+        "average_std": float(average.std()),
+        "average_swing_5_95": float(high - low),
+    }
     for name, signal in (("queue", queue), ("average", average)):
         period, peak = autocorrelation_period(signal, interval)
         share, frequency = oscillation_share(signal, interval)
@@ -107,8 +112,13 @@ def packet_sweep(report: dict) -> None:
                     continue
                 began = time.perf_counter()
                 results = simulate(packet_scenario(rtt, mode, seed))
-                runs[key] = {"mode": mode, "rtt_ms": rtt, "seed": seed, **packet_measures(results),
-                             "wall_s": time.perf_counter() - began}
+                runs[key] = {
+                    "mode": mode,
+                    "rtt_ms": rtt,
+                    "seed": seed,
+                    **packet_measures(results),
+                    "wall_s": time.perf_counter() - began,
+                }
                 print(key, {k: round(v, 3) for k, v in runs[key].items() if isinstance(v, float)}, flush=True)
                 RESULTS.write_text(json.dumps(report, indent=1))
 
@@ -119,11 +129,18 @@ def mapped_params(tau_s: float) -> dict:
     bottleneck, group = topology["bottleneck"], topology["groups"][0]
     assert group["count"] == FLOWS, "the fluid queue is scaled back to packets with FLOWS"
     queue = bottleneck["queue"]
-    return fluid_parameters(flows=group["count"], rate_bps=units.bits_per_second(bottleneck["rate"]),
-                            packet_bytes=units.bytes_(group["tcp"]["packet_size"]), min_th=queue["min_th"],
-                            max_th=queue["max_th"], max_p=queue["max_p"],
-                            buffer_packets=units.queue_limit(queue["limit"])["packets"], q_weight=queue["q_weight"],
-                            link_delay_s=units.seconds(bottleneck["delay"]), tau_s=tau_s)
+    return fluid_parameters(
+        flows=group["count"],
+        rate_bps=units.bits_per_second(bottleneck["rate"]),
+        packet_bytes=units.bytes_(group["tcp"]["packet_size"]),
+        min_th=queue["min_th"],
+        max_th=queue["max_th"],
+        max_p=queue["max_p"],
+        buffer_packets=units.queue_limit(queue["limit"])["packets"],
+        q_weight=queue["q_weight"],
+        link_delay_s=units.seconds(bottleneck["delay"]),
+        tau_s=tau_s,
+    )
 
 
 def fluid_side(report: dict) -> None:
@@ -132,9 +149,21 @@ def fluid_side(report: dict) -> None:
     drop probability scaled by 2/3: ns-2's `wait` spaces drops 1/p to 2/p packets apart, about
     1.5/p on average, so the effective drop rate is ≈ 2p/3 — a sensitivity check, not a fit),
     and "paper" (seed 000's defaults)."""
-    report["mean_rtt_s"] = {mode: {str(rtt): float(np.mean([run["srtt_mean_s"] for run in report["packet"].values()
-                                                          if run["rtt_ms"] == rtt and run["mode"] == mode]))
-                                   for rtt in RTTS_MS} for mode in MODES}
+    report["mean_rtt_s"] = {
+        mode: {
+            str(rtt): float(
+                np.mean(
+                    [
+                        run["srtt_mean_s"]
+                        for run in report["packet"].values()
+                        if run["rtt_ms"] == rtt and run["mode"] == mode
+                    ]
+                )
+            )
+            for rtt in RTTS_MS
+        }
+        for mode in MODES
+    }
     fluid = report["fluid"] = {}
     for set_name in ("mapped", "mapped-wait", "paper"):
         for mode, model in MODELS.items():
@@ -148,8 +177,12 @@ def fluid_side(report: dict) -> None:
                 entry = {"model": model, "tcp": tcp, "params": base}
                 try:
                     hopf = find_hopf(model, "tau", 0.005, 3.0, base, options={"tcp": tcp}, scan=40)
-                    entry["hopf"] = {"tau_s": hopf.value, "omega": hopf.omega, "period_s": hopf.period,
-                                     "verified": hopf.verified}
+                    entry["hopf"] = {
+                        "tau_s": hopf.value,
+                        "omega": hopf.omega,
+                        "period_s": hopf.period,
+                        "verified": hopf.verified,
+                    }
                 except StabilityError as error:
                     entry["hopf"] = {"error": str(error)}
                 entry["at_rtt"] = {}
@@ -157,10 +190,14 @@ def fluid_side(report: dict) -> None:
                     lin = linearise(model, {**base, "tau": tau}, options={"tcp": tcp})
                     lam = characteristic_roots(lin, count=3).rightmost
                     entry["at_rtt"][rtt] = {
-                        "tau_s": tau, "verdict": characteristic_roots(lin, count=3).verdict(), "re": lam.real,
-                        "im": lam.imag, "period_s": 2 * np.pi / lam.imag if lam.imag > 0 else None,
+                        "tau_s": tau,
+                        "verdict": characteristic_roots(lin, count=3).verdict(),
+                        "re": lam.real,
+                        "im": lam.imag,
+                        "period_s": 2 * np.pi / lam.imag if lam.imag > 0 else None,
                         "equilibrium_queue_packets": float(lin.equilibrium[1]) * FLOWS,
-                        "equilibrium_window": float(lin.equilibrium[0])}
+                        "equilibrium_window": float(lin.equilibrium[0]),
+                    }
                 fluid[f"{set_name}/{mode}/{tcp}"] = entry
                 print(set_name, mode, tcp, entry["hopf"], flush=True)
 
@@ -179,14 +216,20 @@ def fluid_limit_cycles(report: dict) -> None:
             params["tau"] = taus
             if model == "ctcp-red-noavg":
                 params.pop("gamma")
-            result = integrate(resolve_model(model, {"tcp": tcp}), params, t_end=400.0, record_dt=0.01,
-                               record_from=200.0)
+            result = integrate(
+                resolve_model(model, {"tcp": tcp}), params, t_end=400.0, record_dt=0.01, record_from=200.0
+            )
             queue = FLOWS * result.state("q")  # (B, T): the whole queue, packets
             out = {}
             for index, rtt in enumerate(RTTS_MS):
                 period, peak = autocorrelation_period(queue[index], 0.01)
-                out[str(rtt)] = {"tau_s": float(taus[index]), "queue_mean": float(queue[index].mean()),
-                                 "queue_std": float(queue[index].std()), "acf_period_s": period, "acf_peak": peak}
+                out[str(rtt)] = {
+                    "tau_s": float(taus[index]),
+                    "queue_mean": float(queue[index].mean()),
+                    "queue_std": float(queue[index].std()),
+                    "acf_period_s": period,
+                    "acf_peak": peak,
+                }
             cycles[f"mapped/{mode}/{tcp}"] = out
             print("limit cycles", mode, tcp, {k: round(v["queue_std"], 1) for k, v in out.items()}, flush=True)
 
@@ -203,12 +246,12 @@ def main() -> None:
         RESULTS.write_text(json.dumps(report, indent=1))
     elif not args.report_only:
         report = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {}
-        report.update(command=" ".join([Path(sys.executable).name, *sys.argv]),
-                      date=datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
-                      machine={"uname": " ".join(platform.uname()), "cores": os.cpu_count(),
-                               "load_at_start": os.getloadavg()},
-                      settings={"rtts_ms": RTTS_MS, "seeds": SEEDS, "duration_s": 500,
-                                "analysis_start_s": ANALYSIS_START_S})
+        report.update(
+            command=" ".join([Path(sys.executable).name, *sys.argv]),
+            date=datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+            machine={"uname": " ".join(platform.uname()), "cores": os.cpu_count(), "load_at_start": os.getloadavg()},
+            settings={"rtts_ms": RTTS_MS, "seeds": SEEDS, "duration_s": 500, "analysis_start_s": ANALYSIS_START_S},
+        )
         packet_sweep(report)
         fluid_side(report)
         fluid_limit_cycles(report)

@@ -21,9 +21,8 @@ import time
 
 import numpy as np
 import scipy
-from scipy.integrate import solve_ivp
-
 from aqmlab.fluid import get_model, grid, integrate
+from scipy.integrate import solve_ivp
 
 TAU = 0.171
 T_END = 200.0
@@ -100,8 +99,15 @@ def machine():
                     break
     except OSError:
         pass
-    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(), "numpy": np.__version__,
-            "scipy": scipy.__version__, "platform": platform.platform(), "load_average_at_start": os.getloadavg()}
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "platform": platform.platform(),
+        "load_average_at_start": os.getloadavg(),
+    }
 
 
 def main() -> None:
@@ -110,27 +116,42 @@ def main() -> None:
     parser.add_argument("--scipy-points", type=int, default=1000, help="points integrated by the scipy method")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
-    report = {"machine": machine(), "command": " ".join([os.path.basename(sys.executable)] + sys.argv),
-              "system": "ctcp-red (compound, affine RED), 1000 points (40 gamma x 25 C), tau = 0.171 s, 200 s, h = tau/20",
-              "steps": int(round(T_END / (TAU / 20)))}
+    report = {
+        "machine": machine(),
+        "command": " ".join([os.path.basename(sys.executable)] + sys.argv),
+        "system": "ctcp-red (compound, affine RED), 1000 points (40 gamma x 25 C), tau = 0.171 s, 200 s, h = tau/20",
+        "steps": int(round(T_END / (TAU / 20))),
+    }
     results = {}
     for method in ("rk4", "rk3"):
         walls, cpus = [], []
         for _ in range(args.repeats):
-            result, wall, cpu = timed(lambda: run_aqmlab(method))
+            result, wall, cpu = timed(lambda method=method: run_aqmlab(method))
             walls.append(wall)
             cpus.append(cpu)
         results[method] = result
-        report[f"aqmlab_{method}"] = {"wall_s": walls, "cpu_s": cpus, "median_wall_s": statistics.median(walls),
-                                      "median_cpu_s": statistics.median(cpus)}
-        print(f"aqmlab {method}: median wall {statistics.median(walls):.2f} s, median CPU {statistics.median(cpus):.2f} s "
-              f"over {args.repeats} runs", flush=True)
+        report[f"aqmlab_{method}"] = {
+            "wall_s": walls,
+            "cpu_s": cpus,
+            "median_wall_s": statistics.median(walls),
+            "median_cpu_s": statistics.median(cpus),
+        }
+        print(
+            f"aqmlab {method}: median wall {statistics.median(walls):.2f} s, "
+            f"median CPU {statistics.median(cpus):.2f} s "
+            f"over {args.repeats} runs",
+            flush=True,
+        )
     points = np.arange(1000) if args.scipy_points >= 1000 else np.linspace(0, 999, args.scipy_points).astype(int)
     sample_times = results["rk4"].times
     (times, states), wall, cpu = timed(lambda: run_scipy(points, sample_times))
-    report["scipy_batch"] = {"points": int(points.size), "wall_s": wall, "cpu_s": cpu,
-                             "method": "solve_ivp RK45 rtol 1e-6 atol 1e-8, method of steps over intervals of tau, "
-                                       "the sub-batch as one ODE system"}
+    report["scipy_batch"] = {
+        "points": int(points.size),
+        "wall_s": wall,
+        "cpu_s": cpu,
+        "method": "solve_ivp RK45 rtol 1e-6 atol 1e-8, method of steps over intervals of tau, "
+        "the sub-batch as one ODE system",
+    }
     print(f"scipy method of steps ({points.size} points as one system): wall {wall:.2f} s, CPU {cpu:.2f} s", flush=True)
     # per-point scipy (how one usually writes it), a few points, extrapolated to 1000
     few = np.linspace(0, 999, 5).astype(int)
@@ -138,10 +159,16 @@ def main() -> None:
     for point in few:
         _, wall1, cpu1 = timed(lambda point=point: run_scipy(np.array([point]), sample_times))
         cpus.append(cpu1)
-    report["scipy_per_point"] = {"points_timed": few.tolist(), "cpu_s_each": cpus,
-                                 "extrapolated_cpu_s_for_1000": 1000 * statistics.mean(cpus)}
-    print(f"scipy one point at a time: {statistics.mean(cpus):.3f} s CPU per point -> "
-          f"{1000 * statistics.mean(cpus):.0f} s for 1000 (extrapolated)", flush=True)
+    report["scipy_per_point"] = {
+        "points_timed": few.tolist(),
+        "cpu_s_each": cpus,
+        "extrapolated_cpu_s_for_1000": 1000 * statistics.mean(cpus),
+    }
+    print(
+        f"scipy one point at a time: {statistics.mean(cpus):.3f} s CPU per point -> "
+        f"{1000 * statistics.mean(cpus):.0f} s for 1000 (extrapolated)",
+        flush=True,
+    )
     # agreement on the last 50 s: mean and amplitude of w
     reference = results["rk4"]
     assert np.array_equal(times, reference.times)
@@ -159,8 +186,12 @@ def main() -> None:
     ref_times, ref_states = run_scipy(few, sample_times, rtol=1e-10, atol=1e-10)
     assert np.array_equal(ref_times, reference.times)
     agreement["reference"] = "solve_ivp RK45 rtol = atol = 1e-10, points " + ", ".join(map(str, few))
-    agreement["max_abs_err_w_aqmlab_rk4_vs_reference"] = float(np.max(np.abs(reference.state("w")[few] - ref_states[0])))
-    agreement["max_abs_err_w_aqmlab_rk3_vs_reference"] = float(np.max(np.abs(results["rk3"].state("w")[few] - ref_states[0])))
+    agreement["max_abs_err_w_aqmlab_rk4_vs_reference"] = float(
+        np.max(np.abs(reference.state("w")[few] - ref_states[0]))
+    )
+    agreement["max_abs_err_w_aqmlab_rk3_vs_reference"] = float(
+        np.max(np.abs(results["rk3"].state("w")[few] - ref_states[0]))
+    )
     if points.size == 1000:
         agreement["max_abs_err_w_scipy_rtol1e-6_vs_reference"] = float(np.max(np.abs(states[0][few] - ref_states[0])))
     report["agreement"] = agreement

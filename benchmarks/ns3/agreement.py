@@ -46,10 +46,11 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 
-import aqmlab
-import metrics
-import ns3_mapping
-from matrix import matrix, min_rto_1s_matrix, sack_matrix
+# imports below need the sys.path entry above (sibling modules in benchmarks/ns3)
+import aqmlab  # noqa: E402
+import metrics  # noqa: E402
+import ns3_mapping  # noqa: E402
+from matrix import matrix, min_rto_1s_matrix, sack_matrix  # noqa: E402
 
 NS3_BINARY = HERE / "build" / "aqmlab_ns3"
 ENGINE_RUNNER = ROOT / "target" / "release" / "examples" / "run_scenario"
@@ -60,10 +61,21 @@ HARNESS_VERSION = 1
 
 
 def machine() -> dict[str, str]:
-    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                if line.startswith("model name")), platform.processor())
-    return {"uname": " ".join(platform.uname()), "cpu": cpu, "cores": str(os.cpu_count()),
-            "python": platform.python_version(), "ns3": "3.44 (PyPI ns3==3.44.post0, C++ against the wheel)"}
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
+    return {
+        "uname": " ".join(platform.uname()),
+        "cpu": cpu,
+        "cores": str(os.cpu_count()),
+        "python": platform.python_version(),
+        "ns3": "3.44 (PyPI ns3==3.44.post0, C++ against the wheel)",
+    }
 
 
 def load_average() -> list[float]:
@@ -77,12 +89,25 @@ def aqmlab_records(results: aqmlab.Results, link: str) -> tuple[metrics.LinkReco
     samples = results.link_samples(link)
     rate = float(results.links.column("rate_bps")[results.link_id(link)].as_py())
     crossing = results.crossing(link)
-    column = lambda name: results.flows.column(name).to_numpy()[crossing]
+
+    def column(name):
+        return results.flows.column(name).to_numpy()[crossing]
+
     return (
-        metrics.LinkRecord(samples["time_s"], samples["queue_packets"], samples["arrivals"], samples["drops"],
-                           samples["departed_bytes"], rate),
-        metrics.FlowRecord(column("start_s"), column("bytes_delivered_at_measure_start"), column("bytes_delivered"),
-                           ~np.isnan(column("end_s"))),
+        metrics.LinkRecord(
+            samples["time_s"],
+            samples["queue_packets"],
+            samples["arrivals"],
+            samples["drops"],
+            samples["departed_bytes"],
+            rate,
+        ),
+        metrics.FlowRecord(
+            column("start_s"),
+            column("bytes_delivered_at_measure_start"),
+            column("bytes_delivered"),
+            ~np.isnan(column("end_s")),
+        ),
     )
 
 
@@ -103,8 +128,12 @@ def time_engine(resolved: dict[str, Any], seed: int) -> dict[str, Any]:
         sample = json.loads(subprocess.check_output([str(ENGINE_RUNNER), file.name, str(seed)], text=True))
     finally:
         os.unlink(file.name)
-    return {"run_s": sample["run_s"], "peak_rss_mib": sample["peak_rss_mib"], "load_before": before,
-            "load_after": load_average()}
+    return {
+        "run_s": sample["run_s"],
+        "peak_rss_mib": sample["peak_rss_mib"],
+        "load_before": before,
+        "load_after": load_average(),
+    }
 
 
 # --- ns-3 -----------------------------------------------------------------------------------
@@ -122,23 +151,36 @@ def run_ns3(spec: ns3_mapping.Ns3Spec) -> dict[str, Any]:
     return raw
 
 
-def ns3_records(raw: dict[str, Any], spec: ns3_mapping.Ns3Spec, link: str,
-                crossing: np.ndarray) -> tuple[metrics.LinkRecord, metrics.FlowRecord]:
+def ns3_records(
+    raw: dict[str, Any], spec: ns3_mapping.Ns3Spec, link: str, crossing: np.ndarray
+) -> tuple[metrics.LinkRecord, metrics.FlowRecord]:
     samples = {k: np.asarray(v, dtype=float) for k, v in raw["links"][link].items() if isinstance(v, list)}
     flows = {k: np.asarray(v, dtype=float)[crossing] for k, v in raw["flows"].items()}
     return (
-        metrics.LinkRecord(samples["time_s"], samples["queue_packets"], samples["arrivals"], samples["drops"],
-                           samples["departed_bytes"], spec.monitored_rate_bps[link]),
+        metrics.LinkRecord(
+            samples["time_s"],
+            samples["queue_packets"],
+            samples["arrivals"],
+            samples["drops"],
+            samples["departed_bytes"],
+            spec.monitored_rate_bps[link],
+        ),
         # ns-3 does not record when a finite transfer completes; bulk flows never do.
-        metrics.FlowRecord(flows["start_s"], flows["bytes_delivered_at_measure_start"], flows["bytes_delivered"],
-                           np.zeros(int(crossing.sum()), dtype=bool)),
+        metrics.FlowRecord(
+            flows["start_s"],
+            flows["bytes_delivered_at_measure_start"],
+            flows["bytes_delivered"],
+            np.zeros(int(crossing.sum()), dtype=bool),
+        ),
     )
 
 
 def _fingerprint(raw: dict[str, Any]) -> str:
     """What must be identical between repeated runs of the same spec."""
-    kept = {"links": {name: {k: v for k, v in link.items()} for name, link in raw["links"].items()},
-            "flows": raw["flows"]}
+    kept = {
+        "links": {name: {k: v for k, v in link.items()} for name, link in raw["links"].items()},
+        "flows": raw["flows"],
+    }
     return hashlib.sha256(json.dumps(kept, sort_keys=True).encode()).hexdigest()
 
 
@@ -160,14 +202,28 @@ def aqmlab_side(scenario: aqmlab.Scenario, seeds: int) -> dict[str, Any]:
     for seed in range(2, seeds + 1):
         other, _ = run_aqmlab(scenario, seed=seed)
         seed_summaries.append(metrics.summarise(*aqmlab_records(other, link), start, end))
-    spread = {key: {"mean": statistics.fmean(s[key] for s in seed_summaries),
-                    "std": statistics.stdev(s[key] for s in seed_summaries) if seeds > 1 else math.nan}
-              for key in metrics.METRICS}
+    spread = {
+        key: {
+            "mean": statistics.fmean(s[key] for s in seed_summaries),
+            "std": statistics.stdev(s[key] for s in seed_summaries) if seeds > 1 else math.nan,
+        }
+        for key in metrics.METRICS
+    }
     flows_table = results.flows.to_pandas()[results.crossing(link)]
-    events = {"retransmits": float(flows_table["retransmits"].sum()), "timeouts": float(flows_table["timeouts"].sum()),
-              "fast_recoveries": float(flows_table["fast_recoveries"].sum())}
-    return {"results": results, "api_s": api_s, "link": link, "records": records, "summary": summary,
-            "spread": {"seeds": seeds, **spread}, "events": events}
+    events = {
+        "retransmits": float(flows_table["retransmits"].sum()),
+        "timeouts": float(flows_table["timeouts"].sum()),
+        "fast_recoveries": float(flows_table["fast_recoveries"].sum()),
+    }
+    return {
+        "results": results,
+        "api_s": api_s,
+        "link": link,
+        "records": records,
+        "summary": summary,
+        "spread": {"seeds": seeds, **spread},
+        "events": events,
+    }
 
 
 def refresh_aqmlab(name: str, scenario: aqmlab.Scenario, entry: dict[str, Any], seeds: int) -> dict[str, Any]:
@@ -179,18 +235,22 @@ def refresh_aqmlab(name: str, scenario: aqmlab.Scenario, entry: dict[str, Any], 
     aqmlab_link, aqmlab_flows = side["records"]
     ns3_summary = entry["ns3"]
     window = end - start
-    entry.update({
-        "scenario": scenario.model_dump(mode="json"),
-        "resolved_sha256": hashlib.sha256(json.dumps(scenario.resolved(), sort_keys=True).encode()).hexdigest(),
-        "aqmlab": side["summary"],
-        "relative_difference": {key: metrics.relative_difference(side["summary"][key], ns3_summary[key])
-                                for key in metrics.METRICS},
-        "aqmlab_seed_spread": side["spread"],
-        "aqmlab_api_wall_s": side["api_s"],
-        "aqmlab_refreshed": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-    })
+    entry.update(
+        {
+            "scenario": scenario.model_dump(mode="json"),
+            "resolved_sha256": hashlib.sha256(json.dumps(scenario.resolved(), sort_keys=True).encode()).hexdigest(),
+            "aqmlab": side["summary"],
+            "relative_difference": {
+                key: metrics.relative_difference(side["summary"][key], ns3_summary[key]) for key in metrics.METRICS
+            },
+            "aqmlab_seed_spread": side["spread"],
+            "aqmlab_api_wall_s": side["api_s"],
+            "aqmlab_refreshed": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        }
+    )
     entry["per_flow_goodput_mbps"]["aqmlab"] = _rounded(
-        (aqmlab_flows.delivered - aqmlab_flows.delivered_at_measure_start) * 8 / window / 1e6)
+        (aqmlab_flows.delivered - aqmlab_flows.delivered_at_measure_start) * 8 / window / 1e6
+    )
     entry["events"]["aqmlab"] = side["events"]
     trace_path = TRACES / f"{name}.npz"
     if trace_path.is_file():
@@ -218,8 +278,9 @@ def compare(name: str, scenario: aqmlab.Scenario, *, runs: int, seeds: int, timi
         print(f"  {name}: ns-3 run {index + 1}/{runs if timing else 1} (load {load_average()})", flush=True)
         raw = run_ns3(spec)
         fingerprints.add(_fingerprint(raw))
-        ns3_runs.append({k: raw[k] for k in ("run_s", "setup_s", "total_s", "peak_rss_mib", "load_before",
-                                             "load_after")})
+        ns3_runs.append(
+            {k: raw[k] for k in ("run_s", "setup_s", "total_s", "peak_rss_mib", "load_before", "load_after")}
+        )
         if timing:
             engine_runs.append(time_engine(resolved, seed=1))
     assert raw is not None
@@ -231,15 +292,19 @@ def compare(name: str, scenario: aqmlab.Scenario, *, runs: int, seeds: int, timi
     TRACES.mkdir(parents=True, exist_ok=True)
     flow_trace = results.flow_trace.to_pandas()
     traced = sorted(flow_trace["flow"].unique())
-    np.savez_compressed(TRACES / f"{name}.npz", aqmlab_time_s=aqmlab_link.time_s,
-                        aqmlab_queue=aqmlab_link.queue_packets, ns3_time_s=ns3_link.time_s,
-                        ns3_queue=ns3_link.queue_packets,
-                        aqmlab_flow_time_s=flow_trace[flow_trace["flow"] == traced[0]]["time_s"].to_numpy()
-                        if traced else np.array([]),
-                        aqmlab_cwnd=np.array([flow_trace[flow_trace["flow"] == f]["cwnd"].to_numpy() for f in traced]),
-                        ns3_flow_time_s=np.asarray(raw["flow_trace"]["time_s"]),
-                        ns3_cwnd=np.asarray(raw["flow_trace"]["cwnd"]), ns3_rto_s=np.asarray(raw["flow_trace"]["rto_s"]),
-                        ns3_srtt_s=np.asarray(raw["flow_trace"]["srtt_s"]))
+    np.savez_compressed(
+        TRACES / f"{name}.npz",
+        aqmlab_time_s=aqmlab_link.time_s,
+        aqmlab_queue=aqmlab_link.queue_packets,
+        ns3_time_s=ns3_link.time_s,
+        ns3_queue=ns3_link.queue_packets,
+        aqmlab_flow_time_s=flow_trace[flow_trace["flow"] == traced[0]]["time_s"].to_numpy() if traced else np.array([]),
+        aqmlab_cwnd=np.array([flow_trace[flow_trace["flow"] == f]["cwnd"].to_numpy() for f in traced]),
+        ns3_flow_time_s=np.asarray(raw["flow_trace"]["time_s"]),
+        ns3_cwnd=np.asarray(raw["flow_trace"]["cwnd"]),
+        ns3_rto_s=np.asarray(raw["flow_trace"]["rto_s"]),
+        ns3_srtt_s=np.asarray(raw["flow_trace"]["srtt_s"]),
+    )
     window = end - start
     entry = {
         "name": name,
@@ -250,8 +315,9 @@ def compare(name: str, scenario: aqmlab.Scenario, *, runs: int, seeds: int, timi
         "window_s": [start, end],
         "aqmlab": aqmlab_summary,
         "ns3": ns3_summary,
-        "relative_difference": {key: metrics.relative_difference(aqmlab_summary[key], ns3_summary[key])
-                                for key in metrics.METRICS},
+        "relative_difference": {
+            key: metrics.relative_difference(aqmlab_summary[key], ns3_summary[key]) for key in metrics.METRICS
+        },
         "aqmlab_seed_spread": spread,
         "per_flow_goodput_mbps": {
             "aqmlab": _rounded((aqmlab_flows.delivered - aqmlab_flows.delivered_at_measure_start) * 8 / window / 1e6),
@@ -259,11 +325,16 @@ def compare(name: str, scenario: aqmlab.Scenario, *, runs: int, seeds: int, timi
         },
         "events": {
             "aqmlab": side["events"],
-            "ns3": {key: float(np.asarray(raw["flows"][key])[crossing].sum())
-                    for key in ("retransmits", "timeouts", "fast_recoveries")},
+            "ns3": {
+                key: float(np.asarray(raw["flows"][key])[crossing].sum())
+                for key in ("retransmits", "timeouts", "fast_recoveries")
+            },
         },
-        "ns3_qdisc": {"type": raw["links"][link]["qdisc"], "attributes": raw["links"][link]["qdisc_attributes"],
-                      "drops_by_reason_whole_run": raw["links"][link]["drops_by_reason"]},
+        "ns3_qdisc": {
+            "type": raw["links"][link]["qdisc"],
+            "attributes": raw["links"][link]["qdisc_attributes"],
+            "drops_by_reason_whole_run": raw["links"][link]["drops_by_reason"],
+        },
         "aqmlab_api_wall_s": aqmlab_api_s,
         "ns3_runs": ns3_runs,
     }
@@ -304,9 +375,12 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=5, help="aqmlab seeds for the seed-to-seed spread")
     parser.add_argument("--no-timing", action="store_true", help="one ns-3 run, no engine timing")
     parser.add_argument("--force", action="store_true", help="rerun scenarios already in agreement.json")
-    parser.add_argument("--refresh-aqmlab", action="store_true",
-                        help="rerun only aqmlab's side of stored scenarios (after an engine change that leaves "
-                             "the ns-3 spec unchanged); ns-3's results and the timing are kept")
+    parser.add_argument(
+        "--refresh-aqmlab",
+        action="store_true",
+        help="rerun only aqmlab's side of stored scenarios (after an engine change that leaves "
+        "the ns-3 spec unchanged); ns-3's results and the timing are kept",
+    )
     args = parser.parse_args()
     if not NS3_BINARY.is_file():
         sys.exit(f"{NS3_BINARY} missing: run `bash benchmarks/ns3/setup.sh --cxx` first")
@@ -316,8 +390,12 @@ def main() -> None:
 
     todo: dict[str, tuple[aqmlab.Scenario, bool]] = {}  # name -> (scenario, timed)
     if args.matrix:
-        for scenarios, timed in ((matrix(), timing), (min_rto_1s_matrix(), False), (sack_matrix(), False),
-                                 (sack_matrix("1s"), False)):
+        for scenarios, timed in (
+            (matrix(), timing),
+            (min_rto_1s_matrix(), False),
+            (sack_matrix(), False),
+            (sack_matrix("1s"), False),
+        ):
             todo.update({name: (s, timed) for name, s in scenarios.items() if args.only is None or name in args.only})
     for path in args.scenarios:
         todo[path.stem] = (aqmlab.Scenario.from_toml(path), timing)
@@ -338,8 +416,13 @@ def main() -> None:
             entry = refresh_aqmlab(name, scenario, old, seeds=old["aqmlab_seed_spread"]["seeds"])
         else:
             digest = hashlib.sha256(json.dumps(scenario.resolved(), sort_keys=True).encode()).hexdigest()
-            if (old and not args.force and old.get("resolved_sha256") == digest
-                    and old.get("harness_version") == HARNESS_VERSION and ("timing" in old or not timed)):
+            if (
+                old
+                and not args.force
+                and old.get("resolved_sha256") == digest
+                and old.get("harness_version") == HARNESS_VERSION
+                and ("timing" in old or not timed)
+            ):
                 print(f"{name}: already in {RESULTS.name} (--force to rerun)")
                 continue
             entry = compare(name, scenario, runs=args.runs, seeds=args.seeds, timing=timed)
@@ -351,9 +434,14 @@ def main() -> None:
         store["scenarios"][name] = entry
         _save_store(store)
         diff = entry["relative_difference"]
-        print(f"{name}: done in {time.perf_counter() - began:.0f} s; aqmlab vs ns-3: "
-              + ", ".join(f"{k} {entry['aqmlab'][k]:.4g}/{entry['ns3'][k]:.4g} ({100 * diff[k]:+.1f} %)"
-                          for k in metrics.METRICS), flush=True)
+        print(
+            f"{name}: done in {time.perf_counter() - began:.0f} s; aqmlab vs ns-3: "
+            + ", ".join(
+                f"{k} {entry['aqmlab'][k]:.4g}/{entry['ns3'][k]:.4g} ({100 * diff[k]:+.1f} %)" for k in metrics.METRICS
+            ),
+            flush=True,
+        )
+
 
 if __name__ == "__main__":
     main()

@@ -134,8 +134,8 @@ void Release() { g_red = nullptr; }
 
 def run_once(args: argparse.Namespace) -> dict:
     t_import = time.perf_counter()
-    from ns import ns  # noqa: PLC0415 - heavy (starts cling), so only in the child
     import cppyy  # noqa: PLC0415
+    from ns import ns  # noqa: PLC0415 - heavy (starts cling), so only in the child
 
     cppyy.cppdef(HELPERS)
     helpers = cppyy.gbl.aqmbench
@@ -204,17 +204,28 @@ def run_once(args: argparse.Namespace) -> dict:
     red = ns.TrafficControlHelper()
     red.SetRootQueueDisc(
         "ns3::RedQueueDisc",
-        "MaxSize", ns.QueueSizeValue(ns.QueueSize("2084p")),
-        "MinTh", ns.DoubleValue(50),
-        "MaxTh", ns.DoubleValue(100),
-        "LInterm", ns.DoubleValue(10),
-        "QW", ns.DoubleValue(-1),
-        "MeanPktSize", ns.UintegerValue(PACKET_BYTES),
-        "LinkBandwidth", ns.DataRateValue(ns.DataRate("100Mbps")),
-        "LinkDelay", ns.TimeValue(ns.MilliSeconds(48)),
-        "Gentle", ns.BooleanValue(False),
-        "Wait", ns.BooleanValue(True),
-        "UseEcn", ns.BooleanValue(False),
+        "MaxSize",
+        ns.QueueSizeValue(ns.QueueSize("2084p")),
+        "MinTh",
+        ns.DoubleValue(50),
+        "MaxTh",
+        ns.DoubleValue(100),
+        "LInterm",
+        ns.DoubleValue(10),
+        "QW",
+        ns.DoubleValue(-1),
+        "MeanPktSize",
+        ns.UintegerValue(PACKET_BYTES),
+        "LinkBandwidth",
+        ns.DataRateValue(ns.DataRate("100Mbps")),
+        "LinkDelay",
+        ns.TimeValue(ns.MilliSeconds(48)),
+        "Gentle",
+        ns.BooleanValue(False),
+        "Wait",
+        ns.BooleanValue(True),
+        "UseEcn",
+        ns.BooleanValue(False),
     )
     red_qdiscs = red.Install(neck_devs.Get(0))
     reverse = ns.TrafficControlHelper()
@@ -251,7 +262,8 @@ def run_once(args: argparse.Namespace) -> dict:
     starts = []
     for i in range(n):
         sink_helper = ns.PacketSinkHelper(
-            "ns3::TcpSocketFactory", ns.InetSocketAddress(ns.Ipv4Address.GetAny(), port).ConvertTo())
+            "ns3::TcpSocketFactory", ns.InetSocketAddress(ns.Ipv4Address.GetAny(), port).ConvertTo()
+        )
         sink_apps = sink_helper.Install(receivers.Get(i))
         sink_apps.Start(ns.Seconds(0.0))
         sinks.append(sink_apps.Get(0).GetObject[ns.PacketSink]())
@@ -300,8 +312,8 @@ def run_once(args: argparse.Namespace) -> dict:
     capacity_pps = 100e6 / wire_bits
     samples = list(helpers.Samples())
     drop_samples = list(helpers.DropSamples())
-    per_second = [(b - a) / capacity_pps for a, b in zip(samples, samples[1:])]
-    window_bins = per_second[int(measure_start):int(duration)]
+    per_second = [(b - a) / capacity_pps for a, b in zip(samples, samples[1:], strict=False)]
+    window_bins = per_second[int(measure_start) : int(duration)]
     qw = ns.DoubleValue()
     red_qdisc.GetAttribute("QW", qw)
     result = {
@@ -339,7 +351,7 @@ def run_once(args: argparse.Namespace) -> dict:
         "access_drops": access_drops,
         "access_drops_window": counters[3] - mid_counters[3],
         "utilisation_per_second": per_second,
-        "red_drops_per_second": [b - a for a, b in zip(drop_samples, drop_samples[1:])],
+        "red_drops_per_second": [b - a for a, b in zip(drop_samples, drop_samples[1:], strict=False)],
         "start_times_s": starts,
         "rss_after_import_mib": rss_after_import,
         "peak_rss_mib": peak_rss_mib(),
@@ -354,10 +366,17 @@ def run_once(args: argparse.Namespace) -> dict:
 
 
 def machine() -> dict:
-    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                if line.startswith("model name")), platform.processor())
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
     try:
         from importlib.metadata import version  # noqa: PLC0415
+
         ns3_version = version("ns3")
     except Exception:  # noqa: BLE001
         ns3_version = "unknown"
@@ -394,9 +413,23 @@ def uptime() -> str:
     return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
 
-SUMMARY_KEYS = ("run_s", "total_s", "setup_s", "import_s", "bottleneck_departures", "bottleneck_packets_per_s",
-                "red_drops", "retransmissions_window", "timeouts_window", "utilisation_whole_run", "utilisation_window_mean", "utilisation_window_min_1s",
-                "goodput_window_mbps", "peak_rss_mib", "rss_after_import_mib")
+SUMMARY_KEYS = (
+    "run_s",
+    "total_s",
+    "setup_s",
+    "import_s",
+    "bottleneck_departures",
+    "bottleneck_packets_per_s",
+    "red_drops",
+    "retransmissions_window",
+    "timeouts_window",
+    "utilisation_whole_run",
+    "utilisation_window_mean",
+    "utilisation_window_min_1s",
+    "goodput_window_mbps",
+    "peak_rss_mib",
+    "rss_after_import_mib",
+)
 
 
 def fmt(key: str, value) -> str:
@@ -414,13 +447,21 @@ def main() -> None:
     parser.add_argument("--start-max", type=float, default=10.0, help="starts uniform in [0, this] s")
     parser.add_argument("--initial-cwnd", type=int, default=None, help="segments (default: ns-3's, 10)")
     parser.add_argument("--tcp-buffer", type=int, default=4 << 20, help="TCP SndBuf/RcvBuf bytes (default 4 MiB)")
-    parser.add_argument("--timestamps", type=lambda v: v.lower() in ("1", "true", "yes", "on"), default=True,
-                        help="TCP timestamp option, true/false (default: ns-3's, true; segment 1448 B, "
-                             "else 1460 B, so IP packets are 1500 B)")
+    parser.add_argument(
+        "--timestamps",
+        type=lambda v: v.lower() in ("1", "true", "yes", "on"),
+        default=True,
+        help="TCP timestamp option, true/false (default: ns-3's, true; segment 1448 B, "
+        "else 1460 B, so IP packets are 1500 B)",
+    )
     parser.add_argument("--runs", type=int, default=1, help="repeat in separate processes; report medians")
-    parser.add_argument("--backend", choices=("python", "cxx"), default="python",
-                        help="python: ns-3's Python bindings build the topology (default); "
-                             "cxx: the same scenario as a native C++ program (build/dumbbell60)")
+    parser.add_argument(
+        "--backend",
+        choices=("python", "cxx"),
+        default="python",
+        help="python: ns-3's Python bindings build the topology (default); "
+        "cxx: the same scenario as a native C++ program (build/dumbbell60)",
+    )
     parser.add_argument("--json", type=Path, default=None, help="write results (machine, runs, medians) here")
     parser.add_argument("--child-out", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -465,10 +506,12 @@ def main() -> None:
         "median_peak_rss_mib": med("peak_rss_mib"),
         "samples": runs,
     }
-    print(f"median Simulator::Run wall time: {report['median_run_s']:.2f} s  "
-          f"(total incl. import+setup {report['median_total_s']:.2f} s), "
-          f"{report['median_bottleneck_packets_per_s']:.0f} bottleneck packets/s, "
-          f"peak RSS {report['median_peak_rss_mib']:.0f} MiB")
+    print(
+        f"median Simulator::Run wall time: {report['median_run_s']:.2f} s  "
+        f"(total incl. import+setup {report['median_total_s']:.2f} s), "
+        f"{report['median_bottleneck_packets_per_s']:.0f} bottleneck packets/s, "
+        f"peak RSS {report['median_peak_rss_mib']:.0f} MiB"
+    )
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(report, indent=2))

@@ -44,36 +44,54 @@ def bdp_packets(rtt_ms: float) -> int:
 def queues(rtt_ms: float) -> dict[str, dict[str, Any]]:
     return {
         "droptail": {"kind": "drop_tail", "limit": f"{bdp_packets(rtt_ms)}p"},
-        "red": {"kind": "red", "limit": AQM_BUFFER, "min_th": 50, "max_th": 150, "max_p": 0.1, "q_weight": -1,
-                "gentle": False, "wait": True},
+        "red": {
+            "kind": "red",
+            "limit": AQM_BUFFER,
+            "min_th": 50,
+            "max_th": 150,
+            "max_p": 0.1,
+            "q_weight": -1,
+            "gentle": False,
+            "wait": True,
+        },
         "codel": {"kind": "codel", "limit": AQM_BUFFER},
         "pie": {"kind": "pie", "limit": AQM_BUFFER},
     }
 
 
 def scenario(tcp: str, queue: str, rtt_ms: int, min_rto: str = "200ms", sack: bool = False) -> Scenario:
-    name = f"{tcp}-{queue}-rtt{rtt_ms}" + ("" if min_rto == "200ms" else f"-minrto{min_rto}") + ("-sack" if sack else "")
+    name = (
+        f"{tcp}-{queue}-rtt{rtt_ms}" + ("" if min_rto == "200ms" else f"-minrto{min_rto}") + ("-sack" if sack else "")
+    )
     bottleneck_delay_ms = rtt_ms / 2 - 2 * EDGE_DELAY_MS
-    return Scenario.from_dict({
-        "name": name,
-        "description": f"issue 9 agreement matrix: {FLOWS} {tcp} flows, {queue}, RTT {rtt_ms} ms",
-        "duration": "100s",
-        "measure_start": "20s",
-        "seed": 1,
-        "topology": {
-            "kind": "dumbbell",
-            "bottleneck": {"rate": "100Mbps", "delay": f"{bottleneck_delay_ms:g}ms", "queue": queues(rtt_ms)[queue]},
-            "groups": [{
-                "name": tcp,
-                "count": FLOWS,
-                "rtt": f"{rtt_ms}ms",
-                "access_rate": "1Gbps",
-                "tcp": {"cc": TCPS[tcp], "packet_size": f"{PACKET_BYTES}B", "min_rto": min_rto, "sack": sack},
-                "start": {"kind": "uniform", "low": "0s", "high": "10s"},
-            }],
-        },
-        "trace": {"interval": "10ms", "flows": 5},
-    })
+    return Scenario.from_dict(
+        {
+            "name": name,
+            "description": f"issue 9 agreement matrix: {FLOWS} {tcp} flows, {queue}, RTT {rtt_ms} ms",
+            "duration": "100s",
+            "measure_start": "20s",
+            "seed": 1,
+            "topology": {
+                "kind": "dumbbell",
+                "bottleneck": {
+                    "rate": "100Mbps",
+                    "delay": f"{bottleneck_delay_ms:g}ms",
+                    "queue": queues(rtt_ms)[queue],
+                },
+                "groups": [
+                    {
+                        "name": tcp,
+                        "count": FLOWS,
+                        "rtt": f"{rtt_ms}ms",
+                        "access_rate": "1Gbps",
+                        "tcp": {"cc": TCPS[tcp], "packet_size": f"{PACKET_BYTES}B", "min_rto": min_rto, "sack": sack},
+                        "start": {"kind": "uniform", "low": "0s", "high": "10s"},
+                    }
+                ],
+            },
+            "trace": {"interval": "10ms", "flows": 5},
+        }
+    )
 
 
 def matrix(min_rto: str = "200ms") -> dict[str, Scenario]:
@@ -90,6 +108,7 @@ def sack_matrix(min_rto: str = "200ms") -> dict[str, Scenario]:
     """The 16 with SACK (RFC 2018 / RFC 6675) in both simulators: takes NewReno's
     one-hole-per-RTT recovery (and ns-3's Reno-SACK emulation without SACK) out of the
     comparison; with min RTO 1 s, ns-3's RTO estimator too."""
-    scenarios = [scenario(tcp, queue, rtt, min_rto, sack=True) for tcp in TCPS for queue in queues(RTTS_MS[0])
-                 for rtt in RTTS_MS]
+    scenarios = [
+        scenario(tcp, queue, rtt, min_rto, sack=True) for tcp in TCPS for queue in queues(RTTS_MS[0]) for rtt in RTTS_MS
+    ]
     return {s.name: s for s in scenarios}

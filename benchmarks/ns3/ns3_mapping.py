@@ -31,11 +31,14 @@ PPP_HEADER_BYTES = 2
 #: Floor of the TCP send/receive buffers (bytes): ns-3's default 128 KiB would cap windows.
 MIN_SOCKET_BUFFER_BYTES = 4 << 20
 
-CONGESTION_CONTROL = {"reno": "ns3::TcpNewReno", "cubic": "ns3::TcpCubic",
-                      "highspeed": "ns3::TcpHighSpeed", "scalable": "ns3::TcpScalable"}
+CONGESTION_CONTROL = {
+    "reno": "ns3::TcpNewReno",
+    "cubic": "ns3::TcpCubic",
+    "highspeed": "ns3::TcpHighSpeed",
+    "scalable": "ns3::TcpScalable",
+}
 #: ns-3's TcpHighSpeed has RFC 3649's table built in; only these parameters match it.
-HIGHSPEED_RFC3649 = {"low_window": 38.0, "high_window": 83000.0, "low_p": 1e-3, "high_p": 1e-7,
-                     "high_decrease": 0.1}
+HIGHSPEED_RFC3649 = {"low_window": 38.0, "high_window": 83000.0, "low_p": 1e-3, "high_p": 1e-7, "high_decrease": 0.1}
 
 
 class Unsupported(ValueError):
@@ -82,8 +85,9 @@ def device_limit(limit: dict[str, int]) -> str:
     return f"{limit['packets']}p" if "packets" in limit else f"{limit['bytes']}B"
 
 
-def queue_disc(queue: dict[str, Any], where: str, *, rate_bps: int, delay_ns: int,
-               packet_bytes: int) -> tuple[str, list[str]]:
+def queue_disc(
+    queue: dict[str, Any], where: str, *, rate_bps: int, delay_ns: int, packet_bytes: int
+) -> tuple[str, list[str]]:
     """(ns-3 TypeId, ["Attr=value", ...]) for an aqmlab queue on a core link."""
     kind = queue["kind"]
     limit = qdisc_limit(queue["limit"], packet_bytes)
@@ -142,8 +146,9 @@ def queue_disc(queue: dict[str, Any], where: str, *, rate_bps: int, delay_ns: in
             "UseDequeueRateEstimator=false",
             f"MeanPktSize={mean}",
         ]
-    raise Unsupported(f"{where}.kind = {kind!r}: ns-3 3.44 has no equivalent the harness maps "
-                      "(supported: drop_tail, red, codel, pie)")
+    raise Unsupported(
+        f"{where}.kind = {kind!r}: ns-3 3.44 has no equivalent the harness maps (supported: drop_tail, red, codel, pie)"
+    )
 
 
 # --- TCP -----------------------------------------------------------------------------------
@@ -159,8 +164,10 @@ def _tcp_settings(groups: list[dict[str, Any]]) -> dict[str, Any]:
             shared = tcp
         elif tcp != shared:
             differing = sorted(k for k in set(tcp) | set(shared) if tcp.get(k) != shared.get(k))
-            raise Unsupported(f"topology.groups[{index}].traffic.tcp: {differing} differ from groups[0]; "
-                              "the harness sets TCP options globally (only `cc` may differ)")
+            raise Unsupported(
+                f"topology.groups[{index}].traffic.tcp: {differing} differ from groups[0]; "
+                "the harness sets TCP options globally (only `cc` may differ)"
+            )
     assert shared is not None
     return shared
 
@@ -172,8 +179,10 @@ def _cc_defaults(groups: list[dict[str, Any]], spec: Ns3Spec) -> None:
         cc = group["traffic"]["tcp"]["cc"]
         where = f"topology.groups[{index}].traffic.tcp.cc"
         if cc["kind"] not in CONGESTION_CONTROL:
-            raise Unsupported(f"{where}.kind = {cc['kind']!r}: ns-3 has no equivalent the harness maps "
-                              f"(supported: {sorted(CONGESTION_CONTROL)})")
+            raise Unsupported(
+                f"{where}.kind = {cc['kind']!r}: ns-3 has no equivalent the harness maps "
+                f"(supported: {sorted(CONGESTION_CONTROL)})"
+            )
         if cc["kind"] in seen and seen[cc["kind"]] != cc:
             raise Unsupported(f"{where}: two groups use {cc['kind']} with different parameters")
         seen[cc["kind"]] = cc
@@ -182,17 +191,22 @@ def _cc_defaults(groups: list[dict[str, Any]], spec: Ns3Spec) -> None:
         if kind == "cubic":
             spec.add(f"default ns3::TcpCubic::C {cc['c']!r}", f"{source}.c")
             spec.add(f"default ns3::TcpCubic::Beta {cc['beta']!r}", f"{source}.beta")
-            spec.add(f"default ns3::TcpCubic::FastConvergence {str(cc['fast_convergence']).lower()}",
-                     f"{source}.fast_convergence")
-            spec.add(f"default ns3::TcpCubic::TcpFriendliness {str(cc['reno_friendly']).lower()}",
-                     f"{source}.reno_friendly")
+            spec.add(
+                f"default ns3::TcpCubic::FastConvergence {str(cc['fast_convergence']).lower()}",
+                f"{source}.fast_convergence",
+            )
+            spec.add(
+                f"default ns3::TcpCubic::TcpFriendliness {str(cc['reno_friendly']).lower()}", f"{source}.reno_friendly"
+            )
             # aqmlab's CUBIC slow start is RFC 5681's (no HyStart); ns-3's default is on.
             spec.add("default ns3::TcpCubic::HyStart false", f"{source} (no HyStart in aqmlab)")
         elif kind == "highspeed":
             differing = {k: cc[k] for k, v in HIGHSPEED_RFC3649.items() if not math.isclose(cc[k], v)}
             if differing:
-                raise Unsupported(f"cc = highspeed with {differing}: ns-3's TcpHighSpeed has RFC 3649's "
-                                  "table built in (no parameters)")
+                raise Unsupported(
+                    f"cc = highspeed with {differing}: ns-3's TcpHighSpeed has RFC 3649's "
+                    "table built in (no parameters)"
+                )
         elif kind == "scalable":
             factor = 1.0 / cc["a"]
             if not math.isclose(factor, round(factor)):
@@ -219,8 +233,10 @@ def _tcp_defaults(tcp: dict[str, Any], spec: Ns3Spec, buffer_bytes: int) -> int:
     add("default ns3::TcpSocketBase::Timestamp false", "aqmlab (no TCP options)")
     add("default ns3::TcpL4Protocol::RecoveryType ns3::TcpClassicRecovery", f"{where}.recovery = new_reno")
     add(f"default ns3::TcpSocket::InitialCwnd {int(tcp['initial_window'])}", f"{where}.initial_window")
-    add(f"default ns3::TcpSocket::InitialSlowStartThreshold "
-        f"{min(int(tcp['initial_ssthresh'] * segment), 2**32 - 1)}", f"{where}.initial_ssthresh")
+    add(
+        f"default ns3::TcpSocket::InitialSlowStartThreshold {min(int(tcp['initial_ssthresh'] * segment), 2**32 - 1)}",
+        f"{where}.initial_ssthresh",
+    )
     add(f"default ns3::TcpSocketBase::MinRto {tcp['min_rto_ns']}ns", f"{where}.min_rto_ns")
     # ns-3 starts with a handshake: the SYN's timer is ConnTimeout; data RTOs start from the
     # handshake's RTT sample. aqmlab's initial RTO applies to the first data segment.
@@ -230,8 +246,10 @@ def _tcp_defaults(tcp: dict[str, Any], spec: Ns3Spec, buffer_bytes: int) -> int:
     add(f"default ns3::TcpSocket::DelAckTimeout {tcp['delayed_ack_timeout_ns']}ns", f"{where}.delayed_ack_timeout_ns")
     add(f"default ns3::TcpSocketBase::UseEcn {'On' if tcp['ecn'] else 'Off'}", f"{where}.ecn")
     add(f"default ns3::TcpSocketBase::ReTxThreshold {tcp['dupack_threshold']}", f"{where}.dupack_threshold")
-    add(f"default ns3::TcpSocketBase::LimitedTransmit {str(tcp['limited_transmit']).lower()}",
-        f"{where}.limited_transmit")
+    add(
+        f"default ns3::TcpSocketBase::LimitedTransmit {str(tcp['limited_transmit']).lower()}",
+        f"{where}.limited_transmit",
+    )
     add(f"default ns3::TcpSocketBase::Sack {str(tcp.get('sack', False)).lower()}", f"{where}.sack")
     # Window scaling on, and buffers large enough that neither the sender's buffer nor the
     # receiver's advertised window ever limits a flow (aqmlab: max_window).
@@ -298,15 +316,20 @@ def _core(topology: dict[str, Any]) -> _Core:
     for index, group in enumerate(topology["groups"]):
         path = group["path"]
         if path["kind"] != "routers":
-            raise Unsupported(f"topology.groups[{index}].path.kind = {path['kind']!r}: give the routers "
-                              "explicitly (ns-3 routes by hop count, aqmlab's `shortest` by delay)")
+            raise Unsupported(
+                f"topology.groups[{index}].path.kind = {path['kind']!r}: give the routers "
+                "explicitly (ns-3 routes by hop count, aqmlab's `shortest` by delay)"
+            )
         routers = path["routers"]
         if _unique_shortest_hop_path(adjacency, routers[0], routers[-1]) != routers:
-            raise Unsupported(f"topology.groups[{index}].path.routers = {routers}: not the unique hop-count "
-                              "shortest path, which is the route ns-3's global routing takes")
+            raise Unsupported(
+                f"topology.groups[{index}].path.routers = {routers}: not the unique hop-count "
+                "shortest path, which is the route ns-3's global routing takes"
+            )
         paths.append(routers)
-    return _Core(list(topology["routers"]), list(topology["links"]), [link["name"] for link in topology["links"]],
-                 paths)
+    return _Core(
+        list(topology["routers"]), list(topology["links"]), [link["name"] for link in topology["links"]], paths
+    )
 
 
 def _check_group(group: dict[str, Any], index: int) -> None:
@@ -318,8 +341,11 @@ def _check_group(group: dict[str, Any], index: int) -> None:
         (group["direction"] == "forward", "direction", "forward only"),
         (not group["shared_access"], "shared_access", "own access links only"),
         (group["rtt_spread_ns"] == 0, "rtt_spread_ns", "one RTT per group (aqmlab draws the spread)"),
-        (group["stop"]["kind"] == "never", "stop",
-         "flows that never stop (ns-3's BulkSend stops by closing, which still sends what is buffered)"),
+        (
+            group["stop"]["kind"] == "never",
+            "stop",
+            "flows that never stop (ns-3's BulkSend stops by closing, which still sends what is buffered)",
+        ),
         (group["access_queue"]["kind"] == "drop_tail", "access_queue", "drop_tail edge queues"),
     ]
     for ok, name, allowed in checks:
@@ -350,8 +376,10 @@ def _path_links(core: _Core, index: int) -> list[dict[str, Any]]:
     hops = []
     for a, b in itertools.pairwise(path):
         if (a, b) not in forward:
-            raise Unsupported(f"topology.groups[{index}].path: {a} -> {b} is not a link's forward direction "
-                              "(the harness monitors and maps forward queues only)")
+            raise Unsupported(
+                f"topology.groups[{index}].path: {a} -> {b} is not a link's forward direction "
+                "(the harness monitors and maps forward queues only)"
+            )
         hops.append(forward[(a, b)])
     return hops
 
@@ -369,8 +397,15 @@ def _socket_buffer(core: _Core, groups: list[dict[str, Any]], packet: int) -> in
     return max(MIN_SOCKET_BUFFER_BYTES, int(2 * largest))
 
 
-def translate(resolved: dict[str, Any], *, start_times: list[float] | None = None, seed: int = 1,
-              run: int = 1, trace_flows: int = 0, ppp_compensation: bool = True) -> Ns3Spec:
+def translate(
+    resolved: dict[str, Any],
+    *,
+    start_times: list[float] | None = None,
+    seed: int = 1,
+    run: int = 1,
+    trace_flows: int = 0,
+    ppp_compensation: bool = True,
+) -> Ns3Spec:
     """The ns-3 spec of `resolved` (a `Scenario.resolved()`). `start_times`: each flow's start
     (s, aqmlab's flow order; NaN = never starts), e.g. aqmlab's own from its flows table, so
     both simulators start the same flows at the same instants. `ppp_compensation` raises every
@@ -384,8 +419,10 @@ def translate(resolved: dict[str, Any], *, start_times: list[float] | None = Non
     packet = tcp["packet_size_bytes"]
     core = _core(topology)
     spec = Ns3Spec()
-    spec.comment("ns-3 spec written by benchmarks/ns3/ns3_mapping.py from an aqmlab scenario; "
-                 "run with build/aqmlab_ns3 --spec=FILE")
+    spec.comment(
+        "ns-3 spec written by benchmarks/ns3/ns3_mapping.py from an aqmlab scenario; "
+        "run with build/aqmlab_ns3 --spec=FILE"
+    )
     duration = resolved["duration_ns"] / 1e9
     spec.add(f"duration_s {duration!r}", "duration_ns")
     spec.add(f"measure_start_s {resolved['measure_start_ns'] / 1e9!r}", "measure_start_ns")
@@ -404,16 +441,21 @@ def translate(resolved: dict[str, Any], *, start_times: list[float] | None = Non
     spec.add(f"nodes {len(core.routers) + 2 * flow_count}", "routers, then a sender and a receiver per flow")
     for link in core.links:
         name, a, b = link["name"], node_of[link["from"]], node_of[link["to"]]
-        spec.add(f"link {name} {a} {b} {ns3_rate(link['rate_bps'])} {link['delay_ns']} 1p 1p",
-                 f"core link {name} (rate x {packet + PPP_HEADER_BYTES}/{packet} for PPP)")
+        spec.add(
+            f"link {name} {a} {b} {ns3_rate(link['rate_bps'])} {link['delay_ns']} 1p 1p",
+            f"core link {name} (rate x {packet + PPP_HEADER_BYTES}/{packet} for PPP)",
+        )
         for side, key in (("a", "queue"), ("b", "reverse_queue")):
-            kind, attributes = queue_disc(link[key], f"{name}.{key}", rate_bps=link["rate_bps"],
-                                          delay_ns=link["delay_ns"], packet_bytes=packet)
+            kind, attributes = queue_disc(
+                link[key], f"{name}.{key}", rate_bps=link["rate_bps"], delay_ns=link["delay_ns"], packet_bytes=packet
+            )
             spec.add(f"qdisc {name} {side} {kind} {' '.join(attributes)}", f"{name}.{key}")
     for name in core.monitored:
         spec.add(f"monitor {name} a {name} {PPP_HEADER_BYTES}")
         spec.monitored.append(name)
-        spec.monitored_rate_bps[name] = float(next(l["rate_bps"] for l in core.links if l["name"] == name))
+        spec.monitored_rate_bps[name] = float(
+            next(core_link["rate_bps"] for core_link in core.links if core_link["name"] == name)
+        )
 
     starts = list(start_times) if start_times is not None else _start_times(groups, seed)
     if len(starts) != flow_count:
@@ -431,15 +473,21 @@ def translate(resolved: dict[str, Any], *, start_times: list[float] | None = Non
         edge_queue = device_limit(group["access_queue"]["limit"])
         transfer = group["traffic"]["transfer"]
         max_bytes = transfer["bytes"] if transfer["kind"] == "finite" else 0
-        spec.comment(f"group {group['name']}: {group['traffic']['count']} flows, {cc}, access delay "
-                     f"{access_delay} ns, receiver delay {receiver_delay} ns")
+        spec.comment(
+            f"group {group['name']}: {group['traffic']['count']} flows, {cc}, access delay "
+            f"{access_delay} ns, receiver delay {receiver_delay} ns"
+        )
         for _ in range(group["traffic"]["count"]):
             sender, receiver = next_node, next_node + 1
             next_node += 2
-            spec.add(f"link access{flow} {sender} {node_of[path[0]]} {ns3_rate(group['access_rate_bps'])} "
-                     f"{access_delay} {edge_queue} {edge_queue}")
-            spec.add(f"link receiver{flow} {node_of[path[-1]]} {receiver} {ns3_rate(group['receiver_rate_bps'])} "
-                     f"{receiver_delay} {edge_queue} {edge_queue}")
+            spec.add(
+                f"link access{flow} {sender} {node_of[path[0]]} {ns3_rate(group['access_rate_bps'])} "
+                f"{access_delay} {edge_queue} {edge_queue}"
+            )
+            spec.add(
+                f"link receiver{flow} {node_of[path[-1]]} {receiver} {ns3_rate(group['receiver_rate_bps'])} "
+                f"{receiver_delay} {edge_queue} {edge_queue}"
+            )
             spec.add(f"socket_type {sender} {CONGESTION_CONTROL[cc]}")
             start = starts[flow]
             start = duration + 1.0 if start is None or not math.isfinite(start) else float(start)

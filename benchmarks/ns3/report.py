@@ -50,8 +50,7 @@ def _cell(entry: dict[str, Any], key: str, fmt: str, threshold: float | None) ->
 
 
 def agreement_table(entries: list[dict[str, Any]]) -> list[str]:
-    lines = ["| scenario | " + " | ".join(title for _, title, _, _ in METRICS) + " |",
-             "|---|" + "---|" * len(METRICS)]
+    lines = ["| scenario | " + " | ".join(title for _, title, _, _ in METRICS) + " |", "|---|" + "---|" * len(METRICS)]
     for entry in entries:
         cells = [_cell(entry, key, fmt, threshold) for key, _, fmt, threshold in METRICS]
         lines.append(f"| {entry['name']} | " + " | ".join(cells) + " |")
@@ -73,21 +72,27 @@ def spread_table(entries: list[dict[str, Any]]) -> list[str]:
 
 
 def events_table(entries: list[dict[str, Any]]) -> list[str]:
-    lines = ["| scenario | retransmissions (aqmlab / ns-3) | timeouts | fast recoveries | ns-3 drops by reason |",
-             "|---|---|---|---|---|"]
+    lines = [
+        "| scenario | retransmissions (aqmlab / ns-3) | timeouts | fast recoveries | ns-3 drops by reason |",
+        "|---|---|---|---|---|",
+    ]
     for entry in entries:
         a, n = entry["events"]["aqmlab"], entry["events"]["ns3"]
         reasons = ", ".join(f"{k}: {v}" for k, v in entry["ns3_qdisc"]["drops_by_reason_whole_run"].items()) or "—"
-        lines.append(f"| {entry['name']} | {a['retransmits']:.0f} / {n['retransmits']:.0f} | "
-                     f"{a['timeouts']:.0f} / {n['timeouts']:.0f} | {a['fast_recoveries']:.0f} / "
-                     f"{n['fast_recoveries']:.0f} | {reasons} |")
+        lines.append(
+            f"| {entry['name']} | {a['retransmits']:.0f} / {n['retransmits']:.0f} | "
+            f"{a['timeouts']:.0f} / {n['timeouts']:.0f} | {a['fast_recoveries']:.0f} / "
+            f"{n['fast_recoveries']:.0f} | {reasons} |"
+        )
     return lines
 
 
 def timing_table(entries: list[dict[str, Any]]) -> list[str]:
-    lines = ["| scenario | ns-3 `Simulator::Run` (s) | aqmlab engine run (s) | ratio | ns-3 peak RSS (MiB) | "
-             "aqmlab peak RSS (MiB) | load average (1 min) during the runs |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| scenario | ns-3 `Simulator::Run` (s) | aqmlab engine run (s) | ratio | ns-3 peak RSS (MiB) | "
+        "aqmlab peak RSS (MiB) | load average (1 min) during the runs |",
+        "|---|---|---|---|---|---|---|",
+    ]
     ratios = []
     for entry in entries:
         timing = entry.get("timing")
@@ -95,12 +100,16 @@ def timing_table(entries: list[dict[str, Any]]) -> list[str]:
             continue
         loads = [r["load_before"][0] for r in entry["ns3_runs"]] + [r["load_after"][0] for r in entry["ns3_runs"]]
         ratios.append(timing["speedup"])
-        lines.append(f"| {entry['name']} | {timing['ns3_run_s_median']:.1f} | {timing['aqmlab_engine_run_s_median']:.3f} | "
-                     f"{timing['speedup']:.0f}× | {timing['ns3_peak_rss_mib_median']:.0f} | "
-                     f"{timing['aqmlab_peak_rss_mib_median']:.1f} | {min(loads):.2f}–{max(loads):.2f} |")
+        lines.append(
+            f"| {entry['name']} | {timing['ns3_run_s_median']:.1f} | {timing['aqmlab_engine_run_s_median']:.3f} | "
+            f"{timing['speedup']:.0f}× | {timing['ns3_peak_rss_mib_median']:.0f} | "
+            f"{timing['aqmlab_peak_rss_mib_median']:.1f} | {min(loads):.2f}–{max(loads):.2f} |"
+        )
     if ratios:
-        lines.append(f"| **median of the ratios** | | | **{statistics.median(ratios):.0f}×** "
-                     f"(range {min(ratios):.0f}–{max(ratios):.0f}×) | | | |")
+        lines.append(
+            f"| **median of the ratios** | | | **{statistics.median(ratios):.0f}×** "
+            f"(range {min(ratios):.0f}–{max(ratios):.0f}×) | | | |"
+        )
     return lines
 
 
@@ -147,24 +156,55 @@ def generated(store: dict[str, Any]) -> list[str]:
     sack_1s = [e for name, e in entries.items() if name.endswith("-minrto1s-sack")]
     dates = sorted(e["date"] for e in entries.values())
     machine = store["machine"]
-    out = [BEGIN, "",
-           f"Generated from `benchmarks/ns3/agreement.json` ({len(entries)} scenarios, run {dates[0]} to "
-           f"{dates[-1]}) on {machine['cpu']}, {machine['cores']} cores, `{machine['uname']}`, Python "
-           f"{machine['python']}, ns-3 {machine['ns3']}. Command: `{store['command']}`.",
-           "",
-           "Cells: aqmlab / ns-3 (relative difference (aqmlab − ns-3)/ns-3); **bold**: beyond issue 9's "
-           "thresholds (10 % on goodput and utilisation, 25 % on mean queue and loss). Window 20-100 s, "
-           "seed 1, the same flow start times in both.", "",
-           "### The matrix, aqmlab's defaults (min RTO 200 ms)", "", *agreement_table(main), "",
-           "### The same with min RTO 1 s in both simulators", "", *agreement_table(variant), "",
-           "### The same with SACK in both simulators (min RTO 200 ms)", "", *agreement_table(sack), "",
-           "### SACK and min RTO 1 s in both simulators", "", *agreement_table(sack_1s), "",
-           "### aqmlab's seed-to-seed spread (std / mean over seeds 1-5)", "",
-           "A difference well inside this spread is not a disagreement.", "", *spread_table(main + variant + sack + sack_1s), "",
-           "### Loss recovery events (whole run)", "", *events_table(main + variant + sack + sack_1s), "",
-           "### Speed, side by side (median of 3 runs each, alternating)", "", *timing_table(main), ""]
+    out = [
+        BEGIN,
+        "",
+        f"Generated from `benchmarks/ns3/agreement.json` ({len(entries)} scenarios, run {dates[0]} to "
+        f"{dates[-1]}) on {machine['cpu']}, {machine['cores']} cores, `{machine['uname']}`, Python "
+        f"{machine['python']}, ns-3 {machine['ns3']}. Command: `{store['command']}`.",
+        "",
+        "Cells: aqmlab / ns-3 (relative difference (aqmlab − ns-3)/ns-3); **bold**: beyond issue 9's "
+        "thresholds (10 % on goodput and utilisation, 25 % on mean queue and loss). Window 20-100 s, "
+        "seed 1, the same flow start times in both.",
+        "",
+        "### The matrix, aqmlab's defaults (min RTO 200 ms)",
+        "",
+        *agreement_table(main),
+        "",
+        "### The same with min RTO 1 s in both simulators",
+        "",
+        *agreement_table(variant),
+        "",
+        "### The same with SACK in both simulators (min RTO 200 ms)",
+        "",
+        *agreement_table(sack),
+        "",
+        "### SACK and min RTO 1 s in both simulators",
+        "",
+        *agreement_table(sack_1s),
+        "",
+        "### aqmlab's seed-to-seed spread (std / mean over seeds 1-5)",
+        "",
+        "A difference well inside this spread is not a disagreement.",
+        "",
+        *spread_table(main + variant + sack + sack_1s),
+        "",
+        "### Loss recovery events (whole run)",
+        "",
+        *events_table(main + variant + sack + sack_1s),
+        "",
+        "### Speed, side by side (median of 3 runs each, alternating)",
+        "",
+        *timing_table(main),
+        "",
+    ]
     out += ["### Queue traces", ""]
-    for suffix, title in (("", "min RTO 200 ms"), ("-minrto1s", "min RTO 1 s"), ("-sack", "SACK"), ("-minrto1s-sack", "SACK, min RTO 1 s")):
+    for suffix, title in (
+        ("", "min RTO 200 ms"),
+        ("-minrto1s", "min RTO 1 s"),
+        ("-sack", "SACK"),
+        ("-minrto1s-sack", "SACK, min RTO 1 s"),
+    ):
         for tcp in ("newreno", "cubic"):
             for rtt in (20, 200):
                 path = figure(entries, tcp, rtt, suffix)

@@ -25,8 +25,13 @@ from pathlib import Path
 import numpy as np
 
 FIT_MIN_CPU_S = 0.05
-VARIABLE = {"flows": "flows", "flows_fixed_rate": "flows", "rate": "rate_bps", "duration": "duration_s",
-            "duration_trace_1s": "duration_s"}
+VARIABLE = {
+    "flows": "flows",
+    "flows_fixed_rate": "flows",
+    "rate": "rate_bps",
+    "duration": "duration_s",
+    "duration_trace_1s": "duration_s",
+}
 
 
 def power_law(x, y) -> dict:
@@ -42,8 +47,11 @@ def log_linear(x, y) -> dict:
     """y = c0 + c1 log2(x), least squares, with the largest relative residual."""
     lx, y = np.log2(np.asarray(x, float)), np.asarray(y, float)
     c1, c0 = np.polyfit(lx, y, 1)
-    return {"c0": float(c0), "c1_per_doubling": float(c1),
-            "max_relative_residual": float(np.max(np.abs(c0 + c1 * lx - y) / y))}
+    return {
+        "c0": float(c0),
+        "c1_per_doubling": float(c1),
+        "max_relative_residual": float(np.max(np.abs(c0 + c1 * lx - y) / y)),
+    }
 
 
 def linear(x, y) -> dict:
@@ -107,15 +115,22 @@ def plot(series: dict[str, list[dict]], fitted: dict, path: Path) -> None:
     for name, marker in (("flows", "o-"), ("flows_fixed_rate", "^-"), ("rate", "s")):
         points = series.get(name, [])
         if points:
-            label = {"flows": "rate = N × 1 Mb/s", "flows_fixed_rate": "rate 1 Gb/s",
-                     "rate": "N = 100, rate 10 Mb/s-10 Gb/s"}[name]
+            label = {
+                "flows": "rate = N × 1 Mb/s",
+                "flows_fixed_rate": "rate 1 Gb/s",
+                "rate": "N = 100, rate 10 Mb/s-10 Gb/s",
+            }[name]
             per_event.loglog([p["flows"] for p in points], [cpu_ns_per_event(p) for p in points], marker, label=label)
     flows = [p for p in series.get("flows", []) if p["flows"] >= 100]
     if flows:
         n = np.geomspace(100, max(p["flows"] for p in flows), 50)
         anchor = cpu_ns_per_event(flows[0])
-        per_event.loglog(n, anchor * np.log2(4 * n) / np.log2(4 * 100), "k:",
-                         label="a heap's log factor alone, log2(4N), from N = 100")
+        per_event.loglog(
+            n,
+            anchor * np.log2(4 * n) / np.log2(4 * 100),
+            "k:",
+            label="a heap's log factor alone, log2(4N), from N = 100",
+        )
     per_event.set_xlabel("flows N")
     per_event.set_ylabel("CPU ns per event")
     per_event.set_title("cost per event grows with flows, not with rate", fontsize=10)
@@ -123,8 +138,12 @@ def plot(series: dict[str, list[dict]], fitted: dict, path: Path) -> None:
     for name, marker in (("flows", "o-"), ("flows_fixed_rate", "^-")):
         points = series.get(name, [])
         if points:
-            memory.loglog([p["flows"] for p in points], [p["peak_rss_mib_median"] for p in points], marker,
-                          label={"flows": "rate = N × 1 Mb/s", "flows_fixed_rate": "rate 1 Gb/s"}[name])
+            memory.loglog(
+                [p["flows"] for p in points],
+                [p["peak_rss_mib_median"] for p in points],
+                marker,
+                label={"flows": "rate = N × 1 Mb/s", "flows_fixed_rate": "rate 1 Gb/s"}[name],
+            )
     memory.set_xlabel("flows N")
     memory.set_ylabel("peak RSS (MiB)")
     memory.set_title("peak memory against flows", fontsize=10)
@@ -134,9 +153,12 @@ def plot(series: dict[str, list[dict]], fitted: dict, path: Path) -> None:
         if points:
             t = [p["duration_s"] for p in points]
             trace = points[0]["trace_interval"]
-            duration.loglog(t, [p["process_cpu_s_median"] for p in points], "o" + style, label=f"CPU time (s), link trace {trace}")
-            duration.loglog(t, [p["peak_rss_mib_median"] for p in points], "s" + style,
-                            label=f"peak RSS (MiB), link trace {trace}")
+            duration.loglog(
+                t, [p["process_cpu_s_median"] for p in points], "o" + style, label=f"CPU time (s), link trace {trace}"
+            )
+            duration.loglog(
+                t, [p["peak_rss_mib_median"] for p in points], "s" + style, label=f"peak RSS (MiB), link trace {trace}"
+            )
     duration.set_xlabel("simulated time (s), dumbbell-60")
     duration.set_title("simulated time", fontsize=10)
     for axis in axes.flat:

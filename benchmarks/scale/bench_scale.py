@@ -69,33 +69,62 @@ def scaled_dumbbell(flows: int, rate_bps: float, duration_s: float, trace: str =
     """dumbbell-60 scaled to `flows` flows on a `rate_bps` bottleneck (choices in the module doc)."""
     scale = rate_bps / 1e8  # RED thresholds and buffer relative to dumbbell-60's at 100 Mb/s
     share = rate_bps / flows
-    queue = {"kind": "red", "limit": f"{max(20, math.ceil(2084 * scale))}p", "min_th": max(5.0, 50 * scale),
-             "max_th": max(10.0, 100 * scale), "max_p": 0.1, "q_weight": -1, "gentle": False, "wait": True}
-    return aqmlab.Scenario.model_validate({
-        "name": f"scale-n{flows}-r{rate_bps:.0e}-t{duration_s:g}",
-        "duration": f"{duration_s}s",
-        "topology": {
-            "kind": "dumbbell",
-            "bottleneck": {"rate": f"{rate_bps:.0f}bps", "delay": "48ms", "queue": queue},
-            "groups": [{
-                "name": "newreno", "count": flows, "rtt": "100ms",
-                "access_rate": f"{2 * share:.0f}bps", "access_queue": {"kind": "drop_tail", "limit": "1000p"},
-                "receiver_rate": f"{max(1e9, 10 * share):.0f}bps",
-                "tcp": {"cc": "reno", "recovery": "new_reno", "packet_size": "1500B", "min_rto": "200ms"},
-                "start": {"kind": "uniform", "low": "0s", "high": "2s"},
-            }],
-        },
-        "trace": {"interval": trace, "flows": 0},
-    })
+    queue = {
+        "kind": "red",
+        "limit": f"{max(20, math.ceil(2084 * scale))}p",
+        "min_th": max(5.0, 50 * scale),
+        "max_th": max(10.0, 100 * scale),
+        "max_p": 0.1,
+        "q_weight": -1,
+        "gentle": False,
+        "wait": True,
+    }
+    return aqmlab.Scenario.model_validate(
+        {
+            "name": f"scale-n{flows}-r{rate_bps:.0e}-t{duration_s:g}",
+            "duration": f"{duration_s}s",
+            "topology": {
+                "kind": "dumbbell",
+                "bottleneck": {"rate": f"{rate_bps:.0f}bps", "delay": "48ms", "queue": queue},
+                "groups": [
+                    {
+                        "name": "newreno",
+                        "count": flows,
+                        "rtt": "100ms",
+                        "access_rate": f"{2 * share:.0f}bps",
+                        "access_queue": {"kind": "drop_tail", "limit": "1000p"},
+                        "receiver_rate": f"{max(1e9, 10 * share):.0f}bps",
+                        "tcp": {"cc": "reno", "recovery": "new_reno", "packet_size": "1500B", "min_rto": "200ms"},
+                        "start": {"kind": "uniform", "low": "0s", "high": "2s"},
+                    }
+                ],
+            },
+            "trace": {"interval": trace, "flows": 0},
+        }
+    )
 
 
 def machine() -> dict[str, str]:
-    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                if line.startswith("model name")), platform.processor())
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
     rustc = subprocess.run(["rustc", "--version"], check=False, capture_output=True, text=True).stdout.strip()
-    return {"uname": " ".join(platform.uname()), "cpu": cpu, "cores": str(os.cpu_count()), "rustc": rustc,
-            "memory_total": next(line.split(":", 1)[1].strip() for line in Path("/proc/meminfo").read_text().splitlines()
-                                 if line.startswith("MemTotal"))}
+    return {
+        "uname": " ".join(platform.uname()),
+        "cpu": cpu,
+        "cores": str(os.cpu_count()),
+        "rustc": rustc,
+        "memory_total": next(
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/meminfo").read_text().splitlines()
+            if line.startswith("MemTotal")
+        ),
+    }
 
 
 def run_once(scenario_file: str, seed: int) -> dict:
@@ -116,39 +145,64 @@ def run_point(flows: int, rate_bps: float, duration_s: float, trace: str, runs: 
         samples = [run_once(file.name, seed) for _ in range(runs)]
     finally:
         os.unlink(file.name)
-    median = {key: statistics.median(s[key] for s in samples)
-              for key in ("run_s", "setup_s", "process_cpu_s", "peak_rss_mib", "bottleneck_packets_per_s")}
+    median = {
+        key: statistics.median(s[key] for s in samples)
+        for key in ("run_s", "setup_s", "process_cpu_s", "peak_rss_mib", "bottleneck_packets_per_s")
+    }
     departures, events = samples[0]["bottleneck_departures"], samples[0]["events"]
     return {
-        "flows": flows, "rate_bps": rate_bps, "duration_s": duration_s, "trace_interval": trace, **{f"{k}_median": v for k, v in median.items()},
-        "events": events, "bottleneck_departures": departures, "bottleneck_drops": samples[0]["bottleneck_drops"],
+        "flows": flows,
+        "rate_bps": rate_bps,
+        "duration_s": duration_s,
+        "trace_interval": trace,
+        **{f"{k}_median": v for k, v in median.items()},
+        "events": events,
+        "bottleneck_departures": departures,
+        "bottleneck_drops": samples[0]["bottleneck_drops"],
         "utilisation": departures * PACKET_BITS / (rate_bps * duration_s),
-        "ns_per_event": 1e9 * median["run_s"] / events, "ns_per_bottleneck_packet": 1e9 * median["run_s"] / departures,
+        "ns_per_event": 1e9 * median["run_s"] / events,
+        "ns_per_bottleneck_packet": 1e9 * median["run_s"] / departures,
         "events_per_bottleneck_packet": events / departures,
         "deterministic": all(s["events"] == events and s["bottleneck_departures"] == departures for s in samples),
-        "load_1min_before": load_before, "load_1min_after": os.getloadavg()[0], "samples": samples,
+        "load_1min_before": load_before,
+        "load_1min_after": os.getloadavg()[0],
+        "samples": samples,
     }
 
 
 def measure(series: list[str], runs: int, seed: int, max_packets: float) -> None:
     subprocess.check_call(["cargo", "build", "--quiet", "--release", "--example", "run_scenario"], cwd=ROOT)
     report = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {"series": {}, "skipped": {}}
-    report.update(machine=machine(), runs=runs, seed=seed, runner=str(RUNNER.relative_to(ROOT)),
-                  command=" ".join([Path(sys.executable).name, *sys.argv]),
-                  date=datetime.datetime.now().astimezone().isoformat(timespec="seconds"))
+    report.update(
+        machine=machine(),
+        runs=runs,
+        seed=seed,
+        runner=str(RUNNER.relative_to(ROOT)),
+        command=" ".join([Path(sys.executable).name, *sys.argv]),
+        date=datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+    )
     for name in series:
         points, skipped = [], []
         for flows, rate, seconds, trace in SERIES[name]:
             line_rate_packets = rate * seconds / PACKET_BITS
             if line_rate_packets > max_packets:
-                skipped.append({"flows": flows, "rate_bps": rate, "duration_s": seconds,
-                                "why": f"{line_rate_packets:.3g} packets at line rate > --max-packets {max_packets:.3g}"})
+                skipped.append(
+                    {
+                        "flows": flows,
+                        "rate_bps": rate,
+                        "duration_s": seconds,
+                        "why": f"{line_rate_packets:.3g} packets at line rate > --max-packets {max_packets:.3g}",
+                    }
+                )
                 continue
             point = run_point(flows, rate, seconds, trace, runs, seed)
             points.append(point)
-            print(f"{name}: N={flows} rate={rate:.0e} T={seconds:g}s run_s={point['run_s_median']:.3f} "
-                  f"events={point['events']} departures={point['bottleneck_departures']} "
-                  f"rss={point['peak_rss_mib_median']:.1f}MiB load={point['load_1min_before']:.2f}", flush=True)
+            print(
+                f"{name}: N={flows} rate={rate:.0e} T={seconds:g}s run_s={point['run_s_median']:.3f} "
+                f"events={point['events']} departures={point['bottleneck_departures']} "
+                f"rss={point['peak_rss_mib_median']:.1f}MiB load={point['load_1min_before']:.2f}",
+                flush=True,
+            )
             report["series"][name], report["skipped"][name] = points, skipped
             RESULTS.write_text(json.dumps(report, indent=1))  # after every point: a session can end any time
         report["series"][name], report["skipped"][name] = points, skipped
@@ -160,8 +214,12 @@ def main() -> None:
     parser.add_argument("--series", nargs="*", default=list(SERIES), choices=list(SERIES))
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--max-packets", type=float, default=3e7,
-                        help="skip points whose line-rate packet count exceeds this (keeps runs to minutes)")
+    parser.add_argument(
+        "--max-packets",
+        type=float,
+        default=3e7,
+        help="skip points whose line-rate packet count exceeds this (keeps runs to minutes)",
+    )
     parser.add_argument("--analyse-only", action="store_true", help="only fit and plot results.json")
     args = parser.parse_args()
     if not args.analyse_only:

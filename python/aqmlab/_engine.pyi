@@ -5,8 +5,6 @@ Use `aqmlab.simulate`; this module is the thin binding beneath it.
 
 from typing import Any
 
-import numpy as np
-
 __version__: str
 
 class ScenarioError(ValueError):

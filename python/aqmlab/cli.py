@@ -24,8 +24,17 @@ def _fail(message: str, code: int = 2) -> None:
 
 
 #: Statistics shown when there are too many links for one column each.
-KEY_STATISTICS = ("queue_mean_packets", "sojourn_mean_s", "loss_percent", "mark_percent", "utilisation_mean",
-                  "utilisation_min", "throughput_bps", "jain_fairness", "flows")
+KEY_STATISTICS = (
+    "queue_mean_packets",
+    "sojourn_mean_s",
+    "loss_percent",
+    "mark_percent",
+    "utilisation_mean",
+    "utilisation_min",
+    "throughput_bps",
+    "jain_fairness",
+    "flows",
+)
 
 
 def summary_table(title: str, summaries: dict[str, dict[str, float]]) -> Table:
@@ -60,8 +69,13 @@ def run_with_progress(scenario, *, seed: int | None, quiet: bool):
 
     if quiet:
         return simulate(scenario, seed=seed)
-    columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:.1f}/{task.total:.1f} s"),
-               TimeElapsedColumn(), TimeRemainingColumn())
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed:.1f}/{task.total:.1f} s"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
     with Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task(scenario.name, total=scenario.duration_s)
         return simulate(scenario, seed=seed, progress=lambda now, _total: bar.update(task, completed=now))
@@ -102,8 +116,12 @@ def run(
         _fail(str(error))
     except SimulationInterrupted as interrupted:
         _fail(f"interrupted at t = {interrupted.partial.end_s:.2f} s; nothing written", code=130)
-    Console().print(summary_table(f"{scenario.name} (seed {results.seed}), window "
-                                  f"[{results.measure_start_s:g}, {results.end_s:g}] s", results.summaries()))
+    Console().print(
+        summary_table(
+            f"{scenario.name} (seed {results.seed}), window [{results.measure_start_s:g}, {results.end_s:g}] s",
+            results.summaries(),
+        )
+    )
     console.print(f"wrote {out} ({results.wall_time_s:.2f} s wall, {results.counters['events']:,} events)")
 
 
@@ -169,12 +187,19 @@ def report(
 @app.command()
 def reproduce(
     reproduction_id: Annotated[str | None, typer.Argument(help="Reproduction id (see --list), or 'all'.")] = None,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Parent directory of the outputs.")] = Path("aqmlab-out/reproduce"),
+    out: Annotated[Path, typer.Option("--out", "-o", help="Parent directory of the outputs.")] = Path(
+        "aqmlab-out/reproduce"
+    ),
     quick: Annotated[bool, typer.Option(help="Reduced durations and sizes (CI, demo).")] = False,
     list_: Annotated[bool, typer.Option("--list", help="List the reproductions.")] = False,
-    record_into: Annotated[Path | None, typer.Option(
-        "--record-into", help="Markdown file (e.g. docs/reproduction.md) whose section for each id is replaced "
-        "by this run's results (appended if new).")] = None,
+    record_into: Annotated[
+        Path | None,
+        typer.Option(
+            "--record-into",
+            help="Markdown file (e.g. docs/reproduction.md) whose section for each id is replaced "
+            "by this run's results (appended if new).",
+        ),
+    ] = None,
 ) -> None:
     """Reproduce a figure or claim of the seed papers: figures, data, and paper against aqmlab."""
     from aqmlab.report import write_report

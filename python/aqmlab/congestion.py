@@ -89,8 +89,9 @@ class Cx(_Algorithm):
                 "and delta_min must not be negative"
             )
         if not self.delta_max_observed and not mid < units.seconds(self.delta_max):
-            raise ValueError(f"delta_max ({self.delta_max}) must be above delta_threshold ({self.delta_threshold}), "
-                             "or \"observed\"")
+            raise ValueError(
+                f'delta_max ({self.delta_max}) must be above delta_threshold ({self.delta_threshold}), or "observed"'
+            )
         return self
 
     def resolved(self) -> dict[str, Any]:
@@ -249,8 +250,11 @@ class CxHighSpeed(_Algorithm):
         def without_kind(values: dict[str, Any]) -> dict[str, Any]:
             return {k: v for k, v in values.items() if k != "kind"}
 
-        return {"kind": "cx_highspeed", "cx": without_kind(self.cx.resolved()),
-                "highspeed": without_kind(self.highspeed.resolved())}
+        return {
+            "kind": "cx_highspeed",
+            "cx": without_kind(self.cx.resolved()),
+            "highspeed": without_kind(self.highspeed.resolved()),
+        }
 
 
 CongestionControl = Annotated[

@@ -35,8 +35,9 @@ def average_window(results: Results, *, flows: int = WINDOW_FLOWS) -> tuple[np.n
     return times, mean
 
 
-def binned_utilisation(results: Results, *, bin_s: float = UTILISATION_BIN_S,
-                       link: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+def binned_utilisation(
+    results: Results, *, bin_s: float = UTILISATION_BIN_S, link: str | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     samples = results.link_samples(link)
     rate = float(results.links.column("rate_bps")[results.link_id(link)].as_py())
     index = np.floor((samples["time_s"] - 1e-12) / bin_s).astype(np.int64)
@@ -45,8 +46,9 @@ def binned_utilisation(results: Results, *, bin_s: float = UTILISATION_BIN_S,
     return times, per_bin * 8.0 / (rate * bin_s)
 
 
-def plot_run(results: Results, path: str | Path, *, window_only: bool = True, title: str | None = None,
-             link: str | None = None) -> Path:
+def plot_run(
+    results: Results, path: str | Path, *, window_only: bool = True, title: str | None = None, link: str | None = None
+) -> Path:
     """Four stacked panels for one traced link (default: the main link); `window_only`
     limits them to the measurement window."""
     start = results.measure_start_s if window_only else 0.0
@@ -83,8 +85,9 @@ def plot_run(results: Results, path: str | Path, *, window_only: bool = True, ti
 def plot_side_by_side(runs: dict[str, Results], path: str | Path) -> Path:
     """Seed 000 Fig. 6 layout, one column per run: queue, average queue, mean cwnd of 15
     flows and utilisation over each run's measurement window."""
-    fig, axes = plt.subplots(4, len(runs), figsize=(5.5 * len(runs), 8.5), sharex="col", sharey="row",
-                             constrained_layout=True, squeeze=False)
+    fig, axes = plt.subplots(
+        4, len(runs), figsize=(5.5 * len(runs), 8.5), sharex="col", sharey="row", constrained_layout=True, squeeze=False
+    )
     for column, (name, results) in enumerate(runs.items()):
         start = results.measure_start_s
         samples = results.link_samples("bottleneck")

@@ -9,6 +9,7 @@ from pydantic import Field, model_validator
 from aqmlab import units
 from aqmlab._fields import Duration, Model, PositiveDuration, QueueLimit, Size
 
+
 class DropTail(Model):
     """First in, first out; arrivals beyond `limit` are dropped."""
 
@@ -29,8 +30,12 @@ class RandomDrop(Model):
     ecn: bool = False
 
     def resolved(self, link_delay_ns: int) -> dict[str, Any]:
-        return {"kind": "random_drop", "limit": units.queue_limit(self.limit), "probability": self.probability,
-                "ecn": self.ecn}
+        return {
+            "kind": "random_drop",
+            "limit": units.queue_limit(self.limit),
+            "probability": self.probability,
+            "ecn": self.ecn,
+        }
 
 
 class Red(Model):
@@ -221,8 +226,13 @@ class Threshold(Model):
     queue_in_bytes: bool = False
 
     def resolved(self, link_delay_ns: int) -> dict[str, Any]:
-        return {"kind": "threshold", "limit": units.queue_limit(self.limit), "q_th": self.q_th,
-                "ecn": self.ecn, "queue_in_bytes": self.queue_in_bytes}
+        return {
+            "kind": "threshold",
+            "limit": units.queue_limit(self.limit),
+            "q_th": self.q_th,
+            "ecn": self.ecn,
+            "queue_in_bytes": self.queue_in_bytes,
+        }
 
 
 class Ered(Model):
@@ -348,7 +358,11 @@ class Avq(Model):
 
     def resolved(self, link_delay_ns: int) -> dict[str, Any]:
         mean = units.bytes_(self.mean_packet_size)
-        buffer = self.virtual_buffer if self.virtual_buffer is not None else _limit_in_units(self.limit, self.queue_in_bytes, mean)
+        buffer = (
+            self.virtual_buffer
+            if self.virtual_buffer is not None
+            else _limit_in_units(self.limit, self.queue_in_bytes, mean)
+        )
         return {
             "kind": "avq",
             "limit": units.queue_limit(self.limit),

@@ -57,8 +57,9 @@ class Results:
     # --- construction --------------------------------------------------------------------
 
     @classmethod
-    def from_engine(cls, scenario: Scenario, seed: int, raw: dict[str, Any], *, end_s: float, finished: bool,
-                    wall_time_s: float) -> Results:
+    def from_engine(
+        cls, scenario: Scenario, seed: int, raw: dict[str, Any], *, end_s: float, finished: bool, wall_time_s: float
+    ) -> Results:
         links = dict(raw["links"])
         links["role"] = np.asarray(links["role"], dtype=object)
         links["name"] = np.asarray(links["name"], dtype=object)
@@ -149,13 +150,15 @@ class Results:
         arrivals = samples["arrivals"][in_window].sum()
         drops = samples["drops"][in_window].sum()
         marks = samples["marks"][in_window].sum()
-        utilisation = _binned_utilisation(samples["time_s"][in_window], samples["departed_bytes"][in_window],
-                                          start, end, rate_bps)
+        utilisation = _binned_utilisation(
+            samples["time_s"][in_window], samples["departed_bytes"][in_window], start, end, rate_bps
+        )
         crossing = self.crossing(link)
         goodput = self.flows.column("goodput_bps").to_numpy()[crossing]
         # Jain's index over the flows present during the whole window (long-lived ones).
-        present = ((self.flows.column("start_s").to_numpy()[crossing] <= start)
-                   & np.isnan(self.flows.column("end_s").to_numpy()[crossing]))
+        present = (self.flows.column("start_s").to_numpy()[crossing] <= start) & np.isnan(
+            self.flows.column("end_s").to_numpy()[crossing]
+        )
         fct = self.flows.column("fct_s").to_numpy()[crossing]
         window = end - start
         return {
@@ -181,8 +184,9 @@ class Results:
 
     # --- persistence ---------------------------------------------------------------------
 
-    def save(self, directory: str | Path, *, overwrite: bool = False,
-             extra: Callable[[Path], Any] | None = None) -> Path:
+    def save(
+        self, directory: str | Path, *, overwrite: bool = False, extra: Callable[[Path], Any] | None = None
+    ) -> Path:
         """Write Parquet tables and JSON beside them; atomic (see module docstring).
 
         `extra(staging_dir)` may add files (figures) that land together with the data.
@@ -277,8 +281,9 @@ def _flows_table(scenario: Scenario, flows: dict[str, np.ndarray], end_s: float)
     return pa.table(columns)
 
 
-def _binned_utilisation(time_s: np.ndarray, departed_bytes: np.ndarray, start: float, end: float,
-                        rate_bps: float) -> np.ndarray:
+def _binned_utilisation(
+    time_s: np.ndarray, departed_bytes: np.ndarray, start: float, end: float, rate_bps: float
+) -> np.ndarray:
     """Utilisation in complete bins of UTILISATION_BIN_S from the window start."""
     bins = int(math.floor((end - start) / UTILISATION_BIN_S + 1e-9))
     if bins == 0:

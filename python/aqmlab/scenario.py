@@ -11,20 +11,19 @@ later capabilities add a member without touching the others.
 from __future__ import annotations
 
 import json
-import tomllib
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any
 
+import tomllib
 from pydantic import Field, ValidationError, model_validator
 
 from aqmlab import units
-from aqmlab._fields import Duration, Model, PositiveDuration, QueueLimit, Rate, Size
+from aqmlab._fields import Duration, Model, PositiveDuration
 from aqmlab.errors import ScenarioError
 from aqmlab.queues import AdaptiveRed, Avq, DropTail, Ered, Queue, RandomDrop, Red, RedVq, Threshold
 from aqmlab.topology import Bottleneck, Dumbbell, Network, ParkingLot, Topology
 from aqmlab.traffic import FlowGroup
 from aqmlab.transport import Tcp
-
 
 # --- Topologies --------------------------------------------------------------------------
 
@@ -148,5 +147,25 @@ def load(source: str | Path | dict[str, Any] | Scenario) -> Scenario:
     return Scenario.from_toml(source)
 
 
-__all__ = ["Bottleneck", "Dumbbell", "Network", "ParkingLot", "Topology", "DropTail", "RandomDrop", "Red", "Threshold", "Ered", "RedVq", "AdaptiveRed", "Avq", "Queue", "Scenario", "Tcp", "Trace",
-           "FlowGroup", "load", "format_validation_error"]
+__all__ = [
+    "Bottleneck",
+    "Dumbbell",
+    "Network",
+    "ParkingLot",
+    "Topology",
+    "DropTail",
+    "RandomDrop",
+    "Red",
+    "Threshold",
+    "Ered",
+    "RedVq",
+    "AdaptiveRed",
+    "Avq",
+    "Queue",
+    "Scenario",
+    "Tcp",
+    "Trace",
+    "FlowGroup",
+    "load",
+    "format_validation_error",
+]

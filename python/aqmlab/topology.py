@@ -129,7 +129,9 @@ class Network(Model):
         for index, link in enumerate(self.links):
             for end in (link.source, link.target):
                 if end not in known:
-                    raise ValueError(f"links[{index}] ({link.name}): unknown router {end!r}; routers are {self.routers}")
+                    raise ValueError(
+                        f"links[{index}] ({link.name}): unknown router {end!r}; routers are {self.routers}"
+                    )
         for index, group in enumerate(self.groups):
             if group.path is None:
                 raise ValueError(f"groups[{index}] ({group.name}): a network group needs a `path`")
@@ -183,12 +185,14 @@ class ParkingLot(Model):
             raise ValueError(f"link names must be unique: {names}")
         for index, group in enumerate(self.groups):
             if group.crosses is None:
-                raise ValueError(f"groups[{index}] ({group.name}): a parking-lot group needs `crosses`, "
-                                 f"a list of consecutive links from {names}")
+                raise ValueError(
+                    f"groups[{index}] ({group.name}): a parking-lot group needs `crosses`, "
+                    f"a list of consecutive links from {names}"
+                )
             if group.path is not None:
                 raise ValueError(f"groups[{index}]: `path` belongs to networks; use `crosses`")
             first, last = self._span(index, group.crosses)
-            one_way = sum(units.seconds(link.delay) for link in self.links[first:last + 1])
+            one_way = sum(units.seconds(link.delay) for link in self.links[first : last + 1])
             _check_rtt(index, group, one_way, "the links it crosses")
         _check_unique_groups(self.resolved_groups())
         return self
@@ -207,15 +211,24 @@ class ParkingLot(Model):
         names = self.link_names
         routers = [f"r{i}" for i in range(len(self.links) + 1)]
         links = [
-            CoreLink.model_validate({"name": name, "from": routers[i], "to": routers[i + 1], "rate": link.rate,
-                                     "delay": link.delay, "queue": link.queue, "reverse_queue": link.reverse_queue})
+            CoreLink.model_validate(
+                {
+                    "name": name,
+                    "from": routers[i],
+                    "to": routers[i + 1],
+                    "rate": link.rate,
+                    "delay": link.delay,
+                    "queue": link.queue,
+                    "reverse_queue": link.reverse_queue,
+                }
+            )
             for i, (name, link) in enumerate(zip(names, self.links, strict=True))
         ]
         groups = []
         for index, group in enumerate(self.groups):
             first, last = self._span(index, group.crosses)
             for resolved in group.resolved_groups():
-                resolved["path"] = {"kind": "routers", "routers": routers[first:last + 2]}
+                resolved["path"] = {"kind": "routers", "routers": routers[first : last + 2]}
                 groups.append(resolved)
         return {"kind": "network", "routers": routers, "links": [link.resolved() for link in links], "groups": groups}
 

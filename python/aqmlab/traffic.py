@@ -58,8 +58,11 @@ class Staggered(Model):
     spacing: Duration
 
     def resolved(self) -> dict[str, Any]:
-        return {"kind": "staggered", "first_ns": units.nanoseconds(self.first),
-                "spacing_ns": units.nanoseconds(self.spacing)}
+        return {
+            "kind": "staggered",
+            "first_ns": units.nanoseconds(self.first),
+            "spacing_ns": units.nanoseconds(self.spacing),
+        }
 
 
 class NeverStop(Model):
@@ -301,8 +304,12 @@ class UdpGroup(_Group):
     packet_size: Size = "1500B"
 
     def resolved_groups(self) -> list[dict[str, Any]]:
-        traffic = {"kind": "udp", "count": self.count, "rate_bps": units.bits_per_second(self.rate),
-                   "packet_size_bytes": units.bytes_(self.packet_size)}
+        traffic = {
+            "kind": "udp",
+            "count": self.count,
+            "rate_bps": units.bits_per_second(self.rate),
+            "packet_size_bytes": units.bytes_(self.packet_size),
+        }
         return [{"name": self.name, "traffic": traffic, **self._links()}]
 
 
@@ -324,8 +331,12 @@ class WebGroup(_Group):
     stop: NeverStop | FixedStop = Field(default_factory=NeverStop, discriminator="kind")
 
     def resolved_groups(self) -> list[dict[str, Any]]:
-        traffic = {"kind": "web", "arrival_rate_per_s": self.arrival_rate, "size": self.size.resolved(),
-                   "tcp": self.tcp.resolved()}
+        traffic = {
+            "kind": "web",
+            "arrival_rate_per_s": self.arrival_rate,
+            "size": self.size.resolved(),
+            "tcp": self.tcp.resolved(),
+        }
         links = self._links()
         links["shared_access"] = True
         return [{"name": self.name, "traffic": traffic, **links}]

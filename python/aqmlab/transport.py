@@ -63,7 +63,8 @@ class Tcp(Model):
             raise ValueError(f"min_rto ({self.min_rto}) must not exceed max_rto ({self.max_rto})")
         if self.ecn and self.cc.kind in PER_ACK_ECN and self.ecn_echo != "per_packet":
             raise ValueError(
-                f'ecn_echo ("{self.ecn_echo}") must be "per_packet" with ecn on: {self.cc.kind} reacts to every marked ACK'
+                f'ecn_echo ("{self.ecn_echo}") must be "per_packet" with ecn on: '
+                f"{self.cc.kind} reacts to every marked ACK"
             )
         if self.sack and self.recovery != "new_reno":
             raise ValueError(

@@ -20,8 +20,7 @@ _ALLOWED = {
     "time": "a duration such as '200ms', '1.5 s', '10us' (a bare number is seconds)",
     "rate": "a bit rate such as '100Mbps', '2 Mbit/s', '1Gbps' (a bare number is bit/s)",
     "size": "a size such as '1500B', '1.5kB', '64KiB' (a bare number is bytes)",
-    "limit": "a queue limit in packets such as '2084p' or in bytes such as '3MB' "
-    "(a bare integer is packets)",
+    "limit": "a queue limit in packets such as '2084p' or in bytes such as '3MB' (a bare integer is packets)",
 }
 
 _NUMBER_AND_UNIT = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([A-Za-z/]*)\s*$")

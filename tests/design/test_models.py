@@ -4,11 +4,29 @@ import math
 
 import numpy as np
 import pytest
-
-from aqmlab.design import (QueueLaw, Range, TcpModel, equilibrium, gentle_red, operating_points, p_for, period,
-                           recommended, red, red_config, rtt_for, rtt_map, throughput)
-from aqmlab.design.buffers import (bandwidth_delay_product, gaussian_stability_bound, largest_stable_threshold,
-                                   mm1_stability, stanford_buffer)
+from aqmlab.design import (
+    QueueLaw,
+    Range,
+    TcpModel,
+    equilibrium,
+    gentle_red,
+    operating_points,
+    p_for,
+    period,
+    recommended,
+    red,
+    red_config,
+    rtt_for,
+    rtt_map,
+    throughput,
+)
+from aqmlab.design.buffers import (
+    bandwidth_delay_product,
+    gaussian_stability_bound,
+    largest_stable_threshold,
+    mm1_stability,
+    stanford_buffer,
+)
 
 
 def test_pftk_matches_a_hand_computed_case():
@@ -88,15 +106,17 @@ def test_rtt_map_converges_or_oscillates_between_empty_and_full():
 
 
 def test_red_config_policies():
-    drop = red_config(45e6, per_flow_bps=Range(100e3, 1e6), packet_bytes=Range(500, 1500), rtt_s=Range(0.05, 0.2),
-                      max_p=0.1)
+    drop = red_config(
+        45e6, per_flow_bps=Range(100e3, 1e6), packet_bytes=Range(500, 1500), rtt_s=Range(0.05, 0.2), max_p=0.1
+    )
     assert drop.max_th == pytest.approx(1.2 * drop.queue_law_max.queue(0.1)[0], rel=1e-9)
     assert drop.min_th == pytest.approx(drop.max_th / 3) and drop.buffer_packets == pytest.approx(2 * drop.max_th)
     assert drop.weight_per_sample == pytest.approx(1 - 0.1 ** (0.05 / drop.averaging_interval_s))
     points = operating_points(drop)
     assert points["G_max"][1] <= drop.max_th and points["G_min"][1] >= drop.min_th * 0.9
-    delay = red_config(45e6, flows=Range(45, 450), rtt_s=Range(0.05, 0.2), policy="delay-conservative",
-                       max_delay_s=0.02)
+    delay = red_config(
+        45e6, flows=Range(45, 450), rtt_s=Range(0.05, 0.2), policy="delay-conservative", max_delay_s=0.02
+    )
     assert delay.max_th == pytest.approx(0.02 * 45e6 / 12000)
     assert delay.max_p == pytest.approx(1.2 * delay.queue_law_max.inverse(delay.max_th), rel=1e-9)
     assert 'kind = "red"' in delay.toml() and "gentle = true" in delay.toml()

@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-
 from aqmlab.design import QueueLaw, Range, equilibrium, recommended, red, red_config, rtt_map
 from aqmlab.design.validation import bottleneck_scenario, engine_tcp, measure
 
@@ -28,8 +27,15 @@ def test_red_operating_point_of_fig8_is_predicted():
     # seed 003 Fig. 8: p_max 0.1, q_min 12.5, q_max 37.5, B = 75, M = 500 B (10 flows here).
     law = QueueLaw(RATE, 10, RTT, BUFFER, engine_tcp(PACKET))
     point = equilibrium(law, red(12.5, 37.5, 0.1))
-    queue = {"kind": "red", "limit": "75p", "min_th": 12.5, "max_th": 37.5, "max_p": 0.1, "q_weight": 0.002,
-             "mean_packet_size": "500B"}
+    queue = {
+        "kind": "red",
+        "limit": "75p",
+        "min_th": 12.5,
+        "max_th": 37.5,
+        "max_p": 0.1,
+        "q_weight": 0.002,
+        "mean_packet_size": "500B",
+    }
     measured = measure(bottleneck_scenario(RATE, 10, queue), BUFFER)
     assert not point.on_discontinuity
     assert abs(measured.average_queue - point.average_queue) < TOLERANCE
@@ -41,8 +47,15 @@ def test_an_equilibrium_beyond_max_p_cannot_hold_on_the_linear_part():
     # seed 003 Fig. 11: with 60 flows the laws meet on RED's jump from p_max to 1.
     law = QueueLaw(RATE, 60, RTT, BUFFER, engine_tcp(PACKET))
     assert equilibrium(law, red(12.5, 37.5, 0.1)).on_discontinuity
-    queue = {"kind": "red", "limit": "75p", "min_th": 12.5, "max_th": 37.5, "max_p": 0.1, "q_weight": 0.002,
-             "mean_packet_size": "500B"}
+    queue = {
+        "kind": "red",
+        "limit": "75p",
+        "min_th": 12.5,
+        "max_th": 37.5,
+        "max_p": 0.1,
+        "q_weight": 0.002,
+        "mean_packet_size": "500B",
+    }
     measured = measure(bottleneck_scenario(RATE, 60, queue), BUFFER)
     assert measured.drop_rate > 2 * 0.1  # forced drops: far beyond the control law's p_max
     # Figs. 12-13: the RTT map does not converge, and the engine's queue swings from near
@@ -62,8 +75,15 @@ def test_an_equilibrium_beyond_max_p_cannot_hold_on_the_linear_part():
 @pytest.mark.parametrize("policy", ["drop-conservative", "delay-conservative"])
 def test_the_recommendation_holds_the_queue_near_its_design_point(policy):
     kwargs = {"max_p": 0.03} if policy == "drop-conservative" else {"max_delay_s": 0.15}
-    advice = red_config(RATE, flows=Range(5, 20), packet_bytes=Range(PACKET, PACKET), rtt_s=Range(RTT, RTT),
-                        policy=policy, tcp=engine_tcp(PACKET), **kwargs)
+    advice = red_config(
+        RATE,
+        flows=Range(5, 20),
+        packet_bytes=Range(PACKET, PACKET),
+        rtt_s=Range(RTT, RTT),
+        policy=policy,
+        tcp=engine_tcp(PACKET),
+        **kwargs,
+    )
     advice_queue = dict(advice.queue_config(), mean_packet_size="500B")
     buffer = advice.buffer_packets
     for flows in (5, 20):  # the ends of the range

@@ -6,37 +6,58 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
-
 from aqmlab import ScenarioError
 from aqmlab.experiments import Study, Sweep, run_sweep
 
 BASE = {
-    "name": "quick", "duration": "3s",
-    "topology": {"kind": "dumbbell",
-                 "bottleneck": {"rate": "10Mbps", "delay": "5ms",
-                                "queue": {"kind": "red", "limit": "200p", "min_th": 10, "max_th": 30}},
-                 "groups": [{"name": "g", "count": 4, "rtt": "20ms", "access_rate": "100Mbps",
-                             "start": {"kind": "uniform", "low": "0s", "high": "0.5s"}}]},
+    "name": "quick",
+    "duration": "3s",
+    "topology": {
+        "kind": "dumbbell",
+        "bottleneck": {
+            "rate": "10Mbps",
+            "delay": "5ms",
+            "queue": {"kind": "red", "limit": "200p", "min_th": 10, "max_th": 30},
+        },
+        "groups": [
+            {
+                "name": "g",
+                "count": 4,
+                "rtt": "20ms",
+                "access_rate": "100Mbps",
+                "start": {"kind": "uniform", "low": "0s", "high": "0.5s"},
+            }
+        ],
+    },
     "trace": {"flows": 2},
 }
 
 
 def forty_runs(duration="3s"):
-    return {"name": "forty", "base": BASE, "set": {"duration": duration}, "seeds": [1, 2],
-            "grid": {"topology.groups.0.rtt": ["20ms", "40ms", "60ms", "80ms", "100ms"]},
-            "zip": {"topology.bottleneck.queue.min_th": [5, 10, 15, 20],
-                    "topology.bottleneck.queue.max_th": [25, 30, 35, 40]}}
+    return {
+        "name": "forty",
+        "base": BASE,
+        "set": {"duration": duration},
+        "seeds": [1, 2],
+        "grid": {"topology.groups.0.rtt": ["20ms", "40ms", "60ms", "80ms", "100ms"]},
+        "zip": {
+            "topology.bottleneck.queue.min_th": [5, 10, 15, 20],
+            "topology.bottleneck.queue.max_th": [25, 30, 35, 40],
+        },
+    }
 
 
 def test_sweep_expands_grid_zip_and_seeds_with_stable_ids():
     sweep = Sweep.from_dict(forty_runs())
     runs = sweep.runs()
     assert len(runs) == 40 and len({run.id for run in runs}) == 40
-    assert runs[0].parameters == {"topology.groups.0.rtt": "20ms", "topology.bottleneck.queue.min_th": 5,
-                                  "topology.bottleneck.queue.max_th": 25}
+    assert runs[0].parameters == {
+        "topology.groups.0.rtt": "20ms",
+        "topology.bottleneck.queue.min_th": 5,
+        "topology.bottleneck.queue.max_th": 25,
+    }
     assert [run.id for run in Sweep.from_dict(forty_runs()).runs()] == [run.id for run in runs]
 
 
@@ -75,12 +96,31 @@ def test_failures_are_recorded_and_do_not_stop_the_sweep(tmp_path):
     # Runs that fail inside the engine: the shortest path to an unreachable router is
     # only found out when the network is built.
     spec["base"] = {
-        "name": "net", "duration": "2s",
-        "topology": {"kind": "network", "routers": ["a", "b", "c"],
-                     "links": [{"name": "ab", "from": "a", "to": "b", "rate": "10Mbps", "delay": "5ms",
-                                "queue": {"kind": "drop_tail", "limit": "100p"}}],
-                     "groups": [{"name": "g", "count": 2, "rtt": "40ms", "access_rate": "100Mbps",
-                                 "path": {"kind": "shortest", "from": "a", "to": "b"}}]},
+        "name": "net",
+        "duration": "2s",
+        "topology": {
+            "kind": "network",
+            "routers": ["a", "b", "c"],
+            "links": [
+                {
+                    "name": "ab",
+                    "from": "a",
+                    "to": "b",
+                    "rate": "10Mbps",
+                    "delay": "5ms",
+                    "queue": {"kind": "drop_tail", "limit": "100p"},
+                }
+            ],
+            "groups": [
+                {
+                    "name": "g",
+                    "count": 2,
+                    "rtt": "40ms",
+                    "access_rate": "100Mbps",
+                    "path": {"kind": "shortest", "from": "a", "to": "b"},
+                }
+            ],
+        },
     }
     spec["set"] = {}
     spec["grid"] = {"topology.groups.0.rtt": ["20ms", "40ms"]}
@@ -100,9 +140,11 @@ def test_a_killed_sweep_resumes_without_recomputing(tmp_path):
     spec = forty_runs(duration="20s")
     (tmp_path / "sweep.json").write_text(json.dumps(spec))
     out = tmp_path / "study"
-    script = ("import json, sys; from aqmlab.experiments import Sweep, run_sweep; "
-              f"run_sweep(Sweep.from_dict(json.load(open({str(tmp_path / 'sweep.json')!r}))), {str(out)!r}, "
-              "workers=1, resume=True)")
+    script = (
+        "import json, sys; from aqmlab.experiments import Sweep, run_sweep; "
+        f"run_sweep(Sweep.from_dict(json.load(open({str(tmp_path / 'sweep.json')!r}))), {str(out)!r}, "
+        "workers=1, resume=True)"
+    )
     process = subprocess.Popen([sys.executable, "-c", script], start_new_session=True)
     study = Study(out)
     deadline = time.time() + 120
@@ -132,5 +174,7 @@ def test_resume_is_required_and_the_cache_skips_recomputation(tmp_path):
     second = run_sweep(sweep, tmp_path / "b", workers=1, cache=tmp_path / "a", progress=outcomes.append)
     assert len(outcomes) == 8
     assert second.table().sort_by("run_id").to_pandas().equals(first.table().sort_by("run_id").to_pandas())
-    assert all((second.run_dir(i) / "run.json").read_text() == (first.run_dir(i) / "run.json").read_text()
-               for i in first.done_ids())
+    assert all(
+        (second.run_dir(i) / "run.json").read_text() == (first.run_dir(i) / "run.json").read_text()
+        for i in first.done_ids()
+    )

@@ -7,9 +7,8 @@ import math
 
 import numpy as np
 import pytest
-from scipy.integrate import solve_ivp
-
 from aqmlab.fluid import FluidError, FluidModel, Param, get_model, integrate
+from scipy.integrate import solve_ivp
 
 
 class LinearDelay(FluidModel):
@@ -88,8 +87,10 @@ def test_convergence_order_with_state_dependence(method, order):
     rates = [math.log2(errors[i] / errors[i + 1]) for i in range(3)]
     assert min(rates) > order - 0.2, (errors, rates)
     # nonlinear delay equation: differences of successive halvings shrink by 2^order
-    solutions = [integrate(Nonlinear(), {}, t_end=5.0, h=h, history=np.full(1, 0.3), method=method,
-                           record_dt=0.1).state("x")[0] for h in (1 / 10, 1 / 20, 1 / 40, 1 / 80, 1 / 160)]
+    solutions = [
+        integrate(Nonlinear(), {}, t_end=5.0, h=h, history=np.full(1, 0.3), method=method, record_dt=0.1).state("x")[0]
+        for h in (1 / 10, 1 / 20, 1 / 40, 1 / 80, 1 / 160)
+    ]
     differences = [np.max(np.abs(solutions[i] - solutions[i + 1])) for i in range(4)]
     rates = [math.log2(differences[i] / differences[i + 1]) for i in range(3)]
     assert min(rates) > order - 0.2, (differences, rates)
@@ -113,8 +114,9 @@ def test_batch_equals_single_runs_with_per_point_delays():
 
 def test_history_function_is_used_for_negative_times():
     # history x(t) = cos(t) for t <= 0: on [0, 1] x' = -cos(t - 1), x = 1 - sin(t - 1) - sin(1)
-    result = integrate(LinearDelay(), {}, t_end=1.0, h=0.01, history=lambda t: np.cos(np.atleast_1d(t))[None, :],
-                       record_dt=0.01)
+    result = integrate(
+        LinearDelay(), {}, t_end=1.0, h=0.01, history=lambda t: np.cos(np.atleast_1d(t))[None, :], record_dt=0.01
+    )
     truth = 1.0 - np.sin(result.times - 1.0) - math.sin(1.0)
     np.testing.assert_allclose(result.state("x")[0], truth, atol=1e-9)
 
@@ -136,7 +138,9 @@ def test_zero_delay_matches_scipy_ode():
 def test_projection_keeps_queue_inside_buffer():
     # RED without averaging, far from equilibrium with a small buffer: q must stay in [0, B].
     model = get_model("ctcp-red-noavg")
-    result = integrate(model, {"tau": 0.3, "buffer": 150.0, "b_max": 140.0}, t_end=60.0, history=[200.0, 0.0], record_dt=0.01)
+    result = integrate(
+        model, {"tau": 0.3, "buffer": 150.0, "b_max": 140.0}, t_end=60.0, history=[200.0, 0.0], record_dt=0.01
+    )
     q = result.state("q")
     assert q.min() == 0.0 and q.max() == 150.0  # both boundaries are reached and respected
     p = result.state("p")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from aqmlab.fluid import MODELS, FluidError, get_model, integrate
 
 # (model, options, parameters for a stable batch of two points, t_end (s or map steps), h)
@@ -23,16 +22,26 @@ STABLE = {
 
 # option variants whose equilibria are checked too
 VARIANTS = [(name, {}) for name in MODELS] + [
-    ("ctcp-red", {"tcp": "reno"}), ("ctcp-red", {"tcp": "illinois"}), ("ctcp-red", {"tcp": "africa"}),
-    ("ctcp-red", {"tcp": "power"}), ("ctcp-red", {"red_law": "piecewise"}),
-    ("ctcp-red-noavg", {"tcp": "reno", "red_law": "piecewise"}), ("ctcp-threshold", {"tcp": "reno"}),
-    ("primal-dual", {"link": "ered-aq"}), ("primal-dual", {"link": "red"}), ("primal-dual", {"feedback": "probabilistic"}),
-    ("ecn", {"resource": "overflow"}), ("ecn", {"resource": "gaussian"}),
-    ("ecn-network", {"resource": "overflow"}), ("ecn-network", {"resource": "gaussian"}),
+    ("ctcp-red", {"tcp": "reno"}),
+    ("ctcp-red", {"tcp": "illinois"}),
+    ("ctcp-red", {"tcp": "africa"}),
+    ("ctcp-red", {"tcp": "power"}),
+    ("ctcp-red", {"red_law": "piecewise"}),
+    ("ctcp-red-noavg", {"tcp": "reno", "red_law": "piecewise"}),
+    ("ctcp-threshold", {"tcp": "reno"}),
+    ("primal-dual", {"link": "ered-aq"}),
+    ("primal-dual", {"link": "red"}),
+    ("primal-dual", {"feedback": "probabilistic"}),
+    ("ecn", {"resource": "overflow"}),
+    ("ecn", {"resource": "gaussian"}),
+    ("ecn-network", {"resource": "overflow"}),
+    ("ecn-network", {"resource": "gaussian"}),
     ("red-map", {"control": "recommended"}),
     ("cx-tcp", {"rtts": "0.1,0.3", "counts": "150,150"}),  # heterogeneous RTTs
-    ("cx-tcp-network", {"routing": "1 1 0; 0 1 1; 1 0 0; 0 0 1", "rtts": "0.1,0.1,0.05,0.05",
-                        "capacities": "1000,2000,1500"}),
+    (
+        "cx-tcp-network",
+        {"routing": "1 1 0; 0 1 1; 1 0 0; 0 0 1", "rtts": "0.1,0.1,0.05,0.05", "capacities": "1000,2000,1500"},
+    ),
 ]
 
 
@@ -40,7 +49,9 @@ def test_every_registered_model_is_covered():
     assert set(STABLE) == set(MODELS)
 
 
-@pytest.mark.parametrize("name,options", VARIANTS, ids=[f"{n}-{'-'.join(o.values()) or 'default'}" for n, o in VARIANTS])
+@pytest.mark.parametrize(
+    "name,options", VARIANTS, ids=[f"{n}-{'-'.join(o.values()) or 'default'}" for n, o in VARIANTS]
+)
 def test_equilibrium_is_a_fixed_point(name, options):
     model = get_model(name, **options)
     params = STABLE[name][1] if not options else {}
@@ -111,8 +122,7 @@ def test_red_map_uses_a_given_queue_law():
     the intersection q = G(H(q)) and the map converges to it."""
     queue_law = pytest.importorskip("aqmlab.design.queue_law")
     pftk = pytest.importorskip("aqmlab.design.pftk")
-    law = queue_law.QueueLaw(rate_bps=1.5e6, flows=8, rtt_s=0.1, buffer_packets=75,
-                             tcp=pftk.TcpModel(packet_bytes=500))
+    law = queue_law.QueueLaw(rate_bps=1.5e6, flows=8, rtt_s=0.1, buffer_packets=75, tcp=pftk.TcpModel(packet_bytes=500))
     model = get_model("red-map")
     custom = type(model)(queue_law=law.queue)
     P, size = custom.resolve({"w": 0.05})

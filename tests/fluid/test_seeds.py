@@ -6,7 +6,6 @@ import math
 
 import numpy as np
 import pytest
-
 from aqmlab.fluid import get_model, integrate
 
 
@@ -54,7 +53,7 @@ def test_seed000_fig14b_threshold_policy():
     i = 0.125 * w ** (0.75 - 1)
     a1 = (2 - 0.75) * i * (1 - p) / 1.0
     a2 = np.asarray(q_th) * i / 1.0
-    margin = np.arccos(-a1 / a2) - np.sqrt(a2 ** 2 - a1 ** 2)
+    margin = np.arccos(-a1 / a2) - np.sqrt(a2**2 - a1**2)
     assert margin[0] > 0 and np.all(margin[1:] < 0)
 
 

@@ -10,9 +10,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks" / "ns3"))
 
-import aqmlab
-import ns3_mapping
-from ns3_mapping import Unsupported, translate
+# imports below need the sys.path entry above (modules in benchmarks/ns3)
+import aqmlab  # noqa: E402
+import ns3_mapping  # noqa: E402
+from ns3_mapping import Unsupported, translate  # noqa: E402
 
 
 def directives(spec: ns3_mapping.Ns3Spec) -> list[list[str]]:
@@ -113,8 +114,13 @@ def test_staggered_starts_are_exact():
 def test_codel_and_pie():
     kind, attributes = qdisc(translate(with_queue({"kind": "codel", "limit": "2000p"})))
     assert kind == "ns3::CoDelQueueDisc"
-    assert attributes == {"MaxSize": "1999p", "Target": "5000000ns", "Interval": "100000000ns", "MinBytes": "1500",
-                          "UseEcn": "false"}
+    assert attributes == {
+        "MaxSize": "1999p",
+        "Target": "5000000ns",
+        "Interval": "100000000ns",
+        "MinBytes": "1500",
+        "UseEcn": "false",
+    }
     kind, attributes = qdisc(translate(with_queue({"kind": "pie", "limit": "2000p"})))
     assert kind == "ns3::PieQueueDisc"
     assert attributes["QueueDelayReference"] == "15000000ns" and attributes["Tupdate"] == "15000000ns"
@@ -163,7 +169,9 @@ def test_parking_lot():
     spec = translate(scenario.resolved())
     words = directives(spec)
     assert [w[1:4] for w in words if w[0] == "link" and w[1].startswith("link")] == [
-        ["link1", "0", "1"], ["link2", "1", "2"]]
+        ["link1", "0", "1"],
+        ["link2", "1", "2"],
+    ]
     assert spec.monitored == ["link1", "link2"]
     senders = {w[2]: w for w in words if w[0] == "link" and w[1].startswith("access")}
     receivers = {w[3]: w for w in words if w[0] == "link" and w[1].startswith("receiver")}
@@ -187,8 +195,15 @@ def test_network_paths_must_be_the_unique_hop_shortest():
             {"name": "bc", "from": "b", "to": "c", "rate": "10Mbps", "delay": "5ms", "queue": {"kind": "drop_tail"}},
             {"name": "ac", "from": "a", "to": "c", "rate": "10Mbps", "delay": "50ms", "queue": {"kind": "drop_tail"}},
         ],
-        "groups": [{"name": "g", "count": 2, "rtt": "200ms", "access_rate": "100Mbps",
-                    "path": {"kind": "routers", "routers": ["a", "b", "c"]}}],
+        "groups": [
+            {
+                "name": "g",
+                "count": 2,
+                "rtt": "200ms",
+                "access_rate": "100Mbps",
+                "path": {"kind": "routers", "routers": ["a", "b", "c"]},
+            }
+        ],
     }
     scenario = aqmlab.Scenario.from_dict({"duration": "10s", "topology": network})
     with pytest.raises(Unsupported, match="hop-count"):

@@ -15,33 +15,45 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks" / "ns3"))
 
-import agreement
-import aqmlab
-import metrics
-import ns3_mapping
+# imports below need the sys.path entry above (modules in benchmarks/ns3)
+import agreement  # noqa: E402
+import aqmlab  # noqa: E402
+import metrics  # noqa: E402
+import ns3_mapping  # noqa: E402
 
 
 def small_scenario(queue: dict) -> aqmlab.Scenario:
-    return aqmlab.Scenario.from_dict({
-        "name": "small",
-        "duration": "20s",
-        "measure_start": "8s",
-        "topology": {
-            "kind": "dumbbell",
-            "bottleneck": {"rate": "10Mbps", "delay": "10ms", "queue": queue},
-            "groups": [{"name": "g", "count": 6, "rtt": "40ms", "access_rate": "100Mbps",
-                        "start": {"kind": "uniform", "low": "0s", "high": "4s"}}],
-        },
-    })
+    return aqmlab.Scenario.from_dict(
+        {
+            "name": "small",
+            "duration": "20s",
+            "measure_start": "8s",
+            "topology": {
+                "kind": "dumbbell",
+                "bottleneck": {"rate": "10Mbps", "delay": "10ms", "queue": queue},
+                "groups": [
+                    {
+                        "name": "g",
+                        "count": 6,
+                        "rtt": "40ms",
+                        "access_rate": "100Mbps",
+                        "start": {"kind": "uniform", "low": "0s", "high": "4s"},
+                    }
+                ],
+            },
+        }
+    )
 
 
-@pytest.mark.parametrize("queue", [{"kind": "drop_tail", "limit": "40p"},
-                                   {"kind": "red", "limit": "200p", "min_th": 5, "max_th": 30}])
+@pytest.mark.parametrize(
+    "queue", [{"kind": "drop_tail", "limit": "40p"}, {"kind": "red", "limit": "200p", "min_th": 5, "max_th": 30}]
+)
 def test_metrics_reproduce_results_summary(queue):
     scenario = small_scenario(queue)
     results = aqmlab.simulate(scenario, seed=3)
-    ours = metrics.summarise(*agreement.aqmlab_records(results, "bottleneck"), scenario.measure_start_s,
-                             scenario.duration_s)
+    ours = metrics.summarise(
+        *agreement.aqmlab_records(results, "bottleneck"), scenario.measure_start_s, scenario.duration_s
+    )
     theirs = results.summary("bottleneck")
     assert ours["goodput_mbps"] == pytest.approx(theirs["throughput_bps"] / 1e6, rel=1e-12)
     assert ours["utilisation"] == pytest.approx(theirs["utilisation_mean"], rel=1e-12)
@@ -80,8 +92,9 @@ def test_ns3_run_conserves_packets_and_uses_the_mapped_red():
     expected = 1 - math.exp(-1 / (10 * max(3 * (0.010 + 1 / ptc), 0.1) * ptc))
     assert float(link["qdisc_attributes"]["QW"]) == pytest.approx(expected, rel=1e-5)
     crossing = np.ones(6, dtype=bool)
-    summary = metrics.summarise(*agreement.ns3_records(raw, spec, "bottleneck", crossing), scenario.measure_start_s,
-                                scenario.duration_s)
+    summary = metrics.summarise(
+        *agreement.ns3_records(raw, spec, "bottleneck", crossing), scenario.measure_start_s, scenario.duration_s
+    )
     # Six flows on 10 Mb/s: the link is busy and every flow gets something.
     assert 0.8 < summary["utilisation"] <= 1.0 + 1e-9
     assert 0.8 * 10 * 1460 / 1500 < summary["goodput_mbps"] <= 10 * 1460 / 1500

@@ -68,17 +68,34 @@ CONSERVATION_SCENARIOS = {
         tcp={"cc": "reno", "ecn": True},
     ),
     "red_instantaneous_bytes": dumbbell(
-        queue={"kind": "red", "limit": "150kB", "min_th": 15000, "max_th": 45000, "queue_in_bytes": True,
-               "byte_mode": True, "instantaneous": True},
+        queue={
+            "kind": "red",
+            "limit": "150kB",
+            "min_th": 15000,
+            "max_th": 45000,
+            "queue_in_bytes": True,
+            "byte_mode": True,
+            "instantaneous": True,
+        },
     ),
     "random_drop": dumbbell(queue={"kind": "random_drop", "limit": "100p", "probability": 0.01}),
     "tahoe_delayed_ack": dumbbell(tcp={"cc": "reno", "recovery": "tahoe", "delayed_ack": True}),
     "finite": dumbbell(flows=6, transfer={"kind": "finite", "size": "200kB"}),
     "tiny_buffer": dumbbell(flows=8, queue={"kind": "drop_tail", "limit": "3p"}),
-    "pi_bytes": dumbbell(queue={"kind": "pi", "limit": "150kB", "q_ref": 30000, "a": 1.822e-5 / 1500,
-                                "b": 1.816e-5 / 1500, "queue_in_bytes": True}),
+    "pi_bytes": dumbbell(
+        queue={
+            "kind": "pi",
+            "limit": "150kB",
+            "q_ref": 30000,
+            "a": 1.822e-5 / 1500,
+            "b": 1.816e-5 / 1500,
+            "queue_in_bytes": True,
+        }
+    ),
     "rem_ecn": dumbbell(queue={"kind": "rem", "limit": "200p", "ecn": True}, tcp={"cc": "reno", "ecn": True}),
     "codel": dumbbell(queue={"kind": "codel", "limit": "200p"}),
-    "codel_ecn_bytes": dumbbell(queue={"kind": "codel", "limit": "150kB", "ecn": True}, tcp={"cc": "reno", "ecn": True}),
+    "codel_ecn_bytes": dumbbell(
+        queue={"kind": "codel", "limit": "150kB", "ecn": True}, tcp={"cc": "reno", "ecn": True}
+    ),
     "pie_derandomized": dumbbell(queue={"kind": "pie", "limit": "200p", "derandomize": True}),
 }

@@ -3,17 +3,30 @@
 thresholds (20, 80), where gentle RED with the same thresholds and a fixed max_p = 0.1 sits
 far above it under heavy load (100 Reno flows on 10 Mb/s, RTT 100 ms)."""
 
-from scenarios import dumbbell
-
 import aqmlab
+from scenarios import dumbbell
 
 
 def _average(kind, seed):
     scenario = dumbbell(
-        flows=100, duration="60s", measure_start="30s", rate="10Mbps", delay="20ms", rtt="100ms",
-        access_rate="100Mbps", tcp={"cc": "reno"}, start={"kind": "uniform", "low": "0s", "high": "5s"},
-        queue={"kind": kind, "limit": "400p", "min_th": 20, "max_th": 80, "max_p": 0.1, "q_weight": 0.002,
-               "gentle": True},
+        flows=100,
+        duration="60s",
+        measure_start="30s",
+        rate="10Mbps",
+        delay="20ms",
+        rtt="100ms",
+        access_rate="100Mbps",
+        tcp={"cc": "reno"},
+        start={"kind": "uniform", "low": "0s", "high": "5s"},
+        queue={
+            "kind": kind,
+            "limit": "400p",
+            "min_th": 20,
+            "max_th": 80,
+            "max_p": 0.1,
+            "q_weight": 0.002,
+            "gentle": True,
+        },
         trace_flows=0,
     )
     samples = aqmlab.simulate(scenario, seed=seed).link_samples()

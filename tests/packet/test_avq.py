@@ -5,16 +5,23 @@ buffer keeps its buffer nearly full (20 Reno flows, 50 Mb/s, RTT 100 ms, 500-pac
 Measured (seed 1): AVQ utilisation 0.941, mean queue 94 packets, loss 0.007 %, marks 0.58 %;
 DropTail 0.971, 321 packets, loss 2.8 %."""
 
-from scenarios import dumbbell
-
 import aqmlab
+from scenarios import dumbbell
 
 
 def _summary(queue):
     scenario = dumbbell(
-        flows=20, duration="60s", measure_start="20s", rate="50Mbps", delay="20ms", rtt="100ms",
-        access_rate="100Mbps", tcp={"cc": "reno", "ecn": True},
-        start={"kind": "uniform", "low": "0s", "high": "5s"}, queue=queue, trace_flows=0,
+        flows=20,
+        duration="60s",
+        measure_start="20s",
+        rate="50Mbps",
+        delay="20ms",
+        rtt="100ms",
+        access_rate="100Mbps",
+        tcp={"cc": "reno", "ecn": True},
+        start={"kind": "uniform", "low": "0s", "high": "5s"},
+        queue=queue,
+        trace_flows=0,
     )
     results = aqmlab.simulate(scenario, seed=1)
     return results.summary(), results.link_samples()

@@ -1,13 +1,12 @@
 """The `aqmlab` command: run, validate, summary; bad input writes nothing."""
 
 import json
-import tomllib
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
+import tomllib
 from aqmlab.cli import app
+from typer.testing import CliRunner
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "seed000-fig6-rtt10.toml"
 runner = CliRunner()

@@ -1,15 +1,24 @@
 """CoDel (RFC 8289) on the dumbbell: a standing queue near TARGET in a large buffer."""
 
+import aqmlab
 import pytest
 from scenarios import dumbbell
-
-import aqmlab
 
 
 def scenario(queue, **kw):
     # 10 Reno flows, 20 Mb/s, RTT 100 ms, a 2000-packet buffer (about 12 BDP).
-    return dumbbell(flows=10, duration="60s", measure_start="20s", rate="20Mbps", delay="10ms", rtt="100ms",
-                    access_rate="100Mbps", queue=queue, trace_flows=0, **kw)
+    return dumbbell(
+        flows=10,
+        duration="60s",
+        measure_start="20s",
+        rate="20Mbps",
+        delay="10ms",
+        rtt="100ms",
+        access_rate="100Mbps",
+        queue=queue,
+        trace_flows=0,
+        **kw,
+    )
 
 
 def test_codel_keeps_the_sojourn_time_near_target_where_droptail_does_not():
@@ -28,8 +37,9 @@ def test_codel_keeps_the_sojourn_time_near_target_where_droptail_does_not():
 
 
 def test_codel_marks_ecn_capable_flows():
-    results = aqmlab.simulate(scenario({"kind": "codel", "limit": "2000p", "ecn": True},
-                                       tcp={"cc": "reno", "ecn": True}), seed=1)
+    results = aqmlab.simulate(
+        scenario({"kind": "codel", "limit": "2000p", "ecn": True}, tcp={"cc": "reno", "ecn": True}), seed=1
+    )
     s = results.summary()
     assert s["mark_percent"] > 0
     assert s["loss_percent"] == pytest.approx(0, abs=0.01)

@@ -19,9 +19,17 @@ EXAMPLE = Path(__file__).parents[2] / "examples" / "compound-droptail.toml"
 
 def droptail_run(cc, *, seed, flows, rate, buffer, duration, measure_start):
     scenario = dumbbell(
-        flows=flows, duration=duration, measure_start=measure_start, rate=rate, delay="40ms", rtt="100ms",
-        access_rate="1Gbps", queue={"kind": "drop_tail", "limit": buffer}, tcp={"cc": cc},
-        start={"kind": "uniform", "low": "0s", "high": "5s"}, trace_flows=0,
+        flows=flows,
+        duration=duration,
+        measure_start=measure_start,
+        rate=rate,
+        delay="40ms",
+        rtt="100ms",
+        access_rate="1Gbps",
+        queue={"kind": "drop_tail", "limit": buffer},
+        tcp={"cc": cc},
+        start={"kind": "uniform", "low": "0s", "high": "5s"},
+        trace_flows=0,
     )
     return aqmlab.simulate(scenario, seed=seed).summary()
 
@@ -54,8 +62,15 @@ def test_compound_scenario_forms_reach_the_engine():
     """
     scenario = aqmlab.Scenario.model_validate(tomllib.loads(text))
     a, b = scenario.topology.groups
-    assert a.tcp.cc.model_dump() == {"kind": "compound", "alpha": 0.25, "beta": 0.5, "k": 0.75, "gamma": 30.0,
-                                     "zeta": 1.0, "low_window": 41.0}
+    assert a.tcp.cc.model_dump() == {
+        "kind": "compound",
+        "alpha": 0.25,
+        "beta": 0.5,
+        "k": 0.75,
+        "gamma": 30.0,
+        "zeta": 1.0,
+        "low_window": 41.0,
+    }
     assert b.tcp.cc.model_dump()["alpha"] == 0.125
     results = aqmlab.simulate(scenario, seed=1)
     assert results.flows.num_rows == 4
@@ -72,10 +87,10 @@ def test_compound_fills_a_high_bdp_path_that_reno_leaves_idle_after_losses(seed)
     round trip (~7 packets per flow at win = 258) and then holds each flow's backlog near
     gamma: utilisation 0.987, at the price of a larger mean queue (81 against 40-48 packets).
     """
-    reno = droptail_run("reno", seed=seed, flows=2, rate="100Mbps", buffer="200p", duration="200s",
-                        measure_start="50s")
-    compound = droptail_run("compound", seed=seed, flows=2, rate="100Mbps", buffer="200p", duration="200s",
-                            measure_start="50s")
+    reno = droptail_run("reno", seed=seed, flows=2, rate="100Mbps", buffer="200p", duration="200s", measure_start="50s")
+    compound = droptail_run(
+        "compound", seed=seed, flows=2, rate="100Mbps", buffer="200p", duration="200s", measure_start="50s"
+    )
     assert reno["utilisation_mean"] < 0.93, reno
     assert compound["utilisation_mean"] > 0.97, compound
     assert compound["utilisation_mean"] > reno["utilisation_mean"] + 0.05
@@ -93,10 +108,12 @@ def test_compound_is_reno_when_every_flow_keeps_more_than_gamma_queued(seed):
     can only add to the window). Measured mean queues over 50-150 s, Reno vs Compound:
     822.7 vs 822.0 (seed 1), 914.9 vs 919.1 (seed 2), 868.8 vs 869.4 (seed 3).
     """
-    reno = droptail_run("reno", seed=seed, flows=10, rate="20Mbps", buffer="1000p", duration="150s",
-                        measure_start="50s")
-    compound = droptail_run("compound", seed=seed, flows=10, rate="20Mbps", buffer="1000p", duration="150s",
-                            measure_start="50s")
+    reno = droptail_run(
+        "reno", seed=seed, flows=10, rate="20Mbps", buffer="1000p", duration="150s", measure_start="50s"
+    )
+    compound = droptail_run(
+        "compound", seed=seed, flows=10, rate="20Mbps", buffer="1000p", duration="150s", measure_start="50s"
+    )
     assert reno["queue_mean_packets"] > 10 * 30, "every flow keeps more than gamma packets queued"
     assert compound["queue_mean_packets"] == pytest.approx(reno["queue_mean_packets"], rel=0.03)
     assert compound["loss_percent"] == pytest.approx(reno["loss_percent"], rel=0.25)

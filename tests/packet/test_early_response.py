@@ -94,9 +94,16 @@ def test_toml_forms_of_the_algorithms(tmp_path):
     full = Scenario.from_toml(EXAMPLES / "cx-tcp-fig2.toml").resolved()
     assert Scenario.from_toml(path).resolved() == full, "cc = 'cx' gives the paper's defaults"
     cc = full["topology"]["groups"][0]["traffic"]["tcp"]["cc"]
-    assert cc == {"kind": "cx", "delta_min_ns": 5_000_000, "delta_threshold_ns": 20_000_000,
-                  "delta_max_ns": 100_000_000, "delta_max_observed": False, "p_max": 0.05,
-                  "averaging_time_ns": 100_000_000, "once_per_rtt": False}
+    assert cc == {
+        "kind": "cx",
+        "delta_min_ns": 5_000_000,
+        "delta_threshold_ns": 20_000_000,
+        "delta_max_ns": 100_000_000,
+        "delta_max_observed": False,
+        "p_max": 0.05,
+        "averaging_time_ns": 100_000_000,
+        "once_per_rtt": False,
+    }
     path.write_text(short.replace('cc = "cx"', 'cc = { kind = "cx", p_max = 0.1 }'))
     assert Scenario.from_toml(path).resolved()["topology"]["groups"][0]["traffic"]["tcp"]["cc"]["p_max"] == 0.1
     path.write_text(short.replace('cc = "cx"', 'cc = { kind = "cx", pmax = 0.1 }'))
@@ -114,16 +121,23 @@ def test_toml_forms_of_the_algorithms(tmp_path):
         with pytest.raises(ScenarioError, match=r'delta_max must be a positive duration .* or "observed"'):
             Scenario.from_toml(path)
     pert = Scenario.from_toml(EXAMPLES / "pert.toml").resolved()["topology"]["groups"][0]["traffic"]["tcp"]["cc"]
-    assert pert == {"kind": "pert", "t_min_ns": 5_000_000, "t_max_ns": 10_000_000, "p_max": 0.05,
-                    "srtt_weight": 0.99, "beta": 0.35}
+    assert pert == {
+        "kind": "pert",
+        "t_min_ns": 5_000_000,
+        "t_max_ns": 10_000_000,
+        "p_max": 0.05,
+        "srtt_weight": 0.99,
+        "beta": 0.35,
+    }
 
 
 def test_observed_delta_max_keeps_cx_alone_delay_based():
     """With δmax = each flow's RTTmax − RTTmin (`delta_max = "observed"`, seed 001 Section II)
     30 Cx flows alone still stay in Region A (Fig. 2): the option only moves Region B's end."""
     fixed = simulate(fig2("cx-tcp-fig2.toml", duration="60s", measure="30s"))
-    observed = simulate(fig2("cx-tcp-fig2.toml", cc={"kind": "cx", "delta_max": "observed"},
-                             duration="60s", measure="30s"))
+    observed = simulate(
+        fig2("cx-tcp-fig2.toml", cc={"kind": "cx", "delta_max": "observed"}, duration="60s", measure="30s")
+    )
     summary = observed.summary()
     assert 0.005 < summary["queueing_delay_mean_s"] < 0.020, summary
     assert summary["loss_percent"] < 0.01, summary
@@ -137,7 +151,10 @@ def test_same_seed_same_run(example):
     scenario = fig2(example, flows=10, duration="20s", measure="10s")
     a, b = simulate(scenario, seed=3), simulate(scenario, seed=3)
     c = simulate(scenario, seed=4)
-    queue = lambda r: r.link_trace.column("queue_packets").to_numpy()
+
+    def queue(r):
+        return r.link_trace.column("queue_packets").to_numpy()
+
     assert np.array_equal(queue(a), queue(b))
     assert not np.array_equal(queue(a), queue(c))
 

@@ -10,21 +10,27 @@ p_min = 0.0005, p_max = 0.1, γ = 0.95, α = 1, all sources ECN-capable, max win
 The paper's equilibrium virtual queue of ~27 000 packets scales with C to ~2 700 here.
 """
 
+import aqmlab
 import numpy as np
 import pytest
 from scenarios import dumbbell
-
-import aqmlab
 
 PACKET = "1040B"
 
 
 def _run(queue):
     scenario = dumbbell(
-        flows=200, duration="30s", measure_start="10s", rate="100Mbps", delay="10ms",
-        rtt={"kind": "uniform", "low": "24ms", "high": "100ms"}, access_rate="10Mbps", queue=queue,
+        flows=200,
+        duration="30s",
+        measure_start="10s",
+        rate="100Mbps",
+        delay="10ms",
+        rtt={"kind": "uniform", "low": "24ms", "high": "100ms"},
+        access_rate="10Mbps",
+        queue=queue,
         tcp={"cc": "reno", "packet_size": PACKET, "ecn": True, "max_window": 1000},
-        start={"kind": "uniform", "low": "0s", "high": "5s"}, trace_flows=0,
+        start={"kind": "uniform", "low": "0s", "high": "5s"},
+        trace_flows=0,
     )
     results = aqmlab.simulate(scenario, seed=1)
     samples = results.link_samples()
@@ -34,10 +40,12 @@ def _run(queue):
 
 @pytest.mark.parametrize("variant", ["iq", "aq"])
 def test_ered_virtual_queue_is_steady_where_red_oscillates(variant):
-    red, red_summary = _run({"kind": "red", "limit": "30p", "min_th": 6, "max_th": 18, "ecn": True,
-                             "mean_packet_size": PACKET})
-    ered, ered_summary = _run({"kind": "ered", "limit": "30p", "ecn": True, "variant": variant,
-                               "mean_packet_size": PACKET})
+    red, red_summary = _run(
+        {"kind": "red", "limit": "30p", "min_th": 6, "max_th": 18, "ecn": True, "mean_packet_size": PACKET}
+    )
+    ered, ered_summary = _run(
+        {"kind": "ered", "limit": "30p", "ecn": True, "variant": variant, "mean_packet_size": PACKET}
+    )
     q = red["queue_packets"]
     # RED: the queue swings between empty and (nearly) full (measured: CV 0.73, empty in 10 %
     # of the 10 ms samples, >= 28 packets in 14 %).

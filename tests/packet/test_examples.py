@@ -3,7 +3,6 @@
 from pathlib import Path
 
 import pytest
-
 from aqmlab import Scenario, _engine
 from aqmlab.experiments import Sweep
 

@@ -2,11 +2,9 @@
 
 import math
 
-import numpy as np
+import aqmlab
 import pytest
 from scenarios import dumbbell
-
-import aqmlab
 
 MSS_BYTES = 1460
 RTT_S = 0.1
@@ -23,9 +21,16 @@ def test_reno_goodput_follows_the_mathis_square_root_law(loss):
     events at p = 0.03 and reaches 0.82 of the law (measured; see docs/packet.md).
     """
     scenario = dumbbell(
-        flows=20, duration="300s", measure_start="50s", rate="1Gbps", delay="10ms", rtt="100ms",
-        access_rate="1Gbps", queue={"kind": "random_drop", "limit": "100000p", "probability": loss},
-        tcp={"cc": "reno", "limited_transmit": True}, trace_flows=0,
+        flows=20,
+        duration="300s",
+        measure_start="50s",
+        rate="1Gbps",
+        delay="10ms",
+        rtt="100ms",
+        access_rate="1Gbps",
+        queue={"kind": "random_drop", "limit": "100000p", "probability": loss},
+        tcp={"cc": "reno", "limited_transmit": True},
+        trace_flows=0,
     )
     scenario["topology"]["groups"][0]["access_queue"] = {"kind": "drop_tail", "limit": "100000p"}
     results = aqmlab.simulate(scenario, seed=1)
@@ -65,9 +70,14 @@ def test_red_drop_rate_follows_its_control_law(flows):
     seed 000 eq. (6)) evaluated at the average of each 10 ms sample and spaced by `wait`."""
     min_th, max_th, max_p = 20.0, 80.0, 0.1
     scenario = dumbbell(
-        flows=flows, duration="100s", measure_start="20s", rate="20Mbps", delay="5ms", rtt="20ms",
-        access_rate="10Mbps", queue={"kind": "red", "limit": "400p", "min_th": min_th, "max_th": max_th,
-                                     "max_p": max_p, "q_weight": 0.002},
+        flows=flows,
+        duration="100s",
+        measure_start="20s",
+        rate="20Mbps",
+        delay="5ms",
+        rtt="20ms",
+        access_rate="10Mbps",
+        queue={"kind": "red", "limit": "400p", "min_th": min_th, "max_th": max_th, "max_p": max_p, "q_weight": 0.002},
         trace_flows=0,
     )
     results = aqmlab.simulate(scenario, seed=4)

@@ -87,7 +87,12 @@ def test_cubic_window_follows_the_cubic_curve_between_losses():
     Section 4.7) and K = cbrt((W_max − cwnd_epoch)/C) (RFC 9438 Figure 2; seed 004 eq. (2)).
     initial_ssthresh keeps slow start from overshooting into a long NewReno recovery."""
     scenario = dumbbell(
-        flows=1, duration="60s", rate="20Mbps", delay="40ms", rtt="100ms", access_rate="1Gbps",
+        flows=1,
+        duration="60s",
+        rate="20Mbps",
+        delay="40ms",
+        rtt="100ms",
+        access_rate="1Gbps",
         queue={"kind": "drop_tail", "limit": "100p"},
         # Slow-but-Steady: with the Impatient timer a window of 3+ losses ends in a timeout,
         # which is NewReno's recovery, not CUBIC's window law (the subject here).
@@ -131,9 +136,16 @@ def test_highspeed_window_against_reno_follows_the_rfc_3649_response_function():
     Reno's 1.22/sqrt(p) (122): ratio 2.15 (measured: 2.15 at 200 s)."""
     p = 1e-4
     scenario = dumbbell(
-        flows=5, duration="150s", measure_start="30s", rate="2Gbps", delay="10ms", rtt="100ms",
-        access_rate="1Gbps", queue={"kind": "random_drop", "limit": "100000p", "probability": p},
-        tcp={"cc": "highspeed"}, trace_flows=0,
+        flows=5,
+        duration="150s",
+        measure_start="30s",
+        rate="2Gbps",
+        delay="10ms",
+        rtt="100ms",
+        access_rate="1Gbps",
+        queue={"kind": "random_drop", "limit": "100000p", "probability": p},
+        tcp={"cc": "highspeed"},
+        trace_flows=0,
     )
     group = scenario["topology"]["groups"][0]
     group["access_queue"] = {"kind": "drop_tail", "limit": "100000p"}
@@ -151,7 +163,12 @@ def test_highspeed_window_against_reno_follows_the_rfc_3649_response_function():
 
 def _regrowth_round_trips(rate: str, bdp: int) -> tuple[list[float], float]:
     scenario = dumbbell(
-        flows=1, duration="50s", rate=rate, delay="40ms", rtt="100ms", access_rate="10Gbps",
+        flows=1,
+        duration="50s",
+        rate=rate,
+        delay="40ms",
+        rtt="100ms",
+        access_rate="10Gbps",
         queue={"kind": "drop_tail", "limit": f"{bdp}p"},
         # Slow-but-Steady: keeps NewReno's timeouts (Impatient timer) out of the window law.
         tcp={"cc": "scalable", "initial_ssthresh": int(0.9 * bdp), "partial_ack_timer": "slow_but_steady"},
@@ -211,14 +228,25 @@ def test_general_aimd_laws_balance_increase_and_decrease_under_per_packet_marks(
         "illinois_like": ({"kind": "illinois_like"}, 8),
     }
     base = dumbbell(
-        flows=1, duration="80s", rate="1Gbps", delay="10ms", rtt="100ms", access_rate="1Gbps",
+        flows=1,
+        duration="80s",
+        rate="1Gbps",
+        delay="10ms",
+        rtt="100ms",
+        access_rate="1Gbps",
         queue={"kind": "random_drop", "limit": "100000p", "probability": p, "ecn": True},
-        start={"kind": "uniform", "low": "0s", "high": "1s"}, trace_flows=1000,
+        start={"kind": "uniform", "low": "0s", "high": "1s"},
+        trace_flows=1000,
     )
     template = base["topology"]["groups"][0]
     base["topology"]["groups"] = [
-        {**template, "name": name, "count": count, "tcp": {"cc": cc, "ecn": True, "ecn_echo": "per_packet"},
-         "access_queue": {"kind": "drop_tail", "limit": "100000p"}}
+        {
+            **template,
+            "name": name,
+            "count": count,
+            "tcp": {"cc": cc, "ecn": True, "ecn_echo": "per_packet"},
+            "access_queue": {"kind": "drop_tail", "limit": "100000p"},
+        }
         for name, (cc, count) in laws.items()
     ]
     results = aqmlab.simulate(base, seed=2)

@@ -1,16 +1,25 @@
 """PIE (RFC 8033) on the dumbbell: queueing delay near QDELAY_REF = 15 ms."""
 
+import aqmlab
 import numpy as np
 import pytest
 from scenarios import dumbbell
 
-import aqmlab
-
 
 def scenario(queue, **kw):
     # 20 Reno flows, 50 Mb/s, RTT 100 ms, a 2000-packet buffer.
-    return dumbbell(flows=20, duration="60s", measure_start="20s", rate="50Mbps", delay="10ms", rtt="100ms",
-                    access_rate="100Mbps", queue=queue, trace_flows=0, **kw)
+    return dumbbell(
+        flows=20,
+        duration="60s",
+        measure_start="20s",
+        rate="50Mbps",
+        delay="10ms",
+        rtt="100ms",
+        access_rate="100Mbps",
+        queue=queue,
+        trace_flows=0,
+        **kw,
+    )
 
 
 def test_pie_settles_the_queueing_delay_near_its_target():
@@ -27,8 +36,9 @@ def test_pie_settles_the_queueing_delay_near_its_target():
 
 
 def test_pie_marks_ecn_capable_flows_below_the_mark_threshold():
-    results = aqmlab.simulate(scenario({"kind": "pie", "limit": "2000p", "ecn": True},
-                                       tcp={"cc": "reno", "ecn": True}), seed=1)
+    results = aqmlab.simulate(
+        scenario({"kind": "pie", "limit": "2000p", "ecn": True}, tcp={"cc": "reno", "ecn": True}), seed=1
+    )
     s = results.summary()
     assert s["mark_percent"] > 0
     assert s["loss_percent"] < 0.1 * s["mark_percent"]

@@ -1,10 +1,9 @@
 """REM (Athuraliya, Low, Li, Yin, IEEE Network 2001) on the dumbbell."""
 
+import aqmlab
 import numpy as np
 import pytest
 from scenarios import dumbbell
-
-import aqmlab
 
 REM = {"kind": "rem", "limit": "800p"}  # phi 1.001, gamma 0.001, alpha 0.1, b* = 20, 2 ms
 
@@ -12,8 +11,17 @@ REM = {"kind": "rem", "limit": "800p"}  # phi 1.001, gamma 0.001, alpha 0.1, b* 
 def test_rem_settles_the_queue_near_its_target_backlog():
     # 40 Reno flows on 20 Mb/s, RTT 100 ms. The price takes tens of seconds to recover from
     # the slow-start overshoot (gamma = 0.001 per 2 ms), so we measure the last 50 of 100 s.
-    scenario = dumbbell(flows=40, duration="100s", measure_start="50s", rate="20Mbps", delay="10ms",
-                        rtt="100ms", access_rate="100Mbps", queue=REM, trace_flows=0)
+    scenario = dumbbell(
+        flows=40,
+        duration="100s",
+        measure_start="50s",
+        rate="20Mbps",
+        delay="10ms",
+        rtt="100ms",
+        access_rate="100Mbps",
+        queue=REM,
+        trace_flows=0,
+    )
     results = aqmlab.simulate(scenario, seed=1)
     summary = results.summary()
     # measured: mean 18.9, std 13.2 packets, utilisation 0.99
@@ -27,8 +35,16 @@ def test_rem_settles_the_queue_near_its_target_backlog():
 
 
 def test_rem_marks_with_ecn():
-    scenario = dumbbell(flows=20, duration="40s", rate="10Mbps", delay="10ms", rtt="60ms",
-                        queue={**REM, "ecn": True}, tcp={"cc": "reno", "ecn": True}, trace_flows=0)
+    scenario = dumbbell(
+        flows=20,
+        duration="40s",
+        rate="10Mbps",
+        delay="10ms",
+        rtt="60ms",
+        queue={**REM, "ecn": True},
+        tcp={"cc": "reno", "ecn": True},
+        trace_flows=0,
+    )
     summary = aqmlab.simulate(scenario, seed=1).summary()
     assert summary["mark_percent"] > 0.1
     assert summary["loss_percent"] < 0.1 * summary["mark_percent"]

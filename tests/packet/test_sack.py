@@ -18,17 +18,31 @@ from scenarios import dumbbell, with_path
 #: 100 ms (BDP 83 packets) through a random-drop queue (p = 0.002) with a 20-packet buffer, so
 #: each flow's window peaks near (83 + 20) / 4 ≈ 26 segments and buffer overflows drop bursts.
 BURSTS = dumbbell(
-    flows=4, duration="60s", measure_start="10s", rate="10Mbps", delay="40ms", rtt="100ms",
-    access_rate="100Mbps", queue={"kind": "random_drop", "limit": "20p", "probability": 0.002},
-    tcp={"cc": "reno"}, trace_flows=0,
+    flows=4,
+    duration="60s",
+    measure_start="10s",
+    rate="10Mbps",
+    delay="40ms",
+    rtt="100ms",
+    access_rate="100Mbps",
+    queue={"kind": "random_drop", "limit": "20p", "probability": 0.002},
+    tcp={"cc": "reno"},
+    trace_flows=0,
 )
 
 #: Independent random drops at p = 0.02 on an uncongested 1 Gb/s path, 30 flows: Reno's
 #: window settles near 1.22 / sqrt(p) ≈ 9 segments (Mathis et al.), not 30.
 RANDOM_2_PERCENT = dumbbell(
-    flows=30, duration="100s", measure_start="10s", rate="1Gbps", delay="10ms", rtt="100ms",
-    access_rate="1Gbps", queue={"kind": "random_drop", "limit": "100000p", "probability": 0.02},
-    tcp={"cc": "reno"}, trace_flows=0,
+    flows=30,
+    duration="100s",
+    measure_start="10s",
+    rate="1Gbps",
+    delay="10ms",
+    rtt="100ms",
+    access_rate="1Gbps",
+    queue={"kind": "random_drop", "limit": "100000p", "probability": 0.02},
+    tcp={"cc": "reno"},
+    trace_flows=0,
 )
 RANDOM_2_PERCENT["topology"]["groups"][0]["access_queue"] = {"kind": "drop_tail", "limit": "100000p"}
 
@@ -40,9 +54,10 @@ def _with_sack(scenario: dict[str, Any], sack: bool) -> dict[str, Any]:
 
 def _assert_conserved(results: aqmlab.Results) -> None:
     c = results.counters
-    assert c["packets_created"] == c["packets_delivered"] + c["packets_dropped"] + c["packets_queued"] + c[
-        "packets_in_flight"
-    ]
+    assert (
+        c["packets_created"]
+        == c["packets_delivered"] + c["packets_dropped"] + c["packets_queued"] + c["packets_in_flight"]
+    )
     links = results.links
     arrivals, enqueued, dropped = (links.column(k).to_numpy() for k in ("arrivals", "enqueued", "dropped"))
     on_dequeue = links.column("dropped_on_dequeue").to_numpy()

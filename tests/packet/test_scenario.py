@@ -3,9 +3,8 @@
 import json
 
 import pytest
-from scenarios import dumbbell, with_path
-
 from aqmlab import Scenario, ScenarioError, _engine
+from scenarios import dumbbell, with_path
 
 RED = {"kind": "red", "limit": "2084p", "min_th": 50, "max_th": 100}
 
@@ -40,7 +39,11 @@ def test_short_runs_measure_their_second_half():
         ("topology.bottleneck.rate", 0, ["topology.bottleneck.rate", "greater than zero"]),
         ("topology.bottleneck.rate", "10 Mbsp", ["topology.bottleneck.rate", "unknown unit", "Mbps"]),
         ("topology.bottleneck.queue", dict(RED, min_th=120), ["min_th (120", "below max_th"]),
-        ("topology.bottleneck.queue", {"kind": "no_such_queue"}, ["topology.bottleneck.queue", "'no_such_queue'", "drop_tail", "red"]),
+        (
+            "topology.bottleneck.queue",
+            {"kind": "no_such_queue"},
+            ["topology.bottleneck.queue", "'no_such_queue'", "drop_tail", "red"],
+        ),
         ("topology.bottleneck.queue", dict(RED, q_weight=-5), ["q_weight", "automatic"]),
         ("topology.groups.0.rtt", "15ms", ["rtt", "twice the one-way delay of the bottleneck"]),
         ("topology.groups.0.count", 0, ["topology.groups.0.count", "greater than or equal to 1"]),

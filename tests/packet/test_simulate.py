@@ -2,13 +2,12 @@
 
 import math
 
+import aqmlab
 import numpy as np
 import pyarrow as pa
 import pytest
-from scenarios import CONSERVATION_SCENARIOS, dumbbell
-
-import aqmlab
 from aqmlab import Results, ResultsError, SimulationInterrupted
+from scenarios import CONSERVATION_SCENARIOS, dumbbell
 
 
 @pytest.mark.parametrize("name", sorted(CONSERVATION_SCENARIOS))
@@ -16,9 +15,10 @@ def test_packets_are_conserved(name):
     results = aqmlab.simulate(CONSERVATION_SCENARIOS[name], seed=7)
     c = results.counters
     assert c["packets_created"] > 1000
-    assert c["packets_created"] == c["packets_delivered"] + c["packets_dropped"] + c["packets_queued"] + c[
-        "packets_in_flight"
-    ]
+    assert (
+        c["packets_created"]
+        == c["packets_delivered"] + c["packets_dropped"] + c["packets_queued"] + c["packets_in_flight"]
+    )
     links = results.links
     # Per link: every arrival was enqueued or dropped, and departures never exceed enqueues.
     arrivals, enqueued, dropped = (links.column(k).to_numpy() for k in ("arrivals", "enqueued", "dropped"))
@@ -61,9 +61,16 @@ def test_same_seed_is_bit_identical_and_other_seed_differs():
 
 def test_single_reno_flow_fills_one_bdp_droptail_link_with_a_sawtooth():
     # 10 Mb/s, RTT 100 ms: BDP = 83.3 packets of 1500 B; buffer of one BDP (84 packets).
-    scenario = dumbbell(flows=1, duration="60s", rate="10Mbps", delay="40ms", rtt="100ms",
-                        queue={"kind": "drop_tail", "limit": "84p"}, start={"kind": "fixed", "at": "0s"},
-                        measure_start="20s")
+    scenario = dumbbell(
+        flows=1,
+        duration="60s",
+        rate="10Mbps",
+        delay="40ms",
+        rtt="100ms",
+        queue={"kind": "drop_tail", "limit": "84p"},
+        start={"kind": "fixed", "at": "0s"},
+        measure_start="20s",
+    )
     results = aqmlab.simulate(scenario, seed=1)
     summary = results.summary()
     assert summary["utilisation_min"] > 0.98, summary
@@ -101,7 +108,13 @@ def test_save_and_load_round_trip(tmp_path):
     results = aqmlab.simulate(CONSERVATION_SCENARIOS["red"], seed=5)
     out = results.save(tmp_path / "run")
     assert sorted(p.name for p in out.iterdir()) == [
-        "flow_trace.parquet", "flows.parquet", "link_trace.parquet", "links.parquet", "scenario.json", "summary.json"]
+        "flow_trace.parquet",
+        "flows.parquet",
+        "link_trace.parquet",
+        "links.parquet",
+        "scenario.json",
+        "summary.json",
+    ]
     loaded = Results.load(out)
     assert _tables_equal(results, loaded)
     assert loaded.seed == 5 and loaded.scenario == results.scenario

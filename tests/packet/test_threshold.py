@@ -6,17 +6,23 @@ branch) for 60 s instead of 500 s, on the dumbbell of examples/seed000-fig6-rtt2
 (100 Mb/s, 2084-packet buffer, 2 Mb/s access links, RTT 200 ms).
 """
 
+import aqmlab
 import numpy as np
 from scenarios import dumbbell
-
-import aqmlab
 
 
 def _run(queue):
     scenario = dumbbell(
-        flows=60, duration="60s", rate="100Mbps", delay="2ms", rtt="200ms", access_rate="2Mbps",
-        queue=queue, tcp={"cc": "reno", "packet_size": "1500B"},
-        start={"kind": "uniform", "low": "0s", "high": "10s"}, trace_flows=0,
+        flows=60,
+        duration="60s",
+        rate="100Mbps",
+        delay="2ms",
+        rtt="200ms",
+        access_rate="2Mbps",
+        queue=queue,
+        tcp={"cc": "reno", "packet_size": "1500B"},
+        start={"kind": "uniform", "low": "0s", "high": "10s"},
+        trace_flows=0,
     )
     return aqmlab.simulate(scenario, seed=1)
 

@@ -1,18 +1,22 @@
 """Parking lot and general networks: routes, per-link traces, heterogeneous RTTs."""
 
+import aqmlab
 import numpy as np
 import pytest
-from scenarios import dumbbell
-
-import aqmlab
 from aqmlab import Scenario, ScenarioError
+from scenarios import dumbbell
 
 RED = {"kind": "red", "limit": "300p", "min_th": 20, "max_th": 60, "q_weight": 0.002}
 
 
 def group(name, count, crosses=None, path=None, rtt="100ms"):
-    g = {"name": name, "count": count, "rtt": rtt, "access_rate": "100Mbps",
-         "start": {"kind": "uniform", "low": "0s", "high": "2s"}}
+    g = {
+        "name": name,
+        "count": count,
+        "rtt": rtt,
+        "access_rate": "100Mbps",
+        "start": {"kind": "uniform", "low": "0s", "high": "2s"},
+    }
     if crosses is not None:
         g["crosses"] = crosses
     if path is not None:
@@ -24,9 +28,17 @@ def parking_lot(duration="30s"):
     # seed 000 Fig. 16, scaled: two bottlenecks in series, one class crosses both.
     link = {"rate": "10Mbps", "delay": "10ms", "queue": RED, "reverse_queue": {"kind": "drop_tail", "limit": "1000p"}}
     return {
-        "name": "parking-lot", "duration": duration,
-        "topology": {"kind": "parking_lot", "links": [link, link], "groups": [
-            group("both", 5, ["link1", "link2"]), group("first", 5, ["link1"]), group("second", 5, ["link2"])]},
+        "name": "parking-lot",
+        "duration": duration,
+        "topology": {
+            "kind": "parking_lot",
+            "links": [link, link],
+            "groups": [
+                group("both", 5, ["link1", "link2"]),
+                group("first", 5, ["link1"]),
+                group("second", 5, ["link2"]),
+            ],
+        },
     }
 
 
@@ -45,24 +57,43 @@ def test_parking_lot_gives_each_class_its_bottlenecks():
     # Flows crossing two congested links get less than flows crossing one.
     assert goodput["both"] < 0.8 * goodput["first"] and goodput["both"] < 0.8 * goodput["second"]
     c = results.counters
-    assert c["packets_created"] == c["packets_delivered"] + c["packets_dropped"] + c["packets_queued"] + c[
-        "packets_in_flight"]
+    assert (
+        c["packets_created"]
+        == c["packets_delivered"] + c["packets_dropped"] + c["packets_queued"] + c["packets_in_flight"]
+    )
 
 
 def test_a_network_routes_by_explicit_and_shortest_paths():
     # a -- b -- d (2 x 5 ms) and a -- c -- d (2 x 20 ms): the shortest path goes via b.
     def link(name, src, dst, delay):
-        return {"name": name, "from": src, "to": dst, "rate": "10Mbps", "delay": delay, "queue": RED,
-                "reverse_queue": RED}
+        return {
+            "name": name,
+            "from": src,
+            "to": dst,
+            "rate": "10Mbps",
+            "delay": delay,
+            "queue": RED,
+            "reverse_queue": RED,
+        }
 
     scenario = {
-        "name": "square", "duration": "10s",
-        "topology": {"kind": "network", "routers": ["a", "b", "c", "d"],
-                     "links": [link("ab", "a", "b", "5ms"), link("bd", "b", "d", "5ms"),
-                               link("ac", "a", "c", "20ms"), link("cd", "c", "d", "20ms")],
-                     "groups": [group("fast", 3, path={"kind": "shortest", "from": "a", "to": "d"}),
-                                group("slow", 3, path={"kind": "routers", "routers": ["a", "c", "d"]}),
-                                group("back", 2, path={"kind": "routers", "routers": ["d", "b"]}, rtt="60ms")]},
+        "name": "square",
+        "duration": "10s",
+        "topology": {
+            "kind": "network",
+            "routers": ["a", "b", "c", "d"],
+            "links": [
+                link("ab", "a", "b", "5ms"),
+                link("bd", "b", "d", "5ms"),
+                link("ac", "a", "c", "20ms"),
+                link("cd", "c", "d", "20ms"),
+            ],
+            "groups": [
+                group("fast", 3, path={"kind": "shortest", "from": "a", "to": "d"}),
+                group("slow", 3, path={"kind": "routers", "routers": ["a", "c", "d"]}),
+                group("back", 2, path={"kind": "routers", "routers": ["d", "b"]}, rtt="60ms"),
+            ],
+        },
     }
     results = aqmlab.simulate(scenario, seed=2)
     flows = results.to_pandas("flows").set_index("group_name")
@@ -80,8 +111,16 @@ def test_a_network_routes_by_explicit_and_shortest_paths():
 
 def test_heterogeneous_rtts_are_uniform_in_the_range():
     # An uncongested 1 Gb/s bottleneck (40 x 10 Mb/s access): the RTT is the propagation delay.
-    scenario = dumbbell(flows=40, duration="10s", rate="1Gbps", delay="5ms", rtt="30ms", access_rate="10Mbps",
-                        queue={"kind": "drop_tail", "limit": "5000p"}, tcp={"cc": "reno", "max_window": 20})
+    scenario = dumbbell(
+        flows=40,
+        duration="10s",
+        rate="1Gbps",
+        delay="5ms",
+        rtt="30ms",
+        access_rate="10Mbps",
+        queue={"kind": "drop_tail", "limit": "5000p"},
+        tcp={"cc": "reno", "max_window": 20},
+    )
     scenario["topology"]["groups"][0]["rtt"] = {"kind": "uniform", "low": "30ms", "high": "130ms"}
     results = aqmlab.simulate(scenario, seed=4)
     rtt = results.flows.column("rtt_mean_s").to_numpy()
@@ -107,10 +146,14 @@ def test_bad_parking_lots_are_named(change, message):
 
 def test_network_paths_are_checked_by_the_engine():
     scenario = {
-        "name": "broken", "duration": "5s",
-        "topology": {"kind": "network", "routers": ["a", "b", "c"],
-                     "links": [{"name": "ab", "from": "a", "to": "b", "rate": "10Mbps", "delay": "5ms", "queue": RED}],
-                     "groups": [group("g", 1, path={"kind": "routers", "routers": ["a", "c"]})]},
+        "name": "broken",
+        "duration": "5s",
+        "topology": {
+            "kind": "network",
+            "routers": ["a", "b", "c"],
+            "links": [{"name": "ab", "from": "a", "to": "b", "rate": "10Mbps", "delay": "5ms", "queue": RED}],
+            "groups": [group("g", 1, path={"kind": "routers", "routers": ["a", "c"]})],
+        },
     }
     with pytest.raises(ScenarioError, match=r"path\.routers\[1\].*joined to a"):
         aqmlab.simulate(scenario)

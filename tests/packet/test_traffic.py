@@ -3,13 +3,12 @@ mixes by share."""
 
 import math
 
+import aqmlab
 import numpy as np
 import pytest
-from scenarios import dumbbell
-
-import aqmlab
 from aqmlab import Scenario, ScenarioError
 from aqmlab.traffic import split_by_share
+from scenarios import dumbbell
 
 RED = {"kind": "red", "limit": "300p", "min_th": 20, "max_th": 60, "q_weight": 0.002}
 
@@ -22,8 +21,16 @@ def with_groups(scenario, *groups):
 
 def test_a_udp_flow_that_joins_and_leaves_is_visible_in_the_queue_trace():
     # seed 002 Section V-C: an unresponsive flow joins at 50 s and leaves at 70 s (scaled).
-    udp = {"name": "udp", "kind": "udp", "count": 1, "rate": "4Mbps", "rtt": "60ms", "access_rate": "100Mbps",
-           "start": {"kind": "fixed", "at": "10s"}, "stop": {"kind": "fixed", "at": "20s"}}
+    udp = {
+        "name": "udp",
+        "kind": "udp",
+        "count": 1,
+        "rate": "4Mbps",
+        "rtt": "60ms",
+        "access_rate": "100Mbps",
+        "start": {"kind": "fixed", "at": "10s"},
+        "stop": {"kind": "fixed", "at": "20s"},
+    }
     scenario = with_groups(dumbbell(flows=5, duration="30s", rate="10Mbps", rtt="60ms", queue=RED), udp)
     results = aqmlab.simulate(scenario, seed=1)
     samples = results.link_samples()
@@ -44,8 +51,14 @@ def test_a_udp_flow_that_joins_and_leaves_is_visible_in_the_queue_trace():
 
 def test_flows_enter_and_leave_one_by_one():
     # seed 001 Table I: flows enter 0.5 s apart and leave 5 s apart (scaled).
-    scenario = dumbbell(flows=6, duration="30s", rate="10Mbps", rtt="60ms", queue=RED,
-                        start={"kind": "staggered", "first": "2s", "spacing": "0.5s"})
+    scenario = dumbbell(
+        flows=6,
+        duration="30s",
+        rate="10Mbps",
+        rtt="60ms",
+        queue=RED,
+        start={"kind": "staggered", "first": "2s", "spacing": "0.5s"},
+    )
     scenario["topology"]["groups"][0]["stop"] = {"kind": "staggered", "first": "15s", "spacing": "2s"}
     results = aqmlab.simulate(scenario, seed=1)
     flows = results.to_pandas("flows")
@@ -59,8 +72,14 @@ def test_flows_enter_and_leave_one_by_one():
 
 
 def test_web_transfers_arrive_as_a_poisson_process_with_pareto_sizes():
-    web = {"name": "web", "kind": "web", "arrival_rate": 50, "size": {"kind": "pareto", "mean": "5kB", "shape": 1.2},
-           "rtt": "60ms", "access_rate": "100Mbps"}
+    web = {
+        "name": "web",
+        "kind": "web",
+        "arrival_rate": 50,
+        "size": {"kind": "pareto", "mean": "5kB", "shape": 1.2},
+        "rtt": "60ms",
+        "access_rate": "100Mbps",
+    }
     scenario = with_groups(dumbbell(flows=2, duration="40s", rate="10Mbps", rtt="60ms", queue=RED), web)
     results = aqmlab.simulate(scenario, seed=3)
     flows = results.to_pandas("flows")
@@ -88,8 +107,10 @@ def test_reverse_traffic_loads_the_ack_path():
     flows = results.to_pandas("flows").groupby("group_name").goodput_bps.sum()
     assert flows["reverse"] > 5e6 and flows["g"] > 3e6
     c = results.counters
-    assert c["packets_created"] == c["packets_delivered"] + c["packets_dropped"] + c["packets_queued"] + c[
-        "packets_in_flight"]
+    assert (
+        c["packets_created"]
+        == c["packets_delivered"] + c["packets_dropped"] + c["packets_queued"] + c["packets_in_flight"]
+    )
 
 
 def test_a_group_mixes_algorithms_by_share():
@@ -108,8 +129,15 @@ def test_a_group_mixes_algorithms_by_share():
 @pytest.mark.parametrize(
     ("group", "message"),
     [
-        ({"kind": "web", "arrival_rate": 10, "size": {"kind": "pareto", "mean": "5kB"},
-          "start": {"kind": "uniform"}}, "start"),
+        (
+            {
+                "kind": "web",
+                "arrival_rate": 10,
+                "size": {"kind": "pareto", "mean": "5kB"},
+                "start": {"kind": "uniform"},
+            },
+            "start",
+        ),
         ({"kind": "web", "arrival_rate": 0, "size": {"kind": "pareto", "mean": "5kB"}}, "arrival_rate"),
         ({"kind": "web", "arrival_rate": 10, "size": {"kind": "pareto", "mean": "5kB", "shape": 1.0}}, "shape"),
         ({"kind": "udp", "count": 1}, "rate"),

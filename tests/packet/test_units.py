@@ -1,5 +1,4 @@
 import pytest
-
 from aqmlab import units
 
 
@@ -25,7 +24,12 @@ def test_sizes(text, expected):
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("2084p", {"packets": 2084}), ("10 packets", {"packets": 10}), (50, {"packets": 50}), ("3MB", {"bytes": 3_000_000})],
+    [
+        ("2084p", {"packets": 2084}),
+        ("10 packets", {"packets": 10}),
+        (50, {"packets": 50}),
+        ("3MB", {"bytes": 3_000_000}),
+    ],
 )
 def test_limits(text, expected):
     assert units.queue_limit(text) == expected

@@ -7,9 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 import aqmlab
+import pytest
 from aqmlab.cli import write_run
 from aqmlab.experiments import Sweep, run_sweep
 from aqmlab.report import write_report
@@ -20,15 +19,22 @@ from scenarios import dumbbell  # noqa: E402
 
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory):
-    results = aqmlab.simulate(dumbbell(flows=4, duration="6s", queue={"kind": "red", "limit": "200p",
-                                                                       "min_th": 10, "max_th": 30}), seed=1)
+    results = aqmlab.simulate(
+        dumbbell(flows=4, duration="6s", queue={"kind": "red", "limit": "200p", "min_th": 10, "max_th": 30}), seed=1
+    )
     return write_run(results, tmp_path_factory.mktemp("run") / "run", force=False)
 
 
 @pytest.fixture(scope="module")
 def study_dir(tmp_path_factory):
-    sweep = Sweep.from_dict({"name": "rtt", "base": dumbbell(flows=3, duration="3s"), "seeds": [1, 2],
-                             "grid": {"topology.groups.0.rtt": ["30ms", "60ms", "90ms"]}})
+    sweep = Sweep.from_dict(
+        {
+            "name": "rtt",
+            "base": dumbbell(flows=3, duration="3s"),
+            "seeds": [1, 2],
+            "grid": {"topology.groups.0.rtt": ["30ms", "60ms", "90ms"]},
+        }
+    )
     return run_sweep(sweep, tmp_path_factory.mktemp("study") / "study", workers=1).directory
 
 
@@ -65,9 +71,19 @@ def test_reports_render_in_headless_chromium(which, run_dir, study_dir):
         pytest.skip("chromium not installed (apt-get install chromium)")
     page = write_report(run_dir if which == "run" else study_dir)
     dom = subprocess.run(
-        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=10000", "--dump-dom",
-         page.resolve().as_uri()],
-        capture_output=True, text=True, timeout=120, check=True,
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--virtual-time-budget=10000",
+            "--dump-dom",
+            page.resolve().as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     ).stdout
     match = re.search(r'data-images-ok="(\d+)/(\d+)"', dom)
     assert match, "the page's load check did not run"

@@ -12,8 +12,10 @@ def comparison(reproduction_id, tmp_path):
     return json.loads((directory / "reproduction.json").read_text())["comparison"]
 
 
-@pytest.mark.parametrize("reproduction_id", ["seed000-fig2", "seed000-fig3", "seed000-fig4", "seed000-fig14",
-                                             "seed001-fig12", "seed001-fig15"])
+@pytest.mark.parametrize(
+    "reproduction_id",
+    ["seed000-fig2", "seed000-fig3", "seed000-fig4", "seed000-fig14", "seed001-fig12", "seed001-fig15"],
+)
 def test_every_claim_agrees(reproduction_id, tmp_path):
     claims = comparison(reproduction_id, tmp_path)
     assert all(claim["agrees"] for claim in claims), claims

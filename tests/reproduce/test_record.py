@@ -4,9 +4,15 @@ from aqmlab.reproduce.registry import markdown_section, record_sections
 
 
 def _run(tmp_path, reproduction_id, verdict):
-    meta = {"id": reproduction_id, "title": f"Fig. {reproduction_id[-1]}", "quick": False, "wall_time_s": 12.3,
-            "aqmlab": "0.1.0", "notes": "n", "comparison": [
-                {"claim": "c | d", "paper": "p", "aqmlab": "1.5 packets", "agrees": verdict}]}
+    meta = {
+        "id": reproduction_id,
+        "title": f"Fig. {reproduction_id[-1]}",
+        "quick": False,
+        "wall_time_s": 12.3,
+        "aqmlab": "0.1.0",
+        "notes": "n",
+        "comparison": [{"claim": "c | d", "paper": "p", "aqmlab": "1.5 packets", "agrees": verdict}],
+    }
     directory = tmp_path / reproduction_id
     directory.mkdir()
     (directory / "reproduction.md").write_text(markdown_section(meta))

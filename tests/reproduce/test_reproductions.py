@@ -3,7 +3,6 @@
 import json
 
 import pytest
-
 from aqmlab.report import write_report
 from aqmlab.reproduce import REGISTRY, reproduce
 

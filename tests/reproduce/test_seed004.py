@@ -17,8 +17,10 @@ def test_fig2_small_buffer_is_stable_and_100_packets_oscillate_at_200_ms(tmp_pat
     assert all(claim["agrees"] for claim in claims), claims
     # measured (seed 1, quick): oscillation share 0.43 against 0.02-0.05; the margin is wide
     oscillating = data["B = 100, RTT 200 ms"][0]["share"]
-    assert all(oscillating >= 4 * data[case][0]["share"]
-               for case in ("B = 15, RTT 10 ms", "B = 15, RTT 200 ms", "B = 100, RTT 10 ms"))
+    assert all(
+        oscillating >= 4 * data[case][0]["share"]
+        for case in ("B = 15, RTT 10 ms", "B = 15, RTT 200 ms", "B = 100, RTT 10 ms")
+    )
 
 
 def test_section4_conditions_agree_with_roots_hopf_points_and_fluid_model(tmp_path):

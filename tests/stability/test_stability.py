@@ -8,8 +8,6 @@ import math
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
-
 from aqmlab.fluid.models.base import FluidError
 from aqmlab.stability import conditions as cond
 from aqmlab.stability.bifurcation import bifurcation_diagram, sqrt_law_fit
@@ -18,6 +16,7 @@ from aqmlab.stability.cli import app
 from aqmlab.stability.hopf import appendix_ctcp_noavg, find_hopf, lyapunov, transversality
 from aqmlab.stability.linearise import linearise
 from aqmlab.stability.roots import characteristic_roots
+from typer.testing import CliRunner
 
 
 def abscissa(model, params, options=None):
@@ -25,6 +24,7 @@ def abscissa(model, params, options=None):
 
 
 # ------------------------------------------------------------------ linearisation
+
 
 def test_linearisation_matches_seed000_eq11():
     P = {"C": 120.0, "tau": 0.1, "gamma": 0.01}
@@ -60,6 +60,7 @@ def test_linearisation_matches_seed000_eq27():
 
 # ------------------------------------------------------------------ roots
 
+
 def test_roots_of_scalar_dde_match_lambert_w():
     from scipy.special import lambertw
 
@@ -76,7 +77,7 @@ def test_roots_two_delays_satisfy_characteristic_equation():
     taus = np.array([0.7, 1.9])
     r = characteristic_roots((A0, A, taus), count=5)
     for lam in r.roots:
-        D = lam * np.eye(2) - A0 - sum(Ak * np.exp(-lam * t) for Ak, t in zip(A, taus))
+        D = lam * np.eye(2) - A0 - sum(Ak * np.exp(-lam * t) for Ak, t in zip(A, taus, strict=True))
         sv = np.linalg.svd(D, compute_uv=False)
         assert sv[-1] < 1e-10 * max(1.0, sv[0])
     # N-independence of the rightmost root
@@ -85,6 +86,7 @@ def test_roots_two_delays_satisfy_characteristic_equation():
 
 
 # ------------------------------------------------------------------ acceptance: Hopf points
+
 
 def test_threshold_boundary_between_38_and_39():
     assert abscissa("ctcp-threshold", {"q_th": 38.0}) < 0 < abscissa("ctcp-threshold", {"q_th": 39.0})
@@ -121,6 +123,7 @@ def test_ecn_boundary_and_frequency():
 
 
 # ------------------------------------------------------------------ conditions vs roots
+
 
 @pytest.mark.parametrize("tau", [0.05, 0.08, 0.09, 0.15])
 def test_seed000_avg_conditions_vs_roots(tau):
@@ -163,9 +166,17 @@ def test_reno_threshold_conditions_vs_roots(q):
         assert stable
 
 
-@pytest.mark.parametrize("resource,params", [("mm1", {"kappa": 5.0}), ("mm1", {"kappa": 20.0}),
-                                             ("overflow", {"kappa": 10.0}), ("overflow", {"kappa": 20.0}),
-                                             ("gaussian", {"kappa": 1.0, "w": 50.0}), ("gaussian", {"kappa": 3.0, "w": 50.0})])
+@pytest.mark.parametrize(
+    "resource,params",
+    [
+        ("mm1", {"kappa": 5.0}),
+        ("mm1", {"kappa": 20.0}),
+        ("overflow", {"kappa": 10.0}),
+        ("overflow", {"kappa": 20.0}),
+        ("gaussian", {"kappa": 1.0, "w": 50.0}),
+        ("gaussian", {"kappa": 3.0, "w": 50.0}),
+    ],
+)
 def test_seed004_conditions_vs_roots(resource, params):
     c = cond.seed004_ecn(params, resource=resource)
     assert c.holds == (abscissa("ecn", params, {"resource": resource}) < 0)
@@ -194,6 +205,7 @@ def test_seed001_equilibria_vs_eigenvalues():
 
 # ------------------------------------------------------------------ Hopf type
 
+
 def test_lyapunov_general_matches_seed000_appendix():
     h = find_hopf("ctcp-red-noavg", "tau", 0.01, 2.0, {"C": 100})
     L = lyapunov("ctcp-red-noavg", h.params, h.omega, param="kappa")
@@ -220,15 +232,18 @@ def test_lyapunov_on_normal_form_ode():
         name = "cubic-test"
         state_names = ("u",)
         delay_names = ("tau",)
-        params = {"kappa": Param(1.0, "1", "gain"), "tau": Param(1.0, "s", "delay", 0.0, low_open=True),
-                  "c": Param(1.0, "1", "cubic coefficient")}
+        params = {
+            "kappa": Param(1.0, "1", "gain"),
+            "tau": Param(1.0, "s", "delay", 0.0, low_open=True),
+            "c": Param(1.0, "1", "cubic coefficient"),
+        }
 
         def delays(self, P):
             return [P["tau"]]
 
         def rhs(self, t, y, lag, P):
             u = lag[0, 0] - 1.0  # deviation from the equilibrium u* = 1
-            return (-P["kappa"] * u - P["c"] * u ** 3)[None, :]
+            return (-P["kappa"] * u - P["c"] * u**3)[None, :]
 
         def equilibrium(self, P, size):
             return np.ones((1, size))
@@ -236,7 +251,7 @@ def test_lyapunov_on_normal_form_ode():
     m = Cubic()
     h = find_hopf(m, "kappa", 0.5, 3.0)
     assert abs(h.value - math.pi / 2) < 1e-9
-    exact = 3 * (math.pi / 2 + 1j) / (1 + math.pi ** 2 / 4)
+    exact = 3 * (math.pi / 2 + 1j) / (1 + math.pi**2 / 4)
     L = lyapunov(m, h.params, h.omega)
     assert abs(L.c1 - exact) < 1e-6 and L.kind == "subcritical"
     L = lyapunov(m, {**h.params, "c": -1.0}, h.omega)
@@ -262,6 +277,7 @@ def test_sqrt_law_near_supercritical_hopf(name, param, lo, hi):
 
 # ------------------------------------------------------------------ charts
 
+
 def test_chart_continuation_agrees_with_grid_scan():
     c = hopf_chart("ctcp-red", "C", (100, 300), "tau", (0.005, 1.0), points=12)
     g = grid_chart("ctcp-red", "C", (100, 300), "tau", (0.01, 0.2), nx=12, ny=60)
@@ -272,6 +288,7 @@ def test_chart_continuation_agrees_with_grid_scan():
 
 
 # ------------------------------------------------------------------ errors and CLI
+
 
 def test_errors_name_the_field():
     with pytest.raises(FluidError, match="param = 'nope'"):
@@ -290,8 +307,10 @@ def test_cli_commands(tmp_path):
     assert res.exit_code == 0, res.output
     assert "unstable" in res.output and "(40)" in res.output
     assert (tmp_path / "s" / "summary.json").exists()
-    res = runner.invoke(app, ["chart", "ecn", "--x", "tau:0.05:0.3", "--y", "kappa:0.1:100", "--points", "10",
-                              "--out", str(tmp_path / "c")])
+    res = runner.invoke(
+        app,
+        ["chart", "ecn", "--x", "tau:0.05:0.3", "--y", "kappa:0.1:100", "--points", "10", "--out", str(tmp_path / "c")],
+    )
     assert res.exit_code == 0, res.output
     assert (tmp_path / "c" / "chart.parquet").exists() and (tmp_path / "c" / "chart.png").exists()
     res = runner.invoke(app, ["chart", "ecn", "--x", "tau:0.3:0.05", "--y", "kappa"])

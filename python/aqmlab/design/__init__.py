@@ -8,7 +8,21 @@ from aqmlab.design.queue_law import QueueLaw
 from aqmlab.design.red_config import Range, RedRecommendation, operating_points, red_config
 
 __all__ = [
-    "QueueLaw", "Range", "RedRecommendation", "TcpModel", "bandwidth_delay_product", "equilibrium", "gentle_red",
-    "operating_points", "p_for", "period", "recommended", "red", "red_config", "rtt_for", "rtt_map",
-    "stanford_buffer", "throughput",
+    "QueueLaw",
+    "Range",
+    "RedRecommendation",
+    "TcpModel",
+    "bandwidth_delay_product",
+    "equilibrium",
+    "gentle_red",
+    "operating_points",
+    "p_for",
+    "period",
+    "recommended",
+    "red",
+    "red_config",
+    "rtt_for",
+    "rtt_map",
+    "stanford_buffer",
+    "throughput",
 ]

@@ -36,14 +36,19 @@ def red_config(
     rate: Annotated[str, typer.Option(help="Line rate, e.g. 45Mbps.")],
     rtt: Annotated[str, typer.Option(help="Round-trip time without this link's queue: 100ms or 50ms..200ms.")],
     flows: Annotated[str | None, typer.Option(help="Number of flows: 100 or 10..200.")] = None,
-    per_flow: Annotated[str | None, typer.Option(help="Throughput per flow instead of --flows: 100kbps..1Mbps.")] = None,
+    per_flow: Annotated[
+        str | None, typer.Option(help="Throughput per flow instead of --flows: 100kbps..1Mbps.")
+    ] = None,
     packet_size: Annotated[str, typer.Option(help="Data packet size: 1500B or 500B..1500B.")] = "1500B",
-    policy: Annotated[str, typer.Option(help="drop-conservative (give --max-p) or delay-conservative (give --max-delay).")]
-    = "drop-conservative",
-    max_p: Annotated[float | None, typer.Option(help="Drop-conservative: the drop probability at q_max, in (0, 1].")]
-    = None,
-    max_delay: Annotated[str | None, typer.Option(help="Delay-conservative: the largest queueing delay, e.g. 20ms.")]
-    = None,
+    policy: Annotated[
+        str, typer.Option(help="drop-conservative (give --max-p) or delay-conservative (give --max-delay).")
+    ] = "drop-conservative",
+    max_p: Annotated[
+        float | None, typer.Option(help="Drop-conservative: the drop probability at q_max, in (0, 1].")
+    ] = None,
+    max_delay: Annotated[
+        str | None, typer.Option(help="Delay-conservative: the largest queueing delay, e.g. 20ms.")
+    ] = None,
     packets_per_ack: Annotated[float, typer.Option(help="b of the PFTK model: 1, or 2 with delayed ACKs.")] = 1.0,
     figure: Annotated[Path | None, typer.Option(help="Write the queue laws and the control law to this PNG.")] = None,
 ) -> None:
@@ -69,7 +74,10 @@ def red_config(
             per_flow_bps=_range(per_flow, units.bits_per_second, "--per-flow") if per_flow is not None else None,
             packet_bytes=_range(packet_size, units.bytes_, "--packet-size"),
             rtt_s=_range(rtt, units.seconds, "--rtt"),
-            policy=policy, max_p=max_p, max_delay_s=delay, b=packets_per_ack,
+            policy=policy,
+            max_p=max_p,
+            max_delay_s=delay,
+            b=packets_per_ack,
         )
     except ValueError as error:
         console.print(f"[bold red]error:[/] {error}", highlight=False)

@@ -103,6 +103,6 @@ def rtt_map(queue_law: QueueLaw, control: ControlLaw, weight: float, *, steps: i
         queue[k + 1] = queue_law.queue(min(max(probability[k], 1e-12), 1 - 1e-12))[0]
         average[k + 1] = (1 - weight) * average[k] + weight * queue[k + 1]
         probability[k + 1] = control(average[k + 1])
-    tail = queue[-(steps // 4):]
+    tail = queue[-(steps // 4) :]
     span = queue_law.buffer_packets if np.isfinite(queue_law.buffer_packets) else max(queue.max(), 1.0)
     return MapTrace(queue, average, probability, bool(np.ptp(tail) < 0.1 * span))

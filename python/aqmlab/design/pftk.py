@@ -92,9 +92,11 @@ def throughput(p, rtt, model: TcpModel = TcpModel()):
     q_to = timeout_probability(p, w_eff)
     timeouts = q_to * backoff_factor(p) * _t0(model, rtt) / (1.0 - p)
     packets = (1.0 - p) / p + w_eff / 2.0 + q_to
-    rounds = np.where(limited,
-                      rtt * (model.w_max / 8.0 + (1.0 - p) / (p * model.w_max) + 2.0),  # eq. (2), second branch
-                      rtt * (window / 2.0 + 1.0))  # eq. (2), first branch
+    rounds = np.where(
+        limited,
+        rtt * (model.w_max / 8.0 + (1.0 - p) / (p * model.w_max) + 2.0),  # eq. (2), second branch
+        rtt * (window / 2.0 + 1.0),
+    )  # eq. (2), first branch
     return 8.0 * model.packet_bytes * packets / (rounds + timeouts)
 
 
@@ -106,8 +108,9 @@ def period(p, rtt, model: TcpModel = TcpModel()):
     limited = window >= model.w_max
     w_eff = np.where(limited, model.w_max, window)
     timeouts = timeout_probability(p, w_eff) * backoff_factor(p) * _t0(model, rtt) / (1.0 - p)
-    rounds = np.where(limited, rtt * (model.w_max / 8.0 + (1.0 - p) / (p * model.w_max) + 2.0),
-                      rtt * (window / 2.0 + 1.0))
+    rounds = np.where(
+        limited, rtt * (model.w_max / 8.0 + (1.0 - p) / (p * model.w_max) + 2.0), rtt * (window / 2.0 + 1.0)
+    )
     return rounds + timeouts
 
 
@@ -131,9 +134,13 @@ def rtt_for(p: float, target_bps: float, model: TcpModel = TcpModel()) -> float:
     while float(throughput(p, high, model)) > target_bps and high < 1e9:
         high *= 10.0
     low = 1e-12
-    return _solve(lambda r: float(throughput(p, r, model)) - target_bps, low, high,
-                  f"no RTT gives {target_bps:g} b/s at p = {p:g}: the throughput at R -> 0 is "
-                  f"{float(throughput(p, low, model)):g} b/s (timeouts bound it when T0 is fixed)")
+    return _solve(
+        lambda r: float(throughput(p, r, model)) - target_bps,
+        low,
+        high,
+        f"no RTT gives {target_bps:g} b/s at p = {p:g}: the throughput at R -> 0 is "
+        f"{float(throughput(p, low, model)):g} b/s (timeouts bound it when T0 is fixed)",
+    )
 
 
 def p_for(target_bps: float, rtt: float, model: TcpModel = TcpModel()) -> float:
@@ -143,6 +150,10 @@ def p_for(target_bps: float, rtt: float, model: TcpModel = TcpModel()) -> float:
     if not rtt > 0:
         raise ValueError(f"rtt {rtt} s; allowed: > 0")
     low, high = 1e-12, 1.0 - 1e-12
-    return _solve(lambda p: float(throughput(p, rtt, model)) - target_bps, low, high,
-                  f"no drop probability in (0, 1) gives {target_bps:g} b/s at R = {rtt:g} s (the model spans "
-                  f"{float(throughput(high, rtt, model)):g} to {float(throughput(low, rtt, model)):g} b/s)")
+    return _solve(
+        lambda p: float(throughput(p, rtt, model)) - target_bps,
+        low,
+        high,
+        f"no drop probability in (0, 1) gives {target_bps:g} b/s at R = {rtt:g} s (the model spans "
+        f"{float(throughput(high, rtt, model)):g} to {float(throughput(low, rtt, model)):g} b/s)",
+    )

@@ -36,7 +36,9 @@ def plot_design(recommendation: RedRecommendation, path: str | Path) -> Path:
     fig, axis = plt.subplots(figsize=(6.5, 4.5), constrained_layout=True)
     law = recommended(r.min_th, r.max_th, r.max_p, r.buffer_packets)
     plot_laws(axis, {"G_max": r.queue_law_max, "G_min": r.queue_law_min}, law, r.buffer_packets)
-    axis.set_title(f"{r.policy}: q_min {r.min_th:.1f}, q_max {r.max_th:.1f}, p_max {r.max_p:.3g}, B {r.buffer_packets:.0f}")
+    axis.set_title(
+        f"{r.policy}: q_min {r.min_th:.1f}, q_max {r.max_th:.1f}, p_max {r.max_p:.3g}, B {r.buffer_packets:.0f}"
+    )
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return Path(path)

@@ -59,11 +59,15 @@ class QueueLaw:
         """u(p): 1 while p <= p0, else T(p, R_o) / (c/n) (eq. (8))."""
         p = np.atleast_1d(np.asarray(p, dtype=float))
         p0 = self.p0()
-        return np.where(p <= p0, 1.0, throughput(np.clip(p, 1e-12, 1 - 1e-12), self.rtt_s, self.tcp) / self.per_flow_bps)
+        return np.where(
+            p <= p0, 1.0, throughput(np.clip(p, 1e-12, 1 - 1e-12), self.rtt_s, self.tcp) / self.per_flow_bps
+        )
 
     def inverse(self, queue_packets: float) -> float:
         """G^{-1}(q): the drop probability at which the average queue is `queue_packets`."""
         if not 0 < queue_packets < self.buffer_packets:
-            raise ValueError(f"queue {queue_packets} packets; allowed: between 0 and the buffer ({self.buffer_packets})")
+            raise ValueError(
+                f"queue {queue_packets} packets; allowed: between 0 and the buffer ({self.buffer_packets})"
+            )
         rtt = self.rtt_s + queue_packets / self.packets_per_second
         return p_for(self.per_flow_bps, rtt, self.tcp)

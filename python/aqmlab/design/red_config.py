@@ -61,9 +61,16 @@ class RedRecommendation:
 
     def queue_config(self) -> dict:
         """The scenario's queue table (`[topology.bottleneck] queue = ...`)."""
-        return {"kind": "red", "limit": f"{math.ceil(self.buffer_packets)}p", "min_th": round(self.min_th, 3),
-                "max_th": round(self.max_th, 3), "max_p": round(self.max_p, 6),
-                "q_weight": float(f"{self.q_weight_per_arrival:.6g}"), "gentle": True, "wait": True}
+        return {
+            "kind": "red",
+            "limit": f"{math.ceil(self.buffer_packets)}p",
+            "min_th": round(self.min_th, 3),
+            "max_th": round(self.max_th, 3),
+            "max_p": round(self.max_p, 6),
+            "q_weight": float(f"{self.q_weight_per_arrival:.6g}"),
+            "gentle": True,
+            "wait": True,
+        }
 
     def toml(self) -> str:
         items = ", ".join(f"{k} = {_toml_value(v)}" for k, v in self.queue_config().items())
@@ -100,13 +107,14 @@ def red_config(
     if not rate_bps > 0:
         raise ValueError(f"rate_bps = {rate_bps}; allowed: > 0")
     if (flows is None) == (per_flow_bps is None):
-        raise ValueError("give either `flows` (a range of flow counts) or `per_flow_bps` (a range of per-flow throughputs)")
+        raise ValueError(
+            "give either `flows` (a range of flow counts) or `per_flow_bps` (a range of per-flow throughputs)"
+        )
     if per_flow_bps is not None:
         flows = Range(rate_bps / per_flow_bps.high, rate_bps / per_flow_bps.low)
     template = tcp if tcp is not None else TcpModel(b=b)
     big, small = replace(template, packet_bytes=packet_bytes.high), replace(template, packet_bytes=packet_bytes.low)
     g_max = QueueLaw(rate_bps, flows.high, rtt_s.low, math.inf, big)
-    g_min = QueueLaw(rate_bps, flows.low, rtt_s.high, math.inf, small)
     packet_time = 8.0 * packet_bytes.high / rate_bps
     if policy == "drop-conservative":
         if max_p is None or not 0 < max_p <= 1:
@@ -115,8 +123,9 @@ def red_config(
         design_queue = float(g_max.queue(max_p)[0])
         max_th = SAFETY * design_queue
         if max_th <= 0:
-            raise ValueError(f"at p_max = {max_p} the largest queue law is empty (p_max above p0 = {g_max.p0():.4g}); "
-                             "lower max_p")
+            raise ValueError(
+                f"at p_max = {max_p} the largest queue law is empty (p_max above p0 = {g_max.p0():.4g}); lower max_p"
+            )
     elif policy == "delay-conservative":
         if max_delay_s is None or not max_delay_s > 0:
             raise ValueError("the delay-conservative policy needs max_delay_s > 0")
@@ -127,8 +136,10 @@ def red_config(
         design_p = g_max.inverse(max_th)
         max_p = SAFETY * design_p
         if max_p > 1:
-            raise ValueError(f"the queue law needs p = {design_p:.3g} to hold the queue at {max_th:.1f} packets: "
-                             "no RED setting keeps the delay that low for these flows")
+            raise ValueError(
+                f"the queue law needs p = {design_p:.3g} to hold the queue at {max_th:.1f} packets: "
+                "no RED setting keeps the delay that low for these flows"
+            )
     else:
         raise ValueError(f"policy = {policy!r}; allowed: 'drop-conservative', 'delay-conservative'")
     min_th = max_th / 3.0
@@ -141,8 +152,21 @@ def red_config(
     q_weight = 1.0 - NEGLIGIBLE_WEIGHT ** (1.0 / (packets_per_s * interval))
     law_max = QueueLaw(rate_bps, flows.high, rtt_s.low, buffer, big)
     law_min = QueueLaw(rate_bps, flows.low, rtt_s.high, buffer, small)
-    return RedRecommendation(policy, min_th, max_th, max_p, buffer, interval, sampling, weight, q_weight,
-                             design_p, design_queue, law_max, law_min)
+    return RedRecommendation(
+        policy,
+        min_th,
+        max_th,
+        max_p,
+        buffer,
+        interval,
+        sampling,
+        weight,
+        q_weight,
+        design_p,
+        design_queue,
+        law_max,
+        law_min,
+    )
 
 
 def operating_points(recommendation: RedRecommendation) -> dict[str, tuple[float, float]]:

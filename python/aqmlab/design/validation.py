@@ -38,18 +38,40 @@ class Measurement:
     trace_queue: np.ndarray
 
 
-def bottleneck_scenario(rate_bps: float, flows: int, queue: dict[str, Any], *, rtt_s: float = 0.1,
-                        packet_bytes: int = 500, duration_s: float = 300.0) -> dict[str, Any]:
+def bottleneck_scenario(
+    rate_bps: float,
+    flows: int,
+    queue: dict[str, Any],
+    *,
+    rtt_s: float = 0.1,
+    packet_bytes: int = 500,
+    duration_s: float = 300.0,
+) -> dict[str, Any]:
     """Seed 003 Section II-B: one bottleneck, fast edge links, long-lived flows, R_o = rtt_s."""
     return {
-        "name": "seed003", "duration": duration_s, "measure_start": min(50.0, duration_s / 2),
-        "topology": {"kind": "dumbbell",
-                     "bottleneck": {"rate": rate_bps, "delay": rtt_s / 10, "queue": queue,
-                                    "reverse_queue": {"kind": "drop_tail", "limit": "100000p"}},
-                     "groups": [{"name": "ftp", "count": flows, "rtt": rtt_s, "access_rate": 10 * rate_bps,
-                                 "receiver_rate": 10 * rate_bps,
-                                 "access_queue": {"kind": "drop_tail", "limit": "1000000p"},
-                                 "tcp": {"packet_size": f"{packet_bytes}B"}}]},
+        "name": "seed003",
+        "duration": duration_s,
+        "measure_start": min(50.0, duration_s / 2),
+        "topology": {
+            "kind": "dumbbell",
+            "bottleneck": {
+                "rate": rate_bps,
+                "delay": rtt_s / 10,
+                "queue": queue,
+                "reverse_queue": {"kind": "drop_tail", "limit": "100000p"},
+            },
+            "groups": [
+                {
+                    "name": "ftp",
+                    "count": flows,
+                    "rtt": rtt_s,
+                    "access_rate": 10 * rate_bps,
+                    "receiver_rate": 10 * rate_bps,
+                    "access_queue": {"kind": "drop_tail", "limit": "1000000p"},
+                    "tcp": {"packet_size": f"{packet_bytes}B"},
+                }
+            ],
+        },
         "trace": {"flows": 0},
     }
 
@@ -61,9 +83,16 @@ def measure(scenario: dict[str, Any], buffer_packets: float, seed: int = 1) -> M
     window = samples["time_s"] > results.measure_start_s
     queue = samples["queue_packets"][window]
     time_s = samples["time_s"][window]
-    return Measurement(summary["queue_mean_packets"], summary["loss_percent"] / 100.0, summary["utilisation_mean"],
-                       float(np.mean(queue <= 1)), float(np.mean(queue >= 0.9 * buffer_packets)),
-                       swing(time_s, queue, buffer_packets), time_s, queue)
+    return Measurement(
+        summary["queue_mean_packets"],
+        summary["loss_percent"] / 100.0,
+        summary["utilisation_mean"],
+        float(np.mean(queue <= 1)),
+        float(np.mean(queue >= 0.9 * buffer_packets)),
+        swing(time_s, queue, buffer_packets),
+        time_s,
+        queue,
+    )
 
 
 def swing(time_s: np.ndarray, queue: np.ndarray, buffer_packets: float, window_s: float = 1.0) -> float:

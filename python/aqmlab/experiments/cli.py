@@ -39,8 +39,13 @@ def sweep(
         total = len(ids)
         already = len(ids & Study(out).done_ids()) if resume else 0
         failed = []
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("[red]{task.fields[failed]} failed"), TimeRemainingColumn())
+        columns = (
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("[red]{task.fields[failed]} failed"),
+            TimeRemainingColumn(),
+        )
         with Progress(*columns, console=console) as bar:
             task = bar.add_task(plan.name, total=total, completed=already, failed=0)
 
@@ -53,8 +58,10 @@ def sweep(
     except (ScenarioError, ResultsError) as error:
         _fail(str(error))
     except KeyboardInterrupt:
-        _fail(f"interrupted; completed runs are kept — continue with: aqmlab sweep {sweep_file} --out {out} --resume",
-              code=130)
+        _fail(
+            f"interrupted; completed runs are kept — continue with: aqmlab sweep {sweep_file} --out {out} --resume",
+            code=130,
+        )
     for outcome in failed:
         console.print(f"[red]failed[/] {outcome.run_id}: {outcome.error} (see {out}/failures/{outcome.run_id}.json)")
     console.print(f"{total - len(failed)} of {total} runs done in {out}")
@@ -69,8 +76,17 @@ def study(directory: Annotated[Path, typer.Argument(help="A study directory.")])
     table = Study(directory).table()
     if table.num_rows == 0:
         _fail(f"{directory} holds no completed runs")
-    columns = ["run_id", "seed", "link", *[c for c in table.column_names if c.startswith("param.")],
-               "queue_mean_packets", "loss_percent", "utilisation_mean", "throughput_bps", "jain_fairness"]
+    columns = [
+        "run_id",
+        "seed",
+        "link",
+        *[c for c in table.column_names if c.startswith("param.")],
+        "queue_mean_packets",
+        "loss_percent",
+        "utilisation_mean",
+        "throughput_bps",
+        "jain_fairness",
+    ]
     out = Table(title=f"{directory}: {table.num_rows} rows")
     for column in columns:
         out.add_column(column.removeprefix("param."))

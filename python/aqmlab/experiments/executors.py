@@ -63,8 +63,9 @@ def run_local(runs: list[Run], study: Study, *, workers: int | None = None, prog
             raise
 
 
-def run_dask(runs: list[Run], study: Study, *, cluster: str, workers: int | None = None,
-             progress: Progress | None = None) -> None:
+def run_dask(
+    runs: list[Run], study: Study, *, cluster: str, workers: int | None = None, progress: Progress | None = None
+) -> None:
     """`cluster` is a scheduler address (tcp://host:8786) or "local" for a LocalCluster.
     Workers must see the study directory at the same path (a shared filesystem)."""
     try:
@@ -73,8 +74,9 @@ def run_dask(runs: list[Run], study: Study, *, cluster: str, workers: int | None
         raise RuntimeError("the Dask executor needs `pip install 'aqmlab[distributed]'` (dask[distributed])") from None
     local = None
     if cluster == "local":
-        local = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                             dashboard_address=None)
+        local = LocalCluster(
+            n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True, dashboard_address=None
+        )
         client = Client(local)
     else:
         client = Client(cluster)

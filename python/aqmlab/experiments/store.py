@@ -74,8 +74,13 @@ class Study:
 
     def record(self, run: Run, results: Results) -> None:
         """Save a finished run (all or nothing), then its summary rows."""
-        info = {"id": run.id, "seed": run.seed, "parameters": run.parameters, "wall_time_s": results.wall_time_s,
-                "events": results.counters["events"]}
+        info = {
+            "id": run.id,
+            "seed": run.seed,
+            "parameters": run.parameters,
+            "wall_time_s": results.wall_time_s,
+            "events": results.counters["events"],
+        }
 
         def add_run_info(staging: Path) -> None:
             (staging / "run.json").write_text(json.dumps(info, indent=2, default=str))
@@ -101,8 +106,14 @@ class Study:
         os.replace(staging, path)
 
     def record_failure(self, run: Run, error: BaseException) -> None:
-        failure = {"id": run.id, "seed": run.seed, "parameters": run.parameters, "error": repr(error),
-                   "traceback": "".join(traceback.format_exception(error)), "scenario": run.scenario}
+        failure = {
+            "id": run.id,
+            "seed": run.seed,
+            "parameters": run.parameters,
+            "error": repr(error),
+            "traceback": "".join(traceback.format_exception(error)),
+            "scenario": run.scenario,
+        }
         _write_atomic(self.directory / "failures" / f"{run.id}.json", json.dumps(failure, indent=2, default=str))
 
     def adopt(self, run_id: str, cache: Study) -> bool:

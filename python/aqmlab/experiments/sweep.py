@@ -24,11 +24,11 @@ import copy
 import hashlib
 import itertools
 import json
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import tomllib
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 import aqmlab
@@ -160,11 +160,15 @@ class Sweep:
     def points(self) -> list[dict[str, Any]]:
         """The swept parameter values of each point (grid × zip), in a stable order."""
         grid_keys = list(self.spec.grid)
-        grid = [dict(zip(grid_keys, values, strict=True))
-                for values in itertools.product(*(self.spec.grid[k] for k in grid_keys))] or [{}]
+        grid = [
+            dict(zip(grid_keys, values, strict=True))
+            for values in itertools.product(*(self.spec.grid[k] for k in grid_keys))
+        ] or [{}]
         zip_keys = list(self.spec.zip)
-        zipped = [dict(zip(zip_keys, values, strict=True))
-                  for values in zip(*(self.spec.zip[k] for k in zip_keys), strict=True)] or [{}]
+        zipped = [
+            dict(zip(zip_keys, values, strict=True))
+            for values in zip(*(self.spec.zip[k] for k in zip_keys), strict=True)
+        ] or [{}]
         return [{**g, **z} for g in grid for z in zipped]
 
     def runs(self) -> list[Run]:

@@ -11,5 +11,16 @@ from aqmlab.fluid.integrate import grid, integrate, iterate_map
 from aqmlab.fluid.models import MODELS, DiscreteMap, FluidError, FluidModel, Param, get_model, register
 from aqmlab.fluid.result import FluidResult
 
-__all__ = ["MODELS", "DiscreteMap", "FluidError", "FluidModel", "FluidResult", "Param", "get_model", "grid",
-           "integrate", "iterate_map", "register"]
+__all__ = [
+    "MODELS",
+    "DiscreteMap",
+    "FluidError",
+    "FluidModel",
+    "FluidResult",
+    "Param",
+    "get_model",
+    "grid",
+    "integrate",
+    "iterate_map",
+    "register",
+]

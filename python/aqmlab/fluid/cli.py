@@ -5,11 +5,9 @@ Mounted by the main CLI as `aqmlab fluid`; also runs standalone:
 `python -m aqmlab.fluid.cli MODEL ...`. One sub-command per registered model.
 """
 
-
-
 import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -32,8 +30,12 @@ class _ModelGroup(TyperGroup):
         return list(self.commands)
 
 
-app = typer.Typer(cls=_ModelGroup, add_completion=False, no_args_is_help=True,
-                  help="Integrate a fluid (delay-differential) model: aqmlab fluid MODEL --set name=value ... --out DIR")
+app = typer.Typer(
+    cls=_ModelGroup,
+    add_completion=False,
+    no_args_is_help=True,
+    help="Integrate a fluid (delay-differential) model: aqmlab fluid MODEL --set name=value ... --out DIR",
+)
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -46,7 +48,9 @@ def _pairs(items: list[str], what: str) -> dict[str, str]:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise FluidError(f"{what} {item!r} is not name=value; allowed: e.g. {what} gamma=0.03 or {what} gamma=0.028,0.032")
+            raise FluidError(
+                f"{what} {item!r} is not name=value; allowed: e.g. {what} gamma=0.03 or {what} gamma=0.028,0.032"
+            )
         out[key.strip()] = value.strip()
     return out
 
@@ -56,21 +60,37 @@ def parse_values(model, raw: dict[str, str]) -> dict[str, list[float]]:
     values: dict[str, list[float]] = {}
     for key, text in raw.items():
         if key not in model.params:
-            raise FluidError(f"parameter {key!r} is not a parameter of model {model.name}; allowed: {', '.join(model.params)}")
+            raise FluidError(
+                f"parameter {key!r} is not a parameter of model {model.name}; allowed: {', '.join(model.params)}"
+            )
         spec = model.params[key]
         numbers = []
         for part in text.split(","):
             try:
                 numbers.append(float(part))
             except ValueError:
-                raise FluidError(f"parameter {key} = {text!r} of model {model.name} is not a number; "
-                                 f"allowed: numbers in {spec.allowed()} {spec.unit}, or a comma list") from None
+                raise FluidError(
+                    f"parameter {key} = {text!r} of model {model.name} is not a number; "
+                    f"allowed: numbers in {spec.allowed()} {spec.unit}, or a comma list"
+                ) from None
         values[key] = numbers
     return values
 
 
-def run(model_name: str, sets: list[str], options: list[str], grid: bool, t_end: float, h: float | None,
-        method: str, history: str, perturbation: float, record_dt: float | None, out: Path, force: bool) -> Path:
+def run(
+    model_name: str,
+    sets: list[str],
+    options: list[str],
+    grid: bool,
+    t_end: float,
+    h: float | None,
+    method: str,
+    history: str,
+    perturbation: float,
+    record_dt: float | None,
+    out: Path,
+    force: bool,
+) -> Path:
     """Validate everything, integrate, then write all outputs atomically."""
     from aqmlab.fluid.integrate import grid as cartesian
     from aqmlab.fluid.integrate import integrate
@@ -93,16 +113,27 @@ def run(model_name: str, sets: list[str], options: list[str], grid: bool, t_end:
     def figures(staging: Path) -> None:
         plot_timeseries(result, staging / "timeseries.png")
         plot_phase(result, staging / "phase.png")
-        (staging / "figures.json").write_text(json.dumps({
-            "timeseries.png": "timeseries.parquet: every state against t, one line per point",
-            "phase.png": f"timeseries.parquet: {result.state_names[0]}(t) against {result.state_names[0]}(t - delay)"}, indent=2))
+        (staging / "figures.json").write_text(
+            json.dumps(
+                {
+                    "timeseries.png": "timeseries.parquet: every state against t, one line per point",
+                    "phase.png": (
+                        f"timeseries.parquet: {result.state_names[0]}(t) against {result.state_names[0]}(t - delay)"
+                    ),
+                },
+                indent=2,
+            )
+        )
 
     path = result.save(out, overwrite=force, extra=figures)
     summary = result.summary()
     first = result.state_names[0]
     for row in summary.to_pylist()[:10]:
-        console.print(f"point {row['point']}: {first} mean {row[first + '_mean']:.5g}, amplitude "
-                      f"{row[first + '_amplitude']:.3g}, period {row[first + '_period']:.4g}", highlight=False)
+        console.print(
+            f"point {row['point']}: {first} mean {row[first + '_mean']:.5g}, amplitude "
+            f"{row[first + '_amplitude']:.3g}, period {row[first + '_period']:.4g}",
+            highlight=False,
+        )
     console.print(f"wrote {path} ({result.n_points} point(s), {result.meta['wall_time_s']:.2f} s)")
     return path
 
@@ -112,16 +143,26 @@ def _make_command(name: str):
     options_help = "; ".join(f"{key} (default {default}: {allowed})" for key, (default, allowed) in cls.options.items())
 
     def command(
-        sets: Annotated[list[str], typer.Option("--set", "-s", help="name=value or name=v1,v2,... (a batch); repeatable.")] = [],  # noqa: B006
-        options: Annotated[list[str], typer.Option("--option", "-O", help=f"Model option key=value. {options_help or 'None.'}")] = [],  # noqa: B006
-        grid: Annotated[bool, typer.Option("--grid", help="Cartesian product of the listed values (default: zip).")] = False,
+        sets: Annotated[
+            list[str], typer.Option("--set", "-s", help="name=value or name=v1,v2,... (a batch); repeatable.")
+        ] = [],  # noqa: B006
+        options: Annotated[
+            list[str], typer.Option("--option", "-O", help=f"Model option key=value. {options_help or 'None.'}")
+        ] = [],  # noqa: B006
+        grid: Annotated[
+            bool, typer.Option("--grid", help="Cartesian product of the listed values (default: zip).")
+        ] = False,
         t_end: Annotated[float, typer.Option("--t-end", help="End time, s (maps: number of RTT steps).")] = 200.0,
-        h: Annotated[Optional[float], typer.Option("--h", help="Step, s (default: shortest delay / 20).")] = None,
+        h: Annotated[float | None, typer.Option("--h", help="Step, s (default: shortest delay / 20).")] = None,
         method: Annotated[str, typer.Option("--method", help="rk4 or rk3.")] = "rk4",
         history: Annotated[str, typer.Option("--history", help="perturbed or equilibrium.")] = "perturbed",
         perturbation: Annotated[float, typer.Option("--perturbation", help="Relative offset of the history.")] = 0.1,
-        record_dt: Annotated[Optional[float], typer.Option("--record-dt", help="Sampling interval of the output, s.")] = None,
-        out: Annotated[Path, typer.Option("--out", "-o", help="Output directory (data + figures).")] = Path("fluid-out"),
+        record_dt: Annotated[
+            float | None, typer.Option("--record-dt", help="Sampling interval of the output, s.")
+        ] = None,
+        out: Annotated[Path, typer.Option("--out", "-o", help="Output directory (data + figures).")] = Path(
+            "fluid-out"
+        ),
         force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists.")] = False,
     ) -> None:
         try:
@@ -131,7 +172,9 @@ def _make_command(name: str):
         except KeyboardInterrupt:
             _fail("interrupted; nothing was written", code=130)
 
-    params_help = "\n\n".join(f"{key} = {spec.default:g} {spec.unit}: {spec.doc}" for key, spec in getattr(cls(), "params", {}).items())
+    params_help = "\n\n".join(
+        f"{key} = {spec.default:g} {spec.unit}: {spec.doc}" for key, spec in getattr(cls(), "params", {}).items()
+    )
     command.__doc__ = f"{cls.title}. Source: {cls.source}.\n\nParameters (--set):\n\n{params_help}"
     return command
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import time as _time
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 
@@ -36,7 +36,7 @@ def grid(**axes) -> dict[str, np.ndarray]:
     names = list(axes)
     values = [np.asarray(axes[name], dtype=float).reshape(-1) for name in names]
     mesh = np.meshgrid(*values, indexing="ij")
-    return {name: array.reshape(-1) for name, array in zip(names, mesh)}
+    return {name: array.reshape(-1) for name, array in zip(names, mesh, strict=True)}
 
 
 def _hermite(theta):
@@ -49,14 +49,18 @@ def make_history(model: FluidModel, P: Params, size: int, history, perturbation:
     """Turn ``history`` into ``(constant (n, B) array or None, callable or None)``."""
     n = model.n_states
     if callable(history):
+
         def function(t):
             value = np.asarray(history(t), dtype=float)
             return np.ascontiguousarray(np.broadcast_to(value, (n, size)))
+
         return None, function
     if isinstance(history, str):
         if history not in ("equilibrium", "perturbed"):
-            raise FluidError(f"history = {history!r}; allowed: 'equilibrium', 'perturbed', a constant state "
-                             "(n_states,) or (n_states, B), or a function of t")
+            raise FluidError(
+                f"history = {history!r}; allowed: 'equilibrium', 'perturbed', a constant state "
+                "(n_states,) or (n_states, B), or a function of t"
+            )
         y = np.array(model.equilibrium(P, size), dtype=float)
         if history == "perturbed":
             y *= 1.0 + perturbation
@@ -65,7 +69,9 @@ def make_history(model: FluidModel, P: Params, size: int, history, perturbation:
     value = np.asarray(history, dtype=float)
     if value.ndim == 1:
         if value.shape != (n,):
-            raise FluidError(f"history has shape {value.shape}; allowed: ({n},) for states {model.state_names}, or ({n}, {size})")
+            raise FluidError(
+                f"history has shape {value.shape}; allowed: ({n},) for states {model.state_names}, or ({n}, {size})"
+            )
         value = np.repeat(value[:, None], size, axis=1)
     if value.shape != (n, size):
         raise FluidError(f"history has shape {value.shape}; allowed: ({n},) or ({n}, {size})")
@@ -95,12 +101,12 @@ class _LagPlan:
         if self.uniform:
             self.off = int(off.flat[0])
             self.theta = float(theta.flat[0])
-            self.w = tuple(float(v) * s for v, s in zip(_hermite(self.theta), (1.0, h, 1.0, h)))
+            self.w = tuple(float(v) * s for v, s in zip(_hermite(self.theta), (1.0, h, 1.0, h), strict=True))
             self.off_min = self.off_max = self.off
         else:
             self.off = np.broadcast_to(off.astype(np.int64), (size,)).copy()
             self.theta = np.broadcast_to(theta, (size,)).copy()
-            self.w = tuple(v * s for v, s in zip(_hermite(self.theta), (1.0, h, 1.0, h)))
+            self.w = tuple(v * s for v, s in zip(_hermite(self.theta), (1.0, h, 1.0, h), strict=True))
             self.off_min, self.off_max = int(self.off.min()), int(self.off.max())
 
 
@@ -139,8 +145,7 @@ def integrate(
     P, size = model.resolve(params)
     if not (isinstance(t_end, (int, float)) and t_end > 0 and math.isfinite(t_end)):
         raise FluidError(f"t_end = {t_end!r}; allowed: a positive number of seconds")
-    delays = [np.broadcast_to(np.asarray(d, dtype=float), (size,)) if np.ndim(d) else float(d)
-              for d in model.delays(P)]
+    delays = [np.broadcast_to(np.asarray(d, dtype=float), (size,)) if np.ndim(d) else float(d) for d in model.delays(P)]
     positive = [float(np.min(np.asarray(d)[np.asarray(d) > 0])) for d in delays if np.any(np.asarray(d) > 0)]
     if any(np.any(np.asarray(d) < 0) for d in delays):
         raise FluidError("a delay is negative; allowed: delays >= 0")
@@ -214,8 +219,9 @@ def integrate(
             i0 = j % ring
             i1 = (j + 1) % ring
             a0, b0, a1, b1 = plan.w
-            value = (a0 * Y[i0, :, arange].T + b0 * F[i0, :, arange].T
-                     + a1 * Y[i1, :, arange].T + b1 * F[i1, :, arange].T)
+            value = (
+                a0 * Y[i0, :, arange].T + b0 * F[i0, :, arange].T + a1 * Y[i1, :, arange].T + b1 * F[i1, :, arange].T
+            )
             if k + plan.off_min < 0:
                 early = j < 0
                 value = np.where(early, history_at(t_stage - plan.seconds), value)
@@ -288,8 +294,10 @@ def integrate(
             progress((k + 1) * h, n_steps * h)
     if not np.all(np.isfinite(y)):
         bad = int(np.argmax(~np.all(np.isfinite(y), axis=0)))
-        raise FluidError(f"integration of {model.name} diverged (non-finite state) at point {bad}; "
-                         "allowed: a smaller step h or parameters inside the model's range")
+        raise FluidError(
+            f"integration of {model.name} diverged (non-finite state) at point {bad}; "
+            "allowed: a smaller step h or parameters inside the model's range"
+        )
     times = record_steps * h
     states = np.ascontiguousarray(samples.transpose(2, 0, 1))  # (B, T, n)
     derived = {key: np.ascontiguousarray(np.asarray(value).T) for key, value in model.outputs(samples, P).items()}
@@ -300,13 +308,21 @@ def integrate(
         states=states,
         params=model.full_params(P, size),
         derived=derived,
-        delays={name: np.broadcast_to(np.asarray(d, dtype=float), (size,)).copy()
-                for name, d in zip(model.delay_names, delays)},
+        delays={
+            name: np.broadcast_to(np.asarray(d, dtype=float), (size,)).copy()
+            for name, d in zip(model.delay_names, delays, strict=True)
+        },
         phase_delay=np.broadcast_to(np.asarray(model.phase_delay(P), dtype=float), (size,)).copy(),
-        meta={"method": f"{method.upper()} + cubic Hermite history (method of steps)", "h": h,
-              "record_dt": record_every * h, "t_end": n_steps * h,
-              "steps": n_steps, "points": size, "wall_time_s": _time.perf_counter() - started,
-              "options": getattr(model, "option_values", {})},
+        meta={
+            "method": f"{method.upper()} + cubic Hermite history (method of steps)",
+            "h": h,
+            "record_dt": record_every * h,
+            "t_end": n_steps * h,
+            "steps": n_steps,
+            "points": size,
+            "wall_time_s": _time.perf_counter() - started,
+            "options": getattr(model, "option_values", {}),
+        },
     )
 
 
@@ -331,8 +347,14 @@ def _projector(model: FluidModel, Q: Params, n: int, size: int):
     return lambda y: clip(y, low, high, out=y)
 
 
-def iterate_map(model: DiscreteMap, params: Mapping[str, object] | None = None, *, steps=200,
-                history="perturbed", perturbation: float = 0.1) -> FluidResult:
+def iterate_map(
+    model: DiscreteMap,
+    params: Mapping[str, object] | None = None,
+    *,
+    steps=200,
+    history="perturbed",
+    perturbation: float = 0.1,
+) -> FluidResult:
     """Iterate a discrete feedback map ``steps`` times (one step per round-trip time)."""
     started = _time.perf_counter()
     P, size = model.resolve(params)
@@ -357,7 +379,12 @@ def iterate_map(model: DiscreteMap, params: Mapping[str, object] | None = None, 
         derived={key: np.ascontiguousarray(np.asarray(v).T) for key, v in model.outputs(samples, P).items()},
         delays={"rtt": period.copy()},
         phase_delay=np.ones(size),
-        meta={"method": "discrete map (time axis in steps of one RTT)", "steps": steps, "points": size,
-              "time_unit": "rtt", "wall_time_s": _time.perf_counter() - started,
-              "options": getattr(model, "option_values", {})},
+        meta={
+            "method": "discrete map (time axis in steps of one RTT)",
+            "steps": steps,
+            "points": size,
+            "time_unit": "rtt",
+            "wall_time_s": _time.perf_counter() - started,
+            "options": getattr(model, "option_values", {}),
+        },
     )

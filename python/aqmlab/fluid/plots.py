@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -20,7 +20,9 @@ MAX_LINES = 8
 def _points(result: FluidResult, points: Sequence[int] | None) -> list[int]:
     if points is None:
         count = result.n_points
-        return list(range(count)) if count <= MAX_LINES else sorted({int(i) for i in np.linspace(0, count - 1, MAX_LINES)})
+        return (
+            list(range(count)) if count <= MAX_LINES else sorted({int(i) for i in np.linspace(0, count - 1, MAX_LINES)})
+        )
     return [int(p) for p in points]
 
 
@@ -37,15 +39,20 @@ def _figure(width=7.0, height=4.0):
     return figure
 
 
-def plot_timeseries(result: FluidResult, path: str | Path | None = None, *, names: Sequence[str] | None = None,
-                    points: Sequence[int] | None = None) -> Figure:
+def plot_timeseries(
+    result: FluidResult,
+    path: str | Path | None = None,
+    *,
+    names: Sequence[str] | None = None,
+    points: Sequence[int] | None = None,
+) -> Figure:
     """One panel per quantity (default: every state), one line per parameter point."""
     names = list(names or result.state_names[:6])
     figure = _figure(7.0, 1.9 * len(names) + 0.6)
     axes = figure.subplots(len(names), 1, sharex=True, squeeze=False)[:, 0]
     chosen = _points(result, points)
     time_label = "time (RTT steps)" if result.meta.get("time_unit") == "rtt" else "time (s)"
-    for axis, name in zip(axes, names):
+    for axis, name in zip(axes, names, strict=True):
         values = result.state(name)
         for point in chosen:
             axis.plot(result.times, values[point], lw=0.9, label=_label(result, point))
@@ -60,8 +67,14 @@ def plot_timeseries(result: FluidResult, path: str | Path | None = None, *, name
     return figure
 
 
-def plot_phase(result: FluidResult, path: str | Path | None = None, *, name: str | None = None, delay=None,
-               points: Sequence[int] | None = None) -> Figure:
+def plot_phase(
+    result: FluidResult,
+    path: str | Path | None = None,
+    *,
+    name: str | None = None,
+    delay=None,
+    points: Sequence[int] | None = None,
+) -> Figure:
     """Phase portrait: ``name`` (default: the first state) at t against t − delay (default: the
     model's feedback delay), as in seed 000 Fig. 3."""
     name = name or result.state_names[0]

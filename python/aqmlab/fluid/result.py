@@ -115,7 +115,9 @@ class FluidResult:
     def params_table(self) -> pa.Table:
         columns = {"point": pa.array(np.arange(self.n_points, dtype=np.int64))}
         columns.update({key: pa.array(value) for key, value in self.params.items()})
-        columns.update({f"delay_{key}": pa.array(value) for key, value in self.delays.items() if key not in self.params})
+        columns.update(
+            {f"delay_{key}": pa.array(value) for key, value in self.delays.items() if key not in self.params}
+        )
         return pa.table(columns)
 
     def summary(self, tail: float = 0.25) -> pa.Table:
@@ -147,8 +149,13 @@ class FluidResult:
             pq.write_table(self.to_arrow(), staging / "timeseries.parquet")
             pq.write_table(self.params_table(), staging / "params.parquet")
             pq.write_table(self.summary(), staging / "summary.parquet")
-            meta = {"model": self.model, "states": list(self.state_names), "derived": list(self.derived),
-                    "points": self.n_points, **_jsonable(self.meta)}
+            meta = {
+                "model": self.model,
+                "states": list(self.state_names),
+                "derived": list(self.derived),
+                "points": self.n_points,
+                **_jsonable(self.meta),
+            }
             (staging / "meta.json").write_text(json.dumps(meta, indent=2))
             if extra is not None:
                 extra(staging)

@@ -24,8 +24,15 @@ import matplotlib.pyplot as plt  # noqa: E402
 import aqmlab  # noqa: E402
 from aqmlab.errors import ResultsError  # noqa: E402
 
-KEY_STATISTICS = ("queue_mean_packets", "sojourn_mean_s", "loss_percent", "utilisation_mean", "utilisation_min",
-                  "throughput_bps", "jain_fairness")
+KEY_STATISTICS = (
+    "queue_mean_packets",
+    "sojourn_mean_s",
+    "loss_percent",
+    "utilisation_mean",
+    "utilisation_min",
+    "throughput_bps",
+    "jain_fairness",
+)
 
 
 @dataclass
@@ -83,9 +90,15 @@ def statistics_table(summaries: dict[str, dict[str, float]]) -> Table:
 
 def comparison_section(comparison: list[dict[str, Any]]) -> Section:
     """Paper claims against aqmlab's measurements (reproductions)."""
-    rows = [[Cell(item["claim"]), Cell(item["paper"]), Cell(item["aqmlab"]),
-             Cell("agrees" if item["agrees"] else "differs", "agree" if item["agrees"] else "disagree")]
-            for item in comparison]
+    rows = [
+        [
+            Cell(item["claim"]),
+            Cell(item["paper"]),
+            Cell(item["aqmlab"]),
+            Cell("agrees" if item["agrees"] else "differs", "agree" if item["agrees"] else "disagree"),
+        ]
+        for item in comparison
+    ]
     return Section("comparison", "Paper against aqmlab", tables=[Table(["claim", "paper", "aqmlab", ""], rows, "text")])
 
 
@@ -93,22 +106,42 @@ def run_sections(directory: Path) -> tuple[str, list[Section]]:
     from aqmlab.results import Results
 
     results = Results.load(directory)
-    sections = [Section("summary", "Summary over the measurement window",
-                        text=f"Window [{results.measure_start_s:g}, {results.end_s:g}] s, seed {results.seed}.",
-                        tables=[statistics_table(results.summaries())])]
+    sections = [
+        Section(
+            "summary",
+            "Summary over the measurement window",
+            text=f"Window [{results.measure_start_s:g}, {results.end_s:g}] s, seed {results.seed}.",
+            tables=[statistics_table(results.summaries())],
+        )
+    ]
     figures = [png_figure(p, p.stem) for p in sorted(directory.glob("*.png"))]
     if figures:
         sections.append(Section("figures", "Figures", figures=figures))
     flows = results.to_pandas("flows")
     groups = flows.groupby("group_name", sort=False).agg(
-        flows=("flow", "size"), goodput_mbps=("goodput_bps", lambda x: x.mean() / 1e6),
-        retransmits=("retransmits", "sum"), timeouts=("timeouts", "sum"), rtt_mean_ms=("rtt_mean_s", lambda x: 1e3 * x.mean()))
-    table = Table(["group", *groups.columns], [[Cell(str(name)), *(Cell(fmt(float(v))) for v in row)]
-                                               for name, row in groups.iterrows()])
-    sections.append(Section("groups", "Flow groups", text="Goodput is the mean per flow over the window.", tables=[table]))
-    sections.append(Section("counters", "Packet conservation", tables=[Table(
-        ["counter", "value"], [[Cell(k), Cell(f"{v:,}")] for k, v in results.counters.items()])]))
-    sections.append(Section("scenario", "Scenario", code=json.dumps(results.scenario.model_dump(mode="json"), indent=2)))
+        flows=("flow", "size"),
+        goodput_mbps=("goodput_bps", lambda x: x.mean() / 1e6),
+        retransmits=("retransmits", "sum"),
+        timeouts=("timeouts", "sum"),
+        rtt_mean_ms=("rtt_mean_s", lambda x: 1e3 * x.mean()),
+    )
+    table = Table(
+        ["group", *groups.columns],
+        [[Cell(str(name)), *(Cell(fmt(float(v))) for v in row)] for name, row in groups.iterrows()],
+    )
+    sections.append(
+        Section("groups", "Flow groups", text="Goodput is the mean per flow over the window.", tables=[table])
+    )
+    sections.append(
+        Section(
+            "counters",
+            "Packet conservation",
+            tables=[Table(["counter", "value"], [[Cell(k), Cell(f"{v:,}")] for k, v in results.counters.items()])],
+        )
+    )
+    sections.append(
+        Section("scenario", "Scenario", code=json.dumps(results.scenario.model_dump(mode="json"), indent=2))
+    )
     return results.scenario.name, sections
 
 
@@ -134,9 +167,13 @@ def study_sections(directory: Path) -> tuple[str, list[Section]]:
     params = [c for c in frame.columns if c.startswith("param.")]
     for column in params:
         frame[column] = frame[column].map(json.loads)
-    order = sorted(range(len(frame)), key=lambda i: tuple(
-        (0, _numeric(frame[c].iloc[i])) if _numeric(frame[c].iloc[i]) is not None else (1, str(frame[c].iloc[i]))
-        for c in params))
+    order = sorted(
+        range(len(frame)),
+        key=lambda i: tuple(
+            (0, _numeric(frame[c].iloc[i])) if _numeric(frame[c].iloc[i]) is not None else (1, str(frame[c].iloc[i]))
+            for c in params
+        ),
+    )
     frame = frame.iloc[order]
     grouped = frame.groupby([*params, "link"], sort=False)[list(KEY_STATISTICS)].agg(["mean", "std"])
     rows = []
@@ -146,8 +183,14 @@ def study_sections(directory: Path) -> tuple[str, list[Section]]:
         cells += [Cell(f"{fmt(row[(s, 'mean')])} ± {fmt(row[(s, 'std')])}") for s in KEY_STATISTICS]
         rows.append(cells)
     names = [c.removeprefix("param.") for c in params]
-    sections = [Section("runs", "Runs", text=f"{frame.run_id.nunique()} runs; mean ± standard deviation over seeds.",
-                        tables=[Table([*names, "link", *KEY_STATISTICS], rows)])]
+    sections = [
+        Section(
+            "runs",
+            "Runs",
+            text=f"{frame.run_id.nunique()} runs; mean ± standard deviation over seeds.",
+            tables=[Table([*names, "link", *KEY_STATISTICS], rows)],
+        )
+    ]
     figures = []
     for column in params:
         x = frame[column].map(_numeric)
@@ -157,7 +200,9 @@ def study_sections(directory: Path) -> tuple[str, list[Section]]:
         for axis, statistic in zip(axes, ("queue_mean_packets", "utilisation_mean", "loss_percent"), strict=True):
             for link, part in frame.assign(x=x).groupby("link"):
                 means = part.groupby("x")[statistic].agg(["mean", "std"])
-                axis.errorbar(means.index, means["mean"], yerr=means["std"].fillna(0), marker="o", capsize=3, label=link)
+                axis.errorbar(
+                    means.index, means["mean"], yerr=means["std"].fillna(0), marker="o", capsize=3, label=link
+                )
             axis.set_xlabel(column.removeprefix("param."))
             axis.set_ylabel(statistic)
             axis.grid(alpha=0.3)
@@ -186,12 +231,16 @@ def reproduction_sections(directory: Path) -> tuple[str, list[Section]]:
 
 
 def render(title: str, sections: list[Section], where: str, path: Path) -> Path:
-    environment = jinja2.Environment(loader=jinja2.PackageLoader("aqmlab.report", "templates"),
-                                     autoescape=jinja2.select_autoescape(["html", "j2"]))
+    environment = jinja2.Environment(
+        loader=jinja2.PackageLoader("aqmlab.report", "templates"), autoescape=jinja2.select_autoescape(["html", "j2"])
+    )
     figures = [figure for section in sections for figure in section.figures]
     html = environment.get_template("page.html.j2").render(
-        title=title, sections=sections, figures=figures,
-        subtitle=f"aqmlab {aqmlab.__version__}, {datetime.datetime.now().isoformat(timespec='seconds')}, {where}")
+        title=title,
+        sections=sections,
+        figures=figures,
+        subtitle=f"aqmlab {aqmlab.__version__}, {datetime.datetime.now().isoformat(timespec='seconds')}, {where}",
+    )
     staging = path.with_name(f".{path.name}.tmp")
     staging.write_text(html)
     staging.replace(path)

@@ -8,8 +8,6 @@ what the paper states, what aqmlab measured, and whether they agree — with the
 the criterion used. `aqmlab report DIR` turns that into an HTML page.
 """
 
-from aqmlab.reproduce.registry import REGISTRY, Reproduction, reproduce
-
 # Importing the modules registers their reproductions.
 from aqmlab.reproduce import (  # noqa: E402, F401
     seed000_extra,
@@ -23,5 +21,6 @@ from aqmlab.reproduce import (  # noqa: E402, F401
     seed004,
     seed004_section4,
 )
+from aqmlab.reproduce.registry import REGISTRY, Reproduction, reproduce
 
 __all__ = ["REGISTRY", "Reproduction", "reproduce"]

@@ -45,8 +45,19 @@ def red_weight(q_weight: float, rate_bps: float, mean_packet_bytes: float, link_
     raise ValueError(f"q_weight = {q_weight}; allowed: a weight in (0, 1], or 0, -1, -2 (ns-2's automatic weights)")
 
 
-def fluid_parameters(*, flows: int, rate_bps: float, packet_bytes: float, min_th: float, max_th: float, max_p: float,
-                     buffer_packets: float, q_weight: float, link_delay_s: float, tau_s: float) -> dict[str, float]:
+def fluid_parameters(
+    *,
+    flows: int,
+    rate_bps: float,
+    packet_bytes: float,
+    min_th: float,
+    max_th: float,
+    max_p: float,
+    buffer_packets: float,
+    q_weight: float,
+    link_delay_s: float,
+    tau_s: float,
+) -> dict[str, float]:
     """Parameters of `ctcp-red` / `ctcp-red-noavg` (aqmlab.fluid) for the packet dumbbell
     (mapping in the module docstring). `ctcp-red-noavg` ignores `gamma`."""
     capacity = rate_bps / (8.0 * packet_bytes)  # C, packets/s

@@ -17,7 +17,7 @@ def oscillation_share(signal: np.ndarray, interval_s: float) -> tuple[float, flo
     frequencies, power = periodogram(values - values.mean(), fs=1.0 / interval_s)
     frequencies, power = frequencies[1:], power[1:]
     peak = int(np.argmax(power))
-    share = power[max(peak - 1, 0): peak + 2].sum() / power.sum()
+    share = power[max(peak - 1, 0) : peak + 2].sum() / power.sum()
     return float(share), float(frequencies[peak])
 
 
@@ -39,12 +39,12 @@ def autocorrelation_period(signal: np.ndarray, interval_s: float) -> tuple[float
     negative = np.nonzero(acf < 0)[0]
     if negative.size == 0:
         return float("nan"), 0.0
-    tail = acf[negative[0]:]
+    tail = acf[negative[0] :]
     peaks = np.nonzero((tail[1:-1] > tail[:-2]) & (tail[1:-1] >= tail[2:]))[0] + 1
     if peaks.size == 0:
         return float("nan"), 0.0
     start = int(np.argmax(tail >= 0.8 * tail[peaks].max()))
     below = np.nonzero(tail[start:] < 0)[0]
-    lobe = tail[start: start + below[0]] if below.size else tail[start:]
+    lobe = tail[start : start + below[0]] if below.size else tail[start:]
     best = start + int(np.argmax(lobe))
     return float((negative[0] + best) * interval_s), float(tail[best])

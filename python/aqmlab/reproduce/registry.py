@@ -72,10 +72,17 @@ def reproduce(id: str, out: str | Path, *, quick: bool = False) -> Path:
         began = time.perf_counter()
         outcome = item.run(staging, quick)
         meta = {
-            "id": item.id, "paper": item.paper, "title": item.title, "description": item.description,
-            "quick": quick, "wall_time_s": time.perf_counter() - began, "aqmlab": aqmlab.__version__,
-            "comparison": [claim.__dict__ for claim in outcome.claims], "figures": outcome.figures,
-            "notes": outcome.notes, "data": outcome.data,
+            "id": item.id,
+            "paper": item.paper,
+            "title": item.title,
+            "description": item.description,
+            "quick": quick,
+            "wall_time_s": time.perf_counter() - began,
+            "aqmlab": aqmlab.__version__,
+            "comparison": [claim.__dict__ for claim in outcome.claims],
+            "figures": outcome.figures,
+            "notes": outcome.notes,
+            "data": outcome.data,
         }
         (staging / "reproduction.json").write_text(json.dumps(meta, indent=2, default=str))
         (staging / "reproduction.md").write_text(markdown_section(meta))
@@ -91,9 +98,14 @@ def reproduce(id: str, out: str | Path, *, quick: bool = False) -> Path:
 def markdown_section(meta: dict[str, Any]) -> str:
     """The results of one reproduction as a section of docs/reproduction*.md."""
     version = "Quick" if meta["quick"] else "Full"
-    lines = [f"### {meta['id']}: {meta['title']}", "",
-             f"{version} version, {meta['wall_time_s']:.0f} s of wall time (aqmlab {meta['aqmlab']}). {meta['notes']}",
-             "", "| claim | paper | aqmlab | |", "|---|---|---|---|"]
+    lines = [
+        f"### {meta['id']}: {meta['title']}",
+        "",
+        f"{version} version, {meta['wall_time_s']:.0f} s of wall time (aqmlab {meta['aqmlab']}). {meta['notes']}",
+        "",
+        "| claim | paper | aqmlab | |",
+        "|---|---|---|---|",
+    ]
     for claim in meta["comparison"]:
         cells = [str(claim[key]).replace("|", "\\|").replace("\n", " ") for key in ("claim", "paper", "aqmlab")]
         lines.append(f"| {' | '.join(cells)} | {'agrees' if claim['agrees'] else '**differs**'} |")

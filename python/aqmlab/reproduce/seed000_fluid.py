@@ -25,9 +25,14 @@ from aqmlab.stability.hopf import appendix_ctcp_noavg, find_hopf, lyapunov
 PAPER = "seed 000 (Compound TCP with RED)"
 
 
-@reproduction("seed000-stability", PAPER, "Figs. 2a, 4a, 14a: stability charts and Hopf points of the fluid models",
-              "CTCP-RED loses stability through a Hopf bifurcation as the RTT grows: at τ = 84.8 ms with queue "
-              "averaging (defaults, C̃ = 100), at τ = 0.273 s without; the threshold policy at q_th = 39.", "≈5 s")
+@reproduction(
+    "seed000-stability",
+    PAPER,
+    "Figs. 2a, 4a, 14a: stability charts and Hopf points of the fluid models",
+    "CTCP-RED loses stability through a Hopf bifurcation as the RTT grows: at τ = 84.8 ms with queue "
+    "averaging (defaults, C̃ = 100), at τ = 0.273 s without; the threshold policy at q_th = 39.",
+    "≈5 s",
+)
 def stability(out: Path, quick: bool) -> Outcome:
     points = 60 if quick else 200
     figures = []
@@ -38,20 +43,35 @@ def stability(out: Path, quick: bool) -> Outcome:
     instantaneous = find_hopf("ctcp-red-noavg", "tau", 0.01, 2.0, {"C": 100})
     threshold = find_hopf("ctcp-threshold", "q_th", 10, 100)
     claims = [
-        Claim("with averaging, the Hopf point in the RTT", "τ = 84.8 ms (Fig. 2)",
-              f"τ = {1000 * averaging.value:.2f} ms (characteristic roots; criterion: within 1 %)",
-              bool(abs(averaging.value - 0.0848) < 0.01 * 0.0848)),
-        Claim("without averaging, the Hopf point in the RTT", "τ = 0.273 s (Fig. 4)",
-              f"τ = {instantaneous.value:.4f} s (criterion: within 1 %)",
-              bool(abs(instantaneous.value - 0.273) < 0.01 * 0.273)),
-        Claim("averaging makes the loop lose stability at a smaller RTT", "stable to larger RTT without averaging",
-              f"{1000 * averaging.value:.1f} ms with averaging against {1000 * instantaneous.value:.0f} ms without",
-              bool(instantaneous.value > averaging.value)),
-        Claim("threshold policy: stability lost at q_th = 39", "Hopf at q_th = 39 (Fig. 14a)",
-              f"q_th = {threshold.value:.2f} (criterion: between 38 and 39)", bool(38 < threshold.value <= 39)),
+        Claim(
+            "with averaging, the Hopf point in the RTT",
+            "τ = 84.8 ms (Fig. 2)",
+            f"τ = {1000 * averaging.value:.2f} ms (characteristic roots; criterion: within 1 %)",
+            bool(abs(averaging.value - 0.0848) < 0.01 * 0.0848),
+        ),
+        Claim(
+            "without averaging, the Hopf point in the RTT",
+            "τ = 0.273 s (Fig. 4)",
+            f"τ = {instantaneous.value:.4f} s (criterion: within 1 %)",
+            bool(abs(instantaneous.value - 0.273) < 0.01 * 0.273),
+        ),
+        Claim(
+            "averaging makes the loop lose stability at a smaller RTT",
+            "stable to larger RTT without averaging",
+            f"{1000 * averaging.value:.1f} ms with averaging against {1000 * instantaneous.value:.0f} ms without",
+            bool(instantaneous.value > averaging.value),
+        ),
+        Claim(
+            "threshold policy: stability lost at q_th = 39",
+            "Hopf at q_th = 39 (Fig. 14a)",
+            f"q_th = {threshold.value:.2f} (criterion: between 38 and 39)",
+            bool(38 < threshold.value <= 39),
+        ),
     ]
-    notes = ("Parameters as in seed 000 Section IV (γ = 1e-4, b = 50, b̄ = 550, p̄ = 0.1, C̃ = 100 packets/s; "
-             "threshold policy α = 0.125, k = 0.75, β = 0.5, C̃ = 100, τ = 1). See docs/stability.md.")
+    notes = (
+        "Parameters as in seed 000 Section IV (γ = 1e-4, b = 50, b̄ = 550, p̄ = 0.1, C̃ = 100 packets/s; "
+        "threshold policy α = 0.125, k = 0.75, β = 0.5, C̃ = 100, τ = 1). See docs/stability.md."
+    )
     return Outcome(claims, figures, notes)
 
 
@@ -79,10 +99,15 @@ def relative(value: float, target: float) -> float:
     return abs(value - target) / abs(target)
 
 
-@reproduction("seed000-fig2", PAPER, "Figs. 2b-c: Hopf boundaries in (γ, τ) and (b, α), with averaging",
-              "CTCP-RED with queue averaging, C̃ = 100: the RTT at which stability is lost grows with the RED "
-              "weight γ (Hopf at γ = 0.03, τ = 171 ms); at τ = 84.8 ms (a point of Fig. 2a) the boundary in α "
-              "moves with the threshold b.", "≈5 s")
+@reproduction(
+    "seed000-fig2",
+    PAPER,
+    "Figs. 2b-c: Hopf boundaries in (γ, τ) and (b, α), with averaging",
+    "CTCP-RED with queue averaging, C̃ = 100: the RTT at which stability is lost grows with the RED "
+    "weight γ (Hopf at γ = 0.03, τ = 171 ms); at τ = 84.8 ms (a point of Fig. 2a) the boundary in α "
+    "moves with the threshold b.",
+    "≈5 s",
+)
 def fig2(out: Path, quick: bool) -> Outcome:
     gamma_tau = chart("fig2b", out, quick)
     b_alpha = chart("fig2c", out, quick)
@@ -93,29 +118,46 @@ def fig2(out: Path, quick: bool) -> Outcome:
     side_2c = json.loads((out / "fig2c.json").read_text())["stable_below"]
     change = (alphas[-1] - alphas[0]) / alphas[0]
     claims = [
-        Claim("Fig. 2b: the boundary passes through γ = 0.03, τ = 171 ms", "τ = 0.171 s at γ = 0.03 (Section III-A)",
-              f"τ = {tau_at_003:.4f} s at γ = 0.03 (criterion: within 1 %)", bool(relative(tau_at_003, 0.171) < 0.01)),
-        Claim("Fig. 2b: as the RTT grows, γ must grow to keep stability",
-              "the Hopf τ increases with γ; smaller γ destabilises at a given τ",
-              f"boundary τ from {1000 * taus[0]:.1f} ms (γ = {gammas[0]:g}) to {1000 * taus[-1]:.1f} ms "
-              f"(γ = {gammas[-1]:g}), increasing at {int(np.sum(np.diff(taus) > 0))} of {taus.size - 1} steps; "
-              f"stable side: {'below' if side_2b else 'above'} the curve",
-              bool(np.all(np.diff(taus) > 0) and side_2b)),
-        Claim("Fig. 2c: at τ = 84.8 ms and b = 50 the default α = 0.125 is on the boundary",
-              "τ = 84.8 ms is a point of the Hopf condition of Fig. 2a (default α)",
-              f"boundary α = {alphas[0]:.4f} at b = {b[0]:g} (criterion: within 1 % of 0.125)",
-              bool(relative(alphas[0], 0.125) < 0.01)),
-        Claim("Fig. 2c: b and α must be co-designed", "the boundary in α moves with the threshold b",
-              f"boundary α {alphas[0]:.4f} (b = {b[0]:g}) → {alphas[-1]:.4f} (b = {b[-1]:g}), {100 * change:+.1f} %; "
-              f"stable {'below' if side_2c else 'above'} the curve (criterion: α moves by more than 5 %)",
-              bool(abs(change) > 0.05)),
+        Claim(
+            "Fig. 2b: the boundary passes through γ = 0.03, τ = 171 ms",
+            "τ = 0.171 s at γ = 0.03 (Section III-A)",
+            f"τ = {tau_at_003:.4f} s at γ = 0.03 (criterion: within 1 %)",
+            bool(relative(tau_at_003, 0.171) < 0.01),
+        ),
+        Claim(
+            "Fig. 2b: as the RTT grows, γ must grow to keep stability",
+            "the Hopf τ increases with γ; smaller γ destabilises at a given τ",
+            f"boundary τ from {1000 * taus[0]:.1f} ms (γ = {gammas[0]:g}) to {1000 * taus[-1]:.1f} ms "
+            f"(γ = {gammas[-1]:g}), increasing at {int(np.sum(np.diff(taus) > 0))} of {taus.size - 1} steps; "
+            f"stable side: {'below' if side_2b else 'above'} the curve",
+            bool(np.all(np.diff(taus) > 0) and side_2b),
+        ),
+        Claim(
+            "Fig. 2c: at τ = 84.8 ms and b = 50 the default α = 0.125 is on the boundary",
+            "τ = 84.8 ms is a point of the Hopf condition of Fig. 2a (default α)",
+            f"boundary α = {alphas[0]:.4f} at b = {b[0]:g} (criterion: within 1 % of 0.125)",
+            bool(relative(alphas[0], 0.125) < 0.01),
+        ),
+        Claim(
+            "Fig. 2c: b and α must be co-designed",
+            "the boundary in α moves with the threshold b",
+            f"boundary α {alphas[0]:.4f} (b = {b[0]:g}) → {alphas[-1]:.4f} (b = {b[-1]:g}), {100 * change:+.1f} %; "
+            f"stable {'below' if side_2c else 'above'} the curve (criterion: α moves by more than 5 %)",
+            bool(abs(change) > 0.05),
+        ),
     ]
-    notes = ("Hopf boundaries by continuation (aqmlab.stability.charts.hopf_chart: Newton on det Δ(iω) = 0, "
-             f"{'40' if quick else '200'} points; docs/stability.md). Parameters of Section III-A; in Fig. 2c 'b' is the "
-             "minimum threshold (the range [50, 150] starts at its default). The paper states no direction for the "
-             "α-b trade-off; ours: larger b needs larger α.")
-    return Outcome(claims, ["fig2b.png", "fig2c.png"], notes,
-                   {"tau_at_gamma_0.03_s": tau_at_003, "alpha_b50": float(alphas[0]), "alpha_b150": float(alphas[-1])})
+    notes = (
+        "Hopf boundaries by continuation (aqmlab.stability.charts.hopf_chart: Newton on det Δ(iω) = 0, "
+        f"{'40' if quick else '200'} points; docs/stability.md). Parameters of Section III-A; in Fig. 2c 'b' is the "
+        "minimum threshold (the range [50, 150] starts at its default). The paper states no direction for the "
+        "α-b trade-off; ours: larger b needs larger α."
+    )
+    return Outcome(
+        claims,
+        ["fig2b.png", "fig2c.png"],
+        notes,
+        {"tau_at_gamma_0.03_s": tau_at_003, "alpha_b50": float(alphas[0]), "alpha_b150": float(alphas[-1])},
+    )
 
 
 def amplitude_between(times: np.ndarray, values: np.ndarray, start: float, end: float) -> np.ndarray:
@@ -124,9 +166,14 @@ def amplitude_between(times: np.ndarray, values: np.ndarray, start: float, end: 
     return 0.5 * (rows.max(axis=1) - rows.min(axis=1))
 
 
-@reproduction("seed000-fig3", PAPER, "Fig. 3: phase portraits at γ = 0.032 (stable) and γ = 0.028 (limit cycle)",
-              "CTCP-RED with averaging, C̃ = 100, τ = 171 ms: the Hopf point in γ is 0.03; at γ = 0.032 the "
-              "window converges to w* ≈ 17 packets, at γ = 0.028 it settles on a limit cycle.", "≈20 s")
+@reproduction(
+    "seed000-fig3",
+    PAPER,
+    "Fig. 3: phase portraits at γ = 0.032 (stable) and γ = 0.028 (limit cycle)",
+    "CTCP-RED with averaging, C̃ = 100, τ = 171 ms: the Hopf point in γ is 0.03; at γ = 0.032 the "
+    "window converges to w* ≈ 17 packets, at γ = 0.028 it settles on a limit cycle.",
+    "≈20 s",
+)
 def fig3(out: Path, quick: bool) -> Outcome:
     tau, gammas = 0.171, (0.032, 0.028)
     hopf = find_hopf("ctcp-red", "gamma", 0.005, 0.05, {"C": C_TILDE, "tau": tau})
@@ -156,40 +203,72 @@ def fig3(out: Path, quick: bool) -> Outcome:
     axes[0].set_ylabel("w(t) (packets)")
     axes[0].legend(fontsize=8)
     fig.savefig(out / "fig3.png")
-    pq.write_table(pa.table({"time_s": np.repeat(times[None, :], w.shape[0], axis=0).ravel(),
-                             "gamma": np.repeat(params["gamma"], times.size), "start_factor":
-                             np.repeat(np.tile(starts, len(gammas)), times.size), "w": w.ravel()}), out / "fig3.parquet")
+    pq.write_table(
+        pa.table(
+            {
+                "time_s": np.repeat(times[None, :], w.shape[0], axis=0).ravel(),
+                "gamma": np.repeat(params["gamma"], times.size),
+                "start_factor": np.repeat(np.tile(starts, len(gammas)), times.size),
+                "w": w.ravel(),
+            }
+        ),
+        out / "fig3.parquet",
+    )
     stable, cycle = slice(0, len(starts)), slice(len(starts), 2 * len(starts))
     period = float(np.nanmean(run.period("w")[cycle]))
     claims = [
-        Claim("the Hopf point in γ at τ = 171 ms", "γ = 0.03 (Fig. 3 caption)",
-              f"γ = {hopf.value:.5f} (characteristic roots; criterion: within 1 %)", bool(relative(hopf.value, 0.03) < 0.01)),
-        Claim("γ = 0.032: trajectories converge to the equilibrium", "convergence to w* ≈ 17 packets (Fig. 3a)",
-              f"w* = {w_star:.2f} packets; amplitude of w {', '.join(f'{a:.3g}' for a in early[stable])} at "
-              f"{0.1 * t_end:.0f}-{0.3 * t_end:.0f} s, {', '.join(f'{a:.3g}' for a in late[stable])} in the last "
-              f"{0.2 * t_end:.0f} s (criterion: every trajectory's amplitude at least halves; w* within 5 % of 17)",
-              bool(np.all(late[stable] < 0.5 * early[stable]) and relative(w_star, 17.0) < 0.05)),
-        Claim("γ = 0.028: a limit cycle emerges", "limit cycle in the window dynamics (Fig. 3b)",
-              f"amplitude of w {', '.join(f'{a:.3g}' for a in early[cycle])} at {0.1 * t_end:.0f}-{0.3 * t_end:.0f} s, "
-              f"{', '.join(f'{a:.3g}' for a in late[cycle])} at the end (same cycle from every start), period "
-              f"{period:.2f} s (criterion: amplitude > 1 packet at the end, within 5 % across the starts)",
-              bool(np.all(late[cycle] > 1.0) and np.ptp(late[cycle]) < 0.05 * late[cycle].mean())),
+        Claim(
+            "the Hopf point in γ at τ = 171 ms",
+            "γ = 0.03 (Fig. 3 caption)",
+            f"γ = {hopf.value:.5f} (characteristic roots; criterion: within 1 %)",
+            bool(relative(hopf.value, 0.03) < 0.01),
+        ),
+        Claim(
+            "γ = 0.032: trajectories converge to the equilibrium",
+            "convergence to w* ≈ 17 packets (Fig. 3a)",
+            f"w* = {w_star:.2f} packets; amplitude of w {', '.join(f'{a:.3g}' for a in early[stable])} at "
+            f"{0.1 * t_end:.0f}-{0.3 * t_end:.0f} s, {', '.join(f'{a:.3g}' for a in late[stable])} in the last "
+            f"{0.2 * t_end:.0f} s (criterion: every trajectory's amplitude at least halves; w* within 5 % of 17)",
+            bool(np.all(late[stable] < 0.5 * early[stable]) and relative(w_star, 17.0) < 0.05),
+        ),
+        Claim(
+            "γ = 0.028: a limit cycle emerges",
+            "limit cycle in the window dynamics (Fig. 3b)",
+            f"amplitude of w {', '.join(f'{a:.3g}' for a in early[cycle])} at {0.1 * t_end:.0f}-{0.3 * t_end:.0f} s, "
+            f"{', '.join(f'{a:.3g}' for a in late[cycle])} at the end (same cycle from every start), period "
+            f"{period:.2f} s (criterion: amplitude > 1 packet at the end, within 5 % across the starts)",
+            bool(np.all(late[cycle] > 1.0) and np.ptp(late[cycle]) < 0.05 * late[cycle].mean()),
+        ),
     ]
-    notes = (f"Batch integration of eqs. (1), (3)-(9) (aqmlab.fluid, RK4, step τ/{steps}) for {t_end:.0f} s from three "
-             "starting windows per γ; the phase portrait plots w(t) against w(t − τ). Normal form at the Hopf point "
-             f"(aqmlab.stability.hopf.lyapunov, parameter γ): Re c1 = {normal_form.c1.real:.3g}, Re dλ/dγ = "
-             f"{normal_form.dlam.real:.3g}, so the cycles exist below γ_c and are orbitally stable (β2 = "
-             f"{normal_form.beta2:.3g} < 0); crossing period 2π/ω = {hopf.period:.2f} s.")
-    data = {"hopf_gamma": hopf.value, "hopf_period_s": hopf.period, "w_star": w_star, "period_s": period,
-            "amplitude_early": early.tolist(), "amplitude_late": late.tolist(), "c1": str(normal_form.c1),
-            "beta2": normal_form.beta2}
+    notes = (
+        f"Batch integration of eqs. (1), (3)-(9) (aqmlab.fluid, RK4, step τ/{steps}) for {t_end:.0f} s from three "
+        "starting windows per γ; the phase portrait plots w(t) against w(t − τ). Normal form at the Hopf point "
+        f"(aqmlab.stability.hopf.lyapunov, parameter γ): Re c1 = {normal_form.c1.real:.3g}, Re dλ/dγ = "
+        f"{normal_form.dlam.real:.3g}, so the cycles exist below γ_c and are orbitally stable (β2 = "
+        f"{normal_form.beta2:.3g} < 0); crossing period 2π/ω = {hopf.period:.2f} s."
+    )
+    data = {
+        "hopf_gamma": hopf.value,
+        "hopf_period_s": hopf.period,
+        "w_star": w_star,
+        "period_s": period,
+        "amplitude_early": early.tolist(),
+        "amplitude_late": late.tolist(),
+        "c1": str(normal_form.c1),
+        "beta2": normal_form.beta2,
+    }
     return Outcome(claims, ["fig3.png"], notes, data)
 
 
-@reproduction("seed000-fig4", PAPER, "Figs. 4a-c: Hopf boundaries without averaging, against Fig. 2a",
-              "CTCP-RED deciding on the instantaneous queue, C̃ = 100: stability is lost at a smaller RTT as the "
-              "threshold b grows; at τ = 0.273 s and b = 50 the default α = 0.125 is on the boundary; for every "
-              "C̃ the system stays stable to larger RTTs than with averaging.", "≈8 s")
+@reproduction(
+    "seed000-fig4",
+    PAPER,
+    "Figs. 4a-c: Hopf boundaries without averaging, against Fig. 2a",
+    "CTCP-RED deciding on the instantaneous queue, C̃ = 100: stability is lost at a smaller RTT as the "
+    "threshold b grows; at τ = 0.273 s and b = 50 the default α = 0.125 is on the boundary; for every "
+    "C̃ the system stays stable to larger RTTs than with averaging.",
+    "≈8 s",
+)
 def fig4(out: Path, quick: bool) -> Outcome:
     averaging, instantaneous = chart("fig2a", out, quick), chart("fig4a", out, quick)
     b_tau, b_alpha = chart("fig4b", out, quick), chart("fig4c", out, quick)
@@ -200,38 +279,61 @@ def fig4(out: Path, quick: bool) -> Outcome:
     ratio = tau_inst / tau_avg
     same_grid = bool(np.allclose(capacity, averaging["C"].to_numpy()))
     claims = [
-        Claim("Fig. 4a: larger C̃ needs a smaller RTT", "the Hopf τ decreases as C̃ grows",
-              f"τ {tau_inst[0]:.4f} s (C̃ = {capacity[0]:g}) → {tau_inst[-1]:.4f} s (C̃ = {capacity[-1]:g}), "
-              f"decreasing at {int(np.sum(np.diff(tau_inst) < 0))} of {capacity.size - 1} steps",
-              bool(np.all(np.diff(tau_inst) < 0))),
-        Claim("Figs. 4a against 2a: without averaging the system is stable to larger RTTs",
-              "for any C̃, stable for larger RTTs when averaging is not performed (Section IV-A)",
-              f"Hopf τ without / with averaging: {ratio.min():.2f}-{ratio.max():.2f} times over C̃ ∈ "
-              f"[{capacity[0]:g}, {capacity[-1]:g}] ({capacity.size} points)", bool(same_grid and np.all(ratio > 1))),
-        Claim("Fig. 4b: a larger threshold b destabilises at a smaller RTT",
-              "as b is increased the system may become unstable for smaller RTTs",
-              f"Hopf τ {taus[0]:.4f} s (b = {b[0]:g}) → {taus[-1]:.4f} s (b = {b[-1]:g}), decreasing at "
-              f"{int(np.sum(np.diff(taus) < 0))} of {b.size - 1} steps", bool(np.all(np.diff(taus) < 0))),
-        Claim("Fig. 4c: at τ = 0.273 s and b = 50 the default α = 0.125 is on the boundary",
-              "τ = 0.273 s computed from (33) for the default α",
-              f"boundary α = {alphas[0]:.4f} at b = 50 (criterion: within 2 %: our Hopf τ for α = 0.125 is "
-              f"{taus[0]:.4f} s, 0.5 % below the paper's 0.273, which moves α by about 1 %)",
-              bool(relative(alphas[0], 0.125) < 0.02)),
+        Claim(
+            "Fig. 4a: larger C̃ needs a smaller RTT",
+            "the Hopf τ decreases as C̃ grows",
+            f"τ {tau_inst[0]:.4f} s (C̃ = {capacity[0]:g}) → {tau_inst[-1]:.4f} s (C̃ = {capacity[-1]:g}), "
+            f"decreasing at {int(np.sum(np.diff(tau_inst) < 0))} of {capacity.size - 1} steps",
+            bool(np.all(np.diff(tau_inst) < 0)),
+        ),
+        Claim(
+            "Figs. 4a against 2a: without averaging the system is stable to larger RTTs",
+            "for any C̃, stable for larger RTTs when averaging is not performed (Section IV-A)",
+            f"Hopf τ without / with averaging: {ratio.min():.2f}-{ratio.max():.2f} times over C̃ ∈ "
+            f"[{capacity[0]:g}, {capacity[-1]:g}] ({capacity.size} points)",
+            bool(same_grid and np.all(ratio > 1)),
+        ),
+        Claim(
+            "Fig. 4b: a larger threshold b destabilises at a smaller RTT",
+            "as b is increased the system may become unstable for smaller RTTs",
+            f"Hopf τ {taus[0]:.4f} s (b = {b[0]:g}) → {taus[-1]:.4f} s (b = {b[-1]:g}), decreasing at "
+            f"{int(np.sum(np.diff(taus) < 0))} of {b.size - 1} steps",
+            bool(np.all(np.diff(taus) < 0)),
+        ),
+        Claim(
+            "Fig. 4c: at τ = 0.273 s and b = 50 the default α = 0.125 is on the boundary",
+            "τ = 0.273 s computed from (33) for the default α",
+            f"boundary α = {alphas[0]:.4f} at b = 50 (criterion: within 2 %: our Hopf τ for α = 0.125 is "
+            f"{taus[0]:.4f} s, 0.5 % below the paper's 0.273, which moves α by about 1 %)",
+            bool(relative(alphas[0], 0.125) < 0.02),
+        ),
     ]
-    notes = ("Hopf boundaries by continuation (docs/stability.md), "
-             f"{'40' if quick else '200'} points each; 'b' in Figs. 4b-c is the minimum threshold (range [50, 150]). "
-             "fig2a is recomputed here for the comparison (seed000-stability reproduces its Hopf point). Fig. 4c's "
-             f"boundary α rises from {alphas[0]:.4f} to {alphas[-1]:.4f} over b ∈ [50, 150] (no direction stated in the "
-             "paper).")
-    data = {"tau_ratio_min": float(ratio.min()), "tau_ratio_max": float(ratio.max()), "tau_b50": float(taus[0]),
-            "tau_b150": float(taus[-1]), "alpha_b50": float(alphas[0])}
+    notes = (
+        "Hopf boundaries by continuation (docs/stability.md), "
+        f"{'40' if quick else '200'} points each; 'b' in Figs. 4b-c is the minimum threshold (range [50, 150]). "
+        "fig2a is recomputed here for the comparison (seed000-stability reproduces its Hopf point). Fig. 4c's "
+        f"boundary α rises from {alphas[0]:.4f} to {alphas[-1]:.4f} over b ∈ [50, 150] (no direction stated in the "
+        "paper)."
+    )
+    data = {
+        "tau_ratio_min": float(ratio.min()),
+        "tau_ratio_max": float(ratio.max()),
+        "tau_b50": float(taus[0]),
+        "tau_b150": float(taus[-1]),
+        "alpha_b50": float(alphas[0]),
+    }
     return Outcome(claims, ["fig4a.png", "fig2a.png", "fig4b.png", "fig4c.png"], notes, data)
 
 
-@reproduction("seed000-fig14", PAPER, "Fig. 14b: bifurcation diagram of the threshold policy in q_th",
-              "Compound TCP with the threshold policy (α = 0.125, C̃ = 100, τ = 1 s): the window converges for "
-              "q_th < 39 and oscillates on a limit cycle for q_th ≥ 39, with an amplitude growing with q_th; the "
-              "equilibrium window grows with q_th.", "≈2 s")
+@reproduction(
+    "seed000-fig14",
+    PAPER,
+    "Fig. 14b: bifurcation diagram of the threshold policy in q_th",
+    "Compound TCP with the threshold policy (α = 0.125, C̃ = 100, τ = 1 s): the window converges for "
+    "q_th < 39 and oscillates on a limit cycle for q_th ≥ 39, with an amplitude growing with q_th; the "
+    "equilibrium window grows with q_th.",
+    "≈2 s",
+)
 def fig14(out: Path, quick: bool) -> Outcome:
     # Quick and full are the same: 91 thresholds in one batch take about a second.
     model = get_model("ctcp-threshold")
@@ -255,43 +357,81 @@ def fig14(out: Path, quick: bool) -> Outcome:
     onset = np.linspace(hopf.value, 50, 60)
     predicted = 2 * abs(normal_form.q[0]) * np.sqrt((onset - hopf.value) / normal_form.mu2)
     for sign in (1, -1):
-        axis.plot(onset, np.interp(onset, thresholds, equilibrium) + sign * predicted, "--", color="C2", lw=1,
-                  label=f"normal form, Hopf at q_th = {hopf.value:.2f}" if sign == 1 else None)
+        axis.plot(
+            onset,
+            np.interp(onset, thresholds, equilibrium) + sign * predicted,
+            "--",
+            color="C2",
+            lw=1,
+            label=f"normal form, Hopf at q_th = {hopf.value:.2f}" if sign == 1 else None,
+        )
     axis.set_xlabel("threshold q_th (packets)")
     axis.set_ylabel("window w (packets), last 120 s")
     axis.grid(alpha=0.3)
     axis.legend(fontsize=8)
     fig.savefig(out / "fig14b.png")
-    pq.write_table(pa.table({"q_th": thresholds, "amplitude_w": late, "equilibrium_w": equilibrium}), out / "fig14b.parquet")
+    pq.write_table(
+        pa.table({"q_th": thresholds, "amplitude_w": late, "equilibrium_w": equilibrium}), out / "fig14b.parquet"
+    )
     growing = bool(np.all(np.diff(late[above]) > 0))
     claims = [
-        Claim("below q_th = 39 the window converges to the equilibrium", "convergence for q_th < 39 (Fig. 14b)",
-              f"largest amplitude of w in the last 120 s for q_th ≤ 38: {late[below].max():.2g} packets at q_th = "
-              f"{thresholds[below][np.argmax(late[below])]:g} (criterion: < 0.01 packet)", bool(late[below].max() < 0.01)),
-        Claim("from q_th = 39 on a limit cycle", "limit cycle for q_th ≥ 39 (Hopf at 39)",
-              f"smallest amplitude for q_th ≥ 39: {late[above].min():.3g} packets (q_th = 39); Hopf point by the roots "
-              f"q_th = {hopf.value:.3f}; normal form μ2 = {normal_form.mu2:.3g} > 0 (supercritical) "
-              "(criterion: > 0.1 packet)", bool(late[above].min() > 0.1)),
-        Claim("the amplitude grows with q_th", "amplitude of the limit cycle increases as q_th increases",
-              f"amplitude {late[above][0]:.2f} (39) → {late[thresholds == 60][0]:.2f} (60) → {late[-1]:.2f} (100) packets; "
-              f"increasing at every step: {growing}", growing),
-        Claim("the equilibrium window grows with q_th", "w* increases with q_th (equilibrium below eq. 36)",
-              f"w* = {equilibrium[0]:.1f} (10) → {equilibrium[thresholds == 39][0]:.1f} (39) → {equilibrium[-1]:.1f} (100) "
-              "packets", bool(np.all(np.diff(equilibrium) > 0))),
+        Claim(
+            "below q_th = 39 the window converges to the equilibrium",
+            "convergence for q_th < 39 (Fig. 14b)",
+            f"largest amplitude of w in the last 120 s for q_th ≤ 38: {late[below].max():.2g} packets at q_th = "
+            f"{thresholds[below][np.argmax(late[below])]:g} (criterion: < 0.01 packet)",
+            bool(late[below].max() < 0.01),
+        ),
+        Claim(
+            "from q_th = 39 on a limit cycle",
+            "limit cycle for q_th ≥ 39 (Hopf at 39)",
+            f"smallest amplitude for q_th ≥ 39: {late[above].min():.3g} packets (q_th = 39); Hopf point by the roots "
+            f"q_th = {hopf.value:.3f}; normal form μ2 = {normal_form.mu2:.3g} > 0 (supercritical) "
+            "(criterion: > 0.1 packet)",
+            bool(late[above].min() > 0.1),
+        ),
+        Claim(
+            "the amplitude grows with q_th",
+            "amplitude of the limit cycle increases as q_th increases",
+            f"amplitude {late[above][0]:.2f} (39) → "
+            f"{late[thresholds == 60][0]:.2f} (60) → {late[-1]:.2f} (100) packets; "
+            f"increasing at every step: {growing}",
+            growing,
+        ),
+        Claim(
+            "the equilibrium window grows with q_th",
+            "w* increases with q_th (equilibrium below eq. 36)",
+            f"w* = {equilibrium[0]:.1f} (10) → {equilibrium[thresholds == 39][0]:.1f} (39) → "
+            f"{equilibrium[-1]:.1f} (100) "
+            "packets",
+            bool(np.all(np.diff(equilibrium) > 0)),
+        ),
     ]
-    notes = ("Eq. (36) with p(w) = (w/(C̃τ))^q_th, α = 0.125, k = 0.75, β = 0.5, C̃ = 100, τ = 1 s; 91 thresholds "
-             f"integrated in one batch (RK4, step τ/20) for {t_end:.0f} s from 1.05 w*; amplitude = half the peak-to-peak "
-             "of w over the last 120 s. The dashed curve is the normal-form prediction 2|q_w| sqrt((q_th − q_c)/μ2) "
-             "(aqmlab.stability.hopf.lyapunov).")
-    data = {"hopf_q_th": hopf.value, "mu2": normal_form.mu2, "beta2": normal_form.beta2,
-            "amplitude_q39": float(late[thresholds == 39][0]), "amplitude_q38": float(late[thresholds == 38][0])}
+    notes = (
+        "Eq. (36) with p(w) = (w/(C̃τ))^q_th, α = 0.125, k = 0.75, β = 0.5, C̃ = 100, τ = 1 s; 91 thresholds "
+        f"integrated in one batch (RK4, step τ/20) for {t_end:.0f} s from 1.05 w*; amplitude = half the peak-to-peak "
+        "of w over the last 120 s. The dashed curve is the normal-form prediction 2|q_w| sqrt((q_th − q_c)/μ2) "
+        "(aqmlab.stability.hopf.lyapunov)."
+    )
+    data = {
+        "hopf_q_th": hopf.value,
+        "mu2": normal_form.mu2,
+        "beta2": normal_form.beta2,
+        "amplitude_q39": float(late[thresholds == 39][0]),
+        "amplitude_q38": float(late[thresholds == 38][0]),
+    }
     return Outcome(claims, ["fig14b.png"], notes, data)
 
 
-@reproduction("seed000-appendix", PAPER, "Appendix B and Fig. 20: type of the Hopf bifurcation without averaging",
-              "The Appendix's numerical example: with default parameters and C = 100 system (26) has a Hopf point "
-              "(the paper: τ = 0.7751); pushing κ about 5 % beyond it, μ2 > 0 (supercritical) and β2 < 0 "
-              "(orbitally stable limit cycles).", "≈2 s")
+@reproduction(
+    "seed000-appendix",
+    PAPER,
+    "Appendix B and Fig. 20: type of the Hopf bifurcation without averaging",
+    "The Appendix's numerical example: with default parameters and C = 100 system (26) has a Hopf point "
+    "(the paper: τ = 0.7751); pushing κ about 5 % beyond it, μ2 > 0 (supercritical) and β2 < 0 "
+    "(orbitally stable limit cycles).",
+    "≈2 s",
+)
 def appendix(out: Path, quick: bool) -> Outcome:
     hopf = find_hopf("ctcp-red-noavg", "tau", 0.01, 2.0, {"C": C_TILDE})
     printed = appendix_ctcp_noavg(hopf.params, omega=hopf.omega)  # eqs. (47)-(68), Table II
@@ -308,7 +448,10 @@ def appendix(out: Path, quick: bool) -> Outcome:
     left.set_ylabel("μ2")
     right.plot(kappas, beta2, "o-", ms=3, color="C3")
     right.set_ylabel("β2")
-    for axis, label in ((left, "(a) type of the Hopf bifurcation"), (right, "(b) orbital stability of the limit cycle")):
+    for axis, label in (
+        (left, "(a) type of the Hopf bifurcation"),
+        (right, "(b) orbital stability of the limit cycle"),
+    ):
         axis.axhline(0, color="k", lw=0.8)
         axis.set_xlabel("κ")
         axis.set_title(label, fontsize=10)
@@ -316,27 +459,50 @@ def appendix(out: Path, quick: bool) -> Outcome:
     fig.savefig(out / "fig20.png")
     pq.write_table(pa.table({"kappa": kappas, "mu2": mu2, "beta2": beta2}), out / "fig20.parquet")
     claims = [
-        Claim("the Hopf point of system (26) with the defaults and C = 100", "τ = 0.7751 (Appendix B)",
-              f"τ = {hopf.value:.4f} s (characteristic roots; Section IV-A of the paper itself says 0.273 s) "
-              "(criterion: within 1 %)", bool(relative(hopf.value, 0.7751) < 0.01)),
-        Claim("the Hopf bifurcation is supercritical", "μ2 > 0 for κ ∈ [1, 1.05] (Fig. 20a)",
-              f"μ2 from {mu2.min():.3g} to {mu2.max():.3g} over κ ∈ [1, 1.05]; at κ_c = 1: {printed['mu2']:.3g}",
-              bool(np.all(mu2 > 0))),
-        Claim("the limit cycles are asymptotically orbitally stable", "β2 < 0 for κ ∈ [1, 1.05] (Fig. 20b)",
-              f"β2 from {beta2.min():.3g} to {beta2.max():.3g}; at κ_c = 1: {printed['beta2']:.3g}",
-              bool(np.all(beta2 < 0))),
-        Claim("the Appendix's formulas against a general computation", "(no number in the paper: an internal check)",
-              f"c1 = {printed['c1']:.4g} (eqs. 47-67) against {general.c1:.4g} (Kuznetsov's formula for delay "
-              f"equations, finite-difference multilinear forms): relative difference {agreement:.1e} "
-              "(criterion: < 1e-4)", bool(agreement < 1e-4)),
+        Claim(
+            "the Hopf point of system (26) with the defaults and C = 100",
+            "τ = 0.7751 (Appendix B)",
+            f"τ = {hopf.value:.4f} s (characteristic roots; Section IV-A of the paper itself says 0.273 s) "
+            "(criterion: within 1 %)",
+            bool(relative(hopf.value, 0.7751) < 0.01),
+        ),
+        Claim(
+            "the Hopf bifurcation is supercritical",
+            "μ2 > 0 for κ ∈ [1, 1.05] (Fig. 20a)",
+            f"μ2 from {mu2.min():.3g} to {mu2.max():.3g} over κ ∈ [1, 1.05]; at κ_c = 1: {printed['mu2']:.3g}",
+            bool(np.all(mu2 > 0)),
+        ),
+        Claim(
+            "the limit cycles are asymptotically orbitally stable",
+            "β2 < 0 for κ ∈ [1, 1.05] (Fig. 20b)",
+            f"β2 from {beta2.min():.3g} to {beta2.max():.3g}; at κ_c = 1: {printed['beta2']:.3g}",
+            bool(np.all(beta2 < 0)),
+        ),
+        Claim(
+            "the Appendix's formulas against a general computation",
+            "(no number in the paper: an internal check)",
+            f"c1 = {printed['c1']:.4g} (eqs. 47-67) against {general.c1:.4g} (Kuznetsov's formula for delay "
+            f"equations, finite-difference multilinear forms): relative difference {agreement:.1e} "
+            "(criterion: < 1e-4)",
+            bool(agreement < 1e-4),
+        ),
     ]
-    notes = (f"Defaults of Section IV-A (α = 0.125, k = 0.75, β = 0.5, b = 50, b̄ = 550, p̄ = 0.1), C̃ = 100, κ = 1. "
-             f"At the Hopf point τ = {hopf.value:.4f} s, ω = {hopf.omega:.4f} rad/s: Re dλ/dκ = "
-             f"{printed['dlam_dkappa'].real:.4g}, c1(0) = {printed['c1']:.4g}, T2 = {printed['T2']:.3g}. The Hopf point "
-             f"sits at an almost constant product C̃τ ≈ {C_TILDE * hopf.value:.1f} packets; τ = 0.7751 would need "
-             f"C̃ ≈ {C_TILDE * hopf.value / 0.7751:.0f} packets/s, so the paper's example cannot have used C̃ = 100 with "
-             "these defaults. The Fig. 20 axes did not survive the text extraction; only the signs are compared. Fig. 20 "
-             "evaluates the formulas with κ in place of κ_c (ω from eq. 32 with κ), as the Appendix describes.")
-    data = {"hopf_tau_s": hopf.value, "omega": hopf.omega, "c1": str(printed["c1"]), "mu2": printed["mu2"],
-            "beta2": printed["beta2"], "dlam_dkappa": str(printed["dlam_dkappa"]), "c1_general": str(general.c1)}
+    notes = (
+        f"Defaults of Section IV-A (α = 0.125, k = 0.75, β = 0.5, b = 50, b̄ = 550, p̄ = 0.1), C̃ = 100, κ = 1. "
+        f"At the Hopf point τ = {hopf.value:.4f} s, ω = {hopf.omega:.4f} rad/s: Re dλ/dκ = "
+        f"{printed['dlam_dkappa'].real:.4g}, c1(0) = {printed['c1']:.4g}, T2 = {printed['T2']:.3g}. The Hopf point "
+        f"sits at an almost constant product C̃τ ≈ {C_TILDE * hopf.value:.1f} packets; τ = 0.7751 would need "
+        f"C̃ ≈ {C_TILDE * hopf.value / 0.7751:.0f} packets/s, so the paper's example cannot have used C̃ = 100 with "
+        "these defaults. The Fig. 20 axes did not survive the text extraction; only the signs are compared. Fig. 20 "
+        "evaluates the formulas with κ in place of κ_c (ω from eq. 32 with κ), as the Appendix describes."
+    )
+    data = {
+        "hopf_tau_s": hopf.value,
+        "omega": hopf.omega,
+        "c1": str(printed["c1"]),
+        "mu2": printed["mu2"],
+        "beta2": printed["beta2"],
+        "dlam_dkappa": str(printed["dlam_dkappa"]),
+        "c1_general": str(general.c1),
+    }
     return Outcome(claims, ["fig20.png"], notes, data)

@@ -53,8 +53,15 @@ def base(quick: bool) -> dict[str, Any]:
     return scenario
 
 
-def variant(quick: bool, *, name: str, rtt: Any = None, min_th: float | None = None, max_th: float | None = None,
-            instantaneous: bool | None = None) -> dict[str, Any]:
+def variant(
+    quick: bool,
+    *,
+    name: str,
+    rtt: Any = None,
+    min_th: float | None = None,
+    max_th: float | None = None,
+    instantaneous: bool | None = None,
+) -> dict[str, Any]:
     scenario = copy.deepcopy(base(quick))
     scenario["name"] = name
     group = scenario["topology"]["groups"][0]
@@ -111,73 +118,131 @@ def stable_against_unstable(runs: dict[str, Results], stable: str, unstable: str
     low_b, high_b = average_band(runs[unstable])
     band = 50.0  # max_th - min_th of RED(50, 100)
     return [
-        Claim(f"{stable}: RED keeps the average queue between the thresholds (50, 100)",
-              "average queue between 50 and 100 packets",
-              f"5th-95th percentile of the average: {low:.1f}-{high:.1f} packets", bool(low >= 50 and high <= 100)),
-        Claim(f"{stable}: the link is fully used", "utilisation 100 %",
-              f"mean {100 * a['utilisation_mean']:.1f} %, minimum 1 s bin {100 * a['utilisation_min']:.1f} %",
-              bool(a["utilisation_mean"] >= 0.98)),
-        Claim(f"{unstable}: the queue and the average queue oscillate ({what})",
-              "limit-cycle oscillations of the (average) queue",
-              f"swing of the average queue {high_b - low_b:.1f} packets against {high - low:.1f} "
-              f"(criterion: ≥ {band:.0f}, the threshold band, against ≤ {band / 2:.0f})",
-              bool(high_b - low_b >= band and high - low <= band / 2)),
-        Claim(f"{unstable}: oscillations cost utilisation", "link utilisation drops below 100 %",
-              f"minimum 1 s utilisation {100 * b['utilisation_min']:.1f} % against {100 * a['utilisation_min']:.1f} %",
-              bool(b["utilisation_min"] < a["utilisation_min"] - 0.05)),
+        Claim(
+            f"{stable}: RED keeps the average queue between the thresholds (50, 100)",
+            "average queue between 50 and 100 packets",
+            f"5th-95th percentile of the average: {low:.1f}-{high:.1f} packets",
+            bool(low >= 50 and high <= 100),
+        ),
+        Claim(
+            f"{stable}: the link is fully used",
+            "utilisation 100 %",
+            f"mean {100 * a['utilisation_mean']:.1f} %, minimum 1 s bin {100 * a['utilisation_min']:.1f} %",
+            bool(a["utilisation_mean"] >= 0.98),
+        ),
+        Claim(
+            f"{unstable}: the queue and the average queue oscillate ({what})",
+            "limit-cycle oscillations of the (average) queue",
+            f"swing of the average queue {high_b - low_b:.1f} packets against {high - low:.1f} "
+            f"(criterion: ≥ {band:.0f}, the threshold band, against ≤ {band / 2:.0f})",
+            bool(high_b - low_b >= band and high - low <= band / 2),
+        ),
+        Claim(
+            f"{unstable}: oscillations cost utilisation",
+            "link utilisation drops below 100 %",
+            f"minimum 1 s utilisation {100 * b['utilisation_min']:.1f} % against {100 * a['utilisation_min']:.1f} %",
+            bool(b["utilisation_min"] < a["utilisation_min"] - 0.05),
+        ),
     ]
 
 
 def note(quick: bool) -> str:
     length = "100 s runs measured over the last 25 s (quick)" if quick else "500 s runs measured over the last 25 s"
-    return (f"Flows run {CONGESTION_CONTROL} (the paper: Compound TCP); {length}. The bottleneck's share of "
-            "the RTT is not given in the paper; we use 2 ms one way.")
+    return (
+        f"Flows run {CONGESTION_CONTROL} (the paper: Compound TCP); {length}. The bottleneck's share of "
+        "the RTT is not given in the paper; we use 2 ms one way."
+    )
 
 
-@reproduction("seed000-fig6", PAPER, "Fig. 6: impact of RTT (10 ms against 200 ms), RED(50, 100)",
-              "60 flows over RED(50, 100), buffer 2084: the average queue stays between the thresholds at "
-              "RTT 10 ms and oscillates at 200 ms, with synchronised windows and lost utilisation.", "≈10 s")
+@reproduction(
+    "seed000-fig6",
+    PAPER,
+    "Fig. 6: impact of RTT (10 ms against 200 ms), RED(50, 100)",
+    "60 flows over RED(50, 100), buffer 2084: the average queue stays between the thresholds at "
+    "RTT 10 ms and oscillates at 200 ms, with synchronised windows and lost utilisation.",
+    "≈10 s",
+)
 def fig6(out: Path, quick: bool) -> Outcome:
-    runs = run_all(out, {"RTT 10 ms": variant(quick, name="rtt10", rtt="10ms"),
-                         "RTT 200 ms": variant(quick, name="rtt200", rtt="200ms")})
+    runs = run_all(
+        out,
+        {
+            "RTT 10 ms": variant(quick, name="rtt10", rtt="10ms"),
+            "RTT 200 ms": variant(quick, name="rtt200", rtt="200ms"),
+        },
+    )
     plot_side_by_side(runs, out / "fig6.png")
     return Outcome(stable_against_unstable(runs, "RTT 10 ms", "RTT 200 ms", "RTT 200 ms"), ["fig6.png"], note(quick))
 
 
-@reproduction("seed000-fig7", PAPER, "Fig. 7: two RTT groups, (5, 15) ms against (100, 300) ms",
-              "The flows in two bunches of 30 with different RTTs: the same change as Fig. 6.", "≈10 s")
+@reproduction(
+    "seed000-fig7",
+    PAPER,
+    "Fig. 7: two RTT groups, (5, 15) ms against (100, 300) ms",
+    "The flows in two bunches of 30 with different RTTs: the same change as Fig. 6.",
+    "≈10 s",
+)
 def fig7(out: Path, quick: bool) -> Outcome:
-    runs = run_all(out, {"RTTs 5 and 15 ms": two_rtt_groups(quick, "rtt5-15", "5ms", "15ms"),
-                         "RTTs 100 and 300 ms": two_rtt_groups(quick, "rtt100-300", "100ms", "300ms")})
+    runs = run_all(
+        out,
+        {
+            "RTTs 5 and 15 ms": two_rtt_groups(quick, "rtt5-15", "5ms", "15ms"),
+            "RTTs 100 and 300 ms": two_rtt_groups(quick, "rtt100-300", "100ms", "300ms"),
+        },
+    )
     plot_side_by_side(runs, out / "fig7.png")
     claims = stable_against_unstable(runs, "RTTs 5 and 15 ms", "RTTs 100 and 300 ms", "RTTs 100 and 300 ms")
-    return Outcome(claims, ["fig7.png"], note(quick) + " The bottleneck delay is 2 ms, so RTT 5 ms leaves 0.5 ms "
-                   "each way to the edge links.")
+    return Outcome(
+        claims,
+        ["fig7.png"],
+        note(quick) + " The bottleneck delay is 2 ms, so RTT 5 ms leaves 0.5 ms each way to the edge links.",
+    )
 
 
-@reproduction("seed000-fig8a", PAPER, "Fig. 8a: RED with and without queue averaging at RTT 25 ms",
-              "Deciding on the instantaneous queue keeps the queue below the upper threshold (100 packets); "
-              "averaging lets it overshoot and lowers utilisation.", "≈10 s")
+@reproduction(
+    "seed000-fig8a",
+    PAPER,
+    "Fig. 8a: RED with and without queue averaging at RTT 25 ms",
+    "Deciding on the instantaneous queue keeps the queue below the upper threshold (100 packets); "
+    "averaging lets it overshoot and lowers utilisation.",
+    "≈10 s",
+)
 def fig8a(out: Path, quick: bool) -> Outcome:
-    runs = run_all(out, {"with averaging": variant(quick, name="averaging", rtt="25ms"),
-                         "without averaging": variant(quick, name="instantaneous", rtt="25ms", instantaneous=True)})
+    runs = run_all(
+        out,
+        {
+            "with averaging": variant(quick, name="averaging", rtt="25ms"),
+            "without averaging": variant(quick, name="instantaneous", rtt="25ms", instantaneous=True),
+        },
+    )
     plot_side_by_side(runs, out / "fig8a.png")
     averaged, instantaneous = runs["with averaging"].summary(), runs["without averaging"].summary()
     claims = [
-        Claim("without averaging the queue does not exceed the upper threshold", "queue ≤ 100 packets",
-              f"maximum queue {instantaneous['queue_max_packets']:.0f} packets (with averaging: "
-              f"{averaged['queue_max_packets']:.0f})", bool(instantaneous["queue_max_packets"] <= 101)),
-        Claim("averaging lowers link utilisation", "lower utilisation with averaging",
-              f"minimum 1 s utilisation {100 * averaged['utilisation_min']:.2f} % with averaging, "
-              f"{100 * instantaneous['utilisation_min']:.2f} % without",
-              bool(averaged["utilisation_min"] <= instantaneous["utilisation_min"])),
+        Claim(
+            "without averaging the queue does not exceed the upper threshold",
+            "queue ≤ 100 packets",
+            f"maximum queue {instantaneous['queue_max_packets']:.0f} packets (with averaging: "
+            f"{averaged['queue_max_packets']:.0f})",
+            bool(instantaneous["queue_max_packets"] <= 101),
+        ),
+        Claim(
+            "averaging lowers link utilisation",
+            "lower utilisation with averaging",
+            f"minimum 1 s utilisation {100 * averaged['utilisation_min']:.2f} % with averaging, "
+            f"{100 * instantaneous['utilisation_min']:.2f} % without",
+            bool(averaged["utilisation_min"] <= instantaneous["utilisation_min"]),
+        ),
     ]
     return Outcome(claims, ["fig8a.png"], note(quick))
 
 
-@reproduction("seed000-fig8b", PAPER, "Fig. 8b: minimum link utilisation against RTT, with and without averaging",
-              "As the RTT grows from 10 to 200 ms the minimum utilisation (last 25 s) falls in both regimes, "
-              "and stays higher without averaging.", "≈2 min")
+@reproduction(
+    "seed000-fig8b",
+    PAPER,
+    "Fig. 8b: minimum link utilisation against RTT, with and without averaging",
+    "As the RTT grows from 10 to 200 ms the minimum utilisation (last 25 s) falls in both regimes, "
+    "and stays higher without averaging.",
+    "≈2 min",
+)
 def fig8b(out: Path, quick: bool) -> Outcome:
     rtts = [10, 50, 100, 150, 200] if quick else [10, 25, 50, 75, 100, 125, 150, 175, 200]
     minimum = {False: [], True: []}
@@ -198,26 +263,52 @@ def fig8b(out: Path, quick: bool) -> Outcome:
     averaged, instantaneous = np.array(minimum[False]), np.array(minimum[True])
     higher = int(np.sum(instantaneous >= averaged))
     claims = [
-        Claim("minimum utilisation falls as the RTT grows (both regimes)", "falls from 10 to 200 ms",
-              f"with averaging {100 * averaged[0]:.1f} % → {100 * averaged[-1]:.1f} %; without "
-              f"{100 * instantaneous[0]:.1f} % → {100 * instantaneous[-1]:.1f} %",
-              bool(averaged[-1] < averaged[0] and instantaneous[-1] < instantaneous[0])),
-        Claim("minimum utilisation is higher without averaging", "higher at every RTT",
-              f"higher or equal at {higher} of {len(rtts)} RTTs", bool(higher == len(rtts))),
+        Claim(
+            "minimum utilisation falls as the RTT grows (both regimes)",
+            "falls from 10 to 200 ms",
+            f"with averaging {100 * averaged[0]:.1f} % → {100 * averaged[-1]:.1f} %; without "
+            f"{100 * instantaneous[0]:.1f} % → {100 * instantaneous[-1]:.1f} %",
+            bool(averaged[-1] < averaged[0] and instantaneous[-1] < instantaneous[0]),
+        ),
+        Claim(
+            "minimum utilisation is higher without averaging",
+            "higher at every RTT",
+            f"higher or equal at {higher} of {len(rtts)} RTTs",
+            bool(higher == len(rtts)),
+        ),
     ]
-    data = {"rtt_ms": rtts, "min_utilisation_averaging": averaged.tolist(),
-            "min_utilisation_instantaneous": instantaneous.tolist()}
+    data = {
+        "rtt_ms": rtts,
+        "min_utilisation_averaging": averaged.tolist(),
+        "min_utilisation_instantaneous": instantaneous.tolist(),
+    }
     return Outcome(claims, ["fig8b.png"], note(quick), data)
 
 
-@reproduction("seed000-fig9", PAPER, "Fig. 9: small against large RED thresholds at RTT 100 ms",
-              "With thresholds (8, 15) the queue varies randomly; with (100, 200) it oscillates.", "≈10 s")
+@reproduction(
+    "seed000-fig9",
+    PAPER,
+    "Fig. 9: small against large RED thresholds at RTT 100 ms",
+    "With thresholds (8, 15) the queue varies randomly; with (100, 200) it oscillates.",
+    "≈10 s",
+)
 def fig9(out: Path, quick: bool) -> Outcome:
-    runs = run_all(out, {"RED(8, 15)": variant(quick, name="red8-15", rtt="100ms", min_th=8, max_th=15),
-                         "RED(100, 200)": variant(quick, name="red100-200", rtt="100ms", min_th=100, max_th=200)})
+    runs = run_all(
+        out,
+        {
+            "RED(8, 15)": variant(quick, name="red8-15", rtt="100ms", min_th=8, max_th=15),
+            "RED(100, 200)": variant(quick, name="red100-200", rtt="100ms", min_th=100, max_th=200),
+        },
+    )
     plot_side_by_side(runs, out / "fig9.png")
     small, large = oscillation(runs["RED(8, 15)"]), oscillation(runs["RED(100, 200)"])
-    claims = [Claim("larger thresholds make the queue oscillate", "random variation at (8, 15), oscillation at (100, 200)",
-                    f"oscillation share of the average queue {small:.2f} at (8, 15), {large:.2f} at (100, 200) "
-                    "(criterion: at least twice)", bool(large >= 2 * small))]
+    claims = [
+        Claim(
+            "larger thresholds make the queue oscillate",
+            "random variation at (8, 15), oscillation at (100, 200)",
+            f"oscillation share of the average queue {small:.2f} at (8, 15), {large:.2f} at (100, 200) "
+            "(criterion: at least twice)",
+            bool(large >= 2 * small),
+        )
+    ]
     return Outcome(claims, ["fig9.png"], note(quick))

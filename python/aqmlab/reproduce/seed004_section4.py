@@ -46,10 +46,13 @@ WEIGHT_SHARE = 0.01
 SIGMA2 = 1.0
 BUFFERS = (15, 100)
 #: (label, resource, extra parameters) of the configurations checked.
-CONFIGS = [("(11) M/M/1, B = 15", "mm1", {"B": 15}), ("(11) M/M/1, B = 100", "mm1", {"B": 100}),
-           ("(12) overflow", "overflow", {}),
-           ("(15) Gaussian, B = 15", "gaussian", {"B": 15, "sigma2": SIGMA2}),
-           ("(15) Gaussian, B = 100", "gaussian", {"B": 100, "sigma2": SIGMA2})]
+CONFIGS = [
+    ("(11) M/M/1, B = 15", "mm1", {"B": 15}),
+    ("(11) M/M/1, B = 100", "mm1", {"B": 100}),
+    ("(12) overflow", "overflow", {}),
+    ("(15) Gaussian, B = 15", "gaussian", {"B": 15, "sigma2": SIGMA2}),
+    ("(15) Gaussian, B = 100", "gaussian", {"B": 100, "sigma2": SIGMA2}),
+]
 #: Fluid runs: below and above the Hopf point, and their length in RTTs.
 BELOW, ABOVE, RUN_RTTS = 0.95, 1.05, 400
 
@@ -82,8 +85,11 @@ def roots_agree(resource: str, extra: dict, factors: np.ndarray, weight_shares: 
 
 def fluid_runs(resource: str, params: dict, kappa_c: float):
     """Eq. (13) integrated at BELOW and ABOVE × κ_c from the equilibrium perturbed by 10 %."""
-    return integrate(get_model("ecn", resource=resource), {**params, "kappa": [BELOW * kappa_c, ABOVE * kappa_c]},
-                     t_end=RUN_RTTS * RTT)
+    return integrate(
+        get_model("ecn", resource=resource),
+        {**params, "kappa": [BELOW * kappa_c, ABOVE * kappa_c]},
+        t_end=RUN_RTTS * RTT,
+    )
 
 
 def relative_amplitudes(run) -> tuple[np.ndarray, np.ndarray]:
@@ -112,25 +118,43 @@ def check_config(name: str, resource: str, extra: dict, quick: bool) -> tuple[li
     period = run.period("x", 0.5)[1] / RTT
     condition = {"mm1": "κτp(1 + B) < π/2", "overflow": "κτ < π/2", "gaussian": "(16): κτ(1 + 2BC/(xσ²))p(x) < π/2"}
     claims = [
-        Claim(f"{name}: the condition {condition[resource]} is necessary and sufficient",
-              "stable iff the condition holds; Hopf bifurcation at equality",
-              f"κ_c = {kappa_c:.4g} 1/s from the condition, {hopf.value:.4g} from the characteristic roots (relative "
-              f"difference {error:.1e}); root signs agree with the condition at {agree} of {total} points "
-              f"(κ/κ_c from {factors.min():.2g} to {factors.max():.2g}, w/C = {', '.join(f'{s:g}' for s in shares)}) "
-              "(criterion: difference below 1e-3 and every point agrees)", bool(error < 1e-3 and agree == total)),
-        Claim(f"{name}: the Hopf bifurcation produces oscillations of period 4τ",
-              "oscillatory solution with period 4τ at the boundary",
-              f"crossing frequency ωτ = {hopf.omega * RTT:.5f} (π/2 = {math.pi / 2:.5f}: period {2 * math.pi / hopf.omega / RTT:.4f}τ); "
-              f"fluid model (13): at {BELOW} κ_c the amplitude decays to {last[0]:.1e} of the mean, at {ABOVE} κ_c a "
-              f"limit cycle of amplitude {last[1]:.1e} (quarter before: {earlier[1]:.1e}) with period {period:.3f}τ "
-              "(criterion: ωτ within 1e-3 of π/2; decays below 1e-4; sustained ≥ 1e-3 and within 5 % of the quarter "
-              "before; period within 3 % of 4τ)",
-              bool(abs(hopf.omega * RTT - math.pi / 2) < 1e-3 and last[0] < 1e-4 and last[1] >= 1e-3
-                   and abs(last[1] / earlier[1] - 1) < 0.05 and abs(period - 4) < 0.12)),
+        Claim(
+            f"{name}: the condition {condition[resource]} is necessary and sufficient",
+            "stable iff the condition holds; Hopf bifurcation at equality",
+            f"κ_c = {kappa_c:.4g} 1/s from the condition, {hopf.value:.4g} from the characteristic roots (relative "
+            f"difference {error:.1e}); root signs agree with the condition at {agree} of {total} points "
+            f"(κ/κ_c from {factors.min():.2g} to {factors.max():.2g}, w/C = {', '.join(f'{s:g}' for s in shares)}) "
+            "(criterion: difference below 1e-3 and every point agrees)",
+            bool(error < 1e-3 and agree == total),
+        ),
+        Claim(
+            f"{name}: the Hopf bifurcation produces oscillations of period 4τ",
+            "oscillatory solution with period 4τ at the boundary",
+            f"crossing frequency ωτ = {hopf.omega * RTT:.5f} (π/2 = {math.pi / 2:.5f}: "
+            f"period {2 * math.pi / hopf.omega / RTT:.4f}τ); "
+            f"fluid model (13): at {BELOW} κ_c the amplitude decays to {last[0]:.1e} of the mean, at {ABOVE} κ_c a "
+            f"limit cycle of amplitude {last[1]:.1e} (quarter before: {earlier[1]:.1e}) with period {period:.3f}τ "
+            "(criterion: ωτ within 1e-3 of π/2; decays below 1e-4; sustained ≥ 1e-3 and within 5 % of the quarter "
+            "before; period within 3 % of 4τ)",
+            bool(
+                abs(hopf.omega * RTT - math.pi / 2) < 1e-3
+                and last[0] < 1e-4
+                and last[1] >= 1e-3
+                and abs(last[1] / earlier[1] - 1) < 0.05
+                and abs(period - 4) < 0.12
+            ),
+        ),
     ]
-    data = {"kappa_c": kappa_c, "kappa_c_roots": hopf.value, "omega_tau": hopf.omega * RTT, "roots_agree": agree,
-            "points": total, "amplitude_below": float(last[0]), "amplitude_above": float(last[1]),
-            "period_above_tau": float(period)}
+    data = {
+        "kappa_c": kappa_c,
+        "kappa_c_roots": hopf.value,
+        "omega_tau": hopf.omega * RTT,
+        "roots_agree": agree,
+        "points": total,
+        "amplitude_below": float(last[0]),
+        "amplitude_above": float(last[1]),
+        "period_above_tau": float(period),
+    }
     return claims, data, run
 
 
@@ -139,7 +163,13 @@ def critical_against_buffer(buffers: np.ndarray) -> dict[str, np.ndarray]:
     mm1 = np.array([critical_gain("mm1", base({"B": b})) for b in buffers]) * RTT
     gaussian = np.array([critical_gain("gaussian", base({"B": b, "sigma2": SIGMA2})) for b in buffers]) * RTT
     bound = np.array([(math.pi / 2) / seed004_gaussian_17(base({"B": b, "sigma2": SIGMA2})).lhs for b in buffers]) * RTT
-    return {"B": buffers, "mm1": mm1, "gaussian": gaussian, "bound17": bound, "overflow": np.full(buffers.size, math.pi / 2)}
+    return {
+        "B": buffers,
+        "mm1": mm1,
+        "gaussian": gaussian,
+        "bound17": bound,
+        "overflow": np.full(buffers.size, math.pi / 2),
+    }
 
 
 def gaussian_gain_against_weight(buffer: float, shares: np.ndarray) -> np.ndarray:
@@ -150,8 +180,13 @@ def gaussian_gain_against_weight(buffer: float, shares: np.ndarray) -> np.ndarra
     return gain_at("gaussian", x, CAPACITY, P)
 
 
-def plot(curves: dict[str, np.ndarray], shares: np.ndarray, gains: dict[float, np.ndarray], runs: dict[str, object],
-         path: Path) -> str:
+def plot(
+    curves: dict[str, np.ndarray],
+    shares: np.ndarray,
+    gains: dict[float, np.ndarray],
+    runs: dict[str, object],
+    path: Path,
+) -> str:
     fig, axes = plt.subplots(1, 3, figsize=(16, 4.6), constrained_layout=True)
     axis = axes[0]
     axis.loglog(curves["B"], curves["mm1"], label="(11) M/M/1: π/(2p(1 + B))")
@@ -164,7 +199,7 @@ def plot(curves: dict[str, np.ndarray], shares: np.ndarray, gains: dict[float, n
     axis.legend(fontsize=8)
     axis = axes[1]
     for buffer, gain in gains.items():
-        line, = axis.semilogx(shares, gain, label=f"(16) left side / κτ, B = {buffer:g}")
+        (line,) = axis.semilogx(shares, gain, label=f"(16) left side / κτ, B = {buffer:g}")
         axis.axhline(1 + 2 * buffer / SIGMA2, color=line.get_color(), ls="--", lw=0.8)
     axis.set_yscale("log")
     axis.set_xlabel("w / C")
@@ -201,16 +236,25 @@ def sum_of_routes(quick: bool) -> Claim:
     single = integrate(get_model("ecn", resource="mm1"), {**params, "kappa": kappa}, t_end=t_end)
     total = routes.states[0].sum(axis=1)
     difference = float(np.max(np.abs(total - single.state("x")[0])) / np.mean(single.state("x")[0]))
-    return Claim("summing eq. (9) over the routes of one resource gives eq. (13)", "dx/dt = κ(w − x(t − τ)p(x(t − τ)))",
-                 f"three routes (weights 0.5, 0.3, 0.2 w) through one M/M/1 resource, B = 15, κ = 1.05 κ_c, "
-                 f"{t_end / RTT:.0f} τ: largest difference between Σ x_r (ecn-network, eqs. 9-10) and x (ecn, eq. 13) "
-                 f"{difference:.1e} of the mean rate (criterion: below 1e-9)", bool(difference < 1e-9))
+    return Claim(
+        "summing eq. (9) over the routes of one resource gives eq. (13)",
+        "dx/dt = κ(w − x(t − τ)p(x(t − τ)))",
+        f"three routes (weights 0.5, 0.3, 0.2 w) through one M/M/1 resource, B = 15, κ = 1.05 κ_c, "
+        f"{t_end / RTT:.0f} τ: largest difference between Σ x_r (ecn-network, eqs. 9-10) and x (ecn, eq. 13) "
+        f"{difference:.1e} of the mean rate (criterion: below 1e-9)",
+        bool(difference < 1e-9),
+    )
 
 
-@reproduction("seed004-section4", PAPER, "Section IV: stability of the ECN protocol with resource functions (11), (12), (15)",
-              "The stated conditions κτp(1 + B) < π/2, κτ < π/2 and (16)-(17), the Hopf bifurcation with period 4τ, "
-              "and the destabilising effect of the threshold B, checked against characteristic roots and the "
-              "integrated fluid model.", "≈5 s")
+@reproduction(
+    "seed004-section4",
+    PAPER,
+    "Section IV: stability of the ECN protocol with resource functions (11), (12), (15)",
+    "The stated conditions κτp(1 + B) < π/2, κτ < π/2 and (16)-(17), the Hopf bifurcation with period 4τ, "
+    "and the destabilising effect of the threshold B, checked against characteristic roots and the "
+    "integrated fluid model.",
+    "≈5 s",
+)
 def section4(out: Path, quick: bool) -> Outcome:
     claims, data, runs = [], {}, {}
     for name, resource, extra in CONFIGS:
@@ -224,35 +268,57 @@ def section4(out: Path, quick: bool) -> Outcome:
     falling = {key: bool(np.all(np.diff(curves[key][paper_range]) < 0)) for key in ("mm1", "gaussian", "bound17")}
     turn = math.log(1 / WEIGHT_SHARE) - 1  # d/dB of p(1 + B) at the equilibrium changes sign here
     peak = {key: float(buffers[np.argmax(curves[key])]) for key in ("mm1", "gaussian")}
-    at = {b: {"mm1": data[f"(11) M/M/1, B = {b}"]["kappa_c"] * RTT,
-              "gaussian": data[f"(15) Gaussian, B = {b}"]["kappa_c"] * RTT} for b in BUFFERS}
-    claims.append(Claim(
-        "a larger B lowers the gain at which the Hopf bifurcation occurs", "the larger B, the greater the chance of a "
-        "Hopf bifurcation (buffers from about 10 to 100 packets)",
-        f"κ_c τ falls over B = 10-100 packets: (11) {at[15]['mm1']:.3f} at B = 15 to {at[100]['mm1']:.3f} at 100; (15)-(16) "
-        f"{at[15]['gaussian']:.3f} to {at[100]['gaussian']:.3f}; bound (17) falls as 1/(1 + 2B/σ²). For (11) at fixed w the "
-        f"equilibrium p = (w/C)^(B/(B+1)) also moves: p(1 + B) falls for B < ln(C/w) − 1 = {turn:.1f} packets and rises "
-        f"beyond, so κ_c τ peaks at B ≈ {peak['mm1']:.1f} for (11) and {peak['gaussian']:.1f} for (16) and grows with B "
-        "below that (criterion: κ_c falls over the whole range 10-100 for (11), (16) and (17))", all(falling.values())))
+    at = {
+        b: {
+            "mm1": data[f"(11) M/M/1, B = {b}"]["kappa_c"] * RTT,
+            "gaussian": data[f"(15) Gaussian, B = {b}"]["kappa_c"] * RTT,
+        }
+        for b in BUFFERS
+    }
+    claims.append(
+        Claim(
+            "a larger B lowers the gain at which the Hopf bifurcation occurs",
+            "the larger B, the greater the chance of a Hopf bifurcation (buffers from about 10 to 100 packets)",
+            f"κ_c τ falls over B = 10-100 packets: (11) {at[15]['mm1']:.3f} at B = 15 to {at[100]['mm1']:.3f} at 100; "
+            f"(15)-(16) {at[15]['gaussian']:.3f} to {at[100]['gaussian']:.3f}; bound (17) falls as 1/(1 + 2B/σ²). "
+            "For (11) at fixed w the equilibrium p = (w/C)^(B/(B+1)) also moves: p(1 + B) falls for B < ln(C/w) − 1 = "
+            f"{turn:.1f} packets and rises beyond, so κ_c τ peaks at B ≈ {peak['mm1']:.1f} for (11) and "
+            f"{peak['gaussian']:.1f} for (16) and grows with B "
+            "below that (criterion: κ_c falls over the whole range 10-100 for (11), (16) and (17))",
+            all(falling.values()),
+        )
+    )
     shares = np.geomspace(1e-3, 0.999, 400 if not quick else 60)
     gains = {b: gaussian_gain_against_weight(b, shares) for b in BUFFERS}
     monotone = all(bool(np.all(np.diff(g) > 0)) for g in gains.values())
     below = all(bool(np.all(g < 1 + 2 * b / SIGMA2)) for b, g in gains.items())
     conservative = {b: (1 + 2 * b / SIGMA2) / g[np.argmin(np.abs(shares - WEIGHT_SHARE))] for b, g in gains.items()}
-    claims.append(Claim(
-        "(17) is sufficient for every w < C", "the left side of (16) increases with w, so κτ(1 + 2B/σ²) < π/2 suffices",
-        f"(1 + 2BC/(xσ²))p(x) at the equilibrium over w/C = {shares[0]:.0e}-{shares[-1]:.3f} ({shares.size} points): "
-        f"{'increasing' if monotone else 'not increasing'} and {'below' if below else 'not below'} 1 + 2B/σ² for "
-        f"B = 15 and 100; at w = {WEIGHT_SHARE:g} C, (17) is conservative by a factor "
-        f"{conservative[15]:.1f} (B = 15) and {conservative[100]:.1f} (B = 100) (criterion: increasing and below)",
-        monotone and below))
+    claims.append(
+        Claim(
+            "(17) is sufficient for every w < C",
+            "the left side of (16) increases with w, so κτ(1 + 2B/σ²) < π/2 suffices",
+            f"(1 + 2BC/(xσ²))p(x) at the equilibrium over w/C = {shares[0]:.0e}-{shares[-1]:.3f} "
+            f"({shares.size} points): "
+            f"{'increasing' if monotone else 'not increasing'} and {'below' if below else 'not below'} 1 + 2B/σ² for "
+            f"B = 15 and 100; at w = {WEIGHT_SHARE:g} C, (17) is conservative by a factor "
+            f"{conservative[15]:.1f} (B = 15) and {conservative[100]:.1f} (B = 100) (criterion: increasing and below)",
+            monotone and below,
+        )
+    )
     claims.append(sum_of_routes(quick))
-    figure = plot(curves, shares, gains, {"(11) B = 15": runs["(11) M/M/1, B = 15"], "(12)": runs["(12) overflow"]},
-                  out / "section4.png")
+    figure = plot(
+        curves,
+        shares,
+        gains,
+        {"(11) B = 15": runs["(11) M/M/1, B = 15"], "(12)": runs["(12) overflow"]},
+        out / "section4.png",
+    )
     data["critical_gain_tau"] = {key: value.tolist() for key, value in curves.items()}
-    notes = (f"C = {CAPACITY:.0f} packets/s (100 Mb/s, 1500 B), τ = {RTT} s, w = {WEIGHT_SHARE:g} C, σ² = {SIGMA2:g}, "
-             f"B = 15 and 100 (ours: Section IV gives no values). Fluid runs: {RUN_RTTS} τ from the equilibrium "
-             "perturbed by 10 %, RK4 with h = τ/20. All five configurations have the same linearisation "
-             "u̇ = −(π/2τ)(κ/κ_c) u(t − τ), so their roots at the same κ/κ_c coincide; they differ in the "
-             "non-linear terms (amplitudes above the boundary).")
+    notes = (
+        f"C = {CAPACITY:.0f} packets/s (100 Mb/s, 1500 B), τ = {RTT} s, w = {WEIGHT_SHARE:g} C, σ² = {SIGMA2:g}, "
+        f"B = 15 and 100 (ours: Section IV gives no values). Fluid runs: {RUN_RTTS} τ from the equilibrium "
+        "perturbed by 10 %, RK4 with h = τ/20. All five configurations have the same linearisation "
+        "u̇ = −(π/2τ)(κ/κ_c) u(t − τ), so their roots at the same κ/κ_c coincide; they differ in the "
+        "non-linear terms (amplitudes above the boundary)."
+    )
     return Outcome(claims, [figure], notes, data)

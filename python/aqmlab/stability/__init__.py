@@ -5,5 +5,19 @@ from aqmlab.stability.hopf import HopfPoint, Lyapunov, appendix_ctcp_noavg, find
 from aqmlab.stability.linearise import Linearisation, StabilityError, linearise
 from aqmlab.stability.roots import Roots, characteristic_roots
 
-__all__ = ["Chart", "HopfPoint", "Linearisation", "Lyapunov", "Roots", "StabilityError", "appendix_ctcp_noavg",
-           "characteristic_roots", "find_hopf", "grid_chart", "hopf_chart", "linearise", "lyapunov", "transversality"]
+__all__ = [
+    "Chart",
+    "HopfPoint",
+    "Linearisation",
+    "Lyapunov",
+    "Roots",
+    "StabilityError",
+    "appendix_ctcp_noavg",
+    "characteristic_roots",
+    "find_hopf",
+    "grid_chart",
+    "hopf_chart",
+    "linearise",
+    "lyapunov",
+    "transversality",
+]

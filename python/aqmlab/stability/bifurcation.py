@@ -11,8 +11,8 @@ least squares and returns s, p0 and the relative spread of A²/(p − p_c).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 import numpy as np
 
@@ -36,19 +36,38 @@ class Diagram:
     def table(self):
         import pyarrow as pa
 
-        return pa.table({self.param: self.values, f"amplitude_{self.state}": self.amplitude, f"mean_{self.state}": self.mean,
-                         "period": self.period})
+        return pa.table(
+            {
+                self.param: self.values,
+                f"amplitude_{self.state}": self.amplitude,
+                f"mean_{self.state}": self.mean,
+                "period": self.period,
+            }
+        )
 
 
-def bifurcation_diagram(model, param: str, values, params: Mapping[str, object] | None = None, *, state: str | None = None,
-                        options: Mapping[str, object] | None = None, t_end: float | None = None, tail: float = 0.2,
-                        perturbation: float = 0.05, steps_per_delay: int = 20, method: str = "rk4") -> Diagram:
+def bifurcation_diagram(
+    model,
+    param: str,
+    values,
+    params: Mapping[str, object] | None = None,
+    *,
+    state: str | None = None,
+    options: Mapping[str, object] | None = None,
+    t_end: float | None = None,
+    tail: float = 0.2,
+    perturbation: float = 0.05,
+    steps_per_delay: int = 20,
+    method: str = "rk4",
+) -> Diagram:
     """Amplitude of ``state`` (default: the first) against ``param`` = ``values`` (one batch)."""
     from aqmlab.fluid.integrate import integrate
 
     model = resolve_model(model, options)
     if param not in model.params:
-        raise StabilityError(f"param = {param!r} is not a parameter of {model.name}; allowed: {', '.join(model.params)}")
+        raise StabilityError(
+            f"param = {param!r} is not a parameter of {model.name}; allowed: {', '.join(model.params)}"
+        )
     values = np.asarray(values, dtype=float).reshape(-1)
     if values.size < 1:
         raise StabilityError("values: empty; allowed: one or more parameter values")
@@ -60,14 +79,29 @@ def bifurcation_diagram(model, param: str, values, params: Mapping[str, object] 
         P, _ = model.resolve(base)
         tau = max(float(np.max(np.asarray(d))) for d in model.delays(P)) if model.delay_names else 1.0
         t_end = 600.0 * tau
-    result = integrate(model, base, t_end=t_end, steps_per_delay=steps_per_delay, perturbation=perturbation,
-                       method=method, max_samples=20000)
+    result = integrate(
+        model,
+        base,
+        t_end=t_end,
+        steps_per_delay=steps_per_delay,
+        perturbation=perturbation,
+        method=method,
+        max_samples=20000,
+    )
     amp = result.amplitude(state, tail=tail)
     mean = result.mean(state, tail=tail)
     period = result.period(state, tail=tail)
-    return Diagram(model=model.name, param=param, state=state, values=values, amplitude=amp, mean=mean, period=period,
-                   params=dict(params or {}), meta={"t_end": t_end, "tail": tail, "h": result.meta.get("h"),
-                                                    "wall_time_s": result.meta.get("wall_time_s")})
+    return Diagram(
+        model=model.name,
+        param=param,
+        state=state,
+        values=values,
+        amplitude=amp,
+        mean=mean,
+        period=period,
+        params=dict(params or {}),
+        meta={"t_end": t_end, "tail": tail, "h": result.meta.get("h"), "wall_time_s": result.meta.get("wall_time_s")},
+    )
 
 
 def sqrt_law_fit(values, amplitude, critical: float | None = None) -> dict:

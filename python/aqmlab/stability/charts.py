@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 import numpy as np
 
@@ -47,8 +47,9 @@ class Chart:
     def table(self):
         import pyarrow as pa
 
-        return pa.table({self.x: self.xs, self.y: self.ys, "omega": self.omega, "period": self.period,
-                         "verified": self.verified})
+        return pa.table(
+            {self.x: self.xs, self.y: self.ys, "omega": self.omega, "period": self.period, "verified": self.verified}
+        )
 
     def y_at(self, x: float) -> float:
         return float(np.interp(x, self.xs, self.ys))
@@ -69,16 +70,28 @@ def _check(model, base, x, y, xv, yv, eps=1e-3):
     return (a[0] < 0) != (a[1] < 0)
 
 
-def hopf_chart(model, x: str, x_range: tuple[float, float], y: str, y_range: tuple[float, float] | None = None,
-               params: Mapping[str, object] | None = None, *, options: Mapping[str, object] | None = None,
-               points: int = 200, log_x: bool = False, verify_every: int = 25) -> Chart:
+def hopf_chart(
+    model,
+    x: str,
+    x_range: tuple[float, float],
+    y: str,
+    y_range: tuple[float, float] | None = None,
+    params: Mapping[str, object] | None = None,
+    *,
+    options: Mapping[str, object] | None = None,
+    points: int = 200,
+    log_x: bool = False,
+    verify_every: int = 25,
+) -> Chart:
     """The Hopf boundary y(x) for x in ``x_range`` (``points`` values), by continuation."""
     started = time.perf_counter()
     model = resolve_model(model, options)
     base = dict(params or {})
     for name in (x, y):
         if name not in model.params:
-            raise StabilityError(f"parameter {name!r} is not a parameter of {model.name}; allowed: {', '.join(model.params)}")
+            raise StabilityError(
+                f"parameter {name!r} is not a parameter of {model.name}; allowed: {', '.join(model.params)}"
+            )
     if x == y:
         raise StabilityError(f"x = y = {x!r}; allowed: two different parameters")
     lo, hi = map(float, x_range)
@@ -140,14 +153,41 @@ def hopf_chart(model, x: str, x_range: tuple[float, float], y: str, y_range: tup
         verified[i] = _check(model, base, x, y, X[i], Y[i])
     mid = X.size // 2
     below = stable_side(model, base, x, y, X[mid], Y[mid])
-    return Chart(model=model.name, x=x, y=y, xs=X, ys=Y, omega=W, verified=verified, stable_below=below,
-                 params=base, options=dict(getattr(model, "option_values", {})),
-                 meta={"method": "continuation", "newton_solves": steps, "wall_time_s": time.perf_counter() - started,
-                       "complete": bool(X.size == xs.size), "requested_points": int(points)})
+    return Chart(
+        model=model.name,
+        x=x,
+        y=y,
+        xs=X,
+        ys=Y,
+        omega=W,
+        verified=verified,
+        stable_below=below,
+        params=base,
+        options=dict(getattr(model, "option_values", {})),
+        meta={
+            "method": "continuation",
+            "newton_solves": steps,
+            "wall_time_s": time.perf_counter() - started,
+            "complete": bool(X.size == xs.size),
+            "requested_points": int(points),
+        },
+    )
 
 
-def grid_chart(model, x: str, x_range, y: str, y_range, params=None, *, options=None, nx: int = 200, ny: int = 40,
-               log_y: bool = True, N: int = 16) -> Chart:
+def grid_chart(
+    model,
+    x: str,
+    x_range,
+    y: str,
+    y_range,
+    params=None,
+    *,
+    options=None,
+    nx: int = 200,
+    ny: int = 40,
+    log_y: bool = True,
+    N: int = 16,
+) -> Chart:
     """The boundary from a grid scan: spectral abscissa at nx × ny points (one batched
     linearisation), boundary by linear interpolation of the abscissa along y."""
     started = time.perf_counter()
@@ -172,9 +212,19 @@ def grid_chart(model, x: str, x_range, y: str, y_range, params=None, *, options=
             j = ch[0]
             a0, a1 = absc[i, j], absc[i, j + 1]
             out_y[i] = ys[j] + (ys[j + 1] - ys[j]) * a0 / (a0 - a1)
-    return Chart(model=model.name, x=x, y=y, xs=xs, ys=out_y, omega=np.full(nx, np.nan), verified=np.zeros(nx, bool),
-                 stable_below=None, params=base, options=dict(getattr(model, "option_values", {})),
-                 meta={"method": f"grid {nx}x{ny}", "wall_time_s": time.perf_counter() - started})
+    return Chart(
+        model=model.name,
+        x=x,
+        y=y,
+        xs=xs,
+        ys=out_y,
+        omega=np.full(nx, np.nan),
+        verified=np.zeros(nx, bool),
+        stable_below=None,
+        params=base,
+        options=dict(getattr(model, "option_values", {})),
+        meta={"method": f"grid {nx}x{ny}", "wall_time_s": time.perf_counter() - started},
+    )
 
 
 _ = math

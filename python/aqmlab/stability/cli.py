@@ -12,7 +12,7 @@ import math
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -20,12 +20,14 @@ from rich.table import Table
 
 from aqmlab.fluid.models.base import FluidError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="Stability and Hopf-bifurcation analysis of fluid models.")
+app = typer.Typer(
+    add_completion=False, no_args_is_help=True, help="Stability and Hopf-bifurcation analysis of fluid models."
+)
 console = Console()
 err = Console(stderr=True)
 
-SetOpt = Annotated[Optional[list[str]], typer.Option("--set", help="parameter NAME=VALUE (repeatable)")]
-OptOpt = Annotated[Optional[list[str]], typer.Option("--opt", help="model option NAME=VALUE, e.g. tcp=reno (repeatable)")]
+SetOpt = Annotated[list[str] | None, typer.Option("--set", help="parameter NAME=VALUE (repeatable)")]
+OptOpt = Annotated[list[str] | None, typer.Option("--opt", help="model option NAME=VALUE, e.g. tcp=reno (repeatable)")]
 
 
 def _fail(message: str) -> None:
@@ -99,7 +101,7 @@ def stability_command(
     opt: OptOpt = None,
     count: Annotated[int, typer.Option(help="number of rightmost roots to show")] = 6,
     degree: Annotated[int, typer.Option("--degree", help="Chebyshev degree N of the generator discretisation")] = 24,
-    out: Annotated[Optional[Path], typer.Option(help="directory for roots.parquet, summary.json, roots.png")] = None,
+    out: Annotated[Path | None, typer.Option(help="directory for roots.parquet, summary.json, roots.png")] = None,
 ):
     """Equilibrium, rightmost characteristic roots, verdict and margin, and the papers' conditions side by side."""
     from aqmlab.stability.conditions import conditions_for
@@ -118,14 +120,19 @@ def stability_command(
     eq = Table(title=f"{m.name} equilibrium")
     eq.add_column("state")
     eq.add_column("value", justify="right")
-    for name, value in zip(lin.state_names, lin.equilibrium):
+    for name, value in zip(lin.state_names, lin.equilibrium, strict=True):
         eq.add_row(name, f"{value:.6g}")
     console.print(eq)
     rt = Table(title="rightmost characteristic roots (Chebyshev generator + Newton)")
     for col in ("Re λ (1/s)", "Im λ (rad/s)", "period (s)", "Newton"):
         rt.add_column(col, justify="right")
-    for r, ok in zip(roots.roots, roots.converged):
-        rt.add_row(f"{r.real:.6g}", f"{r.imag:.6g}", f"{2 * math.pi / r.imag:.4g}" if r.imag > 1e-12 else "-", "ok" if ok else "no")
+    for r, ok in zip(roots.roots, roots.converged, strict=True):
+        rt.add_row(
+            f"{r.real:.6g}",
+            f"{r.imag:.6g}",
+            f"{2 * math.pi / r.imag:.4g}" if r.imag > 1e-12 else "-",
+            "ok" if ok else "no",
+        )
     console.print(rt)
     console.print(f"verdict: [bold]{roots.verdict()}[/]  margin −max Re λ = {roots.margin:.6g} 1/s")
     if conds:
@@ -142,12 +149,25 @@ def stability_command(
         from aqmlab.stability.plots import plot_roots
 
         tmp = _out_dir(out)
-        pq.write_table(pa.table({"re": roots.roots.real, "im": roots.roots.imag, "converged": roots.converged}),
-                       tmp / "roots.parquet")
-        summary = {"model": m.name, "params": lin.params, "options": options, "equilibrium": dict(zip(lin.state_names, lin.equilibrium.tolist())),
-                   "verdict": roots.verdict(), "margin": roots.margin,
-                   "conditions": [{k: (bool(v) if isinstance(v, (bool,)) or type(v).__name__ == "bool_" else v)
-                                   for k, v in c.row().items()} for c in conds]}
+        pq.write_table(
+            pa.table({"re": roots.roots.real, "im": roots.roots.imag, "converged": roots.converged}),
+            tmp / "roots.parquet",
+        )
+        summary = {
+            "model": m.name,
+            "params": lin.params,
+            "options": options,
+            "equilibrium": dict(zip(lin.state_names, lin.equilibrium.tolist(), strict=True)),
+            "verdict": roots.verdict(),
+            "margin": roots.margin,
+            "conditions": [
+                {
+                    k: (bool(v) if isinstance(v, (bool,)) or type(v).__name__ == "bool_" else v)
+                    for k, v in c.row().items()
+                }
+                for c in conds
+            ],
+        }
         (tmp / "summary.json").write_text(json.dumps(summary, indent=1, default=float))
         plot_roots(roots, tmp / "roots.png", title=f"{m.name}: {roots.verdict()}")
         _publish(tmp, out)
@@ -161,7 +181,9 @@ def chart_command(
     set_: SetOpt = None,
     opt: OptOpt = None,
     points: Annotated[int, typer.Option(help="points along the boundary")] = 200,
-    out: Annotated[Path, typer.Option(help="output directory (chart.png, chart.parquet, chart.json)")] = Path("stability-chart"),
+    out: Annotated[Path, typer.Option(help="output directory (chart.png, chart.parquet, chart.json)")] = Path(
+        "stability-chart"
+    ),
 ):
     """Stability chart: the Hopf boundary traced by continuation, with ω and the period along it."""
     import pyarrow.parquet as pq
@@ -183,11 +205,25 @@ def chart_command(
     tmp = _out_dir(out)
     pq.write_table(chart.table(), tmp / "chart.parquet")
     plot_chart(chart, tmp / "chart.png")
-    (tmp / "chart.json").write_text(json.dumps({"model": m.name, "x": xname, "y": yname, "params": params, "options": options,
-                                                "stable_below": chart.stable_below, **chart.meta}, indent=1))
+    (tmp / "chart.json").write_text(
+        json.dumps(
+            {
+                "model": m.name,
+                "x": xname,
+                "y": yname,
+                "params": params,
+                "options": options,
+                "stable_below": chart.stable_below,
+                **chart.meta,
+            },
+            indent=1,
+        )
+    )
     _publish(tmp, out)
-    console.print(f"{m.name}: {chart.xs.size} boundary points in {chart.meta['wall_time_s']:.3g} s "
-                  f"({yname} from {chart.ys[0]:.6g} to {chart.ys[-1]:.6g}); written: {out}")
+    console.print(
+        f"{m.name}: {chart.xs.size} boundary points in {chart.meta['wall_time_s']:.3g} s "
+        f"({yname} from {chart.ys[0]:.6g} to {chart.ys[-1]:.6g}); written: {out}"
+    )
 
 
 def bifurcation_command(
@@ -196,9 +232,11 @@ def bifurcation_command(
     set_: SetOpt = None,
     opt: OptOpt = None,
     points: Annotated[int, typer.Option(help="parameter values (one batch)")] = 40,
-    state: Annotated[Optional[str], typer.Option(help="state whose amplitude is plotted (default: the first)")] = None,
-    t_end: Annotated[Optional[float], typer.Option(help="integration time, s (default 600 delays)")] = None,
-    out: Annotated[Path, typer.Option(help="output directory (bifurcation.png, bifurcation.parquet)")] = Path("bifurcation"),
+    state: Annotated[str | None, typer.Option(help="state whose amplitude is plotted (default: the first)")] = None,
+    t_end: Annotated[float | None, typer.Option(help="integration time, s (default 600 delays)")] = None,
+    out: Annotated[Path, typer.Option(help="output directory (bifurcation.png, bifurcation.parquet)")] = Path(
+        "bifurcation"
+    ),
 ):
     """Bifurcation diagram: limit-cycle amplitude against a parameter, from batch integration,
     with the Hopf point and the normal-form square-root law when a Hopf point lies in the range."""
@@ -234,8 +272,9 @@ def bifurcation_command(
     tmp = _out_dir(out)
     pq.write_table(diagram.table(), tmp / "bifurcation.parquet")
     plot_diagram(diagram, tmp / "bifurcation.png", critical=info.get("hopf"), predicted=predicted)
-    (tmp / "bifurcation.json").write_text(json.dumps({"model": m.name, "param": name, **info, **diagram.meta}, indent=1,
-                                                     default=float))
+    (tmp / "bifurcation.json").write_text(
+        json.dumps({"model": m.name, "param": name, **info, **diagram.meta}, indent=1, default=float)
+    )
     _publish(tmp, out)
     console.print(f"{m.name}: {points} points; Hopf: {info.get('hopf')} ({info.get('kind', '-')}); written: {out}")
 

@@ -9,18 +9,34 @@ the numerically computed characteristic roots (:mod:`aqmlab.stability.roots`).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 import numpy as np
 
 from aqmlab.stability.linearise import StabilityError
 
-__all__ = ["Condition", "seed000_coefficients_avg", "seed000_sufficient_17", "seed000_sufficient_18",
-           "seed000_hopf_21_22", "seed000_coefficients_noavg", "seed000_hopf_33", "seed000_condition_35",
-           "seed000_threshold_40", "seed000_threshold_41", "seed000_threshold_42", "seed000_threshold_43",
-           "seed000_reno_44", "seed004_ecn", "seed004_gaussian_16", "seed004_gaussian_17", "seed002_ered_sufficient",
-           "seed001_equilibria", "conditions_for"]
+__all__ = [
+    "Condition",
+    "seed000_coefficients_avg",
+    "seed000_sufficient_17",
+    "seed000_sufficient_18",
+    "seed000_hopf_21_22",
+    "seed000_coefficients_noavg",
+    "seed000_hopf_33",
+    "seed000_condition_35",
+    "seed000_threshold_40",
+    "seed000_threshold_41",
+    "seed000_threshold_42",
+    "seed000_threshold_43",
+    "seed000_reno_44",
+    "seed004_ecn",
+    "seed004_gaussian_16",
+    "seed004_gaussian_17",
+    "seed002_ered_sufficient",
+    "seed001_equilibria",
+    "conditions_for",
+]
 
 
 @dataclass
@@ -34,8 +50,15 @@ class Condition:
     extra: dict = field(default_factory=dict)
 
     def row(self) -> dict:
-        return {"condition": self.name, "source": self.source, "kind": self.kind, "lhs": self.lhs, "rhs": self.rhs,
-                "holds": self.holds, **{k: v for k, v in self.extra.items() if isinstance(v, (int, float, str))}}
+        return {
+            "condition": self.name,
+            "source": self.source,
+            "kind": self.kind,
+            "lhs": self.lhs,
+            "rhs": self.rhs,
+            "holds": self.holds,
+            **{k: v for k, v in self.extra.items() if isinstance(v, (int, float, str))},
+        }
 
 
 def _resolve(model_name: str, params, options=None):
@@ -56,6 +79,7 @@ def _compound(P):
 
 # ---------------------------------------------------------------- seed 000, with averaging (system 9/19)
 
+
 def seed000_coefficients_avg(params: Mapping[str, object] | None = None) -> dict:
     """Equilibrium (10) and the coefficients a1..a4 of characteristic equation (12), eq. (13)."""
     model, P = _resolve("ctcp-red", params)
@@ -67,10 +91,25 @@ def seed000_coefficients_avg(params: Mapping[str, object] | None = None) -> dict
     i = al * w ** (k - 1)
     a1 = g * C + (2 - k) * i * (1 - p) / tau  # eq. (13)
     a2 = g * C * (rho * w + (2 - k) * i * (1 - p)) / tau  # eq. (13)
-    a3 = rho * g * C ** 2 * (2 - k) * i / tau  # eq. (13)
-    a4 = rho * g * C ** 2 * i / (p * tau)  # eq. (13)
-    return {"w": w, "p": p, "i": i, "rho": rho, "a1": a1, "a2": a2, "a3": a3, "a4": a4, "tau": tau, "C": C, "gamma": g,
-            "alpha": al, "k": k, "beta": be, "kappa": P["kappa"]}
+    a3 = rho * g * C**2 * (2 - k) * i / tau  # eq. (13)
+    a4 = rho * g * C**2 * i / (p * tau)  # eq. (13)
+    return {
+        "w": w,
+        "p": p,
+        "i": i,
+        "rho": rho,
+        "a1": a1,
+        "a2": a2,
+        "a3": a3,
+        "a4": a4,
+        "tau": tau,
+        "C": C,
+        "gamma": g,
+        "alpha": al,
+        "k": k,
+        "beta": be,
+        "kappa": P["kappa"],
+    }
 
 
 def _phase_crossover(a, tau):
@@ -104,9 +143,10 @@ def seed000_sufficient_17(params: Mapping[str, object] | None = None) -> Conditi
     a = seed000_coefficients_avg(params)
     tau = a["tau"]
     wc = _phase_crossover(a, tau)
-    lhs = a["a4"] * abs(math.sin(wc * tau)) / abs(a["a2"] * wc - wc ** 3)  # eq. (16)
-    return Condition("(17) Nyquist sufficient", "seed 000 eqs. (15)-(17)", "sufficient", lhs, 1.0, lhs < 1.0,
-                     {"omega_c": wc})
+    lhs = a["a4"] * abs(math.sin(wc * tau)) / abs(a["a2"] * wc - wc**3)  # eq. (16)
+    return Condition(
+        "(17) Nyquist sufficient", "seed 000 eqs. (15)-(17)", "sufficient", lhs, 1.0, lhs < 1.0, {"omega_c": wc}
+    )
 
 
 def seed000_sufficient_18(params: Mapping[str, object] | None = None) -> Condition:
@@ -116,10 +156,12 @@ def seed000_sufficient_18(params: Mapping[str, object] | None = None) -> Conditi
     into (17) gives the form used here, see docs/stability.md.)"""
     a = seed000_coefficients_avg(params)
     al, k, be, g, rho, w, p, tau = a["alpha"], a["k"], a["beta"], a["gamma"], a["rho"], a["w"], a["p"], a["tau"]
-    num = rho * g * al * w ** k * tau / p  # eq. (18), numerator
-    den = abs(g * (rho * w ** 2 + (2 - k) * be * w ** 2 * p) - math.pi ** 2 / (4 * (1 - p)))  # eq. (18), denominator
+    num = rho * g * al * w**k * tau / p  # eq. (18), numerator
+    den = abs(g * (rho * w**2 + (2 - k) * be * w**2 * p) - math.pi**2 / (4 * (1 - p)))  # eq. (18), denominator
     lhs = num / den
-    return Condition("(18) simplified sufficient", "seed 000 eq. (18)", "sufficient", lhs, math.pi / 2, lhs < math.pi / 2)
+    return Condition(
+        "(18) simplified sufficient", "seed 000 eq. (18)", "sufficient", lhs, math.pi / 2, lhs < math.pi / 2
+    )
 
 
 def seed000_hopf_21_22(params: Mapping[str, object] | None = None) -> Condition:
@@ -132,27 +174,49 @@ def seed000_hopf_21_22(params: Mapping[str, object] | None = None) -> Condition:
     if not (a1 > 0 and a1 * a2 > a3 + a4 and a3 + a4 > 0):
         # κ -> 0 limit of (20) is the delay-free cubic λ³ + a1λ² + a2λ + a3 + a4: Routh-Hurwitz fails,
         # so the system is unstable for every small κ (the paper assumes the delay-free system is stable)
-        return Condition("(21)-(22) Hopf", "seed 000 eqs. (20)-(22)", "necessary and sufficient", math.inf, 1.0, False,
-                         {"kappa_c": 0.0, "routh_hurwitz_delay_free": a1 * a2 - a3 - a4})
-    roots = np.roots([1.0, a1 ** 2 - 2 * a2, a2 ** 2 - 2 * a1 * a3, a3 ** 2 - a4 ** 2])  # eq. (22) in ν²
+        return Condition(
+            "(21)-(22) Hopf",
+            "seed 000 eqs. (20)-(22)",
+            "necessary and sufficient",
+            math.inf,
+            1.0,
+            False,
+            {"kappa_c": 0.0, "routh_hurwitz_delay_free": a1 * a2 - a3 - a4},
+        )
+    roots = np.roots([1.0, a1**2 - 2 * a2, a2**2 - 2 * a1 * a3, a3**2 - a4**2])  # eq. (22) in ν²
     best = None
     for r in roots:
         if abs(r.imag) > 1e-9 * max(1.0, abs(r)) or r.real <= 0:
             continue
         nu = math.sqrt(r.real)
-        angle = math.atan2((a2 * nu - nu ** 3) / a4, (a1 * nu ** 2 - a3) / a4) % (2 * math.pi)  # eq. (21)
+        angle = math.atan2((a2 * nu - nu**3) / a4, (a1 * nu**2 - a3) / a4) % (2 * math.pi)  # eq. (21)
         kc = angle / (nu * tau)
         if kc > 0 and (best is None or kc < best[0]):
             best = (kc, nu)
     if best is None:
-        return Condition("(21)-(22) Hopf", "seed 000 eqs. (21)-(22)", "necessary and sufficient", 0.0, 1.0, True,
-                         {"kappa_c": math.inf})
+        return Condition(
+            "(21)-(22) Hopf",
+            "seed 000 eqs. (21)-(22)",
+            "necessary and sufficient",
+            0.0,
+            1.0,
+            True,
+            {"kappa_c": math.inf},
+        )
     kc, nu = best
-    return Condition("(21)-(22) Hopf", "seed 000 eqs. (21)-(22)", "necessary and sufficient", kappa / kc, 1.0,
-                     kappa < kc, {"kappa_c": kc, "omega": kc * nu})
+    return Condition(
+        "(21)-(22) Hopf",
+        "seed 000 eqs. (21)-(22)",
+        "necessary and sufficient",
+        kappa / kc,
+        1.0,
+        kappa < kc,
+        {"kappa_c": kc, "omega": kc * nu},
+    )
 
 
 # ---------------------------------------------------------------- seed 000, without averaging (system 26)
+
 
 def seed000_coefficients_noavg(params: Mapping[str, object] | None = None) -> dict:
     """Equilibrium below (26) and a1, a2, a3 of (28), eq. (29); Ω of the text after (32)."""
@@ -166,10 +230,24 @@ def seed000_coefficients_noavg(params: Mapping[str, object] | None = None) -> di
     a1 = (rho * w + (2 - k) * i * (1 - p)) / tau  # eq. (29)
     a2 = rho * C * (2 - k) * i / tau  # eq. (29)
     a3 = rho * C * i / (p * tau)  # eq. (29)
-    s = (rho ** 2 - (2 - k) ** 2 * be ** 2 * p ** 2) ** 2
-    Omega = math.sqrt((-(rho ** 2 + (2 - k) ** 2 * be ** 2 * p ** 2) + math.sqrt(s + 4 * rho ** 2 * be ** 2)) / 2)  # Ω after (32)
-    return {"w": w, "p": p, "i": i, "rho": rho, "a1": a1, "a2": a2, "a3": a3, "Omega": Omega, "tau": tau, "C": C,
-            "alpha": al, "k": k, "beta": be, "kappa": P["kappa"]}
+    s = (rho**2 - (2 - k) ** 2 * be**2 * p**2) ** 2
+    Omega = math.sqrt((-(rho**2 + (2 - k) ** 2 * be**2 * p**2) + math.sqrt(s + 4 * rho**2 * be**2)) / 2)  # Ω after (32)
+    return {
+        "w": w,
+        "p": p,
+        "i": i,
+        "rho": rho,
+        "a1": a1,
+        "a2": a2,
+        "a3": a3,
+        "Omega": Omega,
+        "tau": tau,
+        "C": C,
+        "alpha": al,
+        "k": k,
+        "beta": be,
+        "kappa": P["kappa"],
+    }
 
 
 def seed000_hopf_33(params: Mapping[str, object] | None = None) -> Condition:
@@ -181,28 +259,55 @@ def seed000_hopf_33(params: Mapping[str, object] | None = None) -> Condition:
     # with τ varying, w*, a_i change; (33) is an implicit equation in τ: report its residual form
     w0 = kap * a["Omega"] * w / tau  # ω0 = κΩw*/τ
     s = a["a1"] * w0 / (kap * a["a3"])  # sin(ω0τ_c) from (30)
-    c = (w0 ** 2 - kap ** 2 * a["a2"]) / (kap ** 2 * a["a3"])  # cos(ω0τ_c) from (30)
+    c = (w0**2 - kap**2 * a["a2"]) / (kap**2 * a["a3"])  # cos(ω0τ_c) from (30)
     phase = math.atan2(s, c) % (2 * math.pi)
     tau_c = phase / w0  # eq. (33) with the branch from (30)
     principal = math.asin(min(1.0, s)) / w0 if abs(s) <= 1 else math.nan  # eq. (33) as printed
-    return Condition("(33) crossing curve", "seed 000 eqs. (30)-(33)", "Hopf boundary", tau / tau_c, 1.0, tau < tau_c,
-                     {"omega0": w0, "tau_c_fixed_equilibrium": tau_c, "tau_c_principal": principal})
+    return Condition(
+        "(33) crossing curve",
+        "seed 000 eqs. (30)-(33)",
+        "Hopf boundary",
+        tau / tau_c,
+        1.0,
+        tau < tau_c,
+        {"omega0": w0, "tau_c_fixed_equilibrium": tau_c, "tau_c_principal": principal},
+    )
 
 
 def seed000_condition_35(params: Mapping[str, object] | None = None) -> Condition:
     """Seed 000 necessary and sufficient condition (35) for system (26):
     κ a3 sin(ω0τ)/(ω0 a1) = ρα(w*)^(k−3)C̃τ sin(κw*Ω)/(Ωp*(ρ + (2−k)βp*)) < 1, ω0 = κΩw*/τ."""
     a = seed000_coefficients_noavg(params)
-    kap, tau, w, rho, p, k, be, al, C, Om = (a["kappa"], a["tau"], a["w"], a["rho"], a["p"], a["k"], a["beta"],
-                                               a["alpha"], a["C"], a["Omega"])
+    kap, tau, w, rho, p, k, be, al, C, Om = (
+        a["kappa"],
+        a["tau"],
+        a["w"],
+        a["rho"],
+        a["p"],
+        a["k"],
+        a["beta"],
+        a["alpha"],
+        a["C"],
+        a["Omega"],
+    )
     w0 = kap * Om * w / tau
     lhs = kap * a["a3"] * math.sin(w0 * tau) / (w0 * a["a1"])  # eq. (35), first form
-    closed = rho * al * w ** (k - 3) * C * tau * math.sin(kap * w * Om) / (Om * p * (rho + (2 - k) * be * p))  # (35), second form
-    return Condition("(35) necessary and sufficient", "seed 000 eq. (35)", "necessary and sufficient", lhs, 1.0, lhs < 1.0,
-                     {"closed_form": closed, "omega0": w0})
+    closed = (
+        rho * al * w ** (k - 3) * C * tau * math.sin(kap * w * Om) / (Om * p * (rho + (2 - k) * be * p))
+    )  # (35), second form
+    return Condition(
+        "(35) necessary and sufficient",
+        "seed 000 eq. (35)",
+        "necessary and sufficient",
+        lhs,
+        1.0,
+        lhs < 1.0,
+        {"closed_form": closed, "omega0": w0},
+    )
 
 
 # ---------------------------------------------------------------- seed 000, threshold policy (system 36)
+
 
 def _threshold(params, options=None):
     model, P = _resolve("ctcp-threshold", params, options)
@@ -225,19 +330,35 @@ def seed000_threshold_40(params: Mapping[str, object] | None = None, *, options=
     model, P, w, p, a1, a2 = _threshold(params, options)
     tau = P["tau"]
     if a2 <= abs(a1):
-        return Condition("(40) threshold N&S", "seed 000 eqs. (39)-(40)", "necessary and sufficient", 0.0, 1.0, a1 + a2 > 0,
-                         {"a1": a1, "a2": a2, "w": w})
-    lhs = tau * math.sqrt(a2 ** 2 - a1 ** 2)  # eq. (40)
+        return Condition(
+            "(40) threshold N&S",
+            "seed 000 eqs. (39)-(40)",
+            "necessary and sufficient",
+            0.0,
+            1.0,
+            a1 + a2 > 0,
+            {"a1": a1, "a2": a2, "w": w},
+        )
+    lhs = tau * math.sqrt(a2**2 - a1**2)  # eq. (40)
     rhs = math.acos(-a1 / a2)
-    return Condition("(40) threshold N&S", "seed 000 eqs. (39)-(40)", "necessary and sufficient", lhs, rhs, lhs < rhs,
-                     {"a1": a1, "a2": a2, "w": w, "omega": math.sqrt(a2 ** 2 - a1 ** 2)})
+    return Condition(
+        "(40) threshold N&S",
+        "seed 000 eqs. (39)-(40)",
+        "necessary and sufficient",
+        lhs,
+        rhs,
+        lhs < rhs,
+        {"a1": a1, "a2": a2, "w": w, "omega": math.sqrt(a2**2 - a1**2)},
+    )
 
 
 def seed000_threshold_41(params: Mapping[str, object] | None = None, *, options=None) -> Condition:
     """Seed 000 (41): a2τ < π/2, sufficient."""
     model, P, w, p, a1, a2 = _threshold(params, options)
     lhs = a2 * P["tau"]  # eq. (41)
-    return Condition("(41) threshold sufficient", "seed 000 eq. (41)", "sufficient", lhs, math.pi / 2, lhs < math.pi / 2)
+    return Condition(
+        "(41) threshold sufficient", "seed 000 eq. (41)", "sufficient", lhs, math.pi / 2, lhs < math.pi / 2
+    )
 
 
 def seed000_threshold_42(params: Mapping[str, object] | None = None) -> Condition:
@@ -246,7 +367,9 @@ def seed000_threshold_42(params: Mapping[str, object] | None = None) -> Conditio
     al, k, _ = _compound(P)
     lhs = al * w ** (k - 1) * math.sqrt(P["q_th"] ** 2 - (k - 2) ** 2 * (1 - p) ** 2)  # eq. (42)
     rhs = math.acos((k - 2) * (1 - p) / P["q_th"])
-    return Condition("(42) threshold N&S (Compound)", "seed 000 eq. (42)", "necessary and sufficient", lhs, rhs, lhs < rhs)
+    return Condition(
+        "(42) threshold N&S (Compound)", "seed 000 eq. (42)", "necessary and sufficient", lhs, rhs, lhs < rhs
+    )
 
 
 def seed000_threshold_43(params: Mapping[str, object] | None = None) -> Condition:
@@ -254,8 +377,9 @@ def seed000_threshold_43(params: Mapping[str, object] | None = None) -> Conditio
     model, P, w, p, a1, a2 = _threshold(params)
     al, k, _ = _compound(P)
     lhs = al * P["q_th"] * w ** (k - 1)  # eq. (43)
-    return Condition("(43) threshold sufficient (Compound)", "seed 000 eq. (43)", "sufficient", lhs, math.pi / 2,
-                     lhs < math.pi / 2)
+    return Condition(
+        "(43) threshold sufficient (Compound)", "seed 000 eq. (43)", "sufficient", lhs, math.pi / 2, lhs < math.pi / 2
+    )
 
 
 def seed000_reno_44(params: Mapping[str, object] | None = None) -> tuple[Condition, Condition]:
@@ -265,7 +389,7 @@ def seed000_reno_44(params: Mapping[str, object] | None = None) -> tuple[Conditi
     w = float(model.equilibrium(P, 1)[0, 0])
     p = float(model.drop(np.array([w]), P)[0])
     q = P["q_th"]
-    lhs = math.sqrt(max(q ** 2 - 4 * (1 - p) ** 2, 0.0)) / w  # N&S, Section VI-D
+    lhs = math.sqrt(max(q**2 - 4 * (1 - p) ** 2, 0.0)) / w  # N&S, Section VI-D
     rhs = math.acos(-2 * (1 - p) / q) if q > 2 * (1 - p) else math.pi
     ns = Condition("Reno threshold N&S", "seed 000 Section VI-D", "necessary and sufficient", lhs, rhs, lhs < rhs)
     suf = Condition("(44) Reno sufficient", "seed 000 eq. (44)", "sufficient", q / w, math.pi / 2, q / w < math.pi / 2)
@@ -273,6 +397,7 @@ def seed000_reno_44(params: Mapping[str, object] | None = None) -> tuple[Conditi
 
 
 # ---------------------------------------------------------------- seed 004, ECN (system 13)
+
 
 def seed004_ecn(params: Mapping[str, object] | None = None, *, resource: str = "mm1") -> Condition:
     """Seed 004 eq. (14): u̇ = −κ(p + xp′)u(t − τ) (the extraction prints κτ(p + xp′); the
@@ -291,10 +416,21 @@ def seed004_ecn(params: Mapping[str, object] | None = None, *, resource: str = "
     else:
         lhs = P["kappa"] * P["tau"] * (1 + 2 * P["B"] * P["C"] / (x * P["sigma2"])) * p  # eq. (16)
     gain = float(gain_at(resource, np.array([x]), P["C"], P)[0])
-    return Condition(f"seed 004 ECN ({resource})", "seed 004 eqs. (13)-(16)", "necessary and sufficient", lhs,
-                     math.pi / 2, lhs < math.pi / 2,
-                     {"omega": math.pi / (2 * P["tau"]), "period": 4 * P["tau"], "x": x, "p": p,
-                      "gain_check": P["kappa"] * P["tau"] * gain})
+    return Condition(
+        f"seed 004 ECN ({resource})",
+        "seed 004 eqs. (13)-(16)",
+        "necessary and sufficient",
+        lhs,
+        math.pi / 2,
+        lhs < math.pi / 2,
+        {
+            "omega": math.pi / (2 * P["tau"]),
+            "period": 4 * P["tau"],
+            "x": x,
+            "p": p,
+            "gain_check": P["kappa"] * P["tau"] * gain,
+        },
+    )
 
 
 def seed004_gaussian_16(params: Mapping[str, object] | None = None) -> Condition:
@@ -311,6 +447,7 @@ def seed004_gaussian_17(params: Mapping[str, object] | None = None) -> Condition
 
 # ---------------------------------------------------------------- seed 002, E-RED
 
+
 def seed002_ered_sufficient(params: Mapping[str, object] | None = None, *, options=None) -> Condition:
     """Seed 002 Theorem III.2 / Section IV-B for E-RED with TCP-Reno: α <= 1/2 is sufficient for
     local stability (reconstructed: the extraction lost the symbols; the Reno case and the bound
@@ -323,12 +460,17 @@ def seed002_ered_sufficient(params: Mapping[str, object] | None = None, *, optio
         raise StabilityError(f"link = {model.link!r}; allowed: ered-iq, ered-aq (the condition is for E-RED)")
     P, _ = model.resolve(params)
     if not (P["n"] == -1 and P["m"] == 1):
-        raise StabilityError(f"n = {P['n']:g}, m = {P['m']:g}; allowed: n = -1, m = 1 (the bound 1/2 is quoted for TCP-Reno)")
+        raise StabilityError(
+            f"n = {P['n']:g}, m = {P['m']:g}; allowed: n = -1, m = 1 (the bound 1/2 is quoted for TCP-Reno)"
+        )
     lhs = P["alpha"]
-    return Condition("E-RED α <= 1/2 (Reno)", "seed 002 Theorem III.2, Section IV-B", "sufficient", lhs, 0.5, lhs <= 0.5)
+    return Condition(
+        "E-RED α <= 1/2 (Reno)", "seed 002 Theorem III.2, Section IV-B", "sufficient", lhs, 0.5, lhs <= 0.5
+    )
 
 
 # ---------------------------------------------------------------- seed 001, Cx-TCP
+
 
 def seed001_equilibria(params: Mapping[str, object] | None = None, *, options=None) -> list[Condition]:
     """Seed 001 Lemmas 4.2-4.3 / Corollary 4.5: an equilibrium on the rising side of p(δ)
@@ -344,11 +486,22 @@ def seed001_equilibria(params: Mapping[str, object] | None = None, *, options=No
         if not regions[row, 0]:
             continue
         delta = eq[row, -1, 0] / P["C"]
-        slope = (P["p_max"] / (P["delta_th"] - P["delta_min"]) if delta <= P["delta_th"]
-                 else -P["p_max"] / (P["delta_max"] - P["delta_th"]))  # Algorithm 1: p′(δ)
-        out.append(Condition(f"Cx-TCP equilibrium δ*={delta * 1e3:.3f} ms (region {regions[row, 0]})",
-                             "seed 001 Lemmas 4.2-4.3, Corollary 4.5", "necessary and sufficient", slope, 0.0, slope > 0,
-                             {"delta": delta, "region": regions[row, 0], "state": eq[row, :, 0].tolist()}))
+        slope = (
+            P["p_max"] / (P["delta_th"] - P["delta_min"])
+            if delta <= P["delta_th"]
+            else -P["p_max"] / (P["delta_max"] - P["delta_th"])
+        )  # Algorithm 1: p′(δ)
+        out.append(
+            Condition(
+                f"Cx-TCP equilibrium δ*={delta * 1e3:.3f} ms (region {regions[row, 0]})",
+                "seed 001 Lemmas 4.2-4.3, Corollary 4.5",
+                "necessary and sufficient",
+                slope,
+                0.0,
+                slope > 0,
+                {"delta": delta, "region": regions[row, 0], "state": eq[row, :, 0].tolist()},
+            )
+        )
     return out
 
 

@@ -24,16 +24,24 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 import numpy as np
 
 from aqmlab.stability.linearise import StabilityError, linearise_batch, resolve_model
 from aqmlab.stability.roots import char_matrix, char_matrix_derivative, characteristic_roots
 
-__all__ = ["HopfPoint", "find_hopf", "hopf_newton", "transversality", "Lyapunov", "lyapunov", "appendix_ctcp_noavg",
-           "system_at"]
+__all__ = [
+    "HopfPoint",
+    "find_hopf",
+    "hopf_newton",
+    "transversality",
+    "Lyapunov",
+    "lyapunov",
+    "appendix_ctcp_noavg",
+    "system_at",
+]
 
 
 def system_at(model, base: Mapping[str, object], points: list[dict]):
@@ -70,8 +78,17 @@ def _det_and_domega(sys, omega):
     return det, ddet
 
 
-def hopf_newton(model, base: Mapping[str, object], param: str, value: float, omega: float, *,
-                tol: float = 1e-11, max_iter: int = 25, fixed: Mapping[str, float] | None = None):
+def hopf_newton(
+    model,
+    base: Mapping[str, object],
+    param: str,
+    value: float,
+    omega: float,
+    *,
+    tol: float = 1e-11,
+    max_iter: int = 25,
+    fixed: Mapping[str, float] | None = None,
+):
     """Newton's method on det Δ(iω; param) = 0 for (param, ω); returns (value, ω, converged)."""
     fixed = dict(fixed or {})
     p, w = float(value), float(omega)
@@ -116,14 +133,25 @@ def _abscissa(model, base, param, values):
     return np.array([r.abscissa for r in roots]), [r.rightmost for r in roots]
 
 
-def find_hopf(model, param: str, lo: float, hi: float, params: Mapping[str, object] | None = None, *,
-              options: Mapping[str, object] | None = None, scan: int = 24, log: bool | None = None) -> HopfPoint:
+def find_hopf(
+    model,
+    param: str,
+    lo: float,
+    hi: float,
+    params: Mapping[str, object] | None = None,
+    *,
+    options: Mapping[str, object] | None = None,
+    scan: int = 24,
+    log: bool | None = None,
+) -> HopfPoint:
     """The first Hopf point of ``param`` in [lo, hi] (the smallest value where the spectral
     abscissa changes sign, scanning ``scan`` values), refined by Newton."""
     model = resolve_model(model, options)
     base = dict(params or {})
     if param not in model.params:
-        raise StabilityError(f"param = {param!r} is not a parameter of {model.name}; allowed: {', '.join(model.params)}")
+        raise StabilityError(
+            f"param = {param!r} is not a parameter of {model.name}; allowed: {', '.join(model.params)}"
+        )
     if not (math.isfinite(lo) and math.isfinite(hi) and hi > lo):
         raise StabilityError(f"range {param}:{lo:g}:{hi:g}; allowed: finite LO < HI")
     if log is None:
@@ -133,8 +161,10 @@ def find_hopf(model, param: str, lo: float, hi: float, params: Mapping[str, obje
     sign = np.sign(a)
     change = np.nonzero(sign[:-1] * sign[1:] < 0)[0]
     if change.size == 0:
-        raise StabilityError(f"no Hopf point of {model.name} for {param} in [{lo:g}, {hi:g}] (the rightmost root stays "
-                             f"{'stable' if a[0] < 0 else 'unstable'}); allowed: a range in which stability changes")
+        raise StabilityError(
+            f"no Hopf point of {model.name} for {param} in [{lo:g}, {hi:g}] (the rightmost root stays "
+            f"{'stable' if a[0] < 0 else 'unstable'}); allowed: a range in which stability changes"
+        )
     i = int(change[0])
     x0, x1 = grid[i], grid[i + 1]
     # bisection on the spectral abscissa to a few digits, then Newton
@@ -152,14 +182,18 @@ def find_hopf(model, param: str, lo: float, hi: float, params: Mapping[str, obje
         value, omega = xm, abs(r[0].imag)  # Newton left the bracket (e.g. a real root crossing): keep the bisection
         ok = False
     if omega < 1e-9:
-        raise StabilityError(f"{model.name}: the root crossing at {param} = {value:g} is real (λ = 0), not a Hopf point; "
-                             "allowed: a range with a complex-pair crossing")
-    return HopfPoint(param=param, value=float(value), omega=float(omega), params={**base, param: float(value)},
-                     verified=bool(ok))
+        raise StabilityError(
+            f"{model.name}: the root crossing at {param} = {value:g} is real (λ = 0), not a Hopf point; "
+            "allowed: a range with a complex-pair crossing"
+        )
+    return HopfPoint(
+        param=param, value=float(value), omega=float(omega), params={**base, param: float(value)}, verified=bool(ok)
+    )
 
 
-def transversality(model, params: Mapping[str, object], param: str, omega: float, *,
-                   options: Mapping[str, object] | None = None) -> complex:
+def transversality(
+    model, params: Mapping[str, object], param: str, omega: float, *, options: Mapping[str, object] | None = None
+) -> complex:
     """dλ/dp at the root λ = iω of det Δ(λ; p) = 0: −(∂det/∂p)/(∂det/∂λ). Re > 0 means the pair
     crosses into the right half-plane as p increases (seed 000 eqs. 23-24, 34)."""
     model = resolve_model(model, options)
@@ -177,6 +211,7 @@ def transversality(model, params: Mapping[str, object], param: str, omega: float
 
 # ---------------------------------------------------------------------------------------------
 # first Lyapunov coefficient (general, numerical)
+
 
 @dataclass
 class Lyapunov:
@@ -268,8 +303,8 @@ class _Forms:
         s = np.array([1.0 / m if (m := float(np.max(np.abs(d) / self.scale[None, :]))) > 0 else 1.0 for d in dirs])
         h = 2e-2
         F = self._eval(dirs * s[:, None, None], [3, 2, 1, -1, -2, -3], h)
-        d3 = (-F[:, 0] + 8 * F[:, 1] - 13 * F[:, 2] + 13 * F[:, 3] - 8 * F[:, 4] + F[:, 5]) / (8 * h ** 3)
-        return d3 / (s ** 3)[:, None]
+        d3 = (-F[:, 0] + 8 * F[:, 1] - 13 * F[:, 2] + 13 * F[:, 3] - 8 * F[:, 4] + F[:, 5]) / (8 * h**3)
+        return d3 / (s**3)[:, None]
 
     def B(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
         """Complex bilinear B(u, v) by polarisation over real and imaginary parts."""
@@ -292,8 +327,14 @@ class _Forms:
         return (ca + abb) + 1j * (aab + cb)
 
 
-def lyapunov(model, params: Mapping[str, object], omega: float, *, param: str | None = None,
-             options: Mapping[str, object] | None = None) -> Lyapunov:
+def lyapunov(
+    model,
+    params: Mapping[str, object],
+    omega: float,
+    *,
+    param: str | None = None,
+    options: Mapping[str, object] | None = None,
+) -> Lyapunov:
     """First Lyapunov coefficient at a Hopf point (``params`` on the boundary, crossing
     frequency ``omega``). With ``param`` also dλ/dparam, μ2, β2 and T2."""
     model = resolve_model(model, options)
@@ -323,12 +364,14 @@ def lyapunov(model, params: Mapping[str, object], omega: float, *, param: str | 
     B2 = forms.B(phi, h11)
     c1 = 0.5 * (p.conj() @ (C + B1 + 2.0 * B2))
     dlam = transversality(model, params, param, omega, options=None) if param else None
-    return Lyapunov(omega=float(omega), c1=complex(c1), l1=float(c1.real / omega), q=q, dlam=dlam,
-                    extra={"equilibrium": y, "p": p})
+    return Lyapunov(
+        omega=float(omega), c1=complex(c1), l1=float(c1.real / omega), q=q, dlam=dlam, extra={"equilibrium": y, "p": p}
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # seed 000 Appendix (system 26, Table II, eqs. 47-68)
+
 
 class _Poly:
     """Truncated polynomials in (z, z̄) up to total degree 3: {(i, j): coefficient}."""
@@ -358,7 +401,9 @@ class _Poly:
         return self.c.get(k, 0)
 
 
-def appendix_ctcp_noavg(params: Mapping[str, object] | None = None, *, kappa_c: float = 1.0, omega: float | None = None):
+def appendix_ctcp_noavg(
+    params: Mapping[str, object] | None = None, *, kappa_c: float = 1.0, omega: float | None = None
+):
     """Seed 000 Appendix for Compound TCP-RED without averaging, system (26), at a Hopf point.
 
     ``params`` (C, tau, alpha, k, beta, b_min, b_max, p_max) must lie on the Hopf boundary at
@@ -409,9 +454,16 @@ def appendix_ctcp_noavg(params: Mapping[str, object] | None = None, *, kappa_c: 
     qv = np.array([1.0, phi1])
 
     def F_of(u1, u1r, u2r, u2):
-        F1 = (xi["xx"] * u1 * u1 + xi["xr"] * u1 * u1r + xi["xs"] * u1 * u2r + xi["rs"] * u1r * u2r
-              + xi["xxx"] * u1 * u1 * u1 + xi["xxr"] * u1 * u1 * u1r + xi["xxs"] * u1 * u1 * u2r
-              + xi["xrs"] * u1 * u1r * u2r) * kap  # eq. (47), first line (nonlinear part)
+        F1 = (
+            xi["xx"] * u1 * u1
+            + xi["xr"] * u1 * u1r
+            + xi["xs"] * u1 * u2r
+            + xi["rs"] * u1r * u2r
+            + xi["xxx"] * u1 * u1 * u1
+            + xi["xxr"] * u1 * u1 * u1r
+            + xi["xxs"] * u1 * u1 * u2r
+            + xi["xrs"] * u1 * u1r * u2r
+        ) * kap  # eq. (47), first line (nonlinear part)
         F2 = (chi["xy"] * u1 * u2) * kap  # eq. (47), second line
         return F1, F2
 
@@ -432,18 +484,30 @@ def appendix_ctcp_noavg(params: Mapping[str, object] | None = None, *, kappa_c: 
 
     g20, g11, g02 = g("20"), g("11"), g("02")
     # eqs. (65)-(66): E and F
-    A1, A2, B1, B2 = kap * xi["x"] - 2j * om, kap * chi["x"], kap * xi["s"] * np.exp(-2j * om * tau), kap * chi["y"] - 2j * om
+    A1, A2, B1, B2 = (
+        kap * xi["x"] - 2j * om,
+        kap * chi["x"],
+        kap * xi["s"] * np.exp(-2j * om * tau),
+        kap * chi["y"] - 2j * om,
+    )
     Cc1, Cc2 = -c1f["20"], -c2f["20"]
     E = np.array([Cc1 * B2 - Cc2 * B1, Cc2 * A1 - Cc1 * A2]) / (A1 * B2 - A2 * B1)
     J1, J2, K1, K2, L1, L2 = -c1f["11"], -c2f["11"], kap * xi["x"], kap * chi["x"], kap * xi["s"], kap * chi["y"]
     Fv = np.array([J1 * L2 - J2 * L1, J2 * K1 - J1 * K2]) / (K1 * L2 - K2 * L1)
 
     def w20(th):  # eq. (62)
-        return (-g20 / (1j * om)) * qv * np.exp(1j * om * th) - (np.conj(g02) / (3j * om)) * np.conj(qv) * np.exp(-1j * om * th) \
+        return (
+            (-g20 / (1j * om)) * qv * np.exp(1j * om * th)
+            - (np.conj(g02) / (3j * om)) * np.conj(qv) * np.exp(-1j * om * th)
             + E * np.exp(2j * om * th)
+        )
 
     def w11(th):
-        return (g11 / (1j * om)) * qv * np.exp(1j * om * th) - (np.conj(g11) / (1j * om)) * np.conj(qv) * np.exp(-1j * om * th) + Fv
+        return (
+            (g11 / (1j * om)) * qv * np.exp(1j * om * th)
+            - (np.conj(g11) / (1j * om)) * np.conj(qv) * np.exp(-1j * om * th)
+            + Fv
+        )
 
     def full(j, th):
         e = np.exp(1j * om * th)
@@ -454,18 +518,35 @@ def appendix_ctcp_noavg(params: Mapping[str, object] | None = None, *, kappa_c: 
     c1f, c2f = coeffs(F1), coeffs(F2)
     g21 = g("21")
     c1 = 1j / (2 * om) * (g20 * g11 - 2 * abs(g11) ** 2 - abs(g02) ** 2 / 3) + g21 / 2  # eq. (67)
-    # α'(0) = Re dλ/dκ at κ_c, eq. (34) inverted: Re(dλ/dκ)^(−1) = (2ω²κτ + τκ³(a1² − 2a2)) / (4ω²τ... ) — here from (28)
+    # α'(0) = Re dλ/dκ at κ_c, eq. (34) inverted:
+    # Re(dλ/dκ)^(−1) = (2ω²κτ + τκ³(a1² − 2a2)) / (4ω²τ... ) — here from (28)
     a1 = (pp * w + (2 - k) * i0 * (1 - p)) / tau
     a2 = pp * C * (2 - k) * i0 / tau
     a3 = pp * C * i0 / (p * tau)
     lam = 1j * om
     ex = np.exp(-lam * tau)
-    dF_dl = 2 * lam + kap * a1 - kap ** 2 * a3 * tau * ex  # d/dλ of (28)
+    dF_dl = 2 * lam + kap * a1 - kap**2 * a3 * tau * ex  # d/dλ of (28)
     dF_dk = lam * a1 + 2 * kap * a2 + 2 * kap * a3 * ex  # d/dκ of (28)
     dlam = -dF_dk / dF_dl
     mu2 = -c1.real / dlam.real  # eq. (68)
     beta2 = 2 * c1.real  # eq. (68)
     T2 = -(c1.imag + mu2 * dlam.imag) / om
-    return {"xi": xi, "chi": chi, "omega": om, "phi1": phi1, "phi2": phi2, "B": Bn, "g20": g20, "g11": g11, "g02": g02,
-            "g21": g21, "c1": complex(c1), "dlam_dkappa": complex(dlam), "mu2": float(mu2), "beta2": float(beta2),
-            "T2": float(T2), "equilibrium": y, "a": (a1, a2, a3)}
+    return {
+        "xi": xi,
+        "chi": chi,
+        "omega": om,
+        "phi1": phi1,
+        "phi2": phi2,
+        "B": Bn,
+        "g20": g20,
+        "g11": g11,
+        "g02": g02,
+        "g21": g21,
+        "c1": complex(c1),
+        "dlam_dkappa": complex(dlam),
+        "mu2": float(mu2),
+        "beta2": float(beta2),
+        "T2": float(T2),
+        "equilibrium": y,
+        "a": (a1, a2, a3),
+    }

@@ -16,8 +16,8 @@ points at once costs one call as well.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 import numpy as np
 
@@ -40,8 +40,10 @@ def resolve_model(model, options: Mapping[str, object] | None = None) -> FluidMo
     if isinstance(model, str):
         model = get_model(model, **dict(options or {}))
     if not isinstance(model, FluidModel):
-        raise StabilityError(f"model = {getattr(model, 'name', model)!r} is not a delay-differential fluid model; "
-                             "allowed: a FluidModel (discrete maps have no characteristic roots of this kind)")
+        raise StabilityError(
+            f"model = {getattr(model, 'name', model)!r} is not a delay-differential fluid model; "
+            "allowed: a FluidModel (discrete maps have no characteristic roots of this kind)"
+        )
     return model
 
 
@@ -71,7 +73,7 @@ class Linearisation:
         those delays): the form the root finders use."""
         A0 = self.A0.copy()
         groups: dict[float, np.ndarray] = {}
-        for tau, Ak in zip(self.delays, self.A):
+        for tau, Ak in zip(self.delays, self.A, strict=True):
             if not np.any(Ak):
                 continue
             if tau <= tol:
@@ -86,7 +88,7 @@ class Linearisation:
     def characteristic_matrix(self, lam: complex) -> np.ndarray:
         """Δ(λ) = λI − A_0 − Σ A_k e^(−λ τ_k)."""
         out = lam * np.eye(self.n, dtype=complex) - self.A0
-        for tau, Ak in zip(self.delays, self.A):
+        for tau, Ak in zip(self.delays, self.A, strict=True):
             out = out - Ak * np.exp(-lam * tau)
         return out
 
@@ -126,30 +128,47 @@ def linearise_batch(model: FluidModel, P: dict, size: int, equilibrium: np.ndarr
     Q = model.prepare(Q)
     y_flat = Y.reshape(n, size * K)
     lag_flat = np.ascontiguousarray(L.reshape(m, n, size * K))
-    F = np.asarray(model.rhs(0.0, np.ascontiguousarray(y_flat), lag_flat, Q), dtype=float).reshape(n, size, n_args, n, 4)
+    F = np.asarray(model.rhs(0.0, np.ascontiguousarray(y_flat), lag_flat, Q), dtype=float).reshape(
+        n, size, n_args, n, 4
+    )
     d1 = (F[..., 0] - F[..., 1]) / 2.0  # f(+h) − f(−h) over 2 (divide by h below)
     d2 = (F[..., 2] - F[..., 3]) / 4.0
     deriv = (4.0 * d1 - d2) / 3.0 / h.T[None, :, None, :]  # Richardson, (n_out, B, n_args, n_in)
     J = np.transpose(deriv, (1, 2, 0, 3))  # (B, n_args, n_out, n_in)
     A0 = np.ascontiguousarray(J[:, 0])
     A = np.ascontiguousarray(J[:, 1:])
-    delays = np.stack([np.broadcast_to(np.asarray(d, dtype=float), (size,)) for d in model.delays(P)], axis=1) \
-        if m else np.zeros((size, 0))
+    delays = (
+        np.stack([np.broadcast_to(np.asarray(d, dtype=float), (size,)) for d in model.delays(P)], axis=1)
+        if m
+        else np.zeros((size, 0))
+    )
     if not (np.all(np.isfinite(A0)) and np.all(np.isfinite(A))):
-        raise StabilityError(f"{model.name}: the linearisation is not finite (a singular right-hand side at the "
-                             "equilibrium); allowed: parameters for which the model is smooth at its equilibrium")
+        raise StabilityError(
+            f"{model.name}: the linearisation is not finite (a singular right-hand side at the "
+            "equilibrium); allowed: parameters for which the model is smooth at its equilibrium"
+        )
     return A0, A, delays, y_eq
 
 
-def linearise(model, params: Mapping[str, object] | None = None, *, options: Mapping[str, object] | None = None,
-              equilibrium=None) -> Linearisation:
+def linearise(
+    model, params: Mapping[str, object] | None = None, *, options: Mapping[str, object] | None = None, equilibrium=None
+) -> Linearisation:
     """The linear delay system of ``model`` (instance or registry name) about its equilibrium
     at one parameter point ``params`` (missing names take defaults)."""
     model = resolve_model(model, options)
     P, size = model.resolve(params)
     if size != 1:
-        raise StabilityError(f"params has {size} points; allowed: one parameter point (use linearise_batch for batches)")
+        raise StabilityError(
+            f"params has {size} points; allowed: one parameter point (use linearise_batch for batches)"
+        )
     eq = None if equilibrium is None else np.asarray(equilibrium, dtype=float).reshape(model.n_states, 1)
     A0, A, delays, y = linearise_batch(model, P, 1, eq)
-    return Linearisation(model=model.name, state_names=tuple(model.state_names), A0=A0[0], A=A[0],
-                         delays=delays[0], equilibrium=y[:, 0], params=_params_at(P, 0))
+    return Linearisation(
+        model=model.name,
+        state_names=tuple(model.state_names),
+        A0=A0[0],
+        A=A[0],
+        delays=delays[0],
+        equilibrium=y[:, 0],
+        params=_params_at(P, 0),
+    )

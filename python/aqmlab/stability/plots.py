@@ -18,7 +18,9 @@ def _figure(width=6.0, height=4.0, rows=1):
     return fig
 
 
-def plot_chart(chart, path: str | Path, *, extra_curves: dict | None = None, y_limits=None, title: str | None = None) -> Path:
+def plot_chart(
+    chart, path: str | Path, *, extra_curves: dict | None = None, y_limits=None, title: str | None = None
+) -> Path:
     """Boundary y(x) with the stable region shaded; a lower panel shows the period 2π/ω."""
     fig = _figure(6.0, 5.5)
     ax, ax2 = fig.subplots(2, 1, sharex=True, height_ratios=[3, 1])

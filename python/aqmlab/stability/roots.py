@@ -22,8 +22,16 @@ import scipy.linalg
 
 from aqmlab.stability.linearise import Linearisation, StabilityError
 
-__all__ = ["Roots", "characteristic_roots", "chebyshev", "generator_matrix", "newton_root", "rightmost_root",
-           "char_matrix", "char_matrix_derivative"]
+__all__ = [
+    "Roots",
+    "characteristic_roots",
+    "chebyshev",
+    "generator_matrix",
+    "newton_root",
+    "rightmost_root",
+    "char_matrix",
+    "char_matrix_derivative",
+]
 
 
 def chebyshev(N: int) -> tuple[np.ndarray, np.ndarray]:
@@ -66,7 +74,7 @@ def generator_matrix(A0: np.ndarray, A: np.ndarray, taus: np.ndarray, N: int) ->
     M = np.kron(D * (2.0 / tau_max), np.eye(n))
     top = np.zeros((n, n * (N + 1)))
     top[:, :n] += A0
-    for tau, Ak in zip(taus, A):
+    for tau, Ak in zip(taus, A, strict=True):
         s = 1.0 - 2.0 * tau / tau_max  # θ = −τ ↦ x
         row = _barycentric_row(x, s)
         top += np.kron(row[None, :], Ak)
@@ -76,14 +84,14 @@ def generator_matrix(A0: np.ndarray, A: np.ndarray, taus: np.ndarray, N: int) ->
 
 def char_matrix(A0, A, taus, lam):
     out = lam * np.eye(A0.shape[0], dtype=complex) - A0
-    for tau, Ak in zip(taus, A):
+    for tau, Ak in zip(taus, A, strict=True):
         out = out - Ak * np.exp(-lam * tau)
     return out
 
 
 def char_matrix_derivative(A0, A, taus, lam):
     out = np.eye(A0.shape[0], dtype=complex)
-    for tau, Ak in zip(taus, A):
+    for tau, Ak in zip(taus, A, strict=True):
         out = out + tau * Ak * np.exp(-lam * tau)
     return out
 
@@ -153,8 +161,14 @@ def _default_N(A0, A, taus) -> int:
     return 24 if taus.size else 0
 
 
-def characteristic_roots(lin: Linearisation | tuple, *, N: int | None = None, count: int = 12,
-                         refine: bool = True, region: float | None = None) -> Roots:
+def characteristic_roots(
+    lin: Linearisation | tuple,
+    *,
+    N: int | None = None,
+    count: int = 12,
+    refine: bool = True,
+    region: float | None = None,
+) -> Roots:
     """The rightmost ``count`` characteristic roots (one per conjugate pair).
 
     ``lin`` is a :class:`Linearisation` or a tuple (A0, A, taus). ``N`` is the Chebyshev degree
@@ -206,8 +220,12 @@ def characteristic_roots(lin: Linearisation | tuple, *, N: int | None = None, co
         conv.append(ok)
         res.append(r)
     order = np.argsort(-np.real(out))[:count]
-    return Roots(roots=np.asarray(out, dtype=complex)[order], converged=np.asarray(conv)[order],
-                 residual=np.asarray(res)[order], N=int(N))
+    return Roots(
+        roots=np.asarray(out, dtype=complex)[order],
+        converged=np.asarray(conv)[order],
+        residual=np.asarray(res)[order],
+        N=int(N),
+    )
 
 
 def rightmost_root(lin, **kw) -> complex:

@@ -38,6 +38,21 @@ def get_model(name: str, **options) -> FluidModel | DiscreteMap:
     return cls(**options)
 
 
-__all__ = ["MODELS", "DiscreteMap", "FluidError", "FluidModel", "Param", "get_model", "register",
-           "CtcpRed", "CtcpRedNoAveraging", "CtcpThreshold", "CxTcp", "CxTcpNetwork", "Ecn", "EcnNetwork", "PrimalDual",
-           "RedMap"]
+__all__ = [
+    "MODELS",
+    "DiscreteMap",
+    "FluidError",
+    "FluidModel",
+    "Param",
+    "get_model",
+    "register",
+    "CtcpRed",
+    "CtcpRedNoAveraging",
+    "CtcpThreshold",
+    "CxTcp",
+    "CxTcpNetwork",
+    "Ecn",
+    "EcnNetwork",
+    "PrimalDual",
+    "RedMap",
+]

@@ -16,7 +16,9 @@ def floats(name: str, value, *, positive: bool = True, length: int | None = None
     except (TypeError, ValueError):
         raise FluidError(f"{name} = {value!r} is not a list of numbers; allowed: e.g. 0.1,0.2") from None
     if array.size == 0 or not np.all(np.isfinite(array)) or (positive and np.any(array <= 0)):
-        raise FluidError(f"{name} = {value!r}; allowed: a non-empty list of {'positive ' if positive else ''}finite numbers")
+        raise FluidError(
+            f"{name} = {value!r}; allowed: a non-empty list of {'positive ' if positive else ''}finite numbers"
+        )
     if length is not None and array.size != length:
         raise FluidError(f"{name} has {array.size} entries; allowed: {length} (one per route/link)")
     return array
@@ -31,10 +33,11 @@ def routing(name: str, value) -> np.ndarray:
     try:
         matrix = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
-        raise FluidError(f"{name} = {value!r} is not a 0/1 matrix; allowed: e.g. '1 1; 1 0; 0 1' (routes x links)") from None
+        raise FluidError(
+            f"{name} = {value!r} is not a 0/1 matrix; allowed: e.g. '1 1; 1 0; 0 1' (routes x links)"
+        ) from None
     if matrix.ndim != 2 or matrix.size == 0 or not np.all((matrix == 0) | (matrix == 1)):
         raise FluidError(f"{name} = {value!r}; allowed: a non-empty 0/1 matrix, routes x links")
     if np.any(matrix.sum(axis=1) == 0) or np.any(matrix.sum(axis=0) == 0):
         raise FluidError(f"{name}: every route must use a link and every link must carry a route")
     return matrix
-

@@ -15,8 +15,9 @@ Array conventions (used by every model and by :func:`aqmlab.fluid.integrate.inte
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Callable, ClassVar, Mapping
+from typing import ClassVar
 
 import numpy as np
 
@@ -27,6 +28,7 @@ Params = dict  # name -> float | np.ndarray of shape (B,)
 try:  # the clip ufunc (one call instead of np.clip's Python wrapper: matters in the hot loop)
     clip = np._core.umath.clip  # type: ignore[attr-defined]
 except AttributeError:  # pragma: no cover - older numpy
+
     def clip(x, low, high, out=None):
         return np.minimum(np.maximum(x, low), high, out=out)
 
@@ -73,7 +75,9 @@ class _ModelBase:
         try:
             return self.state_names.index(state)
         except ValueError:
-            raise FluidError(f"state = {state!r} is not a state of {self.name}; allowed: {', '.join(self.state_names)}") from None
+            raise FluidError(
+                f"state = {state!r} is not a state of {self.name}; allowed: {', '.join(self.state_names)}"
+            ) from None
 
     # ---- parameters -------------------------------------------------------------------
     def resolve(self, values: Mapping[str, object] | None = None) -> tuple[Params, int]:
@@ -86,8 +90,9 @@ class _ModelBase:
         values = dict(values or {})
         unknown = [key for key in values if key not in self.params]
         if unknown:
-            raise FluidError(f"parameter {unknown[0]!r} is not a parameter of model {self.name}; "
-                             f"allowed: {', '.join(self.params)}")
+            raise FluidError(
+                f"parameter {unknown[0]!r} is not a parameter of model {self.name}; allowed: {', '.join(self.params)}"
+            )
         arrays: dict[str, np.ndarray] = {}
         size = 1
         for key, spec in self.params.items():
@@ -95,18 +100,31 @@ class _ModelBase:
             try:
                 array = np.asarray(raw, dtype=float).reshape(-1)
             except (TypeError, ValueError):
-                raise FluidError(f"parameter {key} = {raw!r} of model {self.name} is not a number; "
-                                 f"allowed: numbers in {spec.allowed()} {spec.unit}") from None
+                raise FluidError(
+                    f"parameter {key} = {raw!r} of model {self.name} is not a number; "
+                    f"allowed: numbers in {spec.allowed()} {spec.unit}"
+                ) from None
             if array.size == 0:
-                raise FluidError(f"parameter {key} of model {self.name} is empty; allowed: a number or a list of numbers")
-            bad = (np.isnan(array) | (np.isinf(array) & ~(spec.allow_inf & (array > 0)))) | (array < spec.low) | (array > spec.high) | ((array == spec.low) & spec.low_open)
+                raise FluidError(
+                    f"parameter {key} of model {self.name} is empty; allowed: a number or a list of numbers"
+                )
+            bad = (
+                (np.isnan(array) | (np.isinf(array) & ~(spec.allow_inf & (array > 0))))
+                | (array < spec.low)
+                | (array > spec.high)
+                | ((array == spec.low) & spec.low_open)
+            )
             if bad.any():
-                raise FluidError(f"parameter {key} = {array[bad][0]:g} of model {self.name} is out of range; "
-                                 f"allowed: {spec.allowed()} {spec.unit}")
+                raise FluidError(
+                    f"parameter {key} = {array[bad][0]:g} of model {self.name} is out of range; "
+                    f"allowed: {spec.allowed()} {spec.unit}"
+                )
             if array.size > 1:
                 if size > 1 and array.size != size:
-                    raise FluidError(f"parameter {key} has {array.size} values but another parameter has {size}; "
-                                     "allowed: one value or the same number of values for every swept parameter")
+                    raise FluidError(
+                        f"parameter {key} has {array.size} values but another parameter has {size}; "
+                        "allowed: one value or the same number of values for every swept parameter"
+                    )
                 size = array.size
             arrays[key] = array
         P: Params = {}
@@ -211,8 +229,9 @@ class DiscreteMap(_ModelBase):
         return np.abs(self.step(y.copy(), P) - y) / np.maximum(1.0, np.abs(y))
 
 
-def bisect_batch(function: Callable[[np.ndarray], np.ndarray], low, high, *, iterations: int = 200,
-                 what: str = "equilibrium") -> np.ndarray:
+def bisect_batch(
+    function: Callable[[np.ndarray], np.ndarray], low, high, *, iterations: int = 200, what: str = "equilibrium"
+) -> np.ndarray:
     """Vectorised bisection for ``function(x) = 0`` on ``[low, high]`` (arrays of shape (B,)),
     followed by a secant polish; the sign change is checked."""
     low = np.array(low, dtype=float)
@@ -221,8 +240,10 @@ def bisect_batch(function: Callable[[np.ndarray], np.ndarray], low, high, *, ite
     f_high = function(high)
     if np.any(np.sign(f_low) == np.sign(f_high)):
         bad = int(np.argmax(np.sign(f_low) == np.sign(f_high)))
-        raise FluidError(f"{what}: no sign change in [{low.flat[bad]:g}, {high.flat[bad]:g}] at point {bad}; "
-                         "allowed: parameters for which the equilibrium exists")
+        raise FluidError(
+            f"{what}: no sign change in [{low.flat[bad]:g}, {high.flat[bad]:g}] at point {bad}; "
+            "allowed: parameters for which the equilibrium exists"
+        )
     for _ in range(iterations):
         mid = 0.5 * (low + high)
         f_mid = function(mid)

@@ -15,8 +15,15 @@ import numpy as np
 
 from aqmlab.fluid.models._window_model import BASE_PARAMS, W_FLOOR, WindowModel, queue_rate, tcp_option
 from aqmlab.fluid.models.base import FluidError, Param
-from aqmlab.fluid.models.red_laws import (RED_LAWS, RED_PARAMS, check_red_law, check_thresholds, prepare_red, red_inverse,
-                                         red_probability)
+from aqmlab.fluid.models.red_laws import (
+    RED_LAWS,
+    RED_PARAMS,
+    check_red_law,
+    check_thresholds,
+    prepare_red,
+    red_inverse,
+    red_probability,
+)
 from aqmlab.fluid.models.window_laws import queue_equilibrium_window
 
 
@@ -35,7 +42,9 @@ class CtcpRed(WindowModel):
         self.params = {
             **BASE_PARAMS,
             **self.law.params,
-            "gamma": Param(1e-4, "1", "RED averaging parameter γ; weight γC̃ per second (seed 000 eq. 5)", 0.0, 1.0, low_open=True),
+            "gamma": Param(
+                1e-4, "1", "RED averaging parameter γ; weight γC̃ per second (seed 000 eq. 5)", 0.0, 1.0, low_open=True
+            ),
             **RED_PARAMS,
             "buffer": Param(math.inf, "packets", "buffer B (seed 000 eq. 3)", 0.0, low_open=True, allow_inf=True),
         }
@@ -68,8 +77,10 @@ class CtcpRed(WindowModel):
         w, p = queue_equilibrium_window(self.law, P, size)  # eq. (10)
         q = red_inverse(self.red_law, p, P)  # eq. (10): q* = p*/ρ + b (affine part)
         if np.any(q > P["buffer"]):
-            raise FluidError("buffer is smaller than the equilibrium queue q*; allowed: buffer > q* "
-                             f"(q* = {float(np.max(q)):.4g} packets)")
+            raise FluidError(
+                "buffer is smaller than the equilibrium queue q*; allowed: buffer > q* "
+                f"(q* = {float(np.max(q)):.4g} packets)"
+            )
         y = np.empty((3, size))
         y[0], y[1], y[2] = w, q, q  # r* = q* (eq. 5)
         return y

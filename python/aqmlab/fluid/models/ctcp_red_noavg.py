@@ -13,8 +13,15 @@ import numpy as np
 
 from aqmlab.fluid.models._window_model import BASE_PARAMS, W_FLOOR, WindowModel, queue_rate, tcp_option
 from aqmlab.fluid.models.base import FluidError, Param
-from aqmlab.fluid.models.red_laws import (RED_LAWS, RED_PARAMS, check_red_law, check_thresholds, prepare_red, red_inverse,
-                                         red_probability)
+from aqmlab.fluid.models.red_laws import (
+    RED_LAWS,
+    RED_PARAMS,
+    check_red_law,
+    check_thresholds,
+    prepare_red,
+    red_inverse,
+    red_probability,
+)
 from aqmlab.fluid.models.window_laws import queue_equilibrium_window
 
 
@@ -61,7 +68,9 @@ class CtcpRedNoAveraging(WindowModel):
         w, p = queue_equilibrium_window(self.law, P, size)  # equilibrium below eq. (26)
         q = red_inverse(self.red_law, p, P)  # p* = ρ(q* − b)
         if np.any(q > P["buffer"]):
-            raise FluidError(f"buffer is smaller than the equilibrium queue q* = {float(np.max(q)):.4g}; allowed: buffer > q*")
+            raise FluidError(
+                f"buffer is smaller than the equilibrium queue q* = {float(np.max(q)):.4g}; allowed: buffer > q*"
+            )
         return np.stack([w, q])
 
     def outputs(self, states, P):

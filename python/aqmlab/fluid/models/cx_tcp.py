@@ -38,7 +38,9 @@ CX_PARAMS = {
     "delta_th": Param(0.020, "s", "apex of the backoff function δ_th (Algorithm 1)", 0.0, low_open=True),
     "delta_max": Param(0.100, "s", "backoff ends at δ_max (Algorithm 1)", 0.0, low_open=True),
     "p_max": Param(0.05, "1", "backoff probability at the apex p_max (Algorithm 1)", 0.0, 1.0, low_open=True),
-    "buffer": Param(math.inf, "packets", "buffer (queue projected onto [0, buffer])", 0.0, low_open=True, allow_inf=True),
+    "buffer": Param(
+        math.inf, "packets", "buffer (queue projected onto [0, buffer])", 0.0, low_open=True, allow_inf=True
+    ),
 }
 W_FLOOR = 1e-3
 
@@ -47,12 +49,17 @@ def backoff(delta, P):
     """Algorithm 1 / Fig. 1: two-sided backoff probability (eq. 4 / eq. 22 after the shift)."""
     rise = P["p_max"] * (delta - P["delta_min"]) / (P["delta_th"] - P["delta_min"])
     fall = P["p_max"] * (P["delta_max"] - delta) / (P["delta_max"] - P["delta_th"])
-    return np.where(delta <= P["delta_min"], 0.0, np.where(delta <= P["delta_th"], rise,
-                                                          np.where(delta < P["delta_max"], fall, 0.0)))
+    return np.where(
+        delta <= P["delta_min"],
+        0.0,
+        np.where(delta <= P["delta_th"], rise, np.where(delta < P["delta_max"], fall, 0.0)),
+    )
 
 
 def check_backoff(P) -> None:
-    if np.any(np.asarray(P["delta_min"]) >= np.asarray(P["delta_th"])) or np.any(np.asarray(P["delta_th"]) >= np.asarray(P["delta_max"])):
+    if np.any(np.asarray(P["delta_min"]) >= np.asarray(P["delta_th"])) or np.any(
+        np.asarray(P["delta_th"]) >= np.asarray(P["delta_max"])
+    ):
         raise FluidError("delta_min, delta_th, delta_max must increase; allowed: delta_min < delta_th < delta_max (s)")
 
 
@@ -60,8 +67,10 @@ class CxTcp(FluidModel):
     name = "cx-tcp"
     title = "Cx-TCP flows through one bottleneck (seed 001 eqs. 2-4)"
     source = "seed 001 eqs. (2)-(6), Algorithm 1, Lemmas 4.1-4.3"
-    options = {"rtts": ("0.2", "per-class round-trip times, s (comma list)"),
-               "counts": ("400", "flows per class (comma list; one value applies to every class)")}
+    options = {
+        "rtts": ("0.2", "per-class round-trip times, s (comma list)"),
+        "counts": ("400", "flows per class (comma list; one value applies to every class)"),
+    }
     delay_names = ()
 
     def __init__(self, rtts="0.2", counts="400"):
@@ -137,8 +146,10 @@ class CxTcp(FluidModel):
         eq, regions = self.equilibria(P, size)
         if np.any(regions[0] != "A"):
             bad = int(np.argmax(regions[0] != "A"))
-            raise FluidError(f"cx-tcp: no equilibrium in region A (δ_min, δ_th] at point {bad}; allowed: parameters "
-                             "for which sqrt(2/p(δ)) Σ n_i/(RTT_i+δ) = C has a root there (seed 001 eq. 5)")
+            raise FluidError(
+                f"cx-tcp: no equilibrium in region A (δ_min, δ_th] at point {bad}; allowed: parameters "
+                "for which sqrt(2/p(δ)) Σ n_i/(RTT_i+δ) = C has a root there (seed 001 eq. 5)"
+            )
         if np.any(eq[0, -1] > np.asarray(P["buffer"])):
             raise FluidError("buffer is smaller than the equilibrium queue; allowed: buffer > q*")
         return eq[0]

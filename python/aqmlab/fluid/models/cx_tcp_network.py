@@ -16,7 +16,6 @@ Default network: two links of 1250 packets/s, route 0 over both, routes 1 and 2 
 
 from __future__ import annotations
 
-
 import numpy as np
 from scipy.optimize import fsolve
 
@@ -47,21 +46,29 @@ class CxTcpNetwork(FluidModel):
     name = "cx-tcp-network"
     title = "Cx-TCP routes over a network of bottlenecks (seed 001 eqs. 16-17, 22)"
     source = "seed 001 eqs. (16)-(22), Theorem 4.4"
-    options = {"routing": ("1 1; 1 0; 0 1", "routes x links 0/1 matrix, rows separated by ';'"),
-               "rtts": ("0.1,0.08,0.12", "route round-trip times, s"),
-               "capacities": ("1250,1250", "link capacities, packets/s")}
+    options = {
+        "routing": ("1 1; 1 0; 0 1", "routes x links 0/1 matrix, rows separated by ';'"),
+        "rtts": ("0.1,0.08,0.12", "route round-trip times, s"),
+        "capacities": ("1250,1250", "link capacities, packets/s"),
+    }
     delay_names = ()
 
     def __init__(self, routing_matrix="1 1; 1 0; 0 1", rtts="0.1,0.08,0.12", capacities="1250,1250", **kw):
         if "routing" in kw:
             routing_matrix = kw.pop("routing")
         if kw:
-            raise FluidError(f"option {next(iter(kw))!r} is not an option of cx-tcp-network; allowed: {', '.join(self.options)}")
+            raise FluidError(
+                f"option {next(iter(kw))!r} is not an option of cx-tcp-network; allowed: {', '.join(self.options)}"
+            )
         self.A = routing("routing", routing_matrix)
         n_routes, n_links = self.A.shape
         self.rtts = floats("rtts", rtts, length=n_routes)
         self.capacities = floats("capacities", capacities, length=n_links)
-        self.option_values = {"routing": self.A.tolist(), "rtts": self.rtts.tolist(), "capacities": self.capacities.tolist()}
+        self.option_values = {
+            "routing": self.A.tolist(),
+            "rtts": self.rtts.tolist(),
+            "capacities": self.capacities.tolist(),
+        }
         self.state_names = tuple(f"W{i}" for i in range(n_routes)) + tuple(f"q{j}" for j in range(n_links))
         self.units = ("packets",) * (n_routes + n_links)
         self.params = {
@@ -109,7 +116,7 @@ class CxTcpNetwork(FluidModel):
         for b in range(size):
             P1 = {key: (float(value[b]) if np.ndim(value) else value) for key, value in P.items()}
 
-            def windows(d):
+            def windows(d, P1=P1):
                 delta = self.A @ d  # δ_i = Σ_{j∈i} q_j/C_j
                 p = backoff22(delta, P1)
                 return np.sqrt(2.0 / np.maximum(p, 1e-300)), delta  # eq. (18)
@@ -130,21 +137,27 @@ class CxTcpNetwork(FluidModel):
                     return np.log(loads(d)[active])
 
                 for start in (1e-3, 1e-5, 1e-2, 1e-1):
-                    u, info, ier, message = fsolve(residual, np.full(len(active), np.log(start * P1["delta_th"])),
-                                                   xtol=1e-14, full_output=True)
+                    u, info, ier, message = fsolve(
+                        residual, np.full(len(active), np.log(start * P1["delta_th"])), xtol=1e-14, full_output=True
+                    )
                     d = np.zeros(L)
                     d[active] = np.exp(u)
                     W, delta = windows(d)
                     idle = np.setdiff1d(np.arange(L), active)
-                    if (np.max(np.abs(residual(u))) < 1e-11 and np.all(delta <= P1["delta_th"])
-                            and np.all(loads(d)[idle] <= 1.0 + 1e-12)):
+                    if (
+                        np.max(np.abs(residual(u))) < 1e-11
+                        and np.all(delta <= P1["delta_th"])
+                        and np.all(loads(d)[idle] <= 1.0 + 1e-12)
+                    ):
                         found = d
                         break
                 if found is not None:
                     break
             if found is None:
-                raise FluidError(f"cx-tcp-network: no equilibrium with every route in region A at point {b}; "
-                                 "allowed: capacities/RTTs for which every route's delay settles below delta_th")
+                raise FluidError(
+                    f"cx-tcp-network: no equilibrium with every route in region A at point {b}; "
+                    "allowed: capacities/RTTs for which every route's delay settles below delta_th"
+                )
             q = found * self.capacities
             out[:R, b] = W
             out[R:, b] = q

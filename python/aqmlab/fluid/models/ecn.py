@@ -11,7 +11,6 @@ Linearisation (eq. 14): u̇ = −κ (p + x p′) u(t − τ); the loop is stable
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from aqmlab.fluid.models.base import FluidError, FluidModel, Param, bisect_batch
@@ -59,8 +58,9 @@ class Ecn(FluidModel):
         elif self.resource == "overflow":
             x = C + w  # x − C = w
         else:
-            x = bisect_batch(lambda x: marking_rate("gaussian", x, C, P) - w, 1e-9 * C, C,
-                             what="ecn gaussian equilibrium x p(x) = w")
+            x = bisect_batch(
+                lambda x: marking_rate("gaussian", x, C, P) - w, 1e-9 * C, C, what="ecn gaussian equilibrium x p(x) = w"
+            )
         return np.asarray(x, dtype=float)[None, :]
 
     def loop_gain(self, P, size):

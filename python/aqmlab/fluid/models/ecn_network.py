@@ -23,24 +23,32 @@ class EcnNetwork(FluidModel):
     name = "ecn-network"
     title = "ECN rate-based protocol over routes and resources (seed 004 eqs. 9-10)"
     source = "seed 004 eqs. (9)-(12), (15)"
-    options = {"resource": ("mm1", ", ".join(RESOURCES)),
-               "routing": ("1 1; 1 0; 0 1", "routes x resources 0/1 matrix"),
-               "weights": ("10,10,10", "route weights w_r, packets/s"),
-               "capacities": ("100,100", "resource capacities C_j, packets/s")}
+    options = {
+        "resource": ("mm1", ", ".join(RESOURCES)),
+        "routing": ("1 1; 1 0; 0 1", "routes x resources 0/1 matrix"),
+        "weights": ("10,10,10", "route weights w_r, packets/s"),
+        "capacities": ("100,100", "resource capacities C_j, packets/s"),
+    }
     delay_names = ("tau",)
 
     def __init__(self, resource="mm1", routing_matrix="1 1; 1 0; 0 1", weights="10,10,10", capacities="100,100", **kw):
         if "routing" in kw:
             routing_matrix = kw.pop("routing")
         if kw:
-            raise FluidError(f"option {next(iter(kw))!r} is not an option of ecn-network; allowed: {', '.join(self.options)}")
+            raise FluidError(
+                f"option {next(iter(kw))!r} is not an option of ecn-network; allowed: {', '.join(self.options)}"
+            )
         self.resource = check_resource(resource)
         self.A = routing("routing", routing_matrix)
         R, J = self.A.shape
         self.weights = floats("weights", weights, length=R)
         self.capacities = floats("capacities", capacities, length=J)
-        self.option_values = {"resource": resource, "routing": self.A.tolist(), "weights": self.weights.tolist(),
-                              "capacities": self.capacities.tolist()}
+        self.option_values = {
+            "resource": resource,
+            "routing": self.A.tolist(),
+            "weights": self.weights.tolist(),
+            "capacities": self.capacities.tolist(),
+        }
         self.state_names = tuple(f"x{r}" for r in range(R))
         self.units = ("packets/s",) * R
         self.params = {
@@ -75,14 +83,16 @@ class EcnNetwork(FluidModel):
         for b in range(size):
             P1 = {key: (float(value[b]) if np.ndim(value) else value) for key, value in P.items()}
 
-            def residual(s):  # log(x_r Σ μ_j / w_r): zero at equilibrium of eq. (9)
+            def residual(s, P1=P1):  # log(x_r Σ μ_j / w_r): zero at equilibrium of eq. (9)
                 x = np.exp(np.minimum(s, 50.0))[:, None]
                 with np.errstate(over="ignore", divide="ignore"):
                     return np.log(np.maximum((x * self._congestion(x, P1))[:, 0], 1e-300) / self.weights)
 
             share = self.capacities.min() / np.maximum(1.0, self.A.sum(axis=0).max())
             for factor in (0.5, 1.5, 0.1, 3.0):
-                s, info, ier, message = fsolve(residual, np.full(R, np.log(factor * share)), xtol=1e-14, full_output=True)
+                s, info, ier, message = fsolve(
+                    residual, np.full(R, np.log(factor * share)), xtol=1e-14, full_output=True
+                )
                 if np.max(np.abs(residual(s))) < 1e-10:
                     break
             else:

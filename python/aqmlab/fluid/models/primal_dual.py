@@ -47,18 +47,31 @@ class PrimalDual(FluidModel):
     name = "primal-dual"
     title = "General primal-dual TCP + E-RED/RED network (seed 002 Sections III-IV, reconstructed)"
     source = "seed 002 eqs. (8)-(9), (22)-(23), (31)-(38) (reconstructed)"
-    options = {"link": ("ered-iq", ", ".join(LINKS)), "feedback": ("linear", ", ".join(FEEDBACK)),
-               "routing": ("1; 1; 1", "routes x links 0/1 matrix"),
-               "rtts": ("0.04,0.08,0.12", "route round-trip times T_r, s"),
-               "forward": ("", "forward delays T^f (routes x links matrix, s); default T_r/2"),
-               "capacities": ("1250", "link capacities c_l, packets/s")}
+    options = {
+        "link": ("ered-iq", ", ".join(LINKS)),
+        "feedback": ("linear", ", ".join(FEEDBACK)),
+        "routing": ("1; 1; 1", "routes x links 0/1 matrix"),
+        "rtts": ("0.04,0.08,0.12", "route round-trip times T_r, s"),
+        "forward": ("", "forward delays T^f (routes x links matrix, s); default T_r/2"),
+        "capacities": ("1250", "link capacities c_l, packets/s"),
+    }
 
-    def __init__(self, link="ered-iq", feedback="linear", routing_matrix="1; 1; 1", rtts="0.04,0.08,0.12",
-                 forward=None, capacities="1250", **kw):
+    def __init__(
+        self,
+        link="ered-iq",
+        feedback="linear",
+        routing_matrix="1; 1; 1",
+        rtts="0.04,0.08,0.12",
+        forward=None,
+        capacities="1250",
+        **kw,
+    ):
         if "routing" in kw:
             routing_matrix = kw.pop("routing")
         if kw:
-            raise FluidError(f"option {next(iter(kw))!r} is not an option of primal-dual; allowed: {', '.join(self.options)}")
+            raise FluidError(
+                f"option {next(iter(kw))!r} is not an option of primal-dual; allowed: {', '.join(self.options)}"
+            )
         if link not in LINKS:
             raise FluidError(f"link = {link!r}; allowed: {', '.join(LINKS)}")
         if feedback not in FEEDBACK:
@@ -72,33 +85,61 @@ class PrimalDual(FluidModel):
             self.forward = np.outer(self.rtts / 2.0, np.ones(L))
         else:
             self.forward = _matrix(forward)
-            if self.forward.shape != (R, L) or np.any(self.forward < 0) or np.any((self.forward >= self.rtts[:, None]) & (self.A > 0)):
+            if (
+                self.forward.shape != (R, L)
+                or np.any(self.forward < 0)
+                or np.any((self.forward >= self.rtts[:, None]) & (self.A > 0))
+            ):
                 raise FluidError(f"forward has shape {self.forward.shape}; allowed: ({R}, {L}) delays in [0, T_r)")
         self.backward = self.rtts[:, None] - self.forward  # T^b_{lr} = T_r − T^f_{rl}
-        self.pairs = [(r, l) for r in range(R) for l in range(L) if self.A[r, l]]
-        self.option_values = {"link": link, "feedback": feedback, "routing": self.A.tolist(), "rtts": self.rtts.tolist(),
-                              "forward": self.forward.tolist(), "capacities": self.capacities.tolist()}
+        self.pairs = [(r, link_index) for r in range(R) for link_index in range(L) if self.A[r, link_index]]
+        self.option_values = {
+            "link": link,
+            "feedback": feedback,
+            "routing": self.A.tolist(),
+            "rtts": self.rtts.tolist(),
+            "forward": self.forward.tolist(),
+            "capacities": self.capacities.tolist(),
+        }
         averaged = link != "ered-iq"
-        self.state_names = (tuple(f"w{r}" for r in range(R)) + tuple(f"v{l}" for l in range(L))
-                            + (tuple(f"r{l}" for l in range(L)) if averaged else ()))
+        self.state_names = (
+            tuple(f"w{r}" for r in range(R))
+            + tuple(f"v{link_index}" for link_index in range(L))
+            + (tuple(f"r{link_index}" for link_index in range(L)) if averaged else ())
+        )
         self.units = ("packets",) * len(self.state_names)
-        self.delay_names = (tuple(f"T{r}" for r in range(R)) + tuple(f"Tf{r}_{l}" for r, l in self.pairs)
-                            + tuple(f"Tb{r}_{l}" for r, l in self.pairs))
+        self.delay_names = (
+            tuple(f"T{r}" for r in range(R))
+            + tuple(f"Tf{r}_{link_index}" for r, link_index in self.pairs)
+            + tuple(f"Tb{r}_{link_index}" for r, link_index in self.pairs)
+        )
         self.tcp = Power()
-        self.params = {**Power.params,
-                       "gamma": Param(0.95, "1", "virtual-queue capacity fraction γ (Remark 3)", 0.0, 1.0, low_open=True),
-                       "rtt_scale": Param(1.0, "1", "multiplies every delay (for delay sweeps)", 0.0, low_open=True)}
+        self.params = {
+            **Power.params,
+            "gamma": Param(0.95, "1", "virtual-queue capacity fraction γ (Remark 3)", 0.0, 1.0, low_open=True),
+            "rtt_scale": Param(1.0, "1", "multiplies every delay (for delay sweeps)", 0.0, low_open=True),
+        }
         if link in ("ered-iq", "ered-aq"):
-            self.params.update({
-                "alpha": Param(0.5, "1/s", "E-RED adaptation gain α (eq. 34; α <= 1/2 suffices for Reno)", 0.0, low_open=True),
-                "p_min": Param(1e-4, "1", "E-RED marking probability at the lower threshold (eq. 35)", 0.0, 1.0, low_open=True),
-                "b_min": Param(0.0, "packets", "E-RED lower threshold on the virtual queue (eq. 35)", 0.0)})
+            self.params.update(
+                {
+                    "alpha": Param(
+                        0.5, "1/s", "E-RED adaptation gain α (eq. 34; α <= 1/2 suffices for Reno)", 0.0, low_open=True
+                    ),
+                    "p_min": Param(
+                        1e-4, "1", "E-RED marking probability at the lower threshold (eq. 35)", 0.0, 1.0, low_open=True
+                    ),
+                    "b_min": Param(0.0, "packets", "E-RED lower threshold on the virtual queue (eq. 35)", 0.0),
+                }
+            )
         else:
             self.params.update(RED_PARAMS)
         if averaged:
-            self.params.update({
-                "wq": Param(0.002, "1", "EWMA weight w per sample (eq. 37)", 0.0, 1.0, low_open=True),
-                "sample": Param(0.001, "s", "EWMA sampling interval δ (eq. 37)", 0.0, low_open=True)})
+            self.params.update(
+                {
+                    "wq": Param(0.002, "1", "EWMA weight w per sample (eq. 37)", 0.0, 1.0, low_open=True),
+                    "sample": Param(0.001, "s", "EWMA sampling interval δ (eq. 37)", 0.0, low_open=True),
+                }
+            )
 
     def check(self, P):
         if self.link == "red":
@@ -107,17 +148,20 @@ class PrimalDual(FluidModel):
     # ---- structure -------------------------------------------------------------------------
     def delays(self, P):
         s = P["rtt_scale"]
-        return ([s * T for T in self.rtts] + [s * self.forward[r, l] for r, l in self.pairs]
-                + [s * self.backward[r, l] for r, l in self.pairs])
+        return (
+            [s * T for T in self.rtts]
+            + [s * self.forward[r, link] for r, link in self.pairs]
+            + [s * self.backward[r, link] for r, link in self.pairs]
+        )
 
     def phase_delay(self, P):
         return P["rtt_scale"] * float(self.rtts.min())
 
-    def price(self, z, l: int, P):
-        """Marking probability of link l from its (virtual or averaged) queue z."""
+    def price(self, z, link: int, P):
+        """Marking probability of link `link` from its (virtual or averaged) queue z."""
         if self.link == "red":
             return red_probability("piecewise", z, P)  # seed 000 eq. (6) on the average
-        exponent = np.minimum(P["alpha"] * (z - P["b_min"]) / self.capacities[l], 700.0)
+        exponent = np.minimum(P["alpha"] * (z - P["b_min"]) / self.capacities[link], 700.0)
         return np.where(z < P["b_min"], 0.0, np.minimum(P["p_min"] * np.exp(exponent), 1.0))  # eq. (35)
 
     def rhs(self, t, y, lag, P):
@@ -130,25 +174,25 @@ class PrimalDual(FluidModel):
         # route prices q_r(t) from p_l(t − T^b_{lr}) (eq. 9 or eq. 36)
         q = np.zeros((R, y.shape[1])) if self.feedback == "linear" else np.ones((R, y.shape[1]))
         y_links = np.zeros((L, y.shape[1]))
-        for k, (r, l) in enumerate(self.pairs):
+        for k, (r, link) in enumerate(self.pairs):
             back = lag[R + n_pairs + k]
-            p_l = self.price(back[z_index + l], l, P)  # p_l(t − T^b_{lr})
+            p_l = self.price(back[z_index + link], link, P)  # p_l(t − T^b_{lr})
             if self.feedback == "linear":
                 q[r] += p_l  # eq. (9)
             else:
                 q[r] *= 1.0 - p_l  # eq. (36)
-            y_links[l] += lag[R + k][r] / rtt[r]  # eq. (8): x_r(t − T^f_{rl})
+            y_links[link] += lag[R + k][r] / rtt[r]  # eq. (8): x_r(t − T^f_{rl})
         if self.feedback == "probabilistic":
             q = 1.0 - q
         w = y[:R]
         x_delayed = np.stack([lag[r][r] for r in range(R)]) / rtt  # x_r(t − T_r)
         dy[:R] = x_delayed * (self.tcp.increase(w, P) * (1.0 - q) - self.tcp.decrease(w, P) * q)  # eq. (31)
-        v = y[R:R + L]
+        v = y[R : R + L]
         dv = y_links - P["gamma"] * self.capacities[:, None]  # virtual queue, capacity γ c
-        dy[R:R + L] = np.where(v <= 0.0, np.maximum(dv, 0.0), dv)
+        dy[R : R + L] = np.where(v <= 0.0, np.maximum(dv, 0.0), dv)
         if self.link != "ered-iq":
             K = -np.log1p(-np.asarray(P["wq"])) / P["sample"]  # K = −ln(1 − w)/δ, eq. (38)
-            dy[R + L:] = K * (v - y[R + L:])  # eq. (38)
+            dy[R + L :] = K * (v - y[R + L :])  # eq. (38)
         return dy
 
     def bounds(self, P):
@@ -171,7 +215,7 @@ class PrimalDual(FluidModel):
                     return self.A @ prices
                 return 1.0 - np.exp(self.A @ np.log1p(-np.minimum(prices, 1 - 1e-15)))
 
-            def residual(s):
+            def residual(s, P1=P1, rtt=rtt, target=target):
                 w = np.exp(s[:R])
                 prices = np.exp(s[R:])
                 q = route_price(prices)
@@ -183,26 +227,30 @@ class PrimalDual(FluidModel):
             guess = np.concatenate([np.log(w0), np.full(L, math.log(1e-3))])
             s, info, ier, message = fsolve(residual, guess, xtol=1e-14, full_output=True)
             if not np.max(np.abs(residual(s))) < 1e-10:
-                raise FluidError(f"primal-dual: equilibrium not found at point {b} ({message.strip()}); allowed: "
-                                 "networks in which every link is a bottleneck")
+                raise FluidError(
+                    f"primal-dual: equilibrium not found at point {b} ({message.strip()}); allowed: "
+                    "networks in which every link is a bottleneck"
+                )
             w, prices = np.exp(s[:R]), np.exp(s[R:])
             if self.link == "red":
                 z = red_inverse("piecewise", prices, P1)
             else:
                 if np.any(prices < P1["p_min"]):
-                    raise FluidError(f"primal-dual: an equilibrium price {prices.min():.3g} is below p_min = {P1['p_min']:g}; "
-                                     "allowed: p_min below the equilibrium marking probability")
+                    raise FluidError(
+                        f"primal-dual: an equilibrium price {prices.min():.3g} is below p_min = {P1['p_min']:g}; "
+                        "allowed: p_min below the equilibrium marking probability"
+                    )
                 z = P1["b_min"] + self.capacities / P1["alpha"] * np.log(prices / P1["p_min"])  # eq. (35) inverted
             out[:R, b] = w
-            out[R:R + L, b] = z
+            out[R : R + L, b] = z
             if self.link != "ered-iq":
-                out[R + L:, b] = z
+                out[R + L :, b] = z
         return out
 
     def outputs(self, states, P):
         R, L = self.A.shape
         start = R + L if self.link != "ered-iq" else R
-        return {f"p{l}": self.price(states[:, start + l, :], l, P) for l in range(L)}
+        return {f"p{link}": self.price(states[:, start + link, :], link, P) for link in range(L)}
 
 
 def _matrix(value) -> np.ndarray:

@@ -50,8 +50,7 @@ def red_probability(law: str, r, P):
     eta = (1.0 - P["p_max"]) / P["b_max"]
     middle = rho * (r - P["b_min"])  # eq. (6), b < r < b̄
     gentle = eta * r - (1.0 - 2.0 * P["p_max"])  # eq. (6), b̄ <= r < 2b̄
-    return np.where(r <= P["b_min"], 0.0, np.where(r < P["b_max"], middle,
-                                                  np.where(r < 2.0 * P["b_max"], gentle, 1.0)))
+    return np.where(r <= P["b_min"], 0.0, np.where(r < P["b_max"], middle, np.where(r < 2.0 * P["b_max"], gentle, 1.0)))
 
 
 def red_inverse(law: str, p, P):

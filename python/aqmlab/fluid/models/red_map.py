@@ -52,7 +52,9 @@ class RedMap(DiscreteMap):
         }
 
     def check(self, P):
-        if np.any(np.asarray(P["q_min"]) >= np.asarray(P["q_max"])) or np.any(np.asarray(P["q_max"]) >= np.asarray(P["B"])):
+        if np.any(np.asarray(P["q_min"]) >= np.asarray(P["q_max"])) or np.any(
+            np.asarray(P["q_max"]) >= np.asarray(P["B"])
+        ):
             raise FluidError("RED thresholds must satisfy q_min < q_max < B; allowed: 0 <= q_min < q_max < B (packets)")
 
     def G(self, p, P):

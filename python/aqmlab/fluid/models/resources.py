@@ -13,8 +13,10 @@ RESOURCES = ("mm1", "overflow", "gaussian")
 RESOURCE_PARAMS = {
     "mm1": {"B": Param(10.0, "packets", "marking threshold B of the M/M/1 resource (eq. 11)", 0.0, low_open=True)},
     "overflow": {},
-    "gaussian": {"B": Param(10.0, "packets", "workload threshold B (eq. 15)", 0.0, low_open=True),
-                 "sigma2": Param(1.0, "packets", "workload variance per unit of arrivals σ² (eq. 15)", 0.0, low_open=True)},
+    "gaussian": {
+        "B": Param(10.0, "packets", "workload threshold B (eq. 15)", 0.0, low_open=True),
+        "sigma2": Param(1.0, "packets", "workload variance per unit of arrivals σ² (eq. 15)", 0.0, low_open=True),
+    },
 }
 
 

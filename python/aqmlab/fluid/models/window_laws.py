@@ -85,7 +85,7 @@ class Africa(WindowLaw):
 
     def increase(self, w, P):
         b = self._b(w)
-        return 0.156 * w ** 0.8 * b / (2.0 - b) / w  # Table I: i = a(w)/w
+        return 0.156 * w**0.8 * b / (2.0 - b) / w  # Table I: i = a(w)/w
 
     def decrease(self, w, P):
         return w * self._b(w)  # Table I: d = w b(w)
