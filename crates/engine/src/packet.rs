@@ -61,4 +61,22 @@ impl Packet {
     pub fn has_flag(&self, flag: u8) -> bool {
         self.flags & flag != 0
     }
+
+    /// A data packet of flow 0 on route 0, for the queue disciplines' unit tests.
+    #[cfg(test)]
+    pub(crate) fn test_data(size_bytes: u32, ecn: Ecn, enqueued_at: Time) -> Packet {
+        Packet {
+            flow: 0,
+            kind: PacketKind::Data,
+            ecn,
+            flags: 0,
+            hop: 0,
+            route: 0,
+            size_bytes,
+            seq: 0,
+            timestamp: 0,
+            enqueued_at,
+            sack: 0,
+        }
+    }
 }

@@ -221,7 +221,7 @@ impl QueuePolicy for AdaptiveRed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::{Ecn, PacketKind};
+    use crate::packet::Ecn;
     use crate::rng::{stream, StreamKind};
 
     const LINK: LinkContext = LinkContext { rate_bps: 100_000_000, mean_packet_bytes: 1500 };
@@ -250,19 +250,7 @@ mod tests {
     }
 
     fn packet() -> Packet {
-        Packet {
-            sack: 0,
-            flow: 0,
-            kind: PacketKind::Data,
-            ecn: Ecn::NotEct,
-            flags: 0,
-            hop: 0,
-            route: 0,
-            size_bytes: 1500,
-            seq: 0,
-            timestamp: 0,
-            enqueued_at: 0,
-        }
+        Packet::test_data(1500, Ecn::NotEct, 0)
     }
 
     fn view(packets: u32) -> QueueView {

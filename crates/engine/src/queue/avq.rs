@@ -136,7 +136,6 @@ impl QueuePolicy for Avq {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::PacketKind;
     use crate::rng::{stream, StreamKind};
 
     /// 12 Mb/s of 1500-byte packets: C = 1000 packets/s.
@@ -155,19 +154,7 @@ mod tests {
     }
 
     fn packet(ecn: Ecn) -> Packet {
-        Packet {
-            sack: 0,
-            flow: 0,
-            kind: PacketKind::Data,
-            ecn,
-            flags: 0,
-            hop: 0,
-            route: 0,
-            size_bytes: 1500,
-            seq: 0,
-            timestamp: 0,
-            enqueued_at: 0,
-        }
+        Packet::test_data(1500, ecn, 0)
     }
 
     const VIEW: QueueView = QueueView { packets: 0, bytes: 0, idle_since: None, link_rate_bps: 12_000_000 };

@@ -233,7 +233,6 @@ impl Codel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::PacketKind;
 
     const MS: Time = 1_000_000;
 
@@ -248,19 +247,7 @@ mod tests {
     }
 
     fn packet(enqueued_at: Time, ecn: Ecn) -> Packet {
-        Packet {
-            sack: 0,
-            flow: 0,
-            kind: PacketKind::Data,
-            ecn,
-            flags: 0,
-            hop: 0,
-            route: 0,
-            size_bytes: 1500,
-            seq: 0,
-            timestamp: 0,
-            enqueued_at,
-        }
+        Packet::test_data(1500, ecn, enqueued_at)
     }
 
     fn view(packets: u32) -> QueueView {

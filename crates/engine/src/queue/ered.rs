@@ -240,7 +240,6 @@ impl QueuePolicy for Ered {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::PacketKind;
     use crate::rng::{stream, StreamKind};
 
     /// 100 Mb/s of 1250-byte packets: C = 10 000 packets/s.
@@ -264,19 +263,7 @@ mod tests {
     }
 
     fn packet(ecn: Ecn) -> Packet {
-        Packet {
-            sack: 0,
-            flow: 0,
-            kind: PacketKind::Data,
-            ecn,
-            flags: 0,
-            hop: 0,
-            route: 0,
-            size_bytes: 1250,
-            seq: 0,
-            timestamp: 0,
-            enqueued_at: 0,
-        }
+        Packet::test_data(1250, ecn, 0)
     }
 
     const VIEW: QueueView = QueueView { packets: 0, bytes: 0, idle_since: None, link_rate_bps: 100_000_000 };

@@ -399,7 +399,6 @@ impl Queue {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::PacketKind;
     use crate::rng::{stream, StreamKind};
 
     /// Drops every second head at dequeue and marks the others (a dequeue-side AQM).
@@ -422,19 +421,7 @@ mod tests {
     }
 
     fn packet(ecn: Ecn) -> Packet {
-        Packet {
-            flow: 0,
-            kind: PacketKind::Data,
-            ecn,
-            flags: 0,
-            hop: 0,
-            route: 0,
-            size_bytes: 1000,
-            seq: 0,
-            timestamp: 0,
-            enqueued_at: 0,
-            sack: 0,
-        }
+        Packet::test_data(1000, ecn, 0)
     }
 
     #[test]

@@ -155,7 +155,6 @@ impl QueuePolicy for Pi {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::PacketKind;
     use crate::rng::{stream, StreamKind};
 
     const T: Time = 6_250_000; // 1/160 Hz
@@ -173,19 +172,7 @@ mod tests {
     }
 
     fn packet() -> Packet {
-        Packet {
-            sack: 0,
-            flow: 0,
-            kind: PacketKind::Data,
-            ecn: Ecn::NotEct,
-            flags: 0,
-            hop: 0,
-            route: 0,
-            size_bytes: 500,
-            seq: 0,
-            timestamp: 0,
-            enqueued_at: 0,
-        }
+        Packet::test_data(500, Ecn::NotEct, 0)
     }
 
     fn view(packets: u32) -> QueueView {

@@ -283,7 +283,6 @@ impl QueuePolicy for Pie {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::PacketKind;
     use crate::rng::{stream, StreamKind};
 
     const MS: Time = 1_000_000;
@@ -306,19 +305,7 @@ mod tests {
     }
 
     fn packet(enqueued_at: Time) -> Packet {
-        Packet {
-            sack: 0,
-            flow: 0,
-            kind: PacketKind::Data,
-            ecn: Ecn::NotEct,
-            flags: 0,
-            hop: 0,
-            route: 0,
-            size_bytes: 1500,
-            seq: 0,
-            timestamp: 0,
-            enqueued_at,
-        }
+        Packet::test_data(1500, Ecn::NotEct, enqueued_at)
     }
 
     fn view(packets: u32) -> QueueView {

@@ -270,7 +270,6 @@ impl QueuePolicy for Red {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::PacketKind;
     use crate::rng::{stream, StreamKind};
 
     fn config() -> RedConfig {
@@ -292,19 +291,7 @@ mod tests {
     }
 
     fn packet() -> Packet {
-        Packet {
-            flow: 0,
-            kind: PacketKind::Data,
-            ecn: Ecn::NotEct,
-            flags: 0,
-            hop: 0,
-            route: 0,
-            size_bytes: 1500,
-            seq: 0,
-            timestamp: 0,
-            enqueued_at: 0,
-            sack: 0,
-        }
+        Packet::test_data(1500, Ecn::NotEct, 0)
     }
 
     fn view(packets: u32) -> QueueView {

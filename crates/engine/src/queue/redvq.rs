@@ -90,7 +90,7 @@ impl QueuePolicy for RedVq {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::{Ecn, PacketKind};
+    use crate::packet::Ecn;
     use crate::queue::red::control_law;
     use crate::queue::{DropReason, Limit};
     use crate::rng::{stream, StreamKind};
@@ -119,19 +119,7 @@ mod tests {
     }
 
     fn packet() -> Packet {
-        Packet {
-            sack: 0,
-            flow: 0,
-            kind: PacketKind::Data,
-            ecn: Ecn::NotEct,
-            flags: 0,
-            hop: 0,
-            route: 0,
-            size_bytes: 1500,
-            seq: 0,
-            timestamp: 0,
-            enqueued_at: 0,
-        }
+        Packet::test_data(1500, Ecn::NotEct, 0)
     }
 
     #[test]

@@ -72,24 +72,11 @@ impl QueuePolicy for Threshold {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::PacketKind;
     use crate::queue::Queue;
     use crate::rng::{stream, StreamKind};
 
     fn packet(size: u32, ecn: Ecn) -> Packet {
-        Packet {
-            sack: 0,
-            flow: 0,
-            kind: PacketKind::Data,
-            ecn,
-            flags: 0,
-            hop: 0,
-            route: 0,
-            size_bytes: size,
-            seq: 0,
-            timestamp: 0,
-            enqueued_at: 0,
-        }
+        Packet::test_data(size, ecn, 0)
     }
 
     fn config(q_th: f64, queue_in_bytes: bool, ecn: bool) -> ThresholdConfig {
