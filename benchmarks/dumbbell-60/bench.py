@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -24,6 +23,7 @@ import time
 from pathlib import Path
 
 import aqmlab
+from aqmlab.machine import describe
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -31,21 +31,7 @@ RUNNER = ROOT / "target" / "release" / "examples" / "run_scenario"
 
 
 def machine() -> dict[str, str]:
-    cpu = next(
-        (
-            line.split(":", 1)[1].strip()
-            for line in Path("/proc/cpuinfo").read_text().splitlines()
-            if line.startswith("model name")
-        ),
-        platform.processor(),
-    )
-    return {
-        "uname": " ".join(platform.uname()),
-        "cpu": cpu,
-        "cores": str(os.cpu_count()),
-        "python": platform.python_version(),
-        "load_at_start": " ".join(map(str, os.getloadavg())),
-    }
+    return describe(load_at_start=" ".join(map(str, os.getloadavg())))
 
 
 def engine_runs(resolved: dict, runs: int, seed: int) -> list[dict]:

@@ -22,6 +22,7 @@ import time
 import numpy as np
 import scipy
 from aqmlab.fluid import get_model, grid, integrate
+from aqmlab.machine import describe
 from scipy.integrate import solve_ivp
 
 TAU = 0.171
@@ -90,24 +91,12 @@ def run_scipy(points: np.ndarray, sample_times: np.ndarray, rtol=1e-6, atol=1e-8
 
 
 def machine():
-    cpu = "unknown"
-    try:
-        with open("/proc/cpuinfo") as handle:
-            for line in handle:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return {
-        "cpu": cpu,
-        "cores": os.cpu_count(),
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-        "scipy": scipy.__version__,
-        "platform": platform.platform(),
-        "load_average_at_start": os.getloadavg(),
-    }
+    return describe(
+        numpy=np.__version__,
+        scipy=scipy.__version__,
+        platform=platform.platform(),
+        load_average_at_start=os.getloadavg(),
+    )
 
 
 def main() -> None:

@@ -30,7 +30,6 @@ import hashlib
 import json
 import math
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -50,6 +49,7 @@ sys.path.insert(0, str(HERE))
 import aqmlab  # noqa: E402
 import metrics  # noqa: E402
 import ns3_mapping  # noqa: E402
+from aqmlab.machine import describe  # noqa: E402
 from matrix import matrix, min_rto_1s_matrix, sack_matrix  # noqa: E402
 
 NS3_BINARY = HERE / "build" / "aqmlab_ns3"
@@ -61,21 +61,7 @@ HARNESS_VERSION = 1
 
 
 def machine() -> dict[str, str]:
-    cpu = next(
-        (
-            line.split(":", 1)[1].strip()
-            for line in Path("/proc/cpuinfo").read_text().splitlines()
-            if line.startswith("model name")
-        ),
-        platform.processor(),
-    )
-    return {
-        "uname": " ".join(platform.uname()),
-        "cpu": cpu,
-        "cores": str(os.cpu_count()),
-        "python": platform.python_version(),
-        "ns3": "3.44 (PyPI ns3==3.44.post0, C++ against the wheel)",
-    }
+    return describe(ns3="3.44 (PyPI ns3==3.44.post0, C++ against the wheel)")
 
 
 def load_average() -> list[float]:

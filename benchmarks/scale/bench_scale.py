@@ -39,7 +39,6 @@ import datetime
 import json
 import math
 import os
-import platform
 import resource
 import statistics
 import subprocess
@@ -48,6 +47,7 @@ import tempfile
 from pathlib import Path
 
 import aqmlab
+from aqmlab.machine import describe
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -105,26 +105,13 @@ def scaled_dumbbell(flows: int, rate_bps: float, duration_s: float, trace: str =
 
 
 def machine() -> dict[str, str]:
-    cpu = next(
-        (
-            line.split(":", 1)[1].strip()
-            for line in Path("/proc/cpuinfo").read_text().splitlines()
-            if line.startswith("model name")
-        ),
-        platform.processor(),
-    )
     rustc = subprocess.run(["rustc", "--version"], check=False, capture_output=True, text=True).stdout.strip()
-    return {
-        "uname": " ".join(platform.uname()),
-        "cpu": cpu,
-        "cores": str(os.cpu_count()),
-        "rustc": rustc,
-        "memory_total": next(
-            line.split(":", 1)[1].strip()
-            for line in Path("/proc/meminfo").read_text().splitlines()
-            if line.startswith("MemTotal")
-        ),
-    }
+    memory = (
+        line.split(":", 1)[1].strip()
+        for line in Path("/proc/meminfo").read_text().splitlines()
+        if line.startswith("MemTotal")
+    )
+    return describe(rustc=rustc, memory_total=next(memory))
 
 
 def run_once(scenario_file: str, seed: int) -> dict:
