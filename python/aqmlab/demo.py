@@ -4,9 +4,10 @@ The seed 000 story: the fluid model's stability charts and Hopf points (Figs. 2a
 the loop loses stability as the RTT or the thresholds grow, earlier with queue averaging),
 then the packet-level confirmation: RED(50, 100) is stable at RTT 10 ms and oscillates at
 200 ms (Fig. 6); deciding on the instantaneous queue instead of the average keeps the queue
-under the upper threshold (Fig. 8a); small thresholds keep the queue random where large
-ones make it oscillate (Fig. 9). Each part is a reproduction (`aqmlab reproduce`), run in
-its full length (500 s simulated) — about 30 s of wall time in all.
+under the upper threshold (Fig. 8a); and Fig. 9, small against large thresholds, which the
+report shows as differing: with Compound flows RED(8, 15) also cycles, at a small amplitude
+(docs/reproduction/seed000.md). Each part is a reproduction (`aqmlab reproduce`), run in its
+full length (500 s simulated) — about 25 s of wall time in all.
 """
 
 from __future__ import annotations
