@@ -169,3 +169,15 @@ def test_prr_recovers_the_bursts_as_rfc_6675_does_and_is_deterministic():
     assert not prr.equals(classic)
     assert prr["fast_recoveries"].sum() > 0
     assert prr["bytes_delivered"].sum() == pytest.approx(classic["bytes_delivered"].sum(), rel=0.05)
+
+
+def test_loss_flight_size_pipe_is_resolved_only_when_chosen_and_needs_sack():
+    tcp = BURSTS["topology"]["groups"][0]["tcp"]
+    default = aqmlab.Scenario.model_validate(_with_sack(BURSTS, True))
+    assert "loss_flight_size" not in default.resolved()["topology"]["groups"][0]["traffic"]["tcp"]
+    pipe = aqmlab.Scenario.model_validate(
+        with_path(BURSTS, "topology.groups.0.tcp", {**tcp, "sack": True, "loss_flight_size": "pipe"})
+    )
+    assert pipe.resolved()["topology"]["groups"][0]["traffic"]["tcp"]["loss_flight_size"] == "pipe"
+    with pytest.raises(Exception, match="loss_flight_size"):
+        aqmlab.Scenario.model_validate(with_path(BURSTS, "topology.groups.0.tcp", {**tcp, "loss_flight_size": "pipe"}))
