@@ -177,14 +177,15 @@ def _dumbbell(groups: list[dict[str, Any]], queue: dict[str, Any] | None = None)
     }
 
 
-def access_limited(tcp: str, *, matched: bool, ecn: bool = False, recovery: str | None = None) -> Scenario:
+def access_limited(tcp: str, *, matched: bool, ecn: bool = False, sack_recovery: str | None = None) -> Scenario:
     """The seed 000 access-limited dumbbell with `tcp` (newreno, cubic) over gentle RED;
-    `matched`: SACK and min RTO 1 s; `ecn`: RED marks and the senders use ECN."""
+    `matched`: SACK and min RTO 1 s; `ecn`: RED marks and the senders use ECN;
+    `sack_recovery`: "prr" for Proportional Rate Reduction (ns-3's TcpPrrRecovery)."""
     settings: dict[str, Any] = {"cc": TCPS[tcp], **(MATCHED_TCP if matched else {})}
     if ecn:
         settings["ecn"] = True
-    if recovery:
-        settings["recovery"] = recovery
+    if sack_recovery:
+        settings["sack_recovery"] = sack_recovery
     group = {
         "name": f"{tcp}{'-sack' if matched else ''}",
         "count": ACCESS_FLOWS,
@@ -195,7 +196,7 @@ def access_limited(tcp: str, *, matched: bool, ecn: bool = False, recovery: str 
         "start": {"kind": "uniform", "low": "0s", "high": "10s"},
     }
     queue = {**GENTLE_RED, "ecn": True} if ecn else GENTLE_RED
-    name = f"access2m-{tcp}{'-sack' if matched else ''}-red{'-ecn' if ecn else ''}{f'-{recovery}' if recovery else ''}"
+    name = f"access2m-{tcp}{'-sack' if matched else ''}-red{'-ecn' if ecn else ''}{f'-{sack_recovery}' if sack_recovery else ''}"
     return _named(
         _dumbbell([group], queue),
         name,
