@@ -196,7 +196,8 @@ def access_limited(tcp: str, *, matched: bool, ecn: bool = False, sack_recovery:
         "start": {"kind": "uniform", "low": "0s", "high": "10s"},
     }
     queue = {**GENTLE_RED, "ecn": True} if ecn else GENTLE_RED
-    name = f"access2m-{tcp}{'-sack' if matched else ''}-red{'-ecn' if ecn else ''}{f'-{sack_recovery}' if sack_recovery else ''}"
+    name = f"access2m-{tcp}{'-sack' if matched else ''}-red{'-ecn' if ecn else ''}"
+    name += f"-{sack_recovery}" if sack_recovery else ""
     return _named(
         _dumbbell([group], queue),
         name,
