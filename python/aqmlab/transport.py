@@ -47,6 +47,11 @@ class Tcp(Model):
     #: many losses in one window end in a timeout; "slow_but_steady" restarts it on every partial
     #: ACK (one loss repaired per RTT, however many).
     partial_ack_timer: Literal["impatient", "slow_but_steady"] = "impatient"
+    #: With `sack`: how much is sent per ACK during loss recovery. "rfc6675" (default): while
+    #: cwnd - pipe >= 1 segment (RFC 6675 Section 5, ns-3's TcpClassicRecovery); "prr":
+    #: Proportional Rate Reduction (RFC 6937, PRR-SSRB; Linux's and ns-3's default). "prr"
+    #: needs sack = true. See docs/sack.md.
+    sack_recovery: Literal["rfc6675", "prr"] = "rfc6675"
 
     @model_validator(mode="before")
     @classmethod
@@ -70,6 +75,11 @@ class Tcp(Model):
             raise ValueError(
                 f"sack = true needs recovery = 'new_reno' (got {self.recovery!r}): RFC 6675 recovery "
                 "replaces NewReno's fast recovery and Tahoe has none"
+            )
+        if self.sack_recovery == "prr" and not self.sack:
+            raise ValueError(
+                "sack_recovery = 'prr' needs sack = true: Proportional Rate Reduction paces RFC 6675's "
+                "SACK-based loss recovery (use the default 'rfc6675' without SACK)"
             )
         return self
 
@@ -97,4 +107,6 @@ class Tcp(Model):
         # scenarios without SACK stays what it was; the engine defaults `sack` to false.
         if self.sack:
             resolved["sack"] = True
+        if self.sack_recovery != "rfc6675":
+            resolved["sack_recovery"] = self.sack_recovery
         return resolved

@@ -1,6 +1,7 @@
 //! TCP: sender and receiver machinery shared by every congestion-control algorithm.
 
 pub mod cc;
+pub mod prr;
 pub mod receiver;
 pub mod rto;
 pub mod sack;
@@ -35,6 +36,20 @@ pub enum PartialAckTimer {
     /// Reset it on every partial ACK ("Slow-but-Steady", RFC 6582 Section 4): recovery
     /// repairs one loss per round trip however many there are.
     SlowButSteady,
+}
+
+/// How a SACK sender (`sack = true`) paces its transmissions during loss recovery.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SackRecovery {
+    /// RFC 6675 Section 5 (C): send while cwnd − pipe ≥ 1 segment, cwnd being the window
+    /// after the reduction (ns-3's `TcpClassicRecovery` with SACK). The default.
+    #[default]
+    Rfc6675,
+    /// Proportional Rate Reduction (RFC 6937, PRR-SSRB): each ACK allows `sndcnt` segments,
+    /// so the flight falls in proportion to the data delivered (Linux's default since 3.2,
+    /// ns-3's `TcpPrrRecovery`, its default). `tcp/prr.rs`.
+    Prr,
 }
 
 /// How the receiver echoes Congestion Experienced marks.
@@ -98,6 +113,10 @@ pub struct TcpConfig {
     /// Timer restarts on NewReno partial ACKs (RFC 6582 Section 4).
     #[serde(default)]
     pub partial_ack_timer: PartialAckTimer,
+    /// With `sack`: RFC 6675's cwnd − pipe (default) or Proportional Rate Reduction
+    /// (RFC 6937) during loss recovery. `prr` requires `sack = true`.
+    #[serde(default)]
+    pub sack_recovery: SackRecovery,
 }
 
 impl Default for TcpConfig {
@@ -121,6 +140,7 @@ impl Default for TcpConfig {
             limited_transmit: false,
             sack: false,
             partial_ack_timer: PartialAckTimer::Impatient,
+            sack_recovery: SackRecovery::Rfc6675,
         }
     }
 }

@@ -4,12 +4,14 @@
 //! slow start / congestion avoidance through the [`CongestionControl`] hooks, fast
 //! retransmit and NewReno fast recovery (RFC 6582) or Tahoe — or, with `sack`, the
 //! SACK-based loss recovery of RFC 6675 —, the retransmission timer of RFC 6298 with
-//! exponential backoff, and the ECN sender side of RFC 3168.
+//! exponential backoff, and the ECN sender side of RFC 3168. With SACK, the sending during
+//! recovery is RFC 6675's cwnd − pipe or Proportional Rate Reduction (RFC 6937, `tcp/prr.rs`).
 
 use super::cc::{AckEvent, CcInit, CongestionControl, CongestionEvent};
+use super::prr::{Prr, ReductionBound};
 use super::rto::RtoEstimator;
 use super::sack::{NextSeg, SackBlock, Scoreboard, SendState};
-use super::{EcnEcho, PartialAckTimer, Recovery, TcpConfig};
+use super::{EcnEcho, PartialAckTimer, Recovery, SackRecovery, TcpConfig};
 use crate::error::{EngineError, Result};
 use crate::packet::{Ecn, FlowId, Packet, PacketKind, RouteId, FLAG_CWR, FLAG_ECE, FLAG_RETRANSMIT};
 use crate::rng::Rng;
@@ -58,7 +60,8 @@ pub struct TcpSender {
     recover: Option<u64>,
     /// Window inflation during fast recovery (RFC 6582 Section 3.2 steps 3-4), segments.
     inflation: f64,
-    /// RFC 3168 Section 6.1.2: no second ECN reduction until this segment is acknowledged.
+    /// RFC 3168 Section 6.1.2: no second ECN reduction until the cumulative ACK passes
+    /// this segment (`high_tx` at the reduction: the first segment that can carry CWR).
     ecn_recover: Option<u64>,
     send_cwr: bool,
     rto: RtoEstimator,
@@ -70,6 +73,10 @@ pub struct TcpSender {
     rxt_next: u64,
     /// RFC 6675 RescueRxt (a segment number), None while undefined.
     rescue_rxt: Option<u64>,
+    /// RFC 6675's cwnd − pipe or RFC 6937's PRR during SACK recovery.
+    sack_recovery: SackRecovery,
+    /// The PRR episode of the current SACK recovery (`sack_recovery = prr`).
+    prr: Option<Prr>,
     min_rtt_ns: Time,
     last_rtt_ns: Option<Time>,
     /// Retransmission timer deadline (RFC 6298 Section 5).
@@ -108,6 +115,13 @@ impl TcpSender {
                 format!("\"per_packet\" with ecn on: {} reacts to every marked ACK", config.cc.name()),
             ));
         }
+        if config.sack_recovery == SackRecovery::Prr && !config.sack {
+            return Err(EngineError::invalid(
+                format!("{field}.sack_recovery"),
+                "prr",
+                "\"rfc6675\" without sack (Proportional Rate Reduction paces RFC 6675's SACK recovery; set sack = true)",
+            ));
+        }
         if config.sack && config.recovery != Recovery::NewReno {
             return Err(EngineError::invalid(
                 format!("{field}.sack"),
@@ -144,6 +158,8 @@ impl TcpSender {
             scoreboard: Scoreboard::default(),
             rxt_next: 0,
             rescue_rxt: None,
+            sack_recovery: config.sack_recovery,
+            prr: None,
             min_rtt_ns: 0,
             last_rtt_ns: None,
             rto_deadline: None,
@@ -317,11 +333,18 @@ impl TcpSender {
     fn window_on_new_ack(&mut self, acked: u64, rtt: Time, ece: bool, now: Time) {
         if ece && !self.cc.ecn_per_ack() {
             // RFC 3168 Section 6.1.2: react to ECE at most once per window of data, and never
-            // increase the window in response to an ECE ACK.
+            // increase the window in response to an ECE ACK. The window ends only when a
+            // segment sent after the reduction is acknowledged: the receiver echoes ECE on
+            // every ACK until the CWR segment reaches it (Section 6.1.3), and the first
+            // segment that can carry CWR is `high_tx` at the reduction, so the ACKs up to and
+            // including the one of `high_tx - 1` still echo the mark already answered. As
+            // Linux's CWR state ("CWR is to be held something *above* high_seq is ACKed for
+            // CWR bit to reach receiver", tcp_input.c) and ns-3's (`ackNumber > m_recover`,
+            // m_recover = m_highTxMark, TcpSocketBase::ReceivedAck). `docs/packet.md`.
             if self.ecn_recover.is_none_or(|r| self.snd_una > r) {
                 let event = self.congestion_event(now);
                 self.cc.on_ecn(&event);
-                self.ecn_recover = Some(self.high_tx.saturating_sub(1));
+                self.ecn_recover = Some(self.high_tx);
                 self.send_cwr = true;
                 self.stats.ecn_reductions += 1;
             }
@@ -460,6 +483,8 @@ impl TcpSender {
         }
         let ece = self.ecn && ack.has_flag(FLAG_ECE);
         let d = self.dupack_threshold;
+        let prr = self.sack_recovery == SackRecovery::Prr;
+        let (una_before, sacked_before) = (self.snd_una, if prr { self.sacked_outstanding() } else { 0 });
         // RFC 6675 Section 5: every ACK updates the scoreboard (Update(), Section 4). An ACK
         // that SACKs new data is a duplicate ACK (Section 2), even if it also advances the
         // cumulative ACK.
@@ -471,9 +496,10 @@ impl TcpSender {
             if self.in_recovery {
                 if self.recover.is_some_and(|recover| ack.seq > recover) {
                     // RFC 6675 Section 5 (A): a cumulative ACK beyond RecoveryPoint ends loss
-                    // recovery; cwnd is the ssthresh set on entry (step 4.2). The scoreboard
-                    // above HighACK is kept.
+                    // recovery; cwnd is the ssthresh set on entry (step 4.2; RFC 6937 Section
+                    // 3 ends PRR with cwnd = ssthresh too). The scoreboard above HighACK is kept.
                     self.in_recovery = false;
+                    self.prr = None;
                 }
             } else {
                 self.window_on_new_ack(acked, rtt, ece, now);
@@ -484,16 +510,22 @@ impl TcpSender {
             // RFC 6298 Section 5.2/5.3: restart the timer (stop it when all is acknowledged).
             self.arm_timer(now);
         }
+        // RFC 6937 Section 3: DeliveredData = change_in(snd.una) + change_in(SACKd).
+        let delivered =
+            if prr { (self.snd_una - una_before + self.sacked_outstanding()).saturating_sub(sacked_before) } else { 0 };
         if self.in_recovery {
-            // RFC 6675 Section 5 (B)-(C): SetPipe(), then send while cwnd - pipe >= 1 SMSS.
-            self.sack_transmit(now, out);
+            // RFC 6675 Section 5 (B)-(C): SetPipe(), then send while cwnd - pipe >= 1 SMSS
+            // (or, with PRR, the sndcnt of RFC 6937 Section 3).
+            self.sack_transmit(now, out, delivered);
             return;
         }
         if newly_sacked > 0 && self.high_tx > self.snd_una {
             self.dupacks += 1;
             // RFC 6675 Section 5 steps (1)-(2): DupAcks >= DupThresh, or IsLost(HighACK + 1)
             // (DupThresh segments SACKed above the cumulative ACK): enter loss recovery.
-            if (self.dupacks >= d || self.scoreboard.is_lost(self.snd_una, d)) && self.sack_enter_recovery(now, out) {
+            if (self.dupacks >= d || self.scoreboard.is_lost(self.snd_una, d))
+                && self.sack_enter_recovery(now, out, delivered)
+            {
                 return;
             }
             if self.limited_transmit && self.recover.is_none_or(|recover| self.snd_una > recover) {
@@ -503,6 +535,25 @@ impl TcpSender {
             }
         }
         self.send_available(now, out);
+    }
+
+    /// SACKed segments above the cumulative ACK (RFC 6937's "SACKd").
+    fn sacked_outstanding(&self) -> u64 {
+        self.scoreboard.sacked_between(self.snd_una, u64::MAX)
+    }
+
+    /// FlightSize for a SACK sender's retransmission timeout: what is still in the network
+    /// by RFC 6675's accounting, not snd_nxt − snd_una. In recovery it is SetPipe()'s pipe
+    /// (Section 4: SACKed and lost segments are not in flight, retransmitted ones are);
+    /// otherwise the segments below snd_nxt neither acknowledged nor SACKed (after a timeout
+    /// the go-back-N restarts snd_nxt at snd_una and what was sent before is presumed lost,
+    /// as ns-3's `SetSentListLost`). Why: `docs/sack.md`, "Timeouts inside recovery".
+    fn sack_flight_size(&self) -> u64 {
+        if self.in_recovery {
+            self.scoreboard.pipe(self.snd_una, self.high_tx, self.rxt_next, self.dupack_threshold)
+        } else {
+            (self.snd_nxt - self.snd_una) - self.scoreboard.sacked_between(self.snd_una, self.snd_nxt)
+        }
     }
 
     /// What NextSeg() needs besides the scoreboard (rule (2) checks the receiver's window).
@@ -522,7 +573,7 @@ impl TcpSender {
     /// RFC 6675 Section 5 step (4): fast retransmit and enter loss recovery. Returns false
     /// when RFC 6675 Section 5.1 forbids a new recovery (after a timeout, until HighACK
     /// reaches the RecoveryPoint it set).
-    fn sack_enter_recovery(&mut self, now: Time, out: &mut Vec<Packet>) -> bool {
+    fn sack_enter_recovery(&mut self, now: Time, out: &mut Vec<Packet>, delivered: u64) -> bool {
         if self.recover.is_some_and(|recover| self.snd_una <= recover) {
             return false;
         }
@@ -535,6 +586,20 @@ impl TcpSender {
         self.cc.on_loss(&event);
         self.in_recovery = true;
         self.inflation = 0.0;
+        let sndcnt = (self.sack_recovery == SackRecovery::Prr).then(|| {
+            // RFC 6937 Section 3, at the beginning of recovery: ssthresh = CongCtrlAlg() (the
+            // window the algorithm set in (4.2)), prr_delivered = prr_out = 0,
+            // RecoverFS = snd.nxt - snd.una; then this ACK's DeliveredData and pipe.
+            let mut prr = Prr::start(self.cc.window(), self.snd_nxt - self.snd_una, ReductionBound::SlowStart);
+            let pipe = self.scoreboard.pipe(self.snd_una, self.high_tx, self.snd_una, self.dupack_threshold);
+            // The fast retransmit (4.3) goes out even if sndcnt is 0 (Linux's
+            // tcp_cwnd_reduction: `sndcnt = max(sndcnt, (tp->prr_out ? 0 : 1))`; ns-3's
+            // TcpPrrRecovery: "Force a fast retransmit upon entering fast recovery").
+            let sndcnt = prr.on_ack(delivered, pipe).max(1);
+            prr.on_sent(1);
+            self.prr = Some(prr);
+            sndcnt - 1
+        });
         // (4.3) Retransmit HighACK + 1; HighRxt = RescueRxt = that segment.
         let packet = self.segment(self.snd_una, now);
         out.push(packet);
@@ -542,19 +607,34 @@ impl TcpSender {
         self.rescue_rxt = Some(self.snd_una);
         self.arm_timer(now);
         // (4.4) SetPipe() and (4.5) proceed to step (C).
-        self.sack_transmit(now, out);
+        let pipe = self.scoreboard.pipe(self.snd_una, self.high_tx, self.rxt_next, self.dupack_threshold);
+        self.send_next_segments(now, out, pipe, sndcnt);
         true
     }
 
-    /// RFC 6675 Section 5 (B.2) and (C): pipe from SetPipe(), then while cwnd - pipe >= 1
-    /// SMSS send what NextSeg() returns.
-    fn sack_transmit(&mut self, now: Time, out: &mut Vec<Packet>) {
+    /// RFC 6675 Section 5 (B.2) and (C): pipe from SetPipe(), then send what NextSeg()
+    /// returns while cwnd - pipe >= 1 SMSS, or with PRR the sndcnt of RFC 6937 Section 3
+    /// (`delivered` is this ACK's DeliveredData).
+    fn sack_transmit(&mut self, now: Time, out: &mut Vec<Packet>, delivered: u64) {
+        let pipe = self.scoreboard.pipe(self.snd_una, self.high_tx, self.rxt_next, self.dupack_threshold);
+        let sndcnt = self.prr.as_mut().map(|prr| prr.on_ack(delivered, pipe));
+        self.send_next_segments(now, out, pipe, sndcnt);
+    }
+
+    /// RFC 6675 Section 5 (C): send what NextSeg() returns while cwnd - pipe >= 1 SMSS, or
+    /// at most `sndcnt` segments when PRR decides (RFC 6937: "prr_out += (data sent)").
+    fn send_next_segments(&mut self, now: Time, out: &mut Vec<Packet>, mut pipe: u64, mut sndcnt: Option<u64>) {
         let d = self.dupack_threshold;
         let cwnd = self.cc.window();
-        let mut pipe = self.scoreboard.pipe(self.snd_una, self.high_tx, self.rxt_next, d);
         let mut sent = false;
-        // (C), (C.5): cwnd - pipe >= 1 SMSS.
-        while cwnd - pipe as f64 >= 1.0 {
+        loop {
+            match sndcnt {
+                Some(0) => break,
+                Some(_) => {}
+                // (C), (C.5): cwnd - pipe >= 1 SMSS.
+                None if cwnd - (pipe as f64) < 1.0 => break,
+                None => {}
+            }
             // (C.1) NextSeg(); failure ends the loop.
             let Some(next) = self.scoreboard.next_seg(&self.sack_send_state(), d) else {
                 break;
@@ -582,6 +662,12 @@ impl TcpSender {
             }
             // (C.4) pipe grows by the segment sent.
             pipe += 1;
+            if let Some(count) = sndcnt.as_mut() {
+                *count -= 1;
+            }
+            if let Some(prr) = self.prr.as_mut() {
+                prr.on_sent(1);
+            }
             sent = true;
         }
         if sent && self.rto_deadline.is_none() {
@@ -641,7 +727,15 @@ impl TcpSender {
         // RFC 6298 Section 5.4-5.6: retransmit the earliest unacknowledged segment, back off
         // the timer and restart it. RFC 5681 eq. (4): ssthresh = FlightSize/2, cwnd = 1.
         self.stats.timeouts += 1;
-        let event = self.congestion_event(now);
+        let mut event = self.congestion_event(now);
+        if self.sack {
+            // RFC 5681 Section 3.1 sets ssthresh to "no more than" max(FlightSize/2, 2 SMSS).
+            // With SACK, snd_nxt - snd_una counts everything SACKed since the loss: after a
+            // long recovery it was several times the flight, and the timeout raised ssthresh
+            // far above the recovery's (issue 15). RFC 6675's pipe is what is in the network
+            // (as ns-3's ReTxTimeout: GetSsThresh(tcb, BytesInFlight())).
+            event.in_flight = self.sack_flight_size();
+        }
         self.cc.on_rto(&event);
         self.rto.back_off();
         // RFC 6582 Section 3.2 step 1 and Section 4: after a timeout, `recover` = highest sent.
@@ -657,6 +751,7 @@ impl TcpSender {
             self.scoreboard.clear();
             self.rxt_next = 0;
             self.rescue_rxt = None;
+            self.prr = None;
         }
         // Go-back-N from the first unacknowledged segment (as ns-2 does).
         self.snd_nxt = self.snd_una;
@@ -668,13 +763,17 @@ impl TcpSender {
 }
 
 #[cfg(test)]
+#[path = "sender_recovery_tests.rs"]
+mod recovery_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::rng::{stream, StreamKind};
 
     const MS: Time = 1_000_000;
 
-    fn ack(seq: u64, echo: Time) -> Packet {
+    pub(super) fn ack(seq: u64, echo: Time) -> Packet {
         Packet {
             flow: 0,
             kind: PacketKind::Ack,
@@ -690,7 +789,7 @@ mod tests {
         }
     }
 
-    fn seqs(out: &[Packet]) -> Vec<u64> {
+    pub(super) fn seqs(out: &[Packet]) -> Vec<u64> {
         out.iter().map(|p| p.seq).collect()
     }
 
@@ -876,26 +975,43 @@ mod tests {
     /// A tiny network for hand-fed ACK tests: data and ACKs take `ONE_WAY` each (no
     /// serialisation); the first transmission of each segment in `drops` is lost. Returns
     /// every data transmission as (time, seq, retransmission).
-    const ONE_WAY: Time = 50 * MS;
+    pub(super) const ONE_WAY: Time = 50 * MS;
 
     fn run_lossy(tx: &mut TcpSender, config: &TcpConfig, drops: &[u64], until: Time) -> Vec<(Time, u64, bool)> {
+        run_scripted(tx, config, drops, &[], until)
+    }
+
+    /// `run_lossy` that also marks CE (RFC 3168) on the first transmission of each segment
+    /// in `marks`; the receiver is the engine's, so ECE follows RFC 3168 Section 6.1.3.
+    pub(super) fn run_scripted(
+        tx: &mut TcpSender,
+        config: &TcpConfig,
+        drops: &[u64],
+        marks: &[u64],
+        until: Time,
+    ) -> Vec<(Time, u64, bool)> {
         let mut rx = crate::tcp::receiver::TcpReceiver::new(0, 1, config, None);
         let mut wire: Vec<(Time, u64, Packet)> = Vec::new();
         let mut order = 0u64;
         let mut log = Vec::new();
         let mut dropped: Vec<u64> = Vec::new();
+        let mut marked: Vec<u64> = Vec::new();
         let mut out = Vec::new();
         let mut send = |now: Time,
                         out: &mut Vec<Packet>,
                         wire: &mut Vec<(Time, u64, Packet)>,
                         log: &mut Vec<(Time, u64, bool)>,
                         dropped: &mut Vec<u64>| {
-            for p in out.drain(..) {
+            for mut p in out.drain(..) {
                 if p.kind == PacketKind::Data {
                     log.push((now, p.seq, p.has_flag(FLAG_RETRANSMIT)));
                     if drops.contains(&p.seq) && !dropped.contains(&p.seq) {
                         dropped.push(p.seq);
                         continue;
+                    }
+                    if marks.contains(&p.seq) && !marked.contains(&p.seq) && p.ecn == Ecn::Ect {
+                        marked.push(p.seq);
+                        p.ecn = Ecn::Ce;
                     }
                 }
                 order += 1;
@@ -936,7 +1052,7 @@ mod tests {
         log
     }
 
-    fn retransmissions(log: &[(Time, u64, bool)]) -> Vec<(Time, u64)> {
+    pub(super) fn retransmissions(log: &[(Time, u64, bool)]) -> Vec<(Time, u64)> {
         log.iter().filter(|(_, _, rtx)| *rtx).map(|&(t, seq, _)| (t, seq)).collect()
     }
 

@@ -1,0 +1,194 @@
+//! Sender tests of issue 15: a timeout inside SACK recovery, partial ACKs in SACK recovery,
+//! the ECN window of RFC 3168 Section 6.1.2, and Proportional Rate Reduction (RFC 6937).
+
+use super::tests::{ack, retransmissions, run_scripted, seqs, ONE_WAY};
+use super::*;
+use crate::rng::{stream, StreamKind};
+
+const MS: Time = 1_000_000;
+
+fn sender(config: &TcpConfig) -> TcpSender {
+    TcpSender::new(0, 0, config, None, stream(1, StreamKind::Flow, 0), "tcp").unwrap()
+}
+
+fn sack_ack(tx: &mut TcpSender, cum: u64, blocks: &[(u64, u64)], now: Time, out: &mut Vec<Packet>) {
+    let blocks: Vec<SackBlock> = blocks.iter().map(|&(a, b)| SackBlock::new(a, b)).collect();
+    tx.on_ack_with_sack(&ack(cum, 0), &blocks, now, out);
+}
+
+/// A window of 20 in congestion avoidance loses segment 2; recovery (ssthresh 10) goes on for
+/// 60 ACKs that SACK 3..66 while new data keeps the pipe at cwnd; then the retransmission of
+/// 2 turns out lost and the timer fires. snd_nxt − snd_una is 73 segments, pipe 10.
+fn sender_after_long_sack_recovery(sack_recovery: SackRecovery) -> (TcpSender, Vec<Packet>) {
+    let config =
+        TcpConfig { sack: true, sack_recovery, initial_window: 20.0, initial_ssthresh: 20.0, ..TcpConfig::default() };
+    let mut tx = sender(&config);
+    let mut out = Vec::new();
+    tx.start(0, &mut out);
+    sack_ack(&mut tx, 1, &[], 100 * MS, &mut out);
+    sack_ack(&mut tx, 2, &[], 100 * MS, &mut out);
+    for top in 4..=66 {
+        sack_ack(&mut tx, 2, &[(3, top)], 101 * MS, &mut out);
+    }
+    (tx, out)
+}
+
+#[test]
+fn timeout_in_sack_recovery_takes_ssthresh_from_pipe_not_from_sacked_data() {
+    let (mut tx, mut out) = sender_after_long_sack_recovery(SackRecovery::Rfc6675);
+    assert!(tx.in_recovery);
+    assert_eq!(tx.stats.fast_recoveries, 1);
+    assert_eq!(tx.ssthresh(), 10.0, "RFC 6675 (4.2): FlightSize 20 at the loss");
+    assert_eq!((tx.snd_una, tx.high_tx, tx.snd_nxt), (2, 75, 75));
+    // pipe: 2 (lost, retransmitted: 0 + 1) and 66..74 (9, sent, not SACKed, not lost).
+    assert_eq!(tx.scoreboard.pipe(tx.snd_una, tx.high_tx, tx.rxt_next, 3), 10);
+    out.clear();
+    let deadline = tx.rto_deadline.unwrap();
+    assert!(tx.on_timer(deadline, &mut out));
+    // RFC 5681 eq. (4) with RFC 6675's pipe as FlightSize: ssthresh = 10 / 2 = 5, cwnd = 1.
+    // With snd_nxt - snd_una it was 73 / 2 = 36.5, 3.65 times the recovery's ssthresh.
+    assert_eq!((tx.ssthresh(), tx.cwnd()), (5.0, 1.0));
+    assert!(!tx.in_recovery && tx.scoreboard.is_empty());
+    // RFC 6298 Section 5.4: the earliest unacknowledged segment, and only it (cwnd 1).
+    assert_eq!(seqs(&out), vec![2]);
+    assert!(out[0].has_flag(FLAG_RETRANSMIT));
+    out.clear();
+    // Its ACK covers everything the receiver holds (3..65): snd_una = 66. Slow start
+    // (cwnd 2 < ssthresh 5) resends 66 and 67, sent before the timeout and presumed lost.
+    tx.on_ack_with_sack(&ack(66, deadline), &[], deadline + 100 * MS, &mut out);
+    assert_eq!(seqs(&out), vec![66, 67]);
+    assert!(out.iter().all(|p| p.has_flag(FLAG_RETRANSMIT)));
+    assert_eq!((tx.ssthresh(), tx.cwnd()), (5.0, 2.0));
+    // No new recovery before RecoveryPoint (74, HighData at the timeout) is acknowledged
+    // (RFC 6675 Section 5.1), whatever the SACKs say.
+    out.clear();
+    for top in 69..=72 {
+        sack_ack(&mut tx, 66, &[(68, top)], deadline + 101 * MS, &mut out);
+    }
+    assert!(!tx.in_recovery);
+    assert_eq!(tx.stats.fast_recoveries, 1);
+}
+
+#[test]
+fn timeout_outside_recovery_does_not_count_sacked_segments_as_in_flight() {
+    // 20 segments out, 10..12 SACKed (two: no recovery). The flight is 18, not 20.
+    let config = TcpConfig { sack: true, initial_window: 20.0, initial_ssthresh: 20.0, ..TcpConfig::default() };
+    let mut tx = sender(&config);
+    let mut out = Vec::new();
+    tx.start(0, &mut out);
+    sack_ack(&mut tx, 0, &[(10, 12)], 100 * MS, &mut out);
+    assert!(!tx.in_recovery);
+    out.clear();
+    assert!(tx.on_timer(tx.rto_deadline.unwrap(), &mut out));
+    assert_eq!((tx.ssthresh(), tx.cwnd()), (9.0, 1.0));
+}
+
+/// RFC 6675 has no partial-ACK rule: a hole is retransmitted when NextSeg() picks it, by
+/// rule (1) once IsLost() holds (DupThresh segments SACKed above it), or by rule (3) when no
+/// new data can be sent. (ns-3's TcpSocketBase retransmits the next hole on every partial
+/// ACK, `DoRetransmit()` "Assume the next seq is lost"; docs/sack.md.)
+#[test]
+fn partial_ack_in_sack_recovery_retransmits_the_next_hole_when_rfc_6675_says_so() {
+    // Window 20, no receiver-window limit; segments 2 and 20 lost. 20 is the first segment
+    // sent after the initial window (on the ACK of 0): only 21 is above it in that RTT.
+    let config = TcpConfig { sack: true, initial_window: 20.0, initial_ssthresh: 20.0, ..TcpConfig::default() };
+    let mut tx = sender(&config);
+    let log = run_scripted(&mut tx, &config, &[2, 20], &[], 2_000 * MS);
+    let rtx = retransmissions(&log);
+    let rtt = 2 * ONE_WAY;
+    assert_eq!(rtx.iter().map(|r| r.1).collect::<Vec<_>>(), vec![2, 20]);
+    assert_eq!(rtx[0].0, rtt, "fast retransmit of 2 on the third SACKed segment");
+    // The partial ACK (the retransmission of 2 acknowledged, snd_una = 20) arrives at 2 RTT,
+    // with the SACKs of the new data sent in recovery right behind it (no serialisation
+    // here). On the partial ACK only 21 is SACKed above 20: not lost, and rule (2) sends new
+    // data; the third SACKed segment above 20 makes IsLost(20) true and rule (1) resends it
+    // in the same instant, without a timeout.
+    assert_eq!(rtx[1].0, 2 * rtt);
+    let at_partial_ack: Vec<(u64, bool)> =
+        log.iter().filter(|&&(t, _, _)| t == 2 * rtt).map(|&(_, seq, r)| (seq, r)).collect();
+    let hole = at_partial_ack.iter().position(|&(seq, r)| seq == 20 && r).unwrap();
+    assert!(hole >= 1 && at_partial_ack[..hole].iter().all(|&(seq, r)| !r && seq > 21), "{at_partial_ack:?}");
+    assert_eq!((tx.stats.fast_recoveries, tx.stats.timeouts, tx.stats.retransmits), (1, 0, 2));
+}
+
+/// RFC 3168 Section 6.1.2: at most one reduction per window of data. One CE mark: the
+/// receiver echoes ECE on every ACK until the CWR segment reaches it (Section 6.1.3), so
+/// the ACKs of the whole window in flight at the reduction, and the ACK of its last
+/// segment, still carry ECE; none of them may reduce again.
+#[test]
+fn one_mark_one_reduction_and_one_per_window_of_data() {
+    let config = TcpConfig { ecn: true, initial_window: 10.0, initial_ssthresh: 10.0, ..TcpConfig::default() };
+    // Segment 5 marked. The ACKs of 0..4 (100 ms) send 10..14; the ACK of 5 (ECE) finds
+    // FlightSize = 15 - 6 = 9: ssthresh = cwnd = 4.5; the reduction's window ends at 15,
+    // the first segment that can carry CWR.
+    let mut tx = sender(&config);
+    run_scripted(&mut tx, &config, &[], &[5], 150 * MS);
+    assert_eq!((tx.stats.ecn_reductions, tx.cwnd(), tx.ssthresh()), (1, 4.5, 4.5));
+    assert_eq!(tx.ecn_recover, Some(15));
+    // At 200 ms the ACKs of 10..14 arrive, all with ECE (15, the CWR segment, left at
+    // 200 ms on the ACK of 11). The ACK of 14 acknowledges the whole window of the
+    // reduction (snd_una = 15) but not the CWR segment: no second reduction, no increase.
+    let mut tx = sender(&config);
+    run_scripted(&mut tx, &config, &[], &[5], 250 * MS);
+    assert_eq!((tx.stats.ecn_reductions, tx.cwnd(), tx.ssthresh()), (1, 4.5, 4.5));
+    // Two marks in the same window and a third on a segment sent after the CWR: two
+    // reductions; the flow then grows in congestion avoidance.
+    let mut tx = sender(&config);
+    let log = run_scripted(&mut tx, &config, &[], &[5, 7, 30], 2_000 * MS);
+    assert!(log.iter().any(|&(_, seq, _)| seq == 30));
+    assert_eq!(tx.stats.ecn_reductions, 2);
+    assert_eq!((tx.stats.fast_recoveries, tx.stats.timeouts, tx.stats.retransmits), (0, 0, 0));
+}
+
+/// RFC 6937 in the sender: the first ACK of recovery sends the fast retransmit, then one
+/// segment per two SACKed ones (ssthresh 10 of RecoverFS 20), where RFC 6675 sends nothing
+/// until pipe falls below cwnd and then one per ACK.
+#[test]
+fn prr_spreads_the_reduction_over_the_acks_of_the_recovery() {
+    let mut per_ack = Vec::new();
+    for mode in [SackRecovery::Rfc6675, SackRecovery::Prr] {
+        let config = TcpConfig {
+            sack: true,
+            sack_recovery: mode,
+            initial_window: 20.0,
+            initial_ssthresh: 20.0,
+            max_window: 40.0,
+            ..TcpConfig::default()
+        };
+        let mut tx = sender(&config);
+        let mut out = Vec::new();
+        tx.start(0, &mut out);
+        sack_ack(&mut tx, 1, &[], 100 * MS, &mut out);
+        sack_ack(&mut tx, 2, &[], 100 * MS, &mut out);
+        out.clear();
+        // 2 lost; segments 3..21 SACKed one per ACK (19 ACKs). Recovery starts on the third.
+        let mut sent = Vec::new();
+        for top in 4..=22 {
+            sack_ack(&mut tx, 2, &[(3, top)], 101 * MS, &mut out);
+            sent.push(out.len());
+            out.clear();
+        }
+        assert_eq!(tx.cwnd(), 10.0, "{mode:?}: ssthresh = cwnd = FlightSize / 2");
+        per_ack.push(sent);
+        // The retransmission is acknowledged with everything: recovery ends at cwnd 10.
+        tx.on_ack_with_sack(&ack(tx.high_tx, 100 * MS), &[], 200 * MS, &mut out);
+        assert!(!tx.in_recovery && tx.prr.is_none());
+        assert_eq!(tx.cwnd(), 10.0);
+    }
+    // RFC 6675: pipe is 17 after the fast retransmit; nothing until it falls below 10 (the
+    // 10th SACK), then one new segment per ACK.
+    assert_eq!(per_ack[0], vec![0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    // PRR: the fast retransmit on the third, then CEIL(prr_delivered * 10 / 20) - prr_out:
+    // one per two delivered segments from the first.
+    let prr = &per_ack[1];
+    assert_eq!(prr[2], 1, "fast retransmit");
+    assert_eq!(prr.iter().sum::<usize>(), 10, "{prr:?}");
+    assert!(prr[3..].windows(2).all(|w| w[0] + w[1] <= 2), "{prr:?}: no burst");
+}
+
+#[test]
+fn prr_needs_sack() {
+    let config = TcpConfig { sack_recovery: SackRecovery::Prr, ..TcpConfig::default() };
+    let err = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "groups[0].tcp").err().unwrap();
+    assert!(err.to_string().contains("groups[0].tcp.sack_recovery"), "{err}");
+}
