@@ -267,6 +267,10 @@ def issue15_matrix() -> dict[str, Row]:
             rows.append(Row(reference))
             rows.append(Row(window_law(cc, flows, DEFAULT_DEFINITION[cc], matched=matched), ns3_scenario=reference))
         rows.append(Row(heterogeneous_rtt(matched=matched)))
+    # Proportional Rate Reduction (RFC 6937; ns-3's default TcpPrrRecovery) against ns-3's:
+    # the matched access-limited rows with the other recovery algorithm in both simulators.
+    for tcp, ecn in (("newreno", False), ("newreno", True), ("cubic", False)):
+        rows.append(Row(access_limited(tcp, matched=True, ecn=ecn, sack_recovery="prr")))
     return {row.scenario.name: row for row in rows}
 
 
