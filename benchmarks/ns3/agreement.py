@@ -89,6 +89,7 @@ def aqmlab_records(results: aqmlab.Results, link: str) -> tuple[metrics.LinkReco
             samples["drops"],
             samples["departed_bytes"],
             rate,
+            samples["marks"],
         ),
         metrics.FlowRecord(
             column("start_s"),
@@ -178,6 +179,7 @@ def ns3_records(
             samples["drops"],
             samples["departed_bytes"],
             spec.monitored_rate_bps[link],
+            samples["marks"],
         ),
         # ns-3 does not record when a finite transfer completes; bulk flows never do.
         metrics.FlowRecord(
@@ -272,7 +274,8 @@ def refresh_aqmlab(name: str, scenario: aqmlab.Scenario, entry: dict[str, Any], 
             "aqmlab": compared,
             "aqmlab_seed_summaries": side["seed_summaries"],
             "relative_difference": {
-                key: metrics.relative_difference(compared[key], ns3_summary[key]) for key in metrics.METRICS
+                key: metrics.relative_difference(compared[key], ns3_summary.get(key, math.nan))
+                for key in metrics.METRICS
             },
             "aqmlab_seed_spread": side["spread"],
             "aqmlab_api_wall_s": side["api_s"],
@@ -493,7 +496,7 @@ def main() -> None:
     args = parser.parse_args()
     if not NS3_BINARY.is_file():
         sys.exit(f"{NS3_BINARY} missing: run `bash benchmarks/ns3/setup.sh --cxx` first")
-    timing = not args.no_timing and not args.quick
+    timing = not (args.no_timing or args.quick or args.refresh_aqmlab)
     if timing and not ENGINE_RUNNER.is_file():
         sys.exit(f"{ENGINE_RUNNER} missing: run `cargo build --release --example run_scenario` first")
 
@@ -563,7 +566,8 @@ def main() -> None:
         print(
             f"{name}: done in {time.perf_counter() - began:.0f} s; aqmlab vs ns-3: "
             + ", ".join(
-                f"{k} {entry['aqmlab'][k]:.4g}/{entry['ns3'][k]:.4g} ({100 * diff[k]:+.1f} %)" for k in metrics.METRICS
+                f"{k} {entry['aqmlab'][k]:.4g}/{entry['ns3'].get(k, math.nan):.4g} ({100 * diff[k]:+.1f} %)"
+                for k in metrics.METRICS
             ),
             flush=True,
         )

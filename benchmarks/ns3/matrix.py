@@ -275,5 +275,7 @@ def issue15_matrix() -> dict[str, Row]:
 
 
 def parking_lot_files() -> list[Path]:
-    """The parking-lot scenarios (seed 000 Fig. 16 and its twins) compared as files."""
-    return sorted(SCENARIO_FILES.glob("*parking-lot*.toml"))
+    """The parking-lot scenarios compared as files: seed 000 Fig. 16 (examples/) and its twins
+    in scenarios/."""
+    example = SCENARIO_FILES.parents[2] / "examples" / "seed000-fig16-parking-lot.toml"
+    return [example, *sorted(SCENARIO_FILES.glob("*parking-lot*.toml"))]

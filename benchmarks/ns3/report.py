@@ -39,7 +39,8 @@ METRICS = [  # key, column title, format
     ("utilisation", "utilisation", "{:.3f}"),
     ("queue_mean_packets", "queue mean (p)", "{:.0f}"),
     ("queue_std_packets", "queue std (p)", "{:.0f}"),
-    ("loss_percent", "loss/mark %", "{:.2f}"),
+    ("loss_percent", "loss %", "{:.2f}"),
+    ("mark_percent", "marks %", "{:.2f}"),
     ("jain_fairness", "Jain", "{:.2f}"),
 ]
 QUEUES = ("droptail", "red", "codel", "pie")
@@ -48,6 +49,8 @@ ISSUE9 = re.compile(r"^(newreno|cubic)-(droptail|red|codel|pie)-rtt\d+(-minrto1s
 
 
 def _cell(entry: dict[str, Any], key: str, fmt: str) -> str:
+    if key not in entry["ns3"] or key not in entry["aqmlab"]:
+        return "—"  # stored before this metric was recorded
     a, n = entry["aqmlab"][key], entry["ns3"][key]
     diff = entry["relative_difference"][key]
     threshold = metrics.METRICS[key]
@@ -87,6 +90,9 @@ def spread_table(entries: list[dict[str, Any]]) -> list[str]:
         spread = entry["aqmlab_seed_spread"]
         cells = []
         for key, _ in keys:
+            if key not in spread:
+                cells.append("—")
+                continue
             mean, std = spread[key]["mean"], spread[key]["std"]
             cells.append(f"{100 * std / mean:.0f} %" if mean and math.isfinite(std) else "—")
         lines.append(f"| {entry['name']} | " + " | ".join(cells) + " |")
