@@ -50,12 +50,14 @@ import aqmlab  # noqa: E402
 import metrics  # noqa: E402
 import ns3_mapping  # noqa: E402
 from aqmlab.machine import describe  # noqa: E402
-from matrix import matrix, min_rto_1s_matrix, sack_matrix  # noqa: E402
+from matrix import Row, issue15_matrix, matrix, min_rto_1s_matrix, parking_lot_files, sack_matrix  # noqa: E402
 
 NS3_BINARY = HERE / "build" / "aqmlab_ns3"
 ENGINE_RUNNER = ROOT / "target" / "release" / "examples" / "run_scenario"
 RESULTS = HERE / "agreement.json"
 TRACES = HERE / "build" / "traces"
+#: ns-3's raw results by spec (see `run_ns3`).
+NS3_CACHE = HERE / "build" / "ns3-cache"
 #: Bump when the mapping or the measurements change, so stored results are not reused.
 HARNESS_VERSION = 1
 
@@ -87,6 +89,7 @@ def aqmlab_records(results: aqmlab.Results, link: str) -> tuple[metrics.LinkReco
             samples["drops"],
             samples["departed_bytes"],
             rate,
+            samples["marks"],
         ),
         metrics.FlowRecord(
             column("start_s"),
@@ -125,8 +128,34 @@ def time_engine(resolved: dict[str, Any], seed: int) -> dict[str, Any]:
 # --- ns-3 -----------------------------------------------------------------------------------
 
 
-def run_ns3(spec: ns3_mapping.Ns3Spec) -> dict[str, Any]:
-    """One run of build/aqmlab_ns3 in its own process."""
+def spec_key(spec: ns3_mapping.Ns3Spec) -> str:
+    """What determines an ns-3 run: the spec's directives (its `# from` comments excluded)
+    and the harness source the binary is compiled from. ns-3 is deterministic (repeated runs
+    of one spec are checked to give identical results), so a run with the same key is reused."""
+    directives = [line for line in spec.text().splitlines() if line and not line.startswith("#")]
+    digest = hashlib.sha256((HERE / "aqmlab_ns3.cc").read_bytes())
+    digest.update("\n".join(directives).encode())
+    return digest.hexdigest()
+
+
+def run_ns3(spec: ns3_mapping.Ns3Spec, *, cache: bool = True) -> dict[str, Any]:
+    """One run of build/aqmlab_ns3 in its own process; with `cache`, a stored run of the same
+    spec (`spec_key`) instead when there is one. Every fresh run is stored."""
+    cached = NS3_CACHE / f"{spec_key(spec)}.json"
+    if cache and cached.is_file():
+        raw = json.loads(cached.read_text())
+        raw["from_cache"] = True
+        return raw
+    raw = _run_ns3_process(spec)
+    NS3_CACHE.mkdir(parents=True, exist_ok=True)
+    tmp = cached.with_suffix(".tmp")
+    tmp.write_text(json.dumps(raw))
+    os.replace(tmp, cached)
+    raw["from_cache"] = False
+    return raw
+
+
+def _run_ns3_process(spec: ns3_mapping.Ns3Spec) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="aqmlab-ns3-") as work:
         spec_path, out_path = Path(work) / "scenario.spec", Path(work) / "result.json"
         spec_path.write_text(spec.text())
@@ -150,6 +179,7 @@ def ns3_records(
             samples["drops"],
             samples["departed_bytes"],
             spec.monitored_rate_bps[link],
+            samples["marks"],
         ),
         # ns-3 does not record when a finite transfer completes; bulk flows never do.
         metrics.FlowRecord(
@@ -177,17 +207,24 @@ def _rounded(values: np.ndarray, digits: int = 5) -> list[float]:
     return [float(f"{value:.{digits}g}") for value in values]
 
 
+def _mean_summary(summaries: list[dict[str, float]]) -> dict[str, float]:
+    return {key: statistics.fmean(s[key] for s in summaries) for key in summaries[0]}
+
+
 def aqmlab_side(scenario: aqmlab.Scenario, seeds: int) -> dict[str, Any]:
-    """aqmlab's run (seed 1) and its metrics, and seeds 2..`seeds` for the spread."""
+    """aqmlab's run (seed 1) and its metrics, and seeds 2..`seeds` for the spread (their
+    flow start times are kept for ns-3 runs with the same seed)."""
     start, end = scenario.measure_start_s, scenario.duration_s
     results, api_s = run_aqmlab(scenario, seed=1)
     link = results.main_link
     records = aqmlab_records(results, link)
     summary = metrics.summarise(*records, start, end)
     seed_summaries = [summary]
+    start_times = [results.flows.column("start_s").to_numpy().tolist()]
     for seed in range(2, seeds + 1):
         other, _ = run_aqmlab(scenario, seed=seed)
         seed_summaries.append(metrics.summarise(*aqmlab_records(other, link), start, end))
+        start_times.append(other.flows.column("start_s").to_numpy().tolist())
     spread = {
         key: {
             "mean": statistics.fmean(s[key] for s in seed_summaries),
@@ -207,9 +244,17 @@ def aqmlab_side(scenario: aqmlab.Scenario, seeds: int) -> dict[str, Any]:
         "link": link,
         "records": records,
         "summary": summary,
+        "seed_summaries": seed_summaries,
+        "start_times": start_times,
         "spread": {"seeds": seeds, **spread},
         "events": events,
     }
+
+
+def compared_aqmlab(side: dict[str, Any], ns3_seeds: int) -> dict[str, float]:
+    """aqmlab's compared values: seed 1's against one ns-3 run (the same start times), the
+    means over its seeds against the mean of several ns-3 seeds."""
+    return side["summary"] if ns3_seeds == 1 else _mean_summary(side["seed_summaries"])
 
 
 def refresh_aqmlab(name: str, scenario: aqmlab.Scenario, entry: dict[str, Any], seeds: int) -> dict[str, Any]:
@@ -220,14 +265,17 @@ def refresh_aqmlab(name: str, scenario: aqmlab.Scenario, entry: dict[str, Any], 
     side = aqmlab_side(scenario, seeds)
     aqmlab_link, aqmlab_flows = side["records"]
     ns3_summary = entry["ns3"]
+    compared = compared_aqmlab(side, entry.get("ns3_seeds", 1))
     window = end - start
     entry.update(
         {
             "scenario": scenario.model_dump(mode="json"),
             "resolved_sha256": hashlib.sha256(json.dumps(scenario.resolved(), sort_keys=True).encode()).hexdigest(),
-            "aqmlab": side["summary"],
+            "aqmlab": compared,
+            "aqmlab_seed_summaries": side["seed_summaries"],
             "relative_difference": {
-                key: metrics.relative_difference(side["summary"][key], ns3_summary[key]) for key in metrics.METRICS
+                key: metrics.relative_difference(compared[key], ns3_summary.get(key, math.nan))
+                for key in metrics.METRICS
             },
             "aqmlab_seed_spread": side["spread"],
             "aqmlab_api_wall_s": side["api_s"],
@@ -246,26 +294,42 @@ def refresh_aqmlab(name: str, scenario: aqmlab.Scenario, entry: dict[str, Any], 
     return entry
 
 
-def compare(name: str, scenario: aqmlab.Scenario, *, runs: int, seeds: int, timing: bool) -> dict[str, Any]:
+def compare(
+    name: str,
+    scenario: aqmlab.Scenario,
+    *,
+    runs: int,
+    seeds: int,
+    timing: bool,
+    ns3_scenario: aqmlab.Scenario | None = None,
+    ns3_seeds: int = 1,
+    cache: bool = True,
+) -> dict[str, Any]:
+    """aqmlab runs `scenario`; ns-3 runs `ns3_scenario` (default: the same), with aqmlab's
+    flow start times, `ns3_seeds` times (run k: aqmlab seed k's start times, ns-3 run number k)."""
     resolved = scenario.resolved()
+    reference = (ns3_scenario or scenario).resolved()
     start, end = scenario.measure_start_s, scenario.duration_s
-    side = aqmlab_side(scenario, seeds)
+    side = aqmlab_side(scenario, max(seeds, ns3_seeds))
     results, aqmlab_api_s, link = side["results"], side["api_s"], side["link"]
     crossing = results.crossing(link)
     aqmlab_link, aqmlab_flows = side["records"]
-    aqmlab_summary = side["summary"]
+    aqmlab_summary = compared_aqmlab(side, ns3_seeds)
     spread = side["spread"]
 
-    starts = results.flows.column("start_s").to_numpy().tolist()
-    spec = ns3_mapping.translate(resolved, start_times=starts, seed=1, trace_flows=scenario.trace.flows)
+    spec = ns3_mapping.translate(
+        reference, start_times=side["start_times"][0], seed=1, trace_flows=scenario.trace.flows
+    )
     ns3_runs, engine_runs, fingerprints = [], [], set()
     raw = None
     for index in range(runs if timing else 1):
         print(f"  {name}: ns-3 run {index + 1}/{runs if timing else 1} (load {load_average()})", flush=True)
-        raw = run_ns3(spec)
+        # Timed runs are always fresh; the result of each is stored for later comparisons.
+        raw = run_ns3(spec, cache=cache and not timing)
         fingerprints.add(_fingerprint(raw))
         ns3_runs.append(
             {k: raw[k] for k in ("run_s", "setup_s", "total_s", "peak_rss_mib", "load_before", "load_after")}
+            | {"from_cache": raw["from_cache"]}
         )
         if timing:
             engine_runs.append(time_engine(resolved, seed=1))
@@ -273,7 +337,15 @@ def compare(name: str, scenario: aqmlab.Scenario, *, runs: int, seeds: int, timi
     if len(fingerprints) != 1:
         raise RuntimeError(f"{name}: repeated ns-3 runs of the same spec gave different results")
     ns3_link, ns3_flows = ns3_records(raw, spec, link, crossing)
-    ns3_summary = metrics.summarise(ns3_link, ns3_flows, start, end)
+    ns3_seed_summaries = [metrics.summarise(ns3_link, ns3_flows, start, end)]
+    for seed in range(2, ns3_seeds + 1):
+        print(f"  {name}: ns-3 seed {seed}/{ns3_seeds} (load {load_average()})", flush=True)
+        other_spec = ns3_mapping.translate(
+            reference, start_times=side["start_times"][seed - 1], seed=1, run=seed, trace_flows=0
+        )
+        other = run_ns3(other_spec, cache=cache)
+        ns3_seed_summaries.append(metrics.summarise(*ns3_records(other, other_spec, link, crossing), start, end))
+    ns3_summary = ns3_seed_summaries[0] if ns3_seeds == 1 else _mean_summary(ns3_seed_summaries)
 
     TRACES.mkdir(parents=True, exist_ok=True)
     flow_trace = results.flow_trace.to_pandas()
@@ -305,6 +377,12 @@ def compare(name: str, scenario: aqmlab.Scenario, *, runs: int, seeds: int, timi
             key: metrics.relative_difference(aqmlab_summary[key], ns3_summary[key]) for key in metrics.METRICS
         },
         "aqmlab_seed_spread": spread,
+        "aqmlab_seed_summaries": side["seed_summaries"],
+        "ns3_seeds": ns3_seeds,
+        "ns3_seed_summaries": ns3_seed_summaries,
+        "ns3_recovery": next(
+            line.split()[-1] for line in spec.lines if line.startswith("default ns3::TcpL4Protocol::RecoveryType")
+        ),
         "per_flow_goodput_mbps": {
             "aqmlab": _rounded((aqmlab_flows.delivered - aqmlab_flows.delivered_at_measure_start) * 8 / window / 1e6),
             "ns3": _rounded((ns3_flows.delivered - ns3_flows.delivered_at_measure_start) * 8 / window / 1e6),
@@ -324,6 +402,8 @@ def compare(name: str, scenario: aqmlab.Scenario, *, runs: int, seeds: int, timi
         "aqmlab_api_wall_s": aqmlab_api_s,
         "ns3_runs": ns3_runs,
     }
+    if ns3_scenario is not None:
+        entry["ns3_scenario"] = ns3_scenario.name
     if timing:
         ns3_median = statistics.median(r["run_s"] for r in ns3_runs)
         engine_median = statistics.median(r["run_s"] for r in engine_runs)
@@ -352,15 +432,61 @@ def _save_store(store: dict[str, Any]) -> None:
     os.replace(tmp, RESULTS)
 
 
+#: `--quick` (`make validate-ns3-quick`): eight rows that between them cover the 1 Gb/s
+#: matrix with aqmlab's defaults, matched SACK recovery at a long RTT, the access-limited seed
+#: 000 setup with drops and with ECN marks, CUBIC over RED, both window-law definitions
+#: ns-3 implements, and the parking lot; each at QUICK_DURATION simulated.
+QUICK = (
+    "newreno-red-rtt20",
+    "cubic-red-rtt200-minrto1s-sack",
+    "access2m-newreno-sack-red",
+    "access2m-newreno-sack-red-ecn",
+    "access2m-cubic-sack-red",
+    "highspeed20-sack-red-linux-table",
+    "scalable50-sack-red-ns3",
+    "parking-lot-red50-150-minrto1s-sack",
+)
+QUICK_DURATION = "40s"
+QUICK_RESULTS = HERE / "agreement-quick.json"
+
+
+def all_rows(seeds: int) -> dict[str, Row]:
+    """Every comparison of the matrix: issue 9's four sets of 16, the parking-lot files and
+    issue 15's rows."""
+    rows: dict[str, Row] = {}
+    for scenarios in (matrix(), min_rto_1s_matrix(), sack_matrix(), sack_matrix("1s")):
+        rows.update({name: Row(s, aqmlab_seeds=seeds) for name, s in scenarios.items()})
+    for path in parking_lot_files():
+        rows[path.stem] = Row(aqmlab.Scenario.from_toml(path), aqmlab_seeds=3)
+    rows.update(issue15_matrix())
+    return rows
+
+
+def quick_row(row: Row) -> Row:
+    """The row at QUICK_DURATION simulated (window from 20 s), one seed in each simulator."""
+
+    def cut(scenario: aqmlab.Scenario | None) -> aqmlab.Scenario | None:
+        if scenario is None:
+            return None
+        return aqmlab.Scenario.from_dict(
+            {**scenario.model_dump(mode="json", exclude_none=True), "duration": QUICK_DURATION, "measure_start": "20s"}
+        )
+
+    return Row(cut(row.scenario), cut(row.ns3_scenario), ns3_seeds=1, aqmlab_seeds=1)
+
+
 def main() -> None:
+    global RESULTS
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("scenarios", nargs="*", type=Path, help="aqmlab scenario files (TOML)")
-    parser.add_argument("--matrix", action="store_true", help="the 16 scenarios of matrix.py")
+    parser.add_argument("--matrix", action="store_true", help="every row of the matrix (matrix.py)")
+    parser.add_argument("--quick", action="store_true", help=f"the {len(QUICK)} QUICK rows at {QUICK_DURATION}")
     parser.add_argument("--only", nargs="*", default=None, help="matrix scenarios by name")
     parser.add_argument("--runs", type=int, default=3, help="timed runs of each simulator (median)")
     parser.add_argument("--seeds", type=int, default=5, help="aqmlab seeds for the seed-to-seed spread")
     parser.add_argument("--no-timing", action="store_true", help="one ns-3 run, no engine timing")
     parser.add_argument("--force", action="store_true", help="rerun scenarios already in agreement.json")
+    parser.add_argument("--fresh-ns3", action="store_true", help="run ns-3 even where build/ns3-cache has the spec")
     parser.add_argument(
         "--refresh-aqmlab",
         action="store_true",
@@ -370,29 +496,36 @@ def main() -> None:
     args = parser.parse_args()
     if not NS3_BINARY.is_file():
         sys.exit(f"{NS3_BINARY} missing: run `bash benchmarks/ns3/setup.sh --cxx` first")
-    timing = not args.no_timing
+    timing = not (args.no_timing or args.quick or args.refresh_aqmlab)
     if timing and not ENGINE_RUNNER.is_file():
         sys.exit(f"{ENGINE_RUNNER} missing: run `cargo build --release --example run_scenario` first")
 
-    todo: dict[str, tuple[aqmlab.Scenario, bool]] = {}  # name -> (scenario, timed)
-    if args.matrix:
-        for scenarios, timed in (
-            (matrix(), timing),
-            (min_rto_1s_matrix(), False),
-            (sack_matrix(), False),
-            (sack_matrix("1s"), False),
-        ):
-            todo.update({name: (s, timed) for name, s in scenarios.items() if args.only is None or name in args.only})
+    todo: dict[str, tuple[Row, bool]] = {}  # name -> (row, timed)
+    if args.matrix or args.quick:
+        rows = all_rows(args.seeds)
+        if args.quick:
+            RESULTS = QUICK_RESULTS
+            rows = {name: quick_row(rows[name]) for name in QUICK}
+        timed_names = set(matrix()) if not args.quick else set()
+        todo.update(
+            {
+                name: (row, timing and name in timed_names)
+                for name, row in rows.items()
+                if args.only is None or name in args.only
+            }
+        )
     for path in args.scenarios:
-        todo[path.stem] = (aqmlab.Scenario.from_toml(path), timing)
+        todo[path.stem] = (Row(aqmlab.Scenario.from_toml(path), aqmlab_seeds=args.seeds), timing)
     if not todo:
-        parser.error("give scenario files or --matrix")
+        parser.error("give scenario files, --matrix or --quick")
 
     meta = {"machine": machine(), "note": "2-core VM shared with other engineers' jobs: see each run's load average"}
     command = " ".join([Path(sys.executable).name, *sys.argv])
     meta["refresh_command" if args.refresh_aqmlab else "command"] = command
     store = _load_store()
-    for name, (scenario, timed) in todo.items():
+    began_all = time.perf_counter()
+    for name, (row, timed) in todo.items():
+        scenario = row.scenario
         old = store["scenarios"].get(name)
         began = time.perf_counter()
         if args.refresh_aqmlab:
@@ -411,8 +544,18 @@ def main() -> None:
             ):
                 print(f"{name}: already in {RESULTS.name} (--force to rerun)")
                 continue
-            entry = compare(name, scenario, runs=args.runs, seeds=args.seeds, timing=timed)
+            entry = compare(
+                name,
+                scenario,
+                runs=args.runs,
+                seeds=row.aqmlab_seeds,
+                timing=timed,
+                ns3_scenario=row.ns3_scenario,
+                ns3_seeds=row.ns3_seeds,
+                cache=not args.fresh_ns3,
+            )
             entry["date"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+            entry["wall_s"] = time.perf_counter() - began
         # Reload before writing, so that two runners on different scenarios do not lose each
         # other's entries.
         store = _load_store()
@@ -423,10 +566,24 @@ def main() -> None:
         print(
             f"{name}: done in {time.perf_counter() - began:.0f} s; aqmlab vs ns-3: "
             + ", ".join(
-                f"{k} {entry['aqmlab'][k]:.4g}/{entry['ns3'][k]:.4g} ({100 * diff[k]:+.1f} %)" for k in metrics.METRICS
+                f"{k} {entry['aqmlab'][k]:.4g}/{entry['ns3'].get(k, math.nan):.4g} ({100 * diff[k]:+.1f} %)"
+                for k in metrics.METRICS
             ),
             flush=True,
         )
+    print(f"{len(todo)} rows in {time.perf_counter() - began_all:.0f} s")
+    if args.quick:
+        store = _load_store()
+        differing = {
+            name: metrics.disagreements(store["scenarios"][name]["aqmlab"], store["scenarios"][name]["ns3"])
+            for name in todo
+        }
+        differing = {name: keys for name, keys in differing.items() if keys}
+        for name, keys in differing.items():
+            print(f"DIFFERS {name}: {', '.join(keys)} beyond the thresholds")
+        print(f"{len(todo) - len(differing)} of {len(todo)} quick rows agree with ns-3")
+        if differing:
+            sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,8 @@ fourth, `-minrto1s-sack`, with SACK and min RTO 1 s.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from aqmlab import Scenario
@@ -112,3 +114,168 @@ def sack_matrix(min_rto: str = "200ms") -> dict[str, Scenario]:
         scenario(tcp, queue, rtt, min_rto, sack=True) for tcp in TCPS for queue in queues(RTTS_MS[0]) for rtt in RTTS_MS
     ]
     return {s.name: s for s in scenarios}
+
+
+# --- Issue 15: beyond 1 Gb/s access links ---------------------------------------------------
+
+SCENARIO_FILES = Path(__file__).resolve().parent / "scenarios"
+#: Seed 000's access-limited dumbbell (Section V): 60 flows behind 2 Mb/s access links with
+#: 100-packet DropTail buffers, 100 Mb/s bottleneck with gentle RED(50, 100), max_p 0.02,
+#: ns-2's automatic q_weight, a 2084-packet buffer; RTT 100 ms (bottleneck 2 ms one way, as
+#: scenarios/access2m-newreno-sack-red.toml); 60 s measured over 20-60 s.
+ACCESS_FLOWS = 60
+ISSUE15_DURATION = "60s"
+ISSUE15_MEASURE_START = "20s"
+GENTLE_RED = {
+    "kind": "red",
+    "limit": "2084p",
+    "min_th": 50,
+    "max_th": 100,
+    "max_p": 0.02,
+    "q_weight": -1,
+    "gentle": True,
+}
+#: "Matched" rows: SACK (RFC 6675 recovery in both) and min RTO 1 s (ns-3's RTO estimator out
+#: of the comparison, README.md); the other settings (initial window, delayed ACKs, timestamps,
+#: limited transmit) are made equal by the mapping in every row.
+MATCHED_TCP = {"sack": True, "min_rto": "1s"}
+#: A HighSpeed or Scalable definition other than the one ns-3 implements: the row's ns-3 side
+#: is the ns-3 definition's (`Row.ns3_scenario`).
+NS3_DEFINITION = {"highspeed": "linux_table", "scalable": "ns3"}
+DEFAULT_DEFINITION = {"highspeed": "rfc3649", "scalable": "kelly"}
+
+
+@dataclass(frozen=True)
+class Row:
+    """One comparison of the issue 15 matrix."""
+
+    scenario: Scenario
+    #: What ns-3 is given when it is not `scenario` itself: aqmlab's default HighSpeed or
+    #: Scalable definition against ns-3's (which has only one), the same ns-3 run as the twin
+    #: row with aqmlab set to ns-3's definition. A one-factor comparison on aqmlab's side.
+    ns3_scenario: Scenario | None = None
+    #: ns-3 runs: run k gets aqmlab seed k's flow start times and ns-3 run number k; with more
+    #: than one, the means over the seeds of both simulators are compared.
+    ns3_seeds: int = 1
+    #: aqmlab seeds (the spread; the compared value when ns3_seeds > 1).
+    aqmlab_seeds: int = 3
+
+
+def _named(base: dict[str, Any], name: str, description: str, **overrides: Any) -> Scenario:
+    return Scenario.from_dict({**base, "name": name, "description": description, **overrides})
+
+
+def _dumbbell(groups: list[dict[str, Any]], queue: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {
+        "duration": ISSUE15_DURATION,
+        "measure_start": ISSUE15_MEASURE_START,
+        "topology": {
+            "kind": "dumbbell",
+            "bottleneck": {"rate": "100Mbps", "delay": "2ms", "queue": queue or GENTLE_RED},
+            "groups": groups,
+        },
+    }
+
+
+def access_limited(tcp: str, *, matched: bool, ecn: bool = False, sack_recovery: str | None = None) -> Scenario:
+    """The seed 000 access-limited dumbbell with `tcp` (newreno, cubic) over gentle RED;
+    `matched`: SACK and min RTO 1 s; `ecn`: RED marks and the senders use ECN;
+    `sack_recovery`: "prr" for Proportional Rate Reduction (ns-3's TcpPrrRecovery)."""
+    settings: dict[str, Any] = {"cc": TCPS[tcp], **(MATCHED_TCP if matched else {})}
+    if ecn:
+        settings["ecn"] = True
+    if sack_recovery:
+        settings["sack_recovery"] = sack_recovery
+    group = {
+        "name": f"{tcp}{'-sack' if matched else ''}",
+        "count": ACCESS_FLOWS,
+        "rtt": "100ms",
+        "access_rate": "2Mbps",
+        "access_queue": {"kind": "drop_tail", "limit": "100p"},
+        "tcp": settings,
+        "start": {"kind": "uniform", "low": "0s", "high": "10s"},
+    }
+    queue = {**GENTLE_RED, "ecn": True} if ecn else GENTLE_RED
+    name = f"access2m-{tcp}{'-sack' if matched else ''}-red{'-ecn' if ecn else ''}"
+    name += f"-{sack_recovery}" if sack_recovery else ""
+    return _named(
+        _dumbbell([group], queue),
+        name,
+        f"issue 15: {ACCESS_FLOWS} {tcp} flows behind 2 Mb/s access links, gentle RED"
+        + (", ECN" if ecn else "")
+        + (", SACK, min RTO 1 s" if matched else ", aqmlab's TCP defaults"),
+    )
+
+
+def window_law(cc: str, flows: int, definition: str, *, matched: bool) -> Scenario:
+    """HighSpeed or Scalable: `flows` flows on 1 Gb/s access links sharing the 100 Mb/s gentle
+    RED bottleneck at RTT 100 ms, with the window-law `definition`; about 833/flows + a few
+    segments per flow (20 HighSpeed flows: ~45, inside the table's 38 < w <= 118 row where
+    a = 2, b = 0.44; 50 Scalable flows: ~18, between Kelly's lwnd = 16 and AIFactor = 100)."""
+    group = {
+        "name": cc,
+        "count": flows,
+        "rtt": "100ms",
+        "access_rate": "1Gbps",
+        "tcp": {"cc": {"kind": cc, "definition": definition}, **(MATCHED_TCP if matched else {})},
+        "start": {"kind": "uniform", "low": "0s", "high": "10s"},
+    }
+    suffix = "" if definition == DEFAULT_DEFINITION[cc] else f"-{definition.replace('_', '-')}"
+    return _named(
+        _dumbbell([group]),
+        f"{cc}{flows}{'-sack' if matched else ''}-red{suffix}",
+        f"issue 15: {flows} {cc} flows ({definition}), gentle RED, RTT 100 ms"
+        + (", SACK, min RTO 1 s" if matched else ", aqmlab's TCP defaults"),
+    )
+
+
+HETEROGENEOUS_RTTS_MS = (20, 50, 100, 200)
+
+
+def heterogeneous_rtt(*, matched: bool) -> Scenario:
+    """Four groups of 15 NewReno flows with RTTs 20, 50, 100 and 200 ms on 1 Gb/s access
+    links, sharing the 100 Mb/s gentle RED bottleneck."""
+    groups = [
+        {
+            "name": f"rtt{rtt}",
+            "count": 15,
+            "rtt": f"{rtt}ms",
+            "access_rate": "1Gbps",
+            "tcp": {"cc": "reno", **(MATCHED_TCP if matched else {})},
+            "start": {"kind": "uniform", "low": "0s", "high": "10s"},
+        }
+        for rtt in HETEROGENEOUS_RTTS_MS
+    ]
+    return _named(
+        _dumbbell(groups),
+        f"rtt20-200-newreno{'-sack' if matched else ''}-red",
+        "issue 15: 4 x 15 NewReno flows, RTT 20/50/100/200 ms, gentle RED"
+        + (", SACK, min RTO 1 s" if matched else ", aqmlab's TCP defaults"),
+    )
+
+
+def issue15_matrix() -> dict[str, Row]:
+    """The rows issue 15 adds, each matched (SACK, min RTO 1 s) and with aqmlab's defaults."""
+    rows: list[Row] = []
+    for matched in (True, False):
+        for tcp in TCPS:
+            seeds = 2 if (tcp == "newreno" and matched) else 1
+            rows.append(Row(access_limited(tcp, matched=matched), ns3_seeds=seeds))
+        rows.append(Row(access_limited("newreno", matched=matched, ecn=True), ns3_seeds=2 if matched else 1))
+        for cc, flows in (("highspeed", 20), ("scalable", 50)):
+            reference = window_law(cc, flows, NS3_DEFINITION[cc], matched=matched)
+            rows.append(Row(reference))
+            rows.append(Row(window_law(cc, flows, DEFAULT_DEFINITION[cc], matched=matched), ns3_scenario=reference))
+        rows.append(Row(heterogeneous_rtt(matched=matched)))
+    # Proportional Rate Reduction (RFC 6937; ns-3's default TcpPrrRecovery) against ns-3's:
+    # the matched access-limited rows with the other recovery algorithm in both simulators.
+    for tcp, ecn in (("newreno", False), ("newreno", True), ("cubic", False)):
+        rows.append(Row(access_limited(tcp, matched=True, ecn=ecn, sack_recovery="prr")))
+    return {row.scenario.name: row for row in rows}
+
+
+def parking_lot_files() -> list[Path]:
+    """The parking-lot scenarios compared as files: seed 000 Fig. 16 (examples/) and its twins
+    in scenarios/."""
+    example = SCENARIO_FILES.parents[2] / "examples" / "seed000-fig16-parking-lot.toml"
+    return [example, *sorted(SCENARIO_FILES.glob("*parking-lot*.toml"))]

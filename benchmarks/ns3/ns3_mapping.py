@@ -37,8 +37,10 @@ CONGESTION_CONTROL = {
     "highspeed": "ns3::TcpHighSpeed",
     "scalable": "ns3::TcpScalable",
 }
-#: ns-3's TcpHighSpeed has RFC 3649's table built in; only these parameters match it.
-HIGHSPEED_RFC3649 = {"low_window": 38.0, "high_window": 83000.0, "low_p": 1e-3, "high_p": 1e-7, "high_decrease": 0.1}
+#: The one definition of each window law ns-3 implements (aqmlab's `definition` option):
+#: `TcpHighSpeed` has RFC 3649 Appendix B's table built in, `TcpScalable` adds one segment per
+#: min(cwnd, AIFactor) ACKs and always multiplies by 1 − MDFactor (docs/congestion/).
+NS3_DEFINITIONS = {"highspeed": "linux_table", "scalable": "ns3"}
 
 
 class Unsupported(ValueError):
@@ -200,18 +202,23 @@ def _cc_defaults(groups: list[dict[str, Any]], spec: Ns3Spec) -> None:
             )
             # aqmlab's CUBIC slow start is RFC 5681's (no HyStart); ns-3's default is on.
             spec.add("default ns3::TcpCubic::HyStart false", f"{source} (no HyStart in aqmlab)")
+        elif kind in NS3_DEFINITIONS and cc["definition"] != NS3_DEFINITIONS[kind]:
+            raise Unsupported(
+                f"cc = {kind} with definition = {cc['definition']!r}: ns-3's "
+                f"{CONGESTION_CONTROL[kind].removeprefix('ns3::')} implements definition = "
+                f"{NS3_DEFINITIONS[kind]!r} only (docs/congestion/{kind}.md); set it in aqmlab to compare "
+                "with ns-3"
+            )
         elif kind == "highspeed":
-            differing = {k: cc[k] for k, v in HIGHSPEED_RFC3649.items() if not math.isclose(cc[k], v)}
-            if differing:
-                raise Unsupported(
-                    f"cc = highspeed with {differing}: ns-3's TcpHighSpeed has RFC 3649's "
-                    "table built in (no parameters)"
-                )
+            # definition = linux_table takes no parameters (checked by aqmlab): nothing to set.
+            pass
         elif kind == "scalable":
             factor = 1.0 / cc["a"]
             if not math.isclose(factor, round(factor)):
                 raise Unsupported(f"cc = scalable, a = {cc['a']}: ns-3's AIFactor is an integer (1/a)")
-            spec.add(f"default ns3::TcpScalable::AIFactor {round(factor)}", f"{source}.a (AIFactor = 1/a)")
+            spec.add(
+                f"default ns3::TcpScalable::AIFactor {round(factor)}", f"{source}.a (AIFactor = 1/a, definition ns3)"
+            )
             spec.add(f"default ns3::TcpScalable::MDFactor {cc['b']!r}", f"{source}.b")
 
 

@@ -6,6 +6,7 @@
 #
 #   bash benchmarks/ns3/run_all.sh                 # the whole matrix (resumes unless --force)
 #   bash benchmarks/ns3/run_all.sh --only cubic-red-rtt200 --force
+#   bash benchmarks/ns3/run_all.sh --quick [--fresh-ns3]   # = make validate-ns3-quick
 #
 # Needs the repository's .venv with aqmlab installed (make demo / make test create it), or
 # PYTHON=/path/to/python with aqmlab importable; cargo for the engine's bare runner.
@@ -15,6 +16,15 @@ ROOT="$(cd "$HERE/../.." && pwd)"
 PYTHON="${PYTHON:-$ROOT/.venv/bin/python}"
 
 bash "$HERE/setup.sh" --cxx
+if [[ "${1:-}" == "--quick" ]]; then
+    # make validate-ns3-quick: the QUICK rows of agreement.py at 40 s, no timing; exits 1 if a
+    # row differs (report.py then still writes what was measured).
+    shift
+    status=0
+    "$PYTHON" "$HERE/agreement.py" --quick "$@" || status=$?
+    "$PYTHON" "$HERE/report.py"
+    exit $status
+fi
 (cd "$ROOT" && cargo build --quiet --release --example run_scenario)
 "$PYTHON" "$HERE/agreement.py" --matrix --runs 3 --seeds 5 "$@"
 "$PYTHON" "$HERE/report.py"

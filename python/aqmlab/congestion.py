@@ -173,11 +173,18 @@ class Cubic(_Algorithm):
     reno_friendly: bool = Field(default=True, description="RFC 9438 Section 4.3")
 
 
+HIGHSPEED_SECTION5_PARAMETERS = ("low_window", "high_window", "low_p", "high_p", "high_decrease")
+
+
 class HighSpeed(_Algorithm):
     """HighSpeed TCP (RFC 3649): +a(w)/w per ACK and ×(1 − b(w)) per loss above
-    `low_window`, Reno below it. Engine: `tcp/cc/highspeed.rs`."""
+    `low_window`, Reno below it. `definition`: "rfc3649" (Section 5's formulas, the default)
+    or "linux_table" (Appendix B's step table, as Linux `tcp_highspeed.c` and ns-3
+    `TcpHighSpeed`; no parameters). See docs/congestion/highspeed.md. Engine:
+    `tcp/cc/highspeed.rs`."""
 
     kind: Literal["highspeed"] = "highspeed"
+    definition: Literal["rfc3649", "linux_table"] = "rfc3649"
     low_window: float = Field(default=38.0, ge=1.0, description="Low_Window (RFC 3649 Section 5)")
     high_window: float = Field(default=83000.0, description="High_Window (RFC 3649 Section 5)")
     low_p: float = Field(default=1e-3, gt=0.0, lt=1.0, description="Low_P (RFC 3649 Section 5)")
@@ -190,17 +197,40 @@ class HighSpeed(_Algorithm):
             raise ValueError(f"high_window ({self.high_window}) must be above low_window ({self.low_window})")
         if self.high_p >= self.low_p:
             raise ValueError(f"high_p ({self.high_p}) must be below low_p ({self.low_p})")
+        changed = [
+            f"{name} = {getattr(self, name)}"
+            for name in HIGHSPEED_SECTION5_PARAMETERS
+            if getattr(self, name) != type(self).model_fields[name].default
+        ]
+        if self.definition == "linux_table" and changed:
+            raise ValueError(
+                f'definition = "linux_table" takes no parameters (got {", ".join(changed)}): RFC 3649 '
+                "Appendix B's table is computed for Section 5's defaults; use definition = \"rfc3649\""
+            )
         return self
 
 
 class Scalable(_Algorithm):
-    """Scalable TCP (Kelly 2003): +a per ACK, ×(1 − b) per loss above the legacy window
-    `low_window`, Reno at or below it. Engine: `tcp/cc/scalable.rs`."""
+    """Scalable TCP. `definition` "kelly" (Kelly 2003, the default): +a per ACK, ×(1 − b)
+    per loss above the legacy window `low_window`, Reno at or below it. "ns3" (ns-3
+    `TcpScalable`, Linux `tcp_scalable.c`): +1 segment per min(cwnd, 1/a) ACKs and ×(1 − b)
+    per loss at every window (no legacy window). See docs/congestion/scalable.md. Engine:
+    `tcp/cc/scalable.rs`."""
 
     kind: Literal["scalable"] = "scalable"
-    a: float = Field(default=0.01, gt=0.0, description="increase per ACK (Kelly 2003)")
+    definition: Literal["kelly", "ns3"] = "kelly"
+    a: float = Field(default=0.01, gt=0.0, description="increase per ACK (Kelly 2003); ns3: 1/AIFactor")
     b: float = Field(default=0.125, gt=0.0, lt=1.0, description="decrease fraction (Kelly 2003)")
-    low_window: float = Field(default=16.0, ge=0.0, description="legacy window lwnd (Kelly 2003)")
+    low_window: float = Field(default=16.0, ge=0.0, description="legacy window lwnd (Kelly 2003); not with ns3")
+
+    @model_validator(mode="after")
+    def _check(self) -> Scalable:
+        if self.definition == "ns3" and self.low_window != type(self).model_fields["low_window"].default:
+            raise ValueError(
+                f'low_window = {self.low_window} is Kelly\'s legacy window; definition = "ns3" has none '
+                "(its Reno-like growth below 1/a segments comes from the +1 per min(cwnd, 1/a) ACKs rule)"
+            )
+        return self
 
 
 class Aimd(_Algorithm):

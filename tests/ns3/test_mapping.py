@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -135,13 +136,26 @@ def test_congestion_controls():
     assert values["ns3::TcpCubic::HyStart"] == "false"
     assert float(values["ns3::TcpCubic::Beta"]) == 0.7 and float(values["ns3::TcpCubic::C"]) == 0.4
     assert any(w == ["socket_type", "2", "ns3::TcpCubic"] for w in directives(cubic))
-    scalable = defaults(translate(with_group(dumbbell(), tcp={"cc": {"kind": "scalable", "a": 0.02}})))
-    assert scalable["ns3::TcpScalable::AIFactor"] == "50"
-    translate(with_group(dumbbell(), tcp={"cc": "highspeed"}))
-    with pytest.raises(Unsupported, match="RFC 3649"):
-        translate(with_group(dumbbell(), tcp={"cc": {"kind": "highspeed", "low_window": 20}}))
-    with pytest.raises(Unsupported, match="cc.kind = 'compound'"):
-        translate(with_group(dumbbell(), tcp={"cc": "compound"}))
+    scalable = {"kind": "scalable", "definition": "ns3", "a": 0.02}
+    values = defaults(translate(with_group(dumbbell(), tcp={"cc": scalable})))
+    assert values["ns3::TcpScalable::AIFactor"] == "50" and float(values["ns3::TcpScalable::MDFactor"]) == 0.125
+    highspeed = translate(with_group(dumbbell(), tcp={"cc": {"kind": "highspeed", "definition": "linux_table"}}))
+    assert any(w == ["socket_type", "2", "ns3::TcpHighSpeed"] for w in directives(highspeed))
+
+
+@pytest.mark.parametrize(
+    ("cc", "message"),
+    [
+        ("highspeed", "definition = 'rfc3649': ns-3's TcpHighSpeed implements definition = 'linux_table' only"),
+        ("scalable", "definition = 'kelly': ns-3's TcpScalable implements definition = 'ns3' only"),
+        ("compound", "cc.kind = 'compound'"),
+    ],
+)
+def test_definitions_ns3_does_not_implement_are_unsupported(cc, message):
+    """aqmlab's default HighSpeed (RFC 3649 Section 5's formulas) and Scalable (Kelly's legacy
+    window) are not what ns-3 runs: the mapping refuses them rather than approximate."""
+    with pytest.raises(Unsupported, match=re.escape(message)):
+        translate(with_group(dumbbell(), tcp={"cc": cc}))
 
 
 @pytest.mark.parametrize(

@@ -1,39 +1,59 @@
-//! Scalable TCP (T. Kelly, "Scalable TCP: improving performance in highspeed wide area
-//! networks", ACM CCR 33(2), 2003; Linux `net/ipv4/tcp_scalable.c`).
+//! Scalable TCP, in two definitions chosen by [`ScalableDefinition`].
 //!
-//! In congestion avoidance above the legacy window: cwnd += a per ACK (a = 0.01), and a
-//! loss sets cwnd to (1 − b) cwnd (b = 0.125) — multiplicative increase, multiplicative
-//! decrease, so the time to recover from a loss is ln(1/(1 − b))/ln(1 + a) ≈ 13.4 round
-//! trips whatever the window. At or below the legacy window `low_window` (Kelly's lwnd,
-//! 16 segments) the flow behaves as Reno (+1/cwnd per ACK, halve on loss). In seed 002's
-//! general law (Section IV-A) this is n = 0, m = 1.
-//!
-//! Linux differs in the legacy rule: it adds 1/min(cwnd, 100) per ACK (Reno growth below 100
-//! segments) and always removes cwnd/8 (`TCP_SCALABLE_AI_CNT`, `TCP_SCALABLE_MD_SCALE`).
+//! - `kelly` (the default): T. Kelly, "Scalable TCP: improving performance in highspeed wide
+//!   area networks", ACM CCR 33(2), 2003. In congestion avoidance above the legacy window:
+//!   cwnd += a per ACK (a = 0.01), and a loss sets cwnd to (1 − b) cwnd (b = 0.125) —
+//!   multiplicative increase, multiplicative decrease, so the time to recover from a loss is
+//!   ln(1/(1 − b))/ln(1 + a) ≈ 13.4 round trips whatever the window. At or below the legacy
+//!   window `low_window` (Kelly's lwnd, 16 segments) the flow behaves as Reno (+1/cwnd per
+//!   ACK, halve on loss). In seed 002's general law (Section IV-A) this is n = 0, m = 1.
+//! - `ns3`: ns-3 3.44 `TcpScalable` (src/internet/model/tcp-scalable.cc) and Linux
+//!   `net/ipv4/tcp_scalable.c`: one segment per min(cwnd, AIFactor) ACKs in congestion
+//!   avoidance (`CongestionAvoidance`: w = min(segCwnd, m_aiFactor); Linux:
+//!   `tcp_cong_avoid_ai(tp, min(cwnd, TCP_SCALABLE_AI_CNT))`), i.e. +1/min(cwnd, 1/a) per ACK
+//!   with AIFactor = 1/a, and always (1 − b) of the window on a loss (`GetSsThresh`:
+//!   segCwnd·(1 − m_mdFactor); Linux: cwnd − cwnd>>3), at least 2 segments. No legacy
+//!   window: below 1/a segments the increase is Reno's, and every loss removes b. ns-3's
+//!   default AIFactor is 50 (Linux's before 2017, "to account for delayed ack"); Linux now
+//!   uses 100 = 1/a with Kelly's a = 0.01.
 
 use serde::{Deserialize, Serialize};
 
 use super::{AckEvent, CongestionControl, CongestionEvent};
 use crate::error::{EngineError, Result};
 
+/// Which Scalable TCP: Kelly's (legacy window) or ns-3's and Linux's (+1 per min(cwnd, 1/a) ACKs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScalableDefinition {
+    /// Kelly 2003: Reno at or below `low_window`, +a per ACK and ×(1 − b) above it.
+    #[default]
+    Kelly,
+    /// ns-3 `TcpScalable` and Linux `tcp_scalable.c`: +1/min(cwnd, 1/a) per ACK, ×(1 − b) always.
+    Ns3,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ScalableConfig {
+    /// `kelly` (the default) or `ns3`.
+    pub definition: ScalableDefinition,
     /// Increase per ACK, segments (Kelly 2003: a = 0.01; Linux TCP_SCALABLE_AI_CNT = 100).
     pub a: f64,
     /// Fraction of the window removed on a loss (Kelly 2003: b = 0.125; Linux cwnd >> 3).
     pub b: f64,
-    /// Legacy window lwnd, segments: Reno at or below it (Kelly 2003: 16).
+    /// Legacy window lwnd, segments: Reno at or below it (Kelly 2003: 16). Unused by `ns3`.
     pub low_window: f64,
 }
 
 impl Default for ScalableConfig {
     fn default() -> Self {
-        ScalableConfig { a: 0.01, b: 0.125, low_window: 16.0 }
+        ScalableConfig { definition: ScalableDefinition::Kelly, a: 0.01, b: 0.125, low_window: 16.0 }
     }
 }
 
 pub struct Scalable {
+    definition: ScalableDefinition,
     a: f64,
     b: f64,
     low_window: f64,
@@ -65,6 +85,7 @@ impl Scalable {
             ));
         }
         Ok(Scalable {
+            definition: config.definition,
             a: config.a,
             b: config.b,
             low_window: config.low_window,
@@ -76,7 +97,10 @@ impl Scalable {
     /// The window after a congestion event at w = min(FlightSize, cwnd), at least two segments.
     fn reduced(&self, event: &CongestionEvent) -> f64 {
         let w = super::reduction_base(event, self.cwnd);
-        let kept = if w <= self.low_window {
+        let kept = if self.definition == ScalableDefinition::Ns3 {
+            // ns-3 TcpScalable::GetSsThresh: segCwnd·(1 − m_mdFactor) at every window.
+            (1.0 - self.b) * w
+        } else if w <= self.low_window {
             // Legacy TCP below lwnd (Kelly 2003): halve (RFC 5681 eq. (4)).
             w / 2.0
         } else {
@@ -103,6 +127,10 @@ impl CongestionControl for Scalable {
         if self.cwnd < self.ssthresh {
             // RFC 5681 Section 3.1 slow start (Kelly 2003 keeps it).
             self.cwnd += 1.0;
+        } else if self.definition == ScalableDefinition::Ns3 {
+            // ns-3 TcpScalable::CongestionAvoidance, Linux tcp_cong_avoid_ai(tp, min(cwnd,
+            // AI_CNT)): one segment per min(cwnd, AIFactor = 1/a) ACKs.
+            self.cwnd += 1.0 / self.cwnd.min(1.0 / self.a);
         } else if self.cwnd <= self.low_window {
             // Legacy window: Reno congestion avoidance (RFC 5681 eq. (3)).
             self.cwnd += 1.0 / self.cwnd;
@@ -188,6 +216,62 @@ mod tests {
         assert_eq!((cc.window(), cc.ssthresh()), (1.0, 35.0));
         cc.on_ack(&ack());
         assert_eq!(cc.window(), 2.0, "slow start after a timeout");
+    }
+
+    fn ns3() -> ScalableConfig {
+        ScalableConfig { definition: ScalableDefinition::Ns3, ..ScalableConfig::default() }
+    }
+
+    /// Segments added by one round trip of ⌊w⌋ ACKs from window w.
+    fn round_trip_gain(config: &ScalableConfig, w: f64) -> f64 {
+        let mut cc = Scalable::new(config, w, w, "cc").unwrap();
+        for _ in 0..w as u64 {
+            cc.on_ack(&ack());
+        }
+        cc.window() - w
+    }
+
+    #[test]
+    fn ns3_definition_adds_one_segment_per_min_cwnd_100_acks() {
+        // ns-3 TcpScalable with AIFactor = 1/a = 100: below 100 segments one per cwnd ACKs
+        // (+1 per round trip, Reno's increase, where Kelly adds 0.01 per ACK above lwnd = 16);
+        // above, one per 100 ACKs (+w/100 per round trip, as Kelly's +0.01 per ACK). The window
+        // grows during the round trip, so 1/cwnd per ACK adds a little less than 1 at small w.
+        for (w, ns3_gain, kelly_gain) in [(10.0, 1.0, 1.0), (18.0, 1.0, 0.18), (50.0, 1.0, 0.5), (400.0, 4.0, 4.0)] {
+            let gain = round_trip_gain(&ns3(), w);
+            assert!((gain - ns3_gain).abs() < 0.05 * ns3_gain, "ns3 at {w}: +{gain}");
+            let gain = round_trip_gain(&ScalableConfig::default(), w);
+            assert!((gain - kelly_gain).abs() < 0.05 * kelly_gain, "kelly at {w}: +{gain}");
+        }
+        // Per ACK exactly: 1/min(cwnd, 100).
+        let mut cc = Scalable::new(&ns3(), 18.0, 18.0, "cc").unwrap();
+        cc.on_ack(&ack());
+        assert!((cc.window() - (18.0 + 1.0 / 18.0)).abs() < 1e-12);
+        // AIFactor follows a: a = 0.02 is ns-3's default AIFactor 50.
+        let fifty = ScalableConfig { a: 0.02, ..ns3() };
+        let mut cc = Scalable::new(&fifty, 200.0, 200.0, "cc").unwrap();
+        cc.on_ack(&ack());
+        assert!((cc.window() - 200.02).abs() < 1e-12);
+    }
+
+    #[test]
+    fn ns3_definition_always_multiplies_by_seven_eighths() {
+        // ns-3 GetSsThresh: max(2, segCwnd·(1 − 0.125)) at every window, no halving below lwnd.
+        for w in [8u64, 16, 18, 100] {
+            let mut cc = Scalable::new(&ns3(), 200.0, 200.0, "cc").unwrap();
+            cc.on_loss(&loss(w));
+            assert!((cc.window() - 0.875 * w as f64).abs() < 1e-12, "w {w}: {}", cc.window());
+        }
+        let mut cc = Scalable::new(&ns3(), 200.0, 200.0, "cc").unwrap();
+        cc.on_loss(&loss(2));
+        assert_eq!(cc.window(), 2.0, "at least two segments");
+        // Kelly halves at the legacy window.
+        let mut kelly = Scalable::new(&ScalableConfig::default(), 200.0, 200.0, "cc").unwrap();
+        kelly.on_loss(&loss(16));
+        assert_eq!(kelly.window(), 8.0);
+        let parsed: ScalableConfig = serde_json::from_str(r#"{"definition": "ns3"}"#).unwrap();
+        assert_eq!(parsed, ns3());
+        assert!(serde_json::from_str::<ScalableConfig>(r#"{"definition": "linux"}"#).is_err());
     }
 
     #[test]
