@@ -22,8 +22,7 @@ def test_seed000_fig3_red_with_averaging():
     params = {"C": 100.0, "tau": 0.171, "gamma": [0.028, 0.032]}
     P, size = model.resolve(params)
     w_star = model.equilibrium(P, size)[0]
-    assert w_star == pytest.approx([17.22, 17.22], abs=0.01)  # "w* ≈ 17 packets": |w* − 17| < 0.5
-    assert abs(w_star[0] - 17) < 0.5
+    assert np.all(np.round(w_star) == 17)  # "w* ≈ 17 pkts" at the printed precision (ours: 17.22)
     result = integrate(model, params, t_end=300.0)  # history: equilibrium + 10 %
     early, late = _amplitude(result, "w", 50, 150), _amplitude(result, "w", 200, 300)
     # γ = 0.028: a limit cycle — window amplitude above 5 packets and not decaying (±10 %)
@@ -84,8 +83,10 @@ def test_seed000_fig14b_full_bifurcation_diagram():
 
 
 def test_seed000_fig2b_hopf_point_brackets_gamma_0_03():
-    """At τ = 0.171 s the Hopf point in γ is 0.03 (Fig. 2b, 3): over 800 s the window amplitude
-    grows at γ = 0.030 and decays at γ = 0.031 (the linearisation puts it at 0.03005)."""
+    """At τ = 0.171 s the Hopf point in γ is 0.03 (Fig. 2b, 3; two decimals): the linearisation puts
+    it at 0.03005 (tests/stability asserts round(·, 2) == 0.03); here integration checks the model at a
+    finer precision than the paper's: over 800 s the window amplitude grows at γ = 0.030 and decays
+    at γ = 0.031."""
     model = get_model("ctcp-red")
     result = integrate(model, {"C": 100.0, "tau": 0.171, "gamma": [0.030, 0.031]}, t_end=800.0)
     early, late = _amplitude(result, "w", 100, 200), _amplitude(result, "w", 700, 800)
@@ -96,11 +97,13 @@ def test_seed000_fig2b_hopf_point_brackets_gamma_0_03():
 def test_seed002_ered_gain_alpha_1_stable_alpha_8_oscillates():
     """Seed 002 (README errata): E-RED with TCP-Reno was found stable at α = 1 and unstable at
     α = 8 in the paper's simulations (its scenario is not recoverable). In the reconstructed
-    primal-dual model, one link of 1250 packets/s, three Reno routes with RTTs 0.4, 0.8, 1.2 s:
+    primal-dual model, one link of 1250 packets/s, three Reno routes with RTTs 0.4, 0.8, 1.2 s,
+    the gain normalised by the largest RTT (κ = α/(c·1.2 s), docs/queues/ered.md; Hopf α 5.41):
     α = 1 converges to the equilibrium, α = 8 settles on a limit cycle."""
     model = get_model("primal-dual")
     params = {"alpha": [1.0, 8.0], "rtt_scale": 10.0, "p_min": 1e-7}
     result = integrate(model, params, t_end=600.0, h=0.02, perturbation=0.05)
     early, late = _amplitude(result, "w0", 100, 200), _amplitude(result, "w0", 500, 600)
-    assert late[0] < 0.15 * early[0]  # α = 1: decays (9.2 -> 0.6 packets)
-    assert late[1] > 20.0 and late[1] == pytest.approx(early[1], rel=0.05)  # α = 8: steady cycle (≈ 36.5)
+    assert late[0] < 0.15 * early[0]  # α = 1: decays (8.4 -> 0.6 packets)
+    settled = _amplitude(result, "w0", 300, 400)
+    assert late[1] > 20.0 and late[1] == pytest.approx(settled[1], rel=0.01)  # α = 8: steady cycle (≈ 38.5)
