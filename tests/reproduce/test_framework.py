@@ -7,6 +7,7 @@ import math
 import pytest
 from aqmlab.reproduce.declare import (
     AtLeast,
+    AtMost,
     Below,
     Between,
     Check,
@@ -53,6 +54,8 @@ def test_verdict_is_on_the_mean_and_marginal_when_the_interval_straddles():
     against = judge_claim("r", _claim(Between(0.0, 0.5)), {"x": [0.3, 0.9, 0.4, 0.8, 0.7]})
     assert against["verdict"] == "differs (marginal)" and not against["agrees"]
     assert "95 % CI, 5 seeds" in against["aqmlab"]
+    on_boundary = judge_claim("r", _claim(AtMost(15)), {"x": [15.0, 15.0, 15.0, 15.0, 15.0]})
+    assert on_boundary["verdict"] == "agrees"  # no spread: not fragile
     nan = judge_claim("r", _claim(Below(1.0)), {"x": [math.nan]})
     assert nan["verdict"] == "differs"
     with pytest.raises(KeyError, match="quantities \\['x'\\] were not measured"):
