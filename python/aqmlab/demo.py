@@ -7,15 +7,14 @@ then the packet-level confirmation: RED(50, 100) is stable at RTT 10 ms and osci
 under the upper threshold (Fig. 8a); and Fig. 9, small against large thresholds, which the
 report shows as differing: with Compound flows RED(8, 15) also cycles, at a small amplitude
 (docs/reproduction/seed000.md). Each part is a reproduction (`aqmlab reproduce`), run in its
-full length (500 s simulated) — about 25 s of wall time in all.
+full length (500 s simulated, each packet-level run over 5 seeds) — a few minutes of wall time.
 """
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
-from aqmlab.scenario import Scenario
+from aqmlab.scenario import Scenario, embedded_scenario
 
 DEMO_SCENARIOS = ("seed000-fig6-rtt10", "seed000-fig6-rtt200")
 DEMO_REPRODUCTIONS = ("seed000-stability", "seed000-fig6", "seed000-fig8a", "seed000-fig9")
@@ -31,9 +30,7 @@ INTRODUCTION = (
 
 def demo_scenario(name: str) -> Scenario:
     """One of the embedded scenarios (also in `examples/`)."""
-    path = resources.files("aqmlab") / "scenarios" / f"{name}.toml"
-    with resources.as_file(path) as file:
-        return Scenario.from_toml(file)
+    return embedded_scenario(name)
 
 
 def run_demo(out: str | Path, *, quick: bool = False, progress=None) -> Path:
