@@ -72,6 +72,8 @@ def scenario(flows: int, gentle: bool, quick: bool) -> dict[str, Any]:
     built = bottleneck_scenario(
         RATE_BPS,
         flows,
+        # gentle explicit: the paper's H (eq. 10) jumps from p_max to 1 at q_max (ns-2 before gentle_
+        # became its default in April 2001; aqmlab's default is ns-2's gentle); True is Section III's law.
         dict(RED_QUEUE, gentle=gentle),
         rtt_s=RTT_S,
         packet_bytes=PACKET_BYTES,
