@@ -20,6 +20,7 @@ from aqmlab.design import (
     rtt_map,
     throughput,
 )
+from aqmlab.design.averaging import averaging_interval
 from aqmlab.design.buffers import (
     bandwidth_delay_product,
     gaussian_stability_bound,
@@ -112,6 +113,11 @@ def test_red_config_policies():
     assert drop.max_th == pytest.approx(1.2 * drop.queue_law_max.queue(0.1)[0], rel=1e-9)
     assert drop.min_th == pytest.approx(drop.max_th / 3) and drop.buffer_packets == pytest.approx(2 * drop.max_th)
     assert drop.weight_per_sample == pytest.approx(1 - 0.1 ** (0.05 / drop.averaging_interval_s))
+    # Section IV: I = P, eq. (13) at the design point (G_max at p_max); ns-2's per-arrival weight spans
+    # the same I by eq. (11) with δ = one 1500-byte packet time at 45 Mb/s.
+    design_rtt = 0.05 + drop.design_queue_packets * 12000 / 45e6
+    assert drop.averaging_interval_s == pytest.approx(float(period(0.1, design_rtt, TcpModel(packet_bytes=1500))))
+    assert averaging_interval(drop.q_weight_per_arrival, 12000 / 45e6) == pytest.approx(drop.averaging_interval_s)
     points = operating_points(drop)
     assert points["G_max"][1] <= drop.max_th and points["G_min"][1] >= drop.min_th * 0.9
     delay = red_config(

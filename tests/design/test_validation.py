@@ -7,7 +7,9 @@ from aqmlab.design.validation import bottleneck_scenario, engine_tcp, measure
 
 RATE, RTT, PACKET = 1.5e6, 0.1, 500
 BUFFER = round(2 * RATE * RTT / (8 * PACKET))  # B = 2 c R_o = 75 packets
-#: Stated tolerance: the predicted average queue within 20 % of the buffer of the measured one.
+#: A regression guard on the model-engine gap, not the paper's claim: the predicted average queue
+#: within 20 % of the buffer of the measured one. Whether the paper's "close" holds is judged by
+#: the reproductions seed003-fig4-5 and seed003-fig8-13 (within 10 % of the prediction: it does not).
 TOLERANCE = 0.2 * BUFFER
 
 

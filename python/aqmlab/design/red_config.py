@@ -25,12 +25,12 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field, replace
 
+from aqmlab.design.averaging import averaging_weight
 from aqmlab.design.control_law import equilibrium, recommended
 from aqmlab.design.pftk import TcpModel, period
 from aqmlab.design.queue_law import QueueLaw
 
 SAFETY = 1.2
-NEGLIGIBLE_WEIGHT = 0.1
 
 
 @dataclass(frozen=True)
@@ -147,9 +147,9 @@ def red_config(
     design_rtt = rtt_s.low + design_queue * 8.0 * packet_bytes.high / rate_bps
     interval = float(period(design_p, design_rtt, big))  # eq. (13)
     sampling = rtt_s.low
-    weight = 1.0 - NEGLIGIBLE_WEIGHT ** (sampling / interval)  # eq. (12)
+    weight = averaging_weight(interval, sampling)  # eq. (12), a = 0.1
     packets_per_s = rate_bps / (8.0 * packet_bytes.high)
-    q_weight = 1.0 - NEGLIGIBLE_WEIGHT ** (1.0 / (packets_per_s * interval))
+    q_weight = averaging_weight(interval, 1.0 / packets_per_s)  # eq. (12) with one sample per packet time
     law_max = QueueLaw(rate_bps, flows.high, rtt_s.low, buffer, big)
     law_min = QueueLaw(rate_bps, flows.low, rtt_s.high, buffer, small)
     return RedRecommendation(

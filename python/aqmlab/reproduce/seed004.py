@@ -30,18 +30,17 @@ Ours, where the paper is silent (stated in every outcome and in docs/reproductio
   authors), every group 80 % Compound / 20 % CUBIC; each link carries N = 60 flows. Fig. 5
   shows link 2.
 
-Criteria (ours): a queue "oscillates" (deterministic non-linear oscillation, limit cycle)
-when its strongest frequency holds at least twice the share of its variance that it holds in
-the case the paper calls stable (`metrics.oscillation_share`, also used for seed 000 Fig. 9);
-utilisation is the mean over the window, and its minimum over 1 s bins. The full versions run
-three seeds and a claim agrees only if it holds for each; quick versions run seed 1 for 100 s
-measured over the last 50 s.
+Criteria (ours, the paper gives no numbers): a queue "oscillates" (deterministic non-linear
+oscillation, limit cycle) when its strongest frequency holds at least twice the share of its
+variance that it holds in the case the paper calls stable (`metrics.oscillation_share`, also
+used for seed 000 Fig. 9); utilisation is the mean over the window, and its minimum over 1 s
+bins. Each run is repeated over 5 seeds (quick: 2 seeds of 100 s runs measured over the last
+50 s); the verdict is on the mean over the seeds, with its 95 % interval (`reproduce.runner`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -52,10 +51,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from aqmlab.plots import binned_utilisation
+from aqmlab.reproduce.declare import Above, AtLeast, Below, Check, Claim, Declaration, Evidence, Run, Seeds
 from aqmlab.reproduce.metrics import oscillation_share
-from aqmlab.reproduce.registry import Claim, Outcome, reproduction
+from aqmlab.reproduce.registry import register
 from aqmlab.results import Results, jain_index
-from aqmlab.simulation import simulate
 
 PAPER = "seed 004 (Feedback, transport protocols and buffer sizing)"
 RTTS_MS = (10, 200)
@@ -67,7 +66,6 @@ STANFORD_BUFFER, RULE_OF_THUMB_BUFFER = 278, 2084
 HTTP_LOAD, HTTP_MEAN_BYTES = 0.2, 5000
 #: A trace bin for the figures' utilisation and loss panels, s.
 PLOT_BIN_S = 0.5
-FULL_SEEDS, QUICK_SEEDS = (1, 2, 3), (1,)
 
 
 def timing(quick: bool) -> tuple[float, float]:
@@ -147,132 +145,128 @@ def parking_lot(buffer: int, rtt_ms: float, quick: bool) -> dict[str, Any]:
 # --- Running and measuring -----------------------------------------------------------------
 
 
-@dataclass
-class Case:
-    """One panel of a figure: a scenario, run once per seed."""
-
-    label: str
-    buffer: int
-    rtt_ms: float
-    scenario: dict[str, Any]
-
-
-@dataclass
-class Measured:
-    share: float
-    frequency_hz: float
-    utilisation_mean: float
-    utilisation_min: float
-    loss_per_s: float
-    loss_percent: float
-    queue_mean: float
-
-
-def measure(results: Results, link: str | None = None) -> Measured:
-    samples = results.link_samples(link)
-    window = samples["time_s"] > results.measure_start_s
-    interval = results.scenario.resolved()["trace"]["interval_ns"] / 1e9
-    share, frequency = oscillation_share(samples["queue_packets"][window], interval)
-    summary = results.summary(link)
-    return Measured(
-        share,
-        frequency,
-        summary["utilisation_mean"],
-        summary["utilisation_min"],
-        float(samples["drops"][window].sum()) / summary["window_s"],
-        summary["loss_percent"],
-        summary["queue_mean_packets"],
-    )
-
-
-def run_cases(
-    out: Path, cases: list[Case], seeds: tuple[int, ...], link: str | None = None
-) -> tuple[dict[str, list[Measured]], dict[str, Results]]:
-    """Every case for every seed: measurements per case (one per seed), the first seed's
-    results per case (for the figures); each run's data goes to `out/<name>-seed<s>`."""
-    measured: dict[str, list[Measured]] = {case.label: [] for case in cases}
-    shown: dict[str, Results] = {}
-    for case in cases:
-        for seed in seeds:
-            results = simulate(case.scenario, seed=seed)
-            results.save(out / f"{case.scenario['name']}-seed{seed}", overwrite=True)
-            measured[case.label].append(measure(results, link))
-            shown.setdefault(case.label, results)
-    return measured, shown
-
-
-def grid(buffers: tuple[int, ...], build: Callable[[int, float], dict[str, Any]]) -> list[Case]:
-    return [Case(label(buffer, rtt), buffer, rtt, build(buffer, rtt)) for buffer in buffers for rtt in RTTS_MS]
+def run_name(buffer: int, rtt_ms: float) -> str:
+    """A case's run name: `b15-rtt10`."""
+    return f"b{buffer}-rtt{rtt_ms}"
 
 
 def label(buffer: int, rtt_ms: float) -> str:
-    """A case's name, also the key of its measurements: `B = 15, RTT 10 ms`."""
+    """A case's label in the record and figures: `B = 15, RTT 10 ms`."""
     return f"B = {buffer}, RTT {rtt_ms} ms"
 
 
-def listed(values: list[float], fmt: str = ".2f", scale: float = 1.0) -> str:
-    """Per-seed values as `a / b / c`."""
-    return " / ".join(f"{scale * value:{fmt}}" for value in values)
+def measures_on(link: str | None):
+    """The measure of Figs. 2-5 on `link` (None: the main link): the queue's oscillation share
+    (variance share of its strongest frequency, `metrics.oscillation_share`) and that frequency
+    (Hz), utilisation (mean and smallest 1 s bin, %), loss (packets/s and %), mean queue."""
+
+    def measure(results: Results) -> dict[str, float]:
+        samples = results.link_samples(link)
+        window = samples["time_s"] > results.measure_start_s
+        interval = results.scenario.resolved()["trace"]["interval_ns"] / 1e9
+        share, frequency = oscillation_share(samples["queue_packets"][window], interval)
+        summary = results.summary(link)
+        return {
+            "oscillation_share": share,
+            "frequency_hz": frequency,
+            "utilisation_mean": 100.0 * summary["utilisation_mean"],
+            "utilisation_min": 100.0 * summary["utilisation_min"],
+            "loss_per_s": float(samples["drops"][window].sum()) / summary["window_s"],
+            "loss_percent": summary["loss_percent"],
+            "queue_mean": summary["queue_mean_packets"],
+        }
+
+    return measure
 
 
-def seeds_note(seeds: tuple[int, ...]) -> str:
-    return f" (seed{'s' if len(seeds) > 1 else ''} {' / '.join(map(str, seeds))})"
+def grid_runs(
+    buffers: tuple[int, ...], build: Callable[[int, float], dict[str, Any]], link: str | None = None, keep: bool = True
+) -> list[Run]:
+    return [Run(run_name(b, r), build(b, r), measures_on(link), keep=keep) for b in buffers for r in RTTS_MS]
 
 
-# --- Claims shared by Figs. 2-5 ----------------------------------------------------------------
+def oscillation_ratio(measured: dict[str, dict[str, float]], unstable: str, stable: list[str]) -> float:
+    """`unstable`'s oscillation share over the largest of the `stable` cases'."""
+    reference = max(measured[s]["oscillation_share"] for s in stable)
+    return measured[unstable]["oscillation_share"] / max(reference, 1e-12)
 
 
-def oscillates_against(
-    measured: dict[str, list[Measured]],
-    seeds: tuple[int, ...],
-    unstable: str,
-    stable: list[str],
-    claim: str,
-    paper: str,
-) -> Claim:
-    """`unstable`'s queue concentrates at least twice the variance share of every `stable` case
-    in one frequency, seed by seed."""
-    ratios = [m.share / max(max(measured[s][i].share for s in stable), 1e-12) for i, m in enumerate(measured[unstable])]
-    references = "; ".join(f"{s}: {listed([m.share for m in measured[s]])}" for s in stable)
-    frequency = listed([m.frequency_hz for m in measured[unstable]])
-    text = (
-        f"oscillation share of the queue {listed([m.share for m in measured[unstable]])} at {frequency} Hz "
-        f"({unstable}) against {references}{seeds_note(seeds)}; ratio {listed(ratios, '.1f')} "
-        "(criterion: at least 2 in every seed)"
+#: "Oscillates" (ours, no number in the paper): the strongest frequency holds at least twice the
+#: variance share it holds in the case the paper calls stable.
+OSCILLATION_RATIO = 2.0
+
+
+def oscillation_claim(claim_id: str, statement: str, paper: str, where: str, ratio: str, unstable: str) -> Claim:
+    return Claim(
+        claim_id,
+        statement,
+        paper,
+        where,
+        (Check(ratio, AtLeast(OSCILLATION_RATIO), "oscillation share over the stable case's"),),
+        why="ours (no number in the paper): a deterministic non-linear oscillation concentrates the queue's variance "
+        "in one frequency; the oscillating case must hold at least twice the share of the stable one",
+        shows=((f"{unstable}.oscillation_share", "share", ""), (f"{unstable}.frequency_hz", "at", "Hz")),
     )
-    return Claim(claim, paper, text, bool(all(ratio >= 2.0 for ratio in ratios)))
 
 
-def utilisation_text(measured: dict[str, list[Measured]], cases: list[str]) -> str:
-    return "; ".join(
-        f"{case}: mean {listed([m.utilisation_mean for m in measured[case]], '.1f', 100)} %, "
-        f"minimum 1 s {listed([m.utilisation_min for m in measured[case]], '.1f', 100)} %"
-        for case in cases
+def rtt_cost_claim(claim_id: str, statement: str, paper: str, where: str, buffer: int, floor: float | None) -> Claim:
+    short, long = run_name(buffer, 10), run_name(buffer, 200)
+    checks = [Check(f"rtt-cost-b{buffer}", Above(0.0), "mean utilisation at 10 ms minus at 200 ms", "points")]
+    why = "the loss: the mean utilisation strictly lower at RTT 200 ms"
+    if floor is not None:
+        checks.append(Check(f"{long}.utilisation_mean", AtLeast(floor), "mean utilisation at 200 ms", "%"))
+        why += f'; "minor" read as still at least {floor:g} % (ours, no number in the paper)'
+    return Claim(
+        claim_id,
+        statement,
+        paper,
+        where,
+        tuple(checks),
+        why=why,
+        shows=(
+            (f"{short}.utilisation_mean", "at 10 ms", "%"),
+            (f"{long}.utilisation_mean", "at 200 ms", "%"),
+            (f"{long}.utilisation_min", "smallest 1 s bin at 200 ms", "%"),
+        ),
     )
 
 
-def longer_rtt_costs_utilisation(
-    measured: dict[str, list[Measured]],
-    seeds: tuple[int, ...],
-    buffer: int,
-    claim: str,
-    paper: str,
-    floor: float | None = None,
-) -> Claim:
-    """Mean utilisation lower at RTT 200 ms than at 10 ms in every seed (and, with `floor`, not below it)."""
-    short, long = measured[label(buffer, 10)], measured[label(buffer, 200)]
-    lower = all(b.utilisation_mean < a.utilisation_mean for a, b in zip(short, long, strict=True))
-    above = floor is None or all(b.utilisation_mean >= floor for b in long)
-    criterion = "lower at 200 ms in every seed" + (f", and still at least {100 * floor:.0f} %" if floor else "")
-    text = (
-        f"{utilisation_text(measured, [label(buffer, 10), label(buffer, 200)])}{seeds_note(seeds)} "
-        f"(criterion: {criterion})"
-    )
-    return Claim(claim, paper, text, bool(lower and above))
+def small_buffer_derive(measured: dict[str, dict[str, float]], quick: bool) -> dict[str, float]:
+    """Figs. 2, 4, 5: oscillation ratios and the utilisation cost of the longer RTT."""
+    out = {
+        "ratio-b100-rtt200-vs-b15": oscillation_ratio(measured, run_name(100, 200), [run_name(15, r) for r in RTTS_MS]),
+        "ratio-b100-rtt200-vs-rtt10": oscillation_ratio(measured, run_name(100, 200), [run_name(100, 10)]),
+        "ratio-b100-rtt10-vs-b15": oscillation_ratio(measured, run_name(100, 10), [run_name(15, 10)]),
+    }
+    for buffer in (15, 100):
+        out[f"rtt-cost-b{buffer}"] = (
+            measured[run_name(buffer, 10)]["utilisation_mean"] - measured[run_name(buffer, 200)]["utilisation_mean"]
+        )
+    return out
 
 
-def data_of(measured: dict[str, list[Measured]], seeds: tuple[int, ...]) -> dict[str, Any]:
-    return {"seeds": list(seeds), **{case: [m.__dict__ for m in values] for case, values in measured.items()}}
+def small_buffer_claims(where: str) -> list[Claim]:
+    """Figs. 2 and 4: no oscillation with 15 packets; oscillation with 100 packets at RTT 200 ms
+    (and not at 10 ms)."""
+    return [
+        oscillation_claim(
+            "b15-stable-b100-oscillates",
+            "15-packet buffers show no non-linear oscillation, 100 packets at RTT 200 ms do",
+            '"with 15 packet buffers the queue does not exhibit non-linear instabilities ... With 100 buffers, and '
+            'with larger RTTs, the emergence of deterministic non-linear oscillations is clearly visible"',
+            where,
+            "ratio-b100-rtt200-vs-b15",
+            run_name(100, 200),
+        ),
+        oscillation_claim(
+            "b100-oscillates-at-larger-rtt",
+            "with 100-packet buffers the oscillations emerge at the larger RTT",
+            '"With 100 buffers, and with larger RTTs, the emergence of deterministic non-linear oscillations"',
+            where,
+            "ratio-b100-rtt200-vs-rtt10",
+            run_name(100, 200),
+        ),
+    ]
 
 
 # --- Figures -------------------------------------------------------------------------------------
@@ -315,203 +309,216 @@ def plot_panels(shown: dict[str, Results], path: Path, title: str, link: str | N
     return path.name
 
 
-def note(quick: bool, seeds: tuple[int, ...], extra: str = "") -> str:
+def panels(file: str, title: str, buffers: tuple[int, ...], link: str | None = None):
+    """`figures` of a declaration: the first seed's kept runs of `buffers`, in the paper's layout."""
+
+    def draw(out: Path, evidence: Evidence) -> list[str]:
+        shown = {label(b, r): evidence.kept[run_name(b, r)] for b in buffers for r in RTTS_MS}
+        return [plot_panels(shown, out / file, title, link=link)]
+
+    return draw
+
+
+def note(quick: bool, extra: str = "") -> str:
     duration, start = timing(quick)
     return (
         f"{duration:.0f} s runs measured over [{start:.0f}, {duration:.0f}] s{' (quick)' if quick else ''}; "
-        f"seed{'s' if len(seeds) > 1 else ''} {', '.join(map(str, seeds))} (figures: seed {seeds[0]}). 60 flows, "
-        "48 Compound + 12 CUBIC, SACK, 1 Gb/s access links, bottleneck delay 2 ms one way, DropTail. "
-        f"See docs/reproduction/seed004.md for the choices.{(' ' + extra) if extra else ''}"
+        f"{SEEDS.count(quick)} seeds (figures: seed 1). 60 flows, 48 Compound + 12 CUBIC, SACK, 1 Gb/s access "
+        "links, bottleneck delay 2 ms one way, DropTail. See docs/reproduction/seed004.md for the choices."
+        f"{(' ' + extra) if extra else ''}"
     )
-
-
-def seeds_for(quick: bool) -> tuple[int, ...]:
-    return QUICK_SEEDS if quick else FULL_SEEDS
 
 
 # --- Fig. 2 and Fig. 4: small buffers (15 and 100 packets) ---------------------------------------
 
+SEEDS = Seeds(full=5, quick=2)
+WHERE_FIG2 = "Section III-1, Fig. 2"
 
-def small_buffer_claims(measured: dict[str, list[Measured]], seeds: tuple[int, ...], what: str) -> list[Claim]:
-    """Figs. 2 and 4: no oscillation with 15 packets; oscillation with 100 packets at RTT 200 ms
-    (and not at 10 ms); utilisation lower at the larger RTT."""
-    unstable = label(100, 200)
-    return [
-        oscillates_against(
-            measured,
-            seeds,
-            unstable,
-            [label(15, 10), label(15, 200)],
-            f"{what}: 15-packet buffers show no non-linear oscillation, 100 packets at RTT 200 ms do",
-            "15 packets: no non-linear instabilities; 100 packets, larger RTT: deterministic "
-            "non-linear oscillations clearly visible",
+register(
+    Declaration(
+        id="seed004-fig2",
+        paper=PAPER,
+        title="Fig. 2: 15 and 100 packet buffers, RTT 10 and 200 ms, single bottleneck",
+        description="60 long-lived flows (80 % Compound, 20 % CUBIC) on 100 Mb/s: with 15 packets the queue shows no "
+        "non-linear instability and utilisation drops a little at RTT 200 ms; with 100 packets at 200 ms "
+        "deterministic non-linear oscillations appear.",
+        runs=lambda quick: grid_runs((15, 100), lambda b, r: dumbbell(b, r, quick)),
+        derive=small_buffer_derive,
+        claims=(
+            *small_buffer_claims(WHERE_FIG2),
+            rtt_cost_claim(
+                "b15-minor-utilisation-loss",
+                "15-packet buffers: a minor loss of utilisation at the larger RTT",
+                '"there is a minor loss in utilization with larger RTTs"',
+                WHERE_FIG2,
+                15,
+                floor=80.0,
+            ),
         ),
-        oscillates_against(
-            measured,
-            seeds,
-            unstable,
-            [label(100, 10)],
-            f"{what}: with 100-packet buffers the oscillations emerge at the larger RTT",
-            "oscillations with 100 packets appear with larger RTTs",
+        figures=panels("fig2.png", "Fig. 2: single bottleneck, 48 Compound + 12 CUBIC flows", (15, 100)),
+        notes=note,
+        seeds=SEEDS,
+        full_cost="≈40 s",
+    )
+)
+
+WHERE_FIG4 = "Section III-2, Fig. 4"
+
+register(
+    Declaration(
+        id="seed004-fig4",
+        paper=PAPER,
+        title="Fig. 4: Fig. 2 with short-lived HTTP flows added",
+        description="The same runs with HTTP transfers added (20 % of the load): the non-linear oscillations with "
+        "100 packets at RTT 200 ms prevail, and the larger RTT costs utilisation.",
+        runs=lambda quick: grid_runs((15, 100), lambda b, r: dumbbell(b, r, quick, with_http=True)),
+        derive=small_buffer_derive,
+        claims=(
+            *small_buffer_claims(WHERE_FIG4),
+            *(
+                rtt_cost_claim(
+                    f"b{buffer}-rtt-costs-utilisation",
+                    f"{buffer}-packet buffers: the larger RTT costs utilisation",
+                    '"the non-linear instabilities prevail and there is an impact on utilization"',
+                    WHERE_FIG4,
+                    buffer,
+                    floor=None,
+                )
+                for buffer in (15, 100)
+            ),
         ),
-    ]
-
-
-@reproduction(
-    "seed004-fig2",
-    PAPER,
-    "Fig. 2: 15 and 100 packet buffers, RTT 10 and 200 ms, single bottleneck",
-    "60 long-lived flows (80 % Compound, 20 % CUBIC) on 100 Mb/s: with 15 packets the queue shows no "
-    "non-linear instability and utilisation drops a little at RTT 200 ms; with 100 packets at 200 ms "
-    "deterministic non-linear oscillations appear.",
-    "≈15 s",
+        figures=panels("fig4.png", "Fig. 4: single bottleneck, long-lived flows and HTTP transfers", (15, 100)),
+        notes=lambda quick: note(
+            quick,
+            f"HTTP: {HTTP_LOAD * 100:.0f} % of the capacity as Poisson arrivals of Pareto-sized transfers (mean "
+            f"{HTTP_MEAN_BYTES / 1000:g} kB, shape 1.2; TCP Tahoe), the paper's '20 % short-lived HTTP flows' read as "
+            "a share of the load.",
+        ),
+        seeds=SEEDS,
+        full_cost="≈1 min",
+    )
 )
-def fig2(out: Path, quick: bool) -> Outcome:
-    seeds = seeds_for(quick)
-    measured, shown = run_cases(out, grid((15, 100), lambda b, r: dumbbell(b, r, quick)), seeds)
-    figure = plot_panels(shown, out / "fig2.png", "Fig. 2: single bottleneck, 48 Compound + 12 CUBIC flows")
-    claims = small_buffer_claims(measured, seeds, "Fig. 2")
-    claims.append(
-        longer_rtt_costs_utilisation(
-            measured,
-            seeds,
-            15,
-            "15-packet buffers: a minor loss of utilisation at the larger RTT",
-            "a minor loss in utilisation with larger RTTs (15 packets)",
-            floor=0.8,
-        )
-    )
-    return Outcome(
-        claims,
-        [figure],
-        note(quick, seeds, "'Minor' read as: utilisation still at least 80 %."),
-        data_of(measured, seeds),
-    )
-
-
-@reproduction(
-    "seed004-fig4",
-    PAPER,
-    "Fig. 4: Fig. 2 with short-lived HTTP flows added",
-    "The same runs with HTTP transfers added (20 % of the load): the non-linear oscillations with "
-    "100 packets at RTT 200 ms prevail, and the larger RTT costs utilisation.",
-    "≈30 s",
-)
-def fig4(out: Path, quick: bool) -> Outcome:
-    seeds = seeds_for(quick)
-    measured, shown = run_cases(out, grid((15, 100), lambda b, r: dumbbell(b, r, quick, with_http=True)), seeds)
-    figure = plot_panels(shown, out / "fig4.png", "Fig. 4: single bottleneck, long-lived flows and HTTP transfers")
-    claims = small_buffer_claims(measured, seeds, "Fig. 4")
-    claims += [
-        longer_rtt_costs_utilisation(
-            measured,
-            seeds,
-            buffer,
-            f"{buffer}-packet buffers: the larger RTT costs utilisation",
-            "there is an impact on utilisation",
-        )
-        for buffer in (15, 100)
-    ]
-    http_note = (
-        f"HTTP: {HTTP_LOAD * 100:.0f} % of the capacity as Poisson arrivals of Pareto-sized transfers "
-        f"(mean {HTTP_MEAN_BYTES / 1000:g} kB, shape 1.2; TCP Tahoe), the paper's '20 % short-lived HTTP "
-        "flows' read as a share of the load."
-    )
-    return Outcome(claims, [figure], note(quick, seeds, http_note), data_of(measured, seeds))
 
 
 # --- Fig. 3: large buffers -------------------------------------------------------------------------
 
+LARGE = (STANFORD_BUFFER, RULE_OF_THUMB_BUFFER)
 
-@reproduction(
-    "seed004-fig3",
-    PAPER,
-    "Fig. 3: buffers C·RTT/sqrt(N) (278) and C·RTT (2084 packets)",
-    "With large buffers the queue again shows non-linear oscillations at both RTTs, which can start to "
-    "hurt utilisation.",
-    "≈20 s",
+
+def large_buffer_derive(measured: dict[str, dict[str, float]], quick: bool) -> dict[str, float]:
+    out = {
+        f"ratio-b{b}-rtt{r}-vs-b15": oscillation_ratio(measured, run_name(b, r), [run_name(15, r)])
+        for b in LARGE
+        for r in RTTS_MS
+    }
+    out["lowest-utilisation"] = min(measured[run_name(b, r)]["utilisation_mean"] for b in LARGE for r in RTTS_MS)
+    return out
+
+
+register(
+    Declaration(
+        id="seed004-fig3",
+        paper=PAPER,
+        title="Fig. 3: buffers C·RTT/sqrt(N) (278) and C·RTT (2084 packets)",
+        description="With large buffers the queue again shows non-linear oscillations at both RTTs, which can start "
+        "to hurt utilisation.",
+        runs=lambda quick: (
+            grid_runs(LARGE, lambda b, r: dumbbell(b, r, quick))
+            + grid_runs((15,), lambda b, r: dumbbell(b, r, quick), keep=False)
+        ),
+        derive=large_buffer_derive,
+        claims=(
+            *(
+                oscillation_claim(
+                    f"b{b}-rtt{r}-oscillates",
+                    f"{label(b, r)}: the queue oscillates (against the 15-packet buffer at the same RTT)",
+                    '"With larger buffers ... we again witness non-linear oscillations"',
+                    "Section III-1, Fig. 3",
+                    f"ratio-b{b}-rtt{r}-vs-b15",
+                    run_name(b, r),
+                )
+                for b in LARGE
+                for r in RTTS_MS
+            ),
+            Claim(
+                "oscillations-can-hurt-utilisation",
+                "the oscillations can start to hurt utilisation",
+                '"non-linear oscillations which can also start to hurt utilization"',
+                "Section III-1, Fig. 3",
+                (Check("lowest-utilisation", Below(98.0), "lowest mean utilisation of the four cases", "%"),),
+                why='ours: "can start to hurt" read as some large-buffer case below 98 % (the 15- and 100-packet '
+                "runs at RTT 10 ms are at 99-100 %)",
+            ),
+        ),
+        figures=panels(
+            "fig3.png", "Fig. 3: single bottleneck, buffers C·RTT/sqrt(N) = 278 and C·RTT = 2084 packets", LARGE
+        ),
+        notes=lambda quick: note(
+            quick,
+            "Buffers as on Fig. 3's axes: 278 and 2084 packets at both RTTs (C × 250 ms = 2084; the formula "
+            "C·RTT/sqrt(60) with it gives 269). The 15-packet runs are the stable reference of the criterion.",
+        ),
+        seeds=SEEDS,
+        full_cost="≈1 min",
+    )
 )
-def fig3(out: Path, quick: bool) -> Outcome:
-    seeds = seeds_for(quick)
-    cases = grid((STANFORD_BUFFER, RULE_OF_THUMB_BUFFER), lambda b, r: dumbbell(b, r, quick))
-    references = grid((15,), lambda b, r: dumbbell(b, r, quick))
-    measured, shown = run_cases(out, cases + references, seeds)
-    figure = plot_panels(
-        {case.label: shown[case.label] for case in cases},
-        out / "fig3.png",
-        "Fig. 3: single bottleneck, buffers C·RTT/sqrt(N) = 278 and C·RTT = 2084 packets",
-    )
-    claims = []
-    for case in cases:
-        claims.append(
-            oscillates_against(
-                measured,
-                seeds,
-                case.label,
-                [label(15, case.rtt_ms)],
-                f"{case.label}: the queue oscillates (against the 15-packet buffer at the same RTT)",
-                "non-linear oscillations with larger buffers (Fig. 3)",
-            )
-        )
-    lowest = min(cases, key=lambda case: np.mean([m.utilisation_mean for m in measured[case.label]]))
-    worst = [m.utilisation_mean for m in measured[lowest.label]]
-    claims.append(
-        Claim(
-            "the oscillations can start to hurt utilisation",
-            "utilisation below 100 % in some large-buffer cases",
-            f"{utilisation_text(measured, [case.label for case in cases])}{seeds_note(seeds)}; lowest: {lowest.label} "
-            "(criterion: a case whose mean utilisation is below 98 % in every seed)",
-            bool(all(value < 0.98 for value in worst)),
-        )
-    )
-    text = (
-        "Buffers as on Fig. 3's axes: 278 and 2084 packets at both RTTs (C × 250 ms = 2084; the formula "
-        "C·RTT/sqrt(60) with it gives 269). The 15-packet runs are the stable reference of the criterion."
-    )
-    return Outcome(claims, [figure], note(quick, seeds, text), data_of(measured, seeds))
 
 
 # --- Fig. 5: multiple bottlenecks ---------------------------------------------------------------------
 
 
-@reproduction(
-    "seed004-fig5",
-    PAPER,
-    "Fig. 5: multi-bottleneck topology, 15 and 100 packet buffers (link 2)",
-    "Two bottlenecks with cross traffic: on link 2, 100-packet buffers induce non-linear oscillations "
-    "where 15 packets stabilise the mix, and longer RTTs reduce utilisation.",
-    "≈30 s",
-)
-def fig5(out: Path, quick: bool) -> Outcome:
-    seeds = seeds_for(quick)
-    measured, shown = run_cases(out, grid((15, 100), lambda b, r: parking_lot(b, r, quick)), seeds, link="link2")
-    figure = plot_panels(shown, out / "fig5.png", "Fig. 5: parking lot, bottleneck link 2", link="link2")
-    claims = [
-        oscillates_against(
-            measured,
-            seeds,
-            label(100, rtt),
-            [label(15, rtt)],
-            f"link 2, RTT {rtt} ms: 100 packets oscillate where 15 packets do not",
-            "100 packets induce non-linear oscillations, 15 packets stabilise",
-        )
-        for rtt in RTTS_MS
-    ]
-    claims += [
-        longer_rtt_costs_utilisation(
-            measured,
-            seeds,
-            buffer,
-            f"link 2, {buffer}-packet buffers: the longer RTT reduces utilisation",
-            "flows with longer RTTs lead to a reduction in utilisation",
-        )
-        for buffer in (15, 100)
-    ]
-    text = (
-        "Fig. 1b as a parking lot of two 100 Mb/s links (2 ms each): 30 flows over both, 30 over link 1 alone, "
-        "30 over link 2 alone, each group 80 % Compound / 20 % CUBIC; measured on link 2."
+def parking_lot_derive(measured: dict[str, dict[str, float]], quick: bool) -> dict[str, float]:
+    out = small_buffer_derive(measured, quick)
+    out["ratio-b100-rtt10-vs-b15"] = oscillation_ratio(measured, run_name(100, 10), [run_name(15, 10)])
+    out["ratio-b100-rtt200-vs-b15-rtt200"] = oscillation_ratio(measured, run_name(100, 200), [run_name(15, 200)])
+    return out
+
+
+WHERE_FIG5 = "Section III-3, Fig. 5 (bottleneck link 2)"
+
+register(
+    Declaration(
+        id="seed004-fig5",
+        paper=PAPER,
+        title="Fig. 5: multi-bottleneck topology, 15 and 100 packet buffers (link 2)",
+        description="Two bottlenecks with cross traffic: on link 2, 100-packet buffers induce non-linear oscillations "
+        "where 15 packets stabilise the mix, and longer RTTs reduce utilisation.",
+        runs=lambda quick: grid_runs((15, 100), lambda b, r: parking_lot(b, r, quick), link="link2"),
+        derive=parking_lot_derive,
+        claims=(
+            *(
+                oscillation_claim(
+                    f"rtt{r}-b100-oscillates",
+                    f"link 2, RTT {r} ms: 100 packets oscillate where 15 packets do not",
+                    '"100 packet buffers induce non-linear oscillations whereas 15 packets have a stabilizing effect"',
+                    WHERE_FIG5,
+                    key,
+                    run_name(100, r),
+                )
+                for r, key in ((10, "ratio-b100-rtt10-vs-b15"), (200, "ratio-b100-rtt200-vs-b15-rtt200"))
+            ),
+            *(
+                rtt_cost_claim(
+                    f"b{buffer}-longer-rtt-reduces-utilisation",
+                    f"link 2, {buffer}-packet buffers: the longer RTT reduces utilisation",
+                    '"flows with longer RTTs lead to a reduction in utilization"',
+                    WHERE_FIG5,
+                    buffer,
+                    floor=None,
+                )
+                for buffer in (15, 100)
+            ),
+        ),
+        figures=panels("fig5.png", "Fig. 5: parking lot, bottleneck link 2", (15, 100), link="link2"),
+        notes=lambda quick: note(
+            quick,
+            "Fig. 1b as a parking lot of two 100 Mb/s links (2 ms each): 30 flows over both, 30 over link 1 alone, "
+            "30 over link 2 alone, each group 80 % Compound / 20 % CUBIC; measured on link 2.",
+        ),
+        seeds=SEEDS,
+        full_cost="≈1 min",
     )
-    return Outcome(claims, [figure], note(quick, seeds, text), data_of(measured, seeds))
+)
 
 
 # --- Fig. 6: windows and fairness -----------------------------------------------------------------------
@@ -558,68 +565,75 @@ def plot_windows(results: Results, path: Path) -> str:
     return path.name
 
 
-@reproduction(
-    "seed004-fig6",
-    PAPER,
-    "Fig. 6: window sizes of Compound and CUBIC, buffer 15 packets, RTT 200 ms",
-    "In a small buffer CUBIC is still unfair to other CUBIC flows and to Compound flows, although it "
-    "is only 20 % of the flows.",
-    "≈5 s",
-)
-def fig6(out: Path, quick: bool) -> Outcome:
-    seeds = seeds_for(quick)
-    per_seed: list[dict[str, np.ndarray]] = []
-    windows: list[dict[str, float]] = []
-    shown = None
-    for seed in seeds:
-        results = simulate(dumbbell(15, 200, quick, traced_flows=60), seed=seed)
-        results.save(out / f"b15-rtt200-seed{seed}", overwrite=True)
-        per_seed.append(per_flow_goodput(results))
-        trace = results.to_pandas("flow_trace")
-        trace = trace[trace["time_s"] > results.measure_start_s]
-        flows = results.to_pandas("flows")
-        windows.append(
-            {
-                algorithm: float(
-                    trace[trace["flow"].isin(flows.loc[flows["group_name"] == f"mix/{algorithm}", "flow"])][
-                        "cwnd"
-                    ].max()
-                )
-                for algorithm in ("compound", "cubic")
-            }
-        )
-        if shown is None:
-            shown = results
-    figure = plot_windows(shown, out / "fig6.png")
-    ratio = [g["cubic"].mean() / g["compound"].mean() for g in per_seed]
-    spread = [g["cubic"].max() / g["cubic"].min() for g in per_seed]
-    claims = [
-        Claim(
-            "CUBIC is unfair to Compound",
-            "CUBIC flows take more than Compound flows despite being 20 % of them",
-            f"mean goodput per CUBIC flow {listed([g['cubic'].mean() for g in per_seed], '.2f', 1e-6)} Mb/s against "
-            f"{listed([g['compound'].mean() for g in per_seed], '.2f', 1e-6)} per Compound flow{seeds_note(seeds)}; "
-            f"ratio {listed(ratio)} (criterion: at least 1.1 in every seed)",
-            bool(all(r >= 1.1 for r in ratio)),
-        ),
-        Claim(
-            "CUBIC is unfair to other CUBIC flows",
-            "unequal shares among the CUBIC flows",
-            f"largest/smallest CUBIC goodput {listed(spread, '.1f')}, Jain's index among CUBIC flows "
-            f"{listed([jain_index(g['cubic']) for g in per_seed])} (Compound flows: "
-            f"{listed([jain_index(g['compound']) for g in per_seed])}){seeds_note(seeds)} (criterion: the best CUBIC "
-            "flow gets at least twice the worst in every seed)",
-            bool(all(s >= 2.0 for s in spread)),
-        ),
-    ]
-    text = (
-        f"Largest window in the measurement window: Compound {listed([w['compound'] for w in windows], '.0f')}, "
-        f"CUBIC {listed([w['cubic'] for w in windows], '.0f')} packets{seeds_note(seeds)} (the paper's axis "
-        "reaches 800; the fair share of the 1667-packet pipe is 28 packets per flow)."
-    )
-    data = {
-        "seeds": list(seeds),
-        "goodput_bps": [{k: v.tolist() for k, v in g.items()} for g in per_seed],
-        "largest_window_packets": windows,
+def fairness_measures(results: Results) -> dict[str, float]:
+    """Per-flow goodput of each algorithm over the window (Mb/s), the CUBIC spread and Jain's
+    indices, and each algorithm's largest window (packets)."""
+    goodput = per_flow_goodput(results)
+    trace = results.to_pandas("flow_trace")
+    trace = trace[trace["time_s"] > results.measure_start_s]
+    flows = results.to_pandas("flows")
+    out = {
+        "cubic_mbps": float(goodput["cubic"].mean()) / 1e6,
+        "compound_mbps": float(goodput["compound"].mean()) / 1e6,
+        "cubic_over_compound": float(goodput["cubic"].mean() / goodput["compound"].mean()),
+        "cubic_spread": float(goodput["cubic"].max() / goodput["cubic"].min()),
+        "jain_cubic": jain_index(goodput["cubic"]),
+        "jain_compound": jain_index(goodput["compound"]),
     }
-    return Outcome(claims, [figure], note(quick, seeds, text), data)
+    for algorithm in ("compound", "cubic"):
+        ids = flows.loc[flows["group_name"] == f"mix/{algorithm}", "flow"]
+        out[f"largest_window_{algorithm}"] = float(trace[trace["flow"].isin(ids)]["cwnd"].max())
+    return out
+
+
+def fig6_figures(out: Path, evidence: Evidence) -> list[str]:
+    return [plot_windows(evidence.kept["b15-rtt200"], out / "fig6.png")]
+
+
+WHERE_FIG6 = "Section III, Fig. 6 (single bottleneck, 15 packets, RTT 200 ms)"
+
+register(
+    Declaration(
+        id="seed004-fig6",
+        paper=PAPER,
+        title="Fig. 6: window sizes of Compound and CUBIC, buffer 15 packets, RTT 200 ms",
+        description="In a small buffer CUBIC is still unfair to other CUBIC flows and to Compound flows, although it "
+        "is only 20 % of the flows.",
+        runs=lambda quick: [Run("b15-rtt200", dumbbell(15, 200, quick, traced_flows=60), fairness_measures, keep=True)],
+        claims=(
+            Claim(
+                "cubic-unfair-to-compound",
+                "CUBIC is unfair to Compound: a CUBIC flow gets more than a Compound flow",
+                '"CUBIC TCP still is unfair ... also to Compound flows. This was despite CUBIC TCP flows being a '
+                'small proportion of the overall flows"',
+                WHERE_FIG6,
+                (Check("b15-rtt200.cubic_over_compound", AtLeast(1.1), "mean goodput per CUBIC flow / per Compound"),),
+                why="ours: unfair read as at least 10 % more per flow",
+                shows=(
+                    ("b15-rtt200.cubic_mbps", "per CUBIC flow", "Mb/s"),
+                    ("b15-rtt200.compound_mbps", "per Compound flow", "Mb/s"),
+                ),
+            ),
+            Claim(
+                "cubic-unfair-to-cubic",
+                "CUBIC is unfair to other CUBIC flows",
+                '"Observe that CUBIC TCP still is unfair to other CUBIC flows"',
+                WHERE_FIG6,
+                (Check("b15-rtt200.cubic_spread", AtLeast(2.0), "largest / smallest CUBIC goodput"),),
+                why="ours: the best CUBIC flow gets at least twice the worst",
+                shows=(
+                    ("b15-rtt200.jain_cubic", "Jain's index among CUBIC flows", ""),
+                    ("b15-rtt200.jain_compound", "among Compound flows", ""),
+                    ("b15-rtt200.largest_window_compound", "largest window, Compound", "packets"),
+                    ("b15-rtt200.largest_window_cubic", "CUBIC", "packets"),
+                ),
+            ),
+        ),
+        figures=fig6_figures,
+        notes=lambda quick: note(
+            quick, "The paper's window axis reaches 800; the fair share of the 1667-packet pipe is 28 packets per flow."
+        ),
+        seeds=SEEDS,
+        full_cost="≈10 s",
+    )
+)

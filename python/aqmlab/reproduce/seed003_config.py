@@ -1,0 +1,271 @@
+"""Seed 003 Section III: the drop-conservative and delay-conservative RED configurations
+(`aqmlab.design.red_config`), checked in the model (G_min ≤ G ≤ G_max; the operating points
+at the range's ends on the linear part) and with the packet engine (`seed003-section3`).
+
+The paper's rules: q_max = 1.2 G_max(p_max) given p_max (drop-conservative); q_max = d_max c
+and p_max = 1.2 G_max^{-1}(q_max) given d_max, "for example d_max = 0.2 R_o,ave"
+(delay-conservative); a linear segment from (q_max, p_max) to (B, 1); B = 2 q_max. G_max uses
+n_max, M_max (or M_ave), R_o,min; G_min uses n_min, M_min (or M_ave), R_o,max.
+
+The paper's example traffic, used here: a WAN with predominantly dial-up traffic,
+τ = 28.8-56 kb/s per flow, M_ave = 512 B, R_o,min = 50 ms, R_o,max = 200 ms (the paper:
+"200-500 ms"), R_o,ave = 100 ms; a LAN with τ = 100 kb/s-1 Mb/s, R_o = 2-15 ms, R_o,ave = 10 ms.
+Ours, where the paper is silent: the line rates (1.5 Mb/s for the WAN, a T1 carrying dial-up
+users; 10 Mb/s for the LAN in the model check), p_max = 0.1 for the drop-conservative policy
+(Fig. 8's value), q_min = q_max/3 (Fig. 8's ratio), and the engine's TCP in the model
+(`engine_tcp`). The packet runs use the WAN at 1.5 Mb/s with n_max = 52 flows at R_o,min
+(the traffic of G_max) and n_min = 27 flows at R_o,max (that of G_min).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from aqmlab.design import QueueLaw, Range, operating_points, red_config
+from aqmlab.design.validation import bottleneck_scenario, engine_tcp
+from aqmlab.reproduce.declare import Above, AtLeast, AtMost, Below, Check, Claim, Computed, Declaration, Run
+from aqmlab.reproduce.registry import register
+
+PAPER = "seed 003 (A study of AQM: RED as a feedback system)"
+PACKET_BYTES = 512  # the paper's example M_ave
+#: Section III's examples: (name, line rate (ours), per-flow throughput range, R_o range, R_o,ave).
+ENVIRONMENTS = (
+    ("wan", 1.5e6, Range(28.8e3, 56e3), Range(0.05, 0.2), 0.1),
+    ("lan", 10e6, Range(100e3, 1e6), Range(0.002, 0.015), 0.01),
+)
+DROP_CONSERVATIVE_MAX_P = 0.1  # ours: Fig. 8's p_max; the paper gives none for the policy
+DELAY_SHARE_OF_RTT = 0.2  # "for example d_max = 0.2 R_o,ave"
+POLICIES = ("drop-conservative", "delay-conservative")
+
+
+def recommendation(environment: str, policy: str):
+    _, rate, per_flow, rtt, rtt_ave = next(e for e in ENVIRONMENTS if e[0] == environment)
+    extra = (
+        {"max_p": DROP_CONSERVATIVE_MAX_P}
+        if policy == "drop-conservative"
+        else {"max_delay_s": DELAY_SHARE_OF_RTT * rtt_ave}
+    )
+    return red_config(
+        rate,
+        per_flow_bps=per_flow,
+        packet_bytes=Range(PACKET_BYTES, PACKET_BYTES),
+        rtt_s=rtt,
+        policy=policy,
+        tcp=engine_tcp(PACKET_BYTES),
+        **extra,
+    )
+
+
+# --- the model: G_min <= G <= G_max, and the operating points at the ends ----------------------
+
+
+def queue_delay(rate: float, flows: float, packet_bytes: float, rtt: float, p: np.ndarray) -> np.ndarray:
+    """G(p) as a queueing delay, s (packet counts differ with M; the delay q/c does not)."""
+    law = QueueLaw(rate, flows, rtt, math.inf, engine_tcp(packet_bytes))
+    return law.queue(p) * 8.0 * packet_bytes / rate
+
+
+def ordering_share(environment: str) -> float:
+    """Share of (n, M, R_o, p) grid points, n, M (256-1500 B, the paper's example) and R_o
+    within the ranges, where G_min(p) ≤ G(p) ≤ G_max(p) (Section III: "it is easy to show")."""
+    _, rate, per_flow, rtt, _ = next(e for e in ENVIRONMENTS if e[0] == environment)
+    n_min, n_max = rate / per_flow.high, rate / per_flow.low
+    p = np.geomspace(1e-4, 0.5, 25)
+    upper = queue_delay(rate, n_max, 1500, rtt.low, p)
+    lower = queue_delay(rate, n_min, 256, rtt.high, p)
+    ok = []
+    for n in np.linspace(n_min, n_max, 4):
+        for m in (256, 512, 1500):
+            for r in np.linspace(rtt.low, rtt.high, 4):
+                g = queue_delay(rate, n, m, r, p)
+                ok.append((g <= upper * (1 + 1e-9) + 1e-12) & (g >= lower * (1 - 1e-9) - 1e-12))
+    return float(np.mean(ok))
+
+
+def compute_laws(out: Path, quick: bool) -> Computed:
+    values, lines = {}, []
+    for environment, *_ in ENVIRONMENTS:
+        values[f"{environment}.ordering"] = ordering_share(environment)
+        for policy in POLICIES:
+            r = recommendation(environment, policy)
+            points = operating_points(r)
+            for end, (_, q) in points.items():
+                values[f"{environment}.{policy}.{end}.headroom"] = r.max_th - q
+            lines.append(
+                f"{environment} {policy}: q_min {r.min_th:.3g}, q_max {r.max_th:.4g}, p_max {r.max_p:.3g}, "
+                f"B {r.buffer_packets:.4g} packets; operating points (p, q): "
+                + ", ".join(f"{end} ({p:.3g}, {q:.3g})" for end, (p, q) in points.items())
+            )
+    return Computed(values, notes="Configurations (512-byte packets): " + "; ".join(lines) + ".")
+
+
+def law_claims() -> tuple[Claim, ...]:
+    claims = [
+        Claim(
+            "queue-law-range",
+            "G_max (n_max, M_max, R_o,min) bounds every queue law of the range from above, G_min from below",
+            '"G_max(p) ≥ G(p) for all p ... G_min(p) ≤ G(p) for all p"',
+            "Section III, Fig. 15",
+            tuple(
+                Check(f"{env}.ordering", AtLeast(1.0 - 1e-12), f"{env}: share of grid points in order")
+                for env, *_ in ENVIRONMENTS
+            ),
+            why="exact: every point of a grid over n, M (256-1500 B), R_o and p (1e-4 to 0.5), queues compared as "
+            "delays q/c",
+        )
+    ]
+    for policy in POLICIES:
+        claims.append(
+            Claim(
+                f"{policy}-linear-part",
+                f"{policy}: with G_max and with G_min the operating point lies on the linear part (q̄_s < q_max)",
+                '"(p_max, q_max) above G_max"; the conditions then hold for any queue law in the range',
+                "Section III",
+                tuple(
+                    Check(f"{env}.{policy}.{end}.headroom", Above(0.0), f"{env}, {end}: q_max − q̄_s", "packets")
+                    for env, *_ in ENVIRONMENTS
+                    for end in ("G_max", "G_min")
+                ),
+                why="exact (model)",
+            )
+        )
+    return tuple(claims)
+
+
+register(
+    Declaration(
+        id="seed003-section3-laws",
+        paper=PAPER,
+        title="Section III: the range of queue laws and the two policies' operating points (model)",
+        description="The paper's example WAN (dial-up) and LAN traffic ranges: G_min ≤ G ≤ G_max over the range, and "
+        "the drop-conservative and delay-conservative configurations put the operating points of both extreme "
+        "queue laws on the linear part of the control law.",
+        compute=compute_laws,
+        claims=law_claims(),
+        notes="Line rates ours (1.5 Mb/s WAN, 10 Mb/s LAN); p_max = 0.1 (drop-conservative, Fig. 8's value); "
+        "d_max = 0.2 R_o,ave (delay-conservative, the paper's example).",
+        full_cost="≈2 s",
+    )
+)
+
+
+# --- the packet engine: the WAN at 1.5 Mb/s ---------------------------------------------------
+
+#: The extremes of the WAN range: (run suffix, flows, R_o). n_max = ⌊c/τ_min⌋, n_min = ⌈c/τ_max⌉.
+EXTREMES = (("gmax", math.floor(1.5e6 / 28.8e3), 0.05), ("gmin", math.ceil(1.5e6 / 56e3), 0.2))
+
+
+def run_name(policy: str, extreme: str) -> str:
+    return f"{policy.split('-')[0]}-{extreme}"
+
+
+def scenario(policy: str, flows: int, rtt: float, quick: bool) -> dict[str, Any]:
+    queue = dict(recommendation("wan", policy).queue_config(), mean_packet_size=f"{PACKET_BYTES}B")
+    built = bottleneck_scenario(
+        1.5e6, flows, queue, rtt_s=rtt, packet_bytes=PACKET_BYTES, duration_s=100.0 if quick else 300.0
+    )
+    return built
+
+
+def measures(results) -> dict[str, float]:
+    summary = results.summary()
+    return {
+        "average": summary["average_queue_mean"],
+        "drop_rate": summary["loss_percent"] / 100.0,
+        "delay_ms": 1e3 * summary["queueing_delay_mean_s"],
+    }
+
+
+def runs(quick: bool) -> list[Run]:
+    return [
+        Run(run_name(policy, extreme), scenario(policy, flows, rtt, quick), measures)
+        for policy in POLICIES
+        for extreme, flows, rtt in EXTREMES
+    ]
+
+
+def derive(measured: dict[str, dict[str, float]], quick: bool) -> dict[str, float]:
+    out = {}
+    for policy in POLICIES:
+        r = recommendation("wan", policy)
+        for extreme, *_ in EXTREMES:
+            run = run_name(policy, extreme)
+            out[f"{run}.queue_headroom"] = r.max_th - measured[run]["average"]
+            out[f"{run}.p_headroom"] = r.max_p - measured[run]["drop_rate"]
+    out["drop-over-delay.p"] = measured["drop-gmax"]["drop_rate"] / measured["delay-gmax"]["drop_rate"]
+    out["drop-over-delay.queue"] = measured["drop-gmax"]["average"] / measured["delay-gmax"]["average"]
+    return out
+
+
+def packet_claims() -> tuple[Claim, ...]:
+    drop, delay = recommendation("wan", "drop-conservative"), recommendation("wan", "delay-conservative")
+    d_max_ms = 1e3 * DELAY_SHARE_OF_RTT * 0.1
+    return (
+        Claim(
+            "drop-conservative-below-design-point",
+            f"drop-conservative (p_max = 0.1, q_max = {drop.max_th:.1f}): with the range's traffic the operating "
+            "point stays below (p_max, q_max)",
+            'q_max = 1.2 G_max(p_max), "to provide space for statistical fluctuations"',
+            "Section III",
+            tuple(
+                Check(f"drop-{extreme}.{what}_headroom", Above(0.0), f"{extreme}: {label}", unit)
+                for extreme, *_ in EXTREMES
+                for what, label, unit in (
+                    ("queue", "q_max − measured average", "packets"),
+                    ("p", "p_max − measured drop rate", ""),
+                )
+            ),
+            why="exact reading of the design rule: the measured point must not pass the design point",
+        ),
+        Claim(
+            "delay-conservative-keeps-delay",
+            f"delay-conservative (d_max = 0.2 R_o,ave = {d_max_ms:.0f} ms, q_max = {delay.max_th:.2f} packets, "
+            f"p_max = {delay.max_p:.3f}): the queueing delay stays below d_max",
+            'q_max = d_max c, d_max "the maximum queueing delay at the link"',
+            "Section III",
+            tuple(
+                Check(f"delay-{extreme}.delay_ms", AtMost(d_max_ms), f"{extreme}: mean queueing delay", "ms")
+                for extreme, *_ in EXTREMES
+            ),
+            why="the mean queueing delay at most d_max (q̄ ≤ q_max = d_max c)",
+            shows=tuple((f"delay-{e}.p_headroom", f"{e}: p_max − measured drop rate", "") for e, *_ in EXTREMES),
+        ),
+        Claim(
+            "policies-trade-drops-for-delay",
+            "on the same traffic (G_max's), the drop-conservative law gives a lower drop rate and a larger queue "
+            "than the delay-conservative one",
+            '"drop-conservative policy: low p, high q̄; delay-conservative policy: low q̄, high p"',
+            "Section III, Fig. 14",
+            (
+                Check("drop-over-delay.p", Below(1.0), "drop rate, drop- over delay-conservative"),
+                Check("drop-over-delay.queue", Above(1.0), "average queue, drop- over delay-conservative"),
+            ),
+            why="exact reading: strictly lower p and strictly larger q̄",
+        ),
+    )
+
+
+register(
+    Declaration(
+        id="seed003-section3",
+        paper=PAPER,
+        title="Section III: drop-conservative and delay-conservative RED on the packet engine",
+        description="The configuration program's two policies for the paper's dial-up WAN example on a 1.5 Mb/s "
+        "line (512-byte packets), run with the traffic of both extreme queue laws (52 flows at R_o = 50 ms, 27 "
+        "flows at 200 ms): the operating point stays below the design point, the delay below d_max, and the two "
+        "policies trade drops for delay as Fig. 14 says.",
+        runs=runs,
+        derive=derive,
+        claims=packet_claims(),
+        notes=lambda quick: (
+            ("100 s runs measured over [50, 100] s (quick)" if quick else "300 s runs measured over [50, 300] s")
+            + "; the configurations are in seed003-section3-laws' notes. RED runs with the program's per-arrival "
+            "weight, gentle (the linear segment to (B, 1) with B = 2 q_max) and ns-2's wait."
+        ),
+        full_cost="≈30 s",
+    )
+)
