@@ -23,7 +23,7 @@ ROOT = Path(__file__).parents[2]
 QUICK, SLOW = 5, 30
 
 API_SCRIPT = """
-import json, sys, traceback
+import json, sys, time, traceback
 import aqmlab
 from aqmlab.errors import SimulationInterrupted
 try:
@@ -31,7 +31,7 @@ try:
     outcome = {"kind": "complete", "finished": results.finished}
 except SimulationInterrupted as interrupted:
     partial = interrupted.partial
-    outcome = {"kind": "interrupted", "finished": partial.finished, "end_s": partial.end_s}
+    outcome = {"kind": "interrupted", "finished": partial.finished, "end_s": partial.end_s, "at": time.time()}
     results = partial
 except KeyboardInterrupt:
     names = [frame.name for frame in traceback.extract_tb(sys.exc_info()[2])]
@@ -47,7 +47,7 @@ print(json.dumps(outcome))
 
 
 def scenario_file(tmp_path: Path) -> Path:
-    data = short("seed000-fig6-rtt10.toml", "3s")
+    data = short("seed000-fig6-rtt10.toml", "20s")  # about 1 s of engine time
     path = tmp_path / "scenario.toml"
     path.write_text(to_toml(data))
     return path
@@ -58,17 +58,17 @@ def env() -> dict[str, str]:
 
 
 def interrupt_at(command: list[str], delay: float) -> tuple[subprocess.CompletedProcess, float]:
-    """Run `command`, send SIGINT after `delay` s; the result and the time from the signal
-    to the exit (NaN when the process ended before the signal)."""
+    """Run `command`, send SIGINT after `delay` s; the result and the time (`time.time()`)
+    the signal was sent, NaN when the process ended before the signal."""
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
     try:
         process.wait(timeout=delay)
         latency = float("nan")
     except subprocess.TimeoutExpired:
         process.send_signal(signal.SIGINT)
-        sent = time.perf_counter()
+        sent = time.time()
         process.wait(timeout=120)
-        latency = time.perf_counter() - sent
+        latency = sent
     stdout, stderr = process.communicate()
     return subprocess.CompletedProcess(command, process.returncode, stdout, stderr), latency
 
@@ -91,11 +91,9 @@ def check_run(tmp_path: Path, count: int, seed: int) -> None:
     base = [sys.executable, "-m", "aqmlab.cli", "run", str(scenario), "-q", "--out"]
     total = calibrate([*base, str(tmp_path / "calibration")])
     rng = random.Random(seed)
-    latencies = []
     for i in range(count):
         out = tmp_path / f"out{i}"
-        done, latency = interrupt_at([*base, str(out)], rng.uniform(0.0, total * 1.1))
-        latencies.append(latency)
+        done, _sent = interrupt_at([*base, str(out)], rng.uniform(0.0, total * 1.1))
         assert_no_panic_or_abort(done)
         if done.returncode == 0:
             # Complete results, said to be complete.
@@ -112,7 +110,7 @@ def check_run(tmp_path: Path, count: int, seed: int) -> None:
                 assert "PARTIAL" in done.stderr or "partial" in done.stderr
         leftovers = [p.name for p in tmp_path.iterdir() if p.name.startswith(f".out{i}.")]
         assert not leftovers, leftovers  # no staging directory left behind
-    print(f"aqmlab run: {count} SIGINTs over {total:.1f} s; latencies to exit (s): {latencies}")
+    print(f"aqmlab run: {count} SIGINTs over {total:.1f} s")
 
 
 def check_api(tmp_path: Path, count: int, seed: int) -> None:
@@ -120,9 +118,9 @@ def check_api(tmp_path: Path, count: int, seed: int) -> None:
     command = [sys.executable, "-c", API_SCRIPT, str(scenario)]
     total = calibrate(command)
     rng = random.Random(seed)
-    kinds = []
+    kinds, latencies = [], []
     for _ in range(count):
-        done, _latency = interrupt_at(command, rng.uniform(0.0, total * 1.1))
+        done, sent = interrupt_at(command, rng.uniform(0.0, total * 1.1))
         assert_no_panic_or_abort(done)
         if not done.stdout.strip():
             # Interrupted while Python started or imported aqmlab: nothing ran.
@@ -137,7 +135,10 @@ def check_api(tmp_path: Path, count: int, seed: int) -> None:
             continue
         assert outcome["conserved"], outcome
         assert outcome["partial_flag"] == (not outcome["finished"]), outcome
-    print(f"aqmlab.simulate: {count} SIGINTs over {total:.1f} s: {kinds}")
+        if outcome["kind"] == "interrupted":
+            latencies.append(round(outcome["at"] - sent, 3))
+    # Reported, not asserted (speed belongs to benchmarks): SIGINT to SimulationInterrupted.
+    print(f"aqmlab.simulate: {count} SIGINTs over {total:.1f} s: {kinds}; latencies (s): {latencies}")
 
 
 def test_sigint_at_random_instants_of_aqmlab_run(tmp_path):

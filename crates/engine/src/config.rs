@@ -248,7 +248,11 @@ fn at_most_time(field: impl FnOnce() -> String, value: Time) -> crate::Result<()
 
 fn rate_in_range(field: impl FnOnce() -> String, value: u64) -> crate::Result<()> {
     if value == 0 || value > MAX_RATE_BPS {
-        return Err(crate::EngineError::invalid(field(), value, format!("a rate in [1, {MAX_RATE_BPS}] bits per second")));
+        return Err(crate::EngineError::invalid(
+            field(),
+            value,
+            format!("a rate in [1, {MAX_RATE_BPS}] bits per second"),
+        ));
     }
     Ok(())
 }
