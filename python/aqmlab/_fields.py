@@ -8,7 +8,6 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from aqmlab import units
 
-
 # Upper bounds (issue 17): the engine re-checks the same ones (crates/engine/src/config.rs).
 #: Longest duration of any time field, s (about three years; 1e17 ns).
 MAX_SECONDS = 1e8

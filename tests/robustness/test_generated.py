@@ -20,9 +20,8 @@ from aqmlab.cli import app
 from aqmlab.errors import AqmlabError
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
-
 from robust_helpers import BASES, EXAMPLES, short, to_toml
+from typer.testing import CliRunner
 
 #: The guard for these tests: accepted runs stay small.
 MAX_WORK = 3_000_000
@@ -247,5 +246,3 @@ def test_validate_on_malformed_toml_many(tmp_path_factory, raw):
     path = tmp_path_factory.mktemp("t") / "s.toml"
     path.write_bytes(raw)
     assert_cli_clean(runner.invoke(app, ["validate", str(path)]))
-
-

@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from robust_helpers import short, to_toml
 
 ROOT = Path(__file__).parents[2]
@@ -157,3 +156,38 @@ def test_sigint_at_random_instants_of_aqmlab_run_many(tmp_path):
 @pytest.mark.slow
 def test_sigint_at_random_instants_of_simulate_many(tmp_path):
     check_api(tmp_path, SLOW, seed=1717)
+
+
+RESULTS_SCRIPT = """
+import os, signal, sys, threading, time
+import aqmlab._engine as engine
+from aqmlab.scenario import Scenario
+sys.path.insert(0, sys.argv[1])
+from robust_helpers import short
+data = short("seed000-fig6-rtt10.toml", "20s")
+data["trace"] = {"interval": "0.1ms", "flows": 60}
+simulation = engine.Simulation(Scenario.from_dict(data).resolved_json(), 1)
+simulation.run_until(4 * 10**9)
+calls = []
+sys.setprofile(lambda frame, event, arg: calls.append(frame.f_code.co_name) if event == "call" else None)
+simulation.results()
+sys.setprofile(None)
+print("python calls inside results():", len(calls), calls[:5], flush=True)
+threading.Timer(0.02, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+try:
+    simulation.results()
+    time.sleep(5)
+except BaseException as error:
+    print("raised", type(error).__module__, type(error).__name__)
+"""
+
+
+def test_sigint_while_results_are_built_is_a_keyboard_interrupt_not_a_panic():
+    # Before: the first results() loaded NumPy's C API, running Python code (an import) with
+    # the GIL held; a pending SIGINT raised there and pyo3 turned it into a PanicException
+    # ("Failed to access NumPy array API capsule"). The API is now loaded with the module.
+    here = str(Path(__file__).parent)
+    done = subprocess.run([sys.executable, "-c", RESULTS_SCRIPT, here], capture_output=True, text=True, timeout=300)
+    assert "python calls inside results(): 0 []" in done.stdout, done.stdout + done.stderr
+    assert "raised builtins KeyboardInterrupt" in done.stdout, done.stdout + done.stderr
+    assert_no_panic_or_abort(done)

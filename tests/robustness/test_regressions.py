@@ -17,9 +17,8 @@ from aqmlab import _engine
 from aqmlab.cli import app
 from aqmlab.errors import AqmlabError, EmptyWindowError, ScenarioError, WorkLimitExceeded
 from aqmlab.results import Results
-from typer.testing import CliRunner
-
 from robust_helpers import EXAMPLES, short, to_toml
+from typer.testing import CliRunner
 
 runner = CliRunner()
 
@@ -263,9 +262,7 @@ def test_partial_results_with_a_collapsed_window_say_so(tmp_path):
     scenario = aqmlab.Scenario.from_dict(dumbbell(duration="2s", measure_start="1.5s"))
     simulation = _engine.Simulation(scenario.resolved_json(), 1)
     simulation.run_until(500_000_000)
-    partial = Results.from_engine(
-        scenario, 1, simulation.results(), end_s=0.5, finished=False, wall_time_s=0.1
-    )
+    partial = Results.from_engine(scenario, 1, simulation.results(), end_s=0.5, finished=False, wall_time_s=0.1)
     assert partial.partial
     with pytest.raises(EmptyWindowError, match="stopped at t = 0.5 s of 2 s, before the measurement window"):
         partial.summary()

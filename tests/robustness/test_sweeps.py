@@ -9,9 +9,8 @@ import time
 
 import aqmlab.simulation
 import pytest
-from aqmlab.experiments import Study, Sweep, run_sweep
+from aqmlab.experiments import Sweep, run_sweep
 from aqmlab.experiments.executors import ExecutorError
-
 from robust_helpers import short
 
 
@@ -69,13 +68,14 @@ def test_an_unreachable_dask_scheduler_fails_fast_and_leaves_nothing(tmp_path):
 def test_the_sweep_cli_maps_an_unreachable_scheduler_to_one_line(tmp_path):
     pytest.importorskip("distributed")
     from aqmlab.cli import app
-    from typer.testing import CliRunner
-
     from robust_helpers import to_toml
+    from typer.testing import CliRunner
 
     path = tmp_path / "sweep.toml"
     path.write_text(to_toml({"base": base()}))
-    result = CliRunner().invoke(app, ["sweep", str(path), "--out", str(tmp_path / "s"), "--cluster", "tcp://127.0.0.1:9"])
+    result = CliRunner().invoke(
+        app, ["sweep", str(path), "--out", str(tmp_path / "s"), "--cluster", "tcp://127.0.0.1:9"]
+    )
     assert result.exit_code == 2 and result.output.count("error:") == 1, result.output
     assert "Traceback" not in result.output and not (tmp_path / "s").exists()
 
@@ -85,5 +85,3 @@ def test_oversized_points_are_refused_when_the_sweep_is_read(monkeypatch):
     with pytest.raises(aqmlab.ScenarioError, match="too large"):
         Sweep.from_dict({"base": base(), "grid": {"duration": ["0.5s", "1000s"]}})
     assert len(Sweep.from_dict({"base": base(), "allow_large": True, "grid": {"duration": ["0.5s", "1000s"]}}).runs())
-
-

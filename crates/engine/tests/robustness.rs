@@ -2,12 +2,14 @@
 
 mod common;
 
-use aqmlab_engine::config::{StartTimes, Traffic, MAX_TIME_NS};
+use aqmlab_engine::config::{BottleneckConfig, Scenario, StartTimes, Topology, Traffic, MAX_TIME_NS};
 use aqmlab_engine::sim::Stop;
+use aqmlab_engine::tcp::cc::scalable::ScalableConfig;
+use aqmlab_engine::tcp::{CcConfig, TcpConfig};
 use aqmlab_engine::Simulation;
 use common::*;
 
-fn scenario() -> aqmlab_engine::config::Scenario {
+fn scenario() -> Scenario {
     dumbbell(10_000_000, droptail(100), vec![group(4, 20 * MS, 100_000_000)], 2 * S)
 }
 
@@ -42,46 +44,38 @@ fn the_work_limit_stops_a_run_for_good_between_events() {
     assert_eq!(c.packets_created, c.packets_delivered + c.packets_dropped + c.packets_queued + c.packets_in_flight);
 }
 
+fn tcp(s: &mut Scenario) -> &mut TcpConfig {
+    match &mut s.topology {
+        Topology::Dumbbell(d) => match &mut d.groups[0].traffic {
+            Traffic::Tcp { tcp, .. } => tcp,
+            _ => unreachable!(),
+        },
+        _ => unreachable!(),
+    }
+}
+
+fn bottleneck(s: &mut Scenario) -> &mut BottleneckConfig {
+    match &mut s.topology {
+        Topology::Dumbbell(d) => &mut d.bottleneck,
+        _ => unreachable!(),
+    }
+}
+
+type Change = fn(&mut Scenario);
+
 #[test]
 fn windows_rates_and_times_above_the_bounds_are_refused() {
-    let cases: Vec<(&str, Box<dyn Fn(&mut aqmlab_engine::config::Scenario)>)> = vec![
-        (
-            "initial_window",
-            Box::new(|s| {
-                if let aqmlab_engine::config::Topology::Dumbbell(d) = &mut s.topology {
-                    if let Traffic::Tcp { tcp, .. } = &mut d.groups[0].traffic {
-                        tcp.initial_window = 1e300;
-                    }
-                }
-            }),
-        ),
-        (
-            "max_window",
-            Box::new(|s| {
-                if let aqmlab_engine::config::Topology::Dumbbell(d) = &mut s.topology {
-                    if let Traffic::Tcp { tcp, .. } = &mut d.groups[0].traffic {
-                        tcp.max_window = f64::NAN;
-                    }
-                }
-            }),
-        ),
-        (
-            "rate_bps",
-            Box::new(|s| {
-                if let aqmlab_engine::config::Topology::Dumbbell(d) = &mut s.topology {
-                    d.bottleneck.rate_bps = u64::MAX;
-                }
-            }),
-        ),
-        ("duration_ns", Box::new(|s| s.duration_ns = MAX_TIME_NS + 1)),
-        (
-            "last flow",
-            Box::new(|s| {
-                if let aqmlab_engine::config::Topology::Dumbbell(d) = &mut s.topology {
-                    d.groups[0].start = StartTimes::Staggered { first_ns: 0, spacing_ns: MAX_TIME_NS };
-                }
-            }),
-        ),
+    let cases: [(&str, Change); 6] = [
+        ("initial_window", |s| tcp(s).initial_window = 1e300),
+        ("max_window", |s| tcp(s).max_window = f64::NAN),
+        ("cc.a", |s| tcp(s).cc = CcConfig::Scalable(ScalableConfig { a: 1e300, b: 0.125, low_window: 16.0 })),
+        ("rate_bps", |s| bottleneck(s).rate_bps = u64::MAX),
+        ("duration_ns", |s| s.duration_ns = MAX_TIME_NS + 1),
+        ("last flow", |s| {
+            if let Topology::Dumbbell(d) = &mut s.topology {
+                d.groups[0].start = StartTimes::Staggered { first_ns: 0, spacing_ns: MAX_TIME_NS };
+            }
+        }),
     ];
     for (field, change) in cases {
         let mut s = scenario();

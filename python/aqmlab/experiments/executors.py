@@ -108,9 +108,7 @@ def connect_dask(cluster: str, *, workers: int | None = None) -> DaskConnection:
         ) from None
 
 
-def run_dask(
-    runs: list[Run], study: Study, *, connection: DaskConnection, progress: Progress | None = None
-) -> None:
+def run_dask(runs: list[Run], study: Study, *, connection: DaskConnection, progress: Progress | None = None) -> None:
     """Run on a Dask cluster (see `connect_dask`). Workers must see the study directory at
     the same path (a shared filesystem)."""
     from distributed import as_completed
