@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from aqmlab.errors import ResultsError, ScenarioError
+from aqmlab.errors import AqmlabError
 
 console = Console(stderr=True)
 
@@ -55,7 +55,7 @@ def sweep(
                 bar.update(task, advance=1, failed=len(failed))
 
             run_sweep(plan, out, resume=resume, workers=workers, cluster=cluster, cache=cache, progress=progress)
-    except (ScenarioError, ResultsError) as error:
+    except AqmlabError as error:
         _fail(str(error))
     except KeyboardInterrupt:
         _fail(

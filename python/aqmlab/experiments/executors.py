@@ -12,9 +12,15 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from multiprocessing import get_context
+from typing import Any
 
+from aqmlab.errors import AqmlabError
 from aqmlab.experiments.store import Study
 from aqmlab.experiments.sweep import Run
+
+
+class ExecutorError(AqmlabError):
+    """The executor could not start (an unreachable scheduler, a missing package)."""
 
 
 @dataclass
@@ -30,12 +36,15 @@ def run_one(run: Run, study_dir: str) -> Outcome:
 
     study = Study(study_dir)
     try:
-        results = simulate(run.scenario, seed=run.seed)
+        results = simulate(run.scenario, seed=run.seed, allow_large=run.allow_large)
         study.record(run, results)
         return Outcome(run.id, True)
-    except Exception as error:  # recorded, reported, and the sweep goes on
+    except (KeyboardInterrupt, SystemExit):
+        raise  # the user (or the pool) stops the sweep: not a failure of this run
+    except BaseException as error:  # noqa: B036 - pyo3's PanicException is a BaseException
+        # Recorded, reported, and the sweep goes on.
         study.record_failure(run, error)
-        return Outcome(run.id, False, repr(error))
+        return Outcome(run.id, False, f"{type(error).__name__}: {error}")
 
 
 Progress = Callable[[Outcome], None]
@@ -63,29 +72,48 @@ def run_local(runs: list[Run], study: Study, *, workers: int | None = None, prog
             raise
 
 
-def run_dask(
-    runs: list[Run], study: Study, *, cluster: str, workers: int | None = None, progress: Progress | None = None
-) -> None:
-    """`cluster` is a scheduler address (tcp://host:8786) or "local" for a LocalCluster.
-    Workers must see the study directory at the same path (a shared filesystem)."""
+#: How long to wait for a Dask scheduler before giving up, s.
+CONNECT_TIMEOUT_S = 5
+
+
+@dataclass
+class DaskConnection:
+    client: Any
+    local: Any = None
+
+    def close(self) -> None:
+        self.client.close()
+        if self.local is not None:
+            self.local.close()
+
+
+def connect_dask(cluster: str, *, workers: int | None = None) -> DaskConnection:
+    """Connect to the scheduler at `cluster` (tcp://host:8786), or start a LocalCluster for
+    "local"; an unreachable scheduler is an `ExecutorError` within CONNECT_TIMEOUT_S."""
     try:
-        from distributed import Client, LocalCluster, as_completed
+        from distributed import Client, LocalCluster
     except ImportError:
-        raise RuntimeError("the Dask executor needs `pip install 'aqmlab[distributed]'` (dask[distributed])") from None
-    local = None
+        raise ExecutorError("the Dask executor needs `pip install 'aqmlab[distributed]'` (dask[distributed])") from None
     if cluster == "local":
         local = LocalCluster(
             n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True, dashboard_address=None
         )
-        client = Client(local)
-    else:
-        client = Client(cluster)
+        return DaskConnection(Client(local), local)
     try:
-        futures = client.map(run_one, runs, study_dir=str(study.directory), pure=False)
-        for future in as_completed(futures):
-            if progress:
-                progress(future.result())
-    finally:
-        client.close()
-        if local is not None:
-            local.close()
+        return DaskConnection(Client(cluster, timeout=CONNECT_TIMEOUT_S))
+    except Exception as error:  # distributed raises OSError, TimeoutError or ValueError (bad address)
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise ExecutorError(
+            f"cluster = {cluster!r}: cannot reach the Dask scheduler within {CONNECT_TIMEOUT_S} s ({reason})"
+        ) from None
+
+
+def run_dask(runs: list[Run], study: Study, *, connection: DaskConnection, progress: Progress | None = None) -> None:
+    """Run on a Dask cluster (see `connect_dask`). Workers must see the study directory at
+    the same path (a shared filesystem)."""
+    from distributed import as_completed
+
+    futures = connection.client.map(run_one, runs, study_dir=str(study.directory), pure=False)
+    for future in as_completed(futures):
+        if progress:
+            progress(future.result())
