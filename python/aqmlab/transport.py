@@ -52,6 +52,10 @@ class Tcp(Model):
     #: Proportional Rate Reduction (RFC 6937, PRR-SSRB; Linux's and ns-3's default). "prr"
     #: needs sack = true. See docs/sack.md.
     sack_recovery: Literal["rfc6675", "prr"] = "rfc6675"
+    #: With `sack`: FlightSize when loss recovery starts (ssthresh = FlightSize / 2 for Reno).
+    #: "rfc5681" (default): snd_nxt - snd_una (RFC 6675 step 4.2, RFC 5681 eq. (4)); "pipe":
+    #: RFC 6675's pipe, SACKed and lost segments excluded, as ns-3 does (docs/sack.md).
+    loss_flight_size: Literal["rfc5681", "pipe"] = "rfc5681"
 
     @model_validator(mode="before")
     @classmethod
@@ -81,6 +85,11 @@ class Tcp(Model):
                 "sack_recovery = 'prr' needs sack = true: Proportional Rate Reduction paces RFC 6675's "
                 "SACK-based loss recovery (use the default 'rfc6675' without SACK)"
             )
+        if self.loss_flight_size == "pipe" and not self.sack:
+            raise ValueError(
+                "loss_flight_size = 'pipe' needs sack = true: pipe is RFC 6675's count from the SACK "
+                "scoreboard (use the default 'rfc5681' without SACK)"
+            )
         return self
 
     def resolved(self) -> dict[str, Any]:
@@ -109,4 +118,6 @@ class Tcp(Model):
             resolved["sack"] = True
         if self.sack_recovery != "rfc6675":
             resolved["sack_recovery"] = self.sack_recovery
+        if self.loss_flight_size != "rfc5681":
+            resolved["loss_flight_size"] = self.loss_flight_size
         return resolved

@@ -141,3 +141,43 @@ def test_sack_with_tahoe_is_rejected_naming_the_field():
     scenario = with_path(BURSTS, "topology.groups.0.tcp", {"cc": "reno", "recovery": "tahoe", "sack": True})
     with pytest.raises(Exception, match="sack"):
         aqmlab.Scenario.model_validate(scenario)
+
+
+def _with_sack_recovery(scenario: dict[str, Any], sack_recovery: str, sack: bool = True) -> dict[str, Any]:
+    tcp = scenario["topology"]["groups"][0]["tcp"]
+    return with_path(scenario, "topology.groups.0.tcp", {**tcp, "sack": sack, "sack_recovery": sack_recovery})
+
+
+def test_prr_is_resolved_only_when_chosen_and_needs_sack():
+    rfc6675 = aqmlab.Scenario.model_validate(_with_sack_recovery(BURSTS, "rfc6675"))
+    assert "sack_recovery" not in rfc6675.resolved()["topology"]["groups"][0]["traffic"]["tcp"]
+    prr = aqmlab.Scenario.model_validate(_with_sack_recovery(BURSTS, "prr"))
+    assert prr.resolved()["topology"]["groups"][0]["traffic"]["tcp"]["sack_recovery"] == "prr"
+    with pytest.raises(Exception, match="sack_recovery"):
+        aqmlab.Scenario.model_validate(_with_sack_recovery(BURSTS, "prr", sack=False))
+    with pytest.raises(Exception, match="sack_recovery"):
+        aqmlab.Scenario.model_validate(_with_sack_recovery(BURSTS, "fack"))
+
+
+def test_prr_recovers_the_bursts_as_rfc_6675_does_and_is_deterministic():
+    # Same losses repaired by both; PRR only changes when the recovery's segments go out
+    # (unit tests: tcp/prr.rs, sender_recovery_tests.rs). Deliveries within 5 %.
+    classic = aqmlab.simulate(_with_sack_recovery(BURSTS, "rfc6675"), seed=1).to_pandas("flows")
+    prr_scenario = _with_sack_recovery(BURSTS, "prr")
+    prr = aqmlab.simulate(prr_scenario, seed=1).to_pandas("flows")
+    assert prr.equals(aqmlab.simulate(prr_scenario, seed=1).to_pandas("flows"))
+    assert not prr.equals(classic)
+    assert prr["fast_recoveries"].sum() > 0
+    assert prr["bytes_delivered"].sum() == pytest.approx(classic["bytes_delivered"].sum(), rel=0.05)
+
+
+def test_loss_flight_size_pipe_is_resolved_only_when_chosen_and_needs_sack():
+    tcp = BURSTS["topology"]["groups"][0]["tcp"]
+    default = aqmlab.Scenario.model_validate(_with_sack(BURSTS, True))
+    assert "loss_flight_size" not in default.resolved()["topology"]["groups"][0]["traffic"]["tcp"]
+    pipe = aqmlab.Scenario.model_validate(
+        with_path(BURSTS, "topology.groups.0.tcp", {**tcp, "sack": True, "loss_flight_size": "pipe"})
+    )
+    assert pipe.resolved()["topology"]["groups"][0]["traffic"]["tcp"]["loss_flight_size"] == "pipe"
+    with pytest.raises(Exception, match="loss_flight_size"):
+        aqmlab.Scenario.model_validate(with_path(BURSTS, "topology.groups.0.tcp", {**tcp, "loss_flight_size": "pipe"}))

@@ -52,6 +52,20 @@ pub enum SackRecovery {
     Prr,
 }
 
+/// What a SACK sender takes as FlightSize when it enters loss recovery (RFC 6675 step 4.2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LossFlightSize {
+    /// RFC 6675 step (4.2) and RFC 5681 eq. (4): FlightSize = snd_nxt − snd_una, SACKed and
+    /// lost segments included (Linux's Reno likewise halves cwnd). The default.
+    #[default]
+    Rfc5681,
+    /// RFC 6675's pipe (SACKed and lost segments excluded), as ns-3's
+    /// `TcpSocketBase::EnterRecovery` (`GetSsThresh(tcb, BytesInFlight())`): DupThresh + 1
+    /// segments less at a single loss, a deeper cut at small windows. For comparisons with ns-3.
+    Pipe,
+}
+
 /// How the receiver echoes Congestion Experienced marks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -117,6 +131,9 @@ pub struct TcpConfig {
     /// (RFC 6937) during loss recovery. `prr` requires `sack = true`.
     #[serde(default)]
     pub sack_recovery: SackRecovery,
+    /// With `sack`: FlightSize on entering recovery, RFC 5681's (default) or ns-3's pipe.
+    #[serde(default)]
+    pub loss_flight_size: LossFlightSize,
 }
 
 impl Default for TcpConfig {
@@ -141,6 +158,7 @@ impl Default for TcpConfig {
             sack: false,
             partial_ack_timer: PartialAckTimer::Impatient,
             sack_recovery: SackRecovery::Rfc6675,
+            loss_flight_size: LossFlightSize::Rfc5681,
         }
     }
 }

@@ -11,7 +11,7 @@ use super::cc::{AckEvent, CcInit, CongestionControl, CongestionEvent};
 use super::prr::{Prr, ReductionBound};
 use super::rto::RtoEstimator;
 use super::sack::{NextSeg, SackBlock, Scoreboard, SendState};
-use super::{EcnEcho, PartialAckTimer, Recovery, SackRecovery, TcpConfig};
+use super::{EcnEcho, LossFlightSize, PartialAckTimer, Recovery, SackRecovery, TcpConfig};
 use crate::error::{EngineError, Result};
 use crate::packet::{Ecn, FlowId, Packet, PacketKind, RouteId, FLAG_CWR, FLAG_ECE, FLAG_RETRANSMIT};
 use crate::rng::Rng;
@@ -77,6 +77,8 @@ pub struct TcpSender {
     sack_recovery: SackRecovery,
     /// The PRR episode of the current SACK recovery (`sack_recovery = prr`).
     prr: Option<Prr>,
+    /// FlightSize handed to `on_loss` when SACK recovery starts.
+    loss_flight_size: LossFlightSize,
     min_rtt_ns: Time,
     last_rtt_ns: Option<Time>,
     /// Retransmission timer deadline (RFC 6298 Section 5).
@@ -122,6 +124,13 @@ impl TcpSender {
                 "\"rfc6675\" without sack (Proportional Rate Reduction paces RFC 6675's SACK recovery; set sack = true)",
             ));
         }
+        if config.loss_flight_size == LossFlightSize::Pipe && !config.sack {
+            return Err(EngineError::invalid(
+                format!("{field}.loss_flight_size"),
+                "pipe",
+                "\"rfc5681\" without sack (pipe is RFC 6675's count from the SACK scoreboard; set sack = true)",
+            ));
+        }
         if config.sack && config.recovery != Recovery::NewReno {
             return Err(EngineError::invalid(
                 format!("{field}.sack"),
@@ -160,6 +169,7 @@ impl TcpSender {
             rescue_rxt: None,
             sack_recovery: config.sack_recovery,
             prr: None,
+            loss_flight_size: config.loss_flight_size,
             min_rtt_ns: 0,
             last_rtt_ns: None,
             rto_deadline: None,
@@ -582,15 +592,22 @@ impl TcpSender {
         self.stats.fast_recoveries += 1;
         // (4.2) ssthresh = cwnd = FlightSize / 2 (RFC 5681 eq. (4)) — here the algorithm's
         // own multiplicative decrease (Reno halves; CUBIC, HighSpeed... use theirs).
-        let event = self.congestion_event(now);
+        let mut event = self.congestion_event(now);
+        if self.loss_flight_size == LossFlightSize::Pipe {
+            // ns-3's EnterRecovery: GetSsThresh(tcb, BytesInFlight()), its RFC 6675 pipe
+            // before the fast retransmit (SACKed and lost segments not in flight).
+            event.in_flight = self.scoreboard.pipe(self.snd_una, self.high_tx, self.snd_una, self.dupack_threshold);
+        }
         self.cc.on_loss(&event);
         self.in_recovery = true;
         self.inflation = 0.0;
         let sndcnt = (self.sack_recovery == SackRecovery::Prr).then(|| {
             // RFC 6937 Section 3, at the beginning of recovery: ssthresh = CongCtrlAlg() (the
             // window the algorithm set in (4.2)), prr_delivered = prr_out = 0,
-            // RecoverFS = snd.nxt - snd.una; then this ACK's DeliveredData and pipe.
-            let mut prr = Prr::start(self.cc.window(), self.snd_nxt - self.snd_una, ReductionBound::SlowStart);
+            // RecoverFS = snd.nxt - snd.una ("FlightSize at the start of recovery": the
+            // FlightSize of (4.2), pipe with `loss_flight_size = pipe` as ns-3's
+            // TcpPrrRecovery); then this ACK's DeliveredData and pipe.
+            let mut prr = Prr::start(self.cc.window(), event.in_flight, ReductionBound::SlowStart);
             let pipe = self.scoreboard.pipe(self.snd_una, self.high_tx, self.snd_una, self.dupack_threshold);
             // The fast retransmit (4.3) goes out even if sndcnt is 0 (Linux's
             // tcp_cwnd_reduction: `sndcnt = max(sndcnt, (tp->prr_out ? 0 : 1))`; ns-3's

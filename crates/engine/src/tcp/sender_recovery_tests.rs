@@ -192,3 +192,45 @@ fn prr_needs_sack() {
     let err = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "groups[0].tcp").err().unwrap();
     assert!(err.to_string().contains("groups[0].tcp.sack_recovery"), "{err}");
 }
+
+/// `loss_flight_size = pipe` (ns-3's EnterRecovery): the reduction on entering recovery is
+/// from RFC 6675's pipe, not snd_nxt − snd_una; PRR's RecoverFS follows it.
+#[test]
+fn loss_flight_size_pipe_cuts_from_the_pipe_at_entry() {
+    for (flight, sack_recovery, ssthresh) in [
+        (LossFlightSize::Rfc5681, SackRecovery::Rfc6675, 10.0),
+        (LossFlightSize::Pipe, SackRecovery::Rfc6675, 8.0),
+        (LossFlightSize::Pipe, SackRecovery::Prr, 8.0),
+    ] {
+        let config = TcpConfig {
+            sack: true,
+            sack_recovery,
+            loss_flight_size: flight,
+            initial_window: 20.0,
+            initial_ssthresh: 20.0,
+            max_window: 20.0,
+            ..TcpConfig::default()
+        };
+        let mut tx = sender(&config);
+        let mut out = Vec::new();
+        tx.start(0, &mut out);
+        sack_ack(&mut tx, 1, &[], 100 * MS, &mut out);
+        sack_ack(&mut tx, 2, &[], 100 * MS, &mut out);
+        for top in 4..=6 {
+            sack_ack(&mut tx, 2, &[(3, top)], 100 * MS, &mut out);
+        }
+        // 20 outstanding (2..21), 3 SACKed, 2 lost: pipe = 16, FlightSize = 20.
+        assert!(tx.in_recovery);
+        assert_eq!(tx.ssthresh(), ssthresh, "{flight:?} {sack_recovery:?}");
+        if let Some(mut prr) = tx.prr {
+            // The entry ACK delivered 1 and sent the fast retransmit. 8 more delivered:
+            // CEIL(9 * 8 / RecoverFS) - 1 = CEIL(4.5) - 1 = 4 with RecoverFS = pipe = 16
+            // (CEIL(3.6) - 1 = 3 with snd_nxt - snd_una = 20).
+            assert_eq!((prr.prr_delivered(), prr.prr_out()), (1, 1));
+            assert_eq!(prr.on_ack(8, 15), 4, "RecoverFS = pipe = 16");
+        }
+    }
+    let config = TcpConfig { loss_flight_size: LossFlightSize::Pipe, ..TcpConfig::default() };
+    let err = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "tcp").err().unwrap();
+    assert!(err.to_string().contains("tcp.loss_flight_size"), "{err}");
+}
