@@ -229,7 +229,8 @@ def quick_section() -> list[str]:
     return [
         "### `make validate-ns3-quick` (the same rows at 40 s simulated, window 20-40 s)",
         "",
-        f"Command: `{store['command']}`; {len(entries)} rows, {sum(walls) / 60:.1f} min in all "
+        f"Command: `{store['command']}`; {len(entries)} row(s) completed in the last run, "
+        f"{sum(walls) / 60:.1f} min for them "
         f"({'every ns-3 run fresh' if fresh else 'some ns-3 runs from build/ns3-cache'}), "
         f"load average during the runs: see each run in `agreement-quick.json`.",
         "",
