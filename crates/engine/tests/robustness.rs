@@ -68,7 +68,7 @@ fn windows_rates_and_times_above_the_bounds_are_refused() {
     let cases: [(&str, Change); 6] = [
         ("initial_window", |s| tcp(s).initial_window = 1e300),
         ("max_window", |s| tcp(s).max_window = f64::NAN),
-        ("cc.a", |s| tcp(s).cc = CcConfig::Scalable(ScalableConfig { a: 1e300, b: 0.125, low_window: 16.0 })),
+        ("cc.a", |s| tcp(s).cc = CcConfig::Scalable(ScalableConfig { a: 1e300, ..ScalableConfig::default() })),
         ("rate_bps", |s| bottleneck(s).rate_bps = u64::MAX),
         ("duration_ns", |s| s.duration_ns = MAX_TIME_NS + 1),
         ("last flow", |s| {
