@@ -35,11 +35,13 @@ from aqmlab.reproduce.registry import Claim, Outcome, reproduction
 from aqmlab.reproduce.seed001 import (
     CX,
     DELTA_TH_MS,
+    LOSS_RATIO_MAX,
     NOTE,
     PACKET_BITS,
     PAPER,
     RENO,
     RTT_SPREAD,
+    UTILISATION_BAND,
     bdp_packets,
     binned,
     both,
@@ -162,8 +164,8 @@ def fig4(out: Path, quick: bool) -> Outcome:
             "average utilisation 95-97 % (Section III-A3)",
             f"mean utilisation over the second half {100 * summary['utilisation_mean']:.1f} %, lowest 1 s bin "
             f"{100 * summary['utilisation_min']:.1f} %; queueing delay {delay_ms(results):.1f} ms (criterion: "
-            "mean ≥ 93 %, as seed001-fig2)",
-            bool(summary["utilisation_mean"] >= 0.93),
+            "mean 94.5-97.5 %, as seed001-fig2)",
+            bool(UTILISATION_BAND[0] <= summary["utilisation_mean"] <= UTILISATION_BAND[1]),
         ),
         Claim(
             "(b) flows with different RTTs reach similar average windows",
@@ -480,8 +482,8 @@ def fig12(out: Path, quick: bool) -> Outcome:
                 "95-97 % utilisation in all reported experiments (Section III-A3)"
                 + ("" if rate == 25e6 else "; ours: asked at the higher rate"),
                 f"mean utilisation {100 * cx['utilisation']:.1f} % (standard HS-TCP "
-                f"{100 * hs['utilisation']:.1f} %) (criterion: ≥ 93 %, as seed001-fig2)",
-                bool(cx["utilisation"] >= 0.93),
+                f"{100 * hs['utilisation']:.1f} %) (criterion: 94.5-97.5 %, as seed001-fig2)",
+                bool(UTILISATION_BAND[0] <= cx["utilisation"] <= UTILISATION_BAND[1]),
             )
         )
     note = NOTE + (
@@ -554,8 +556,8 @@ def fig14(out: Path, quick: bool) -> Outcome:
             + ", ".join(
                 f"{r['mix_loss_percent']:.2f} / {r['hs_loss_percent']:.2f} % ({r['rate_mbps']:g} Mb/s)" for r in rows
             )
-            + f"; largest ratio {worst:.2f} (criterion: ≤ 1.2, as seed001-fig7)",
-            bool(worst <= 1.2),
+            + f"; largest ratio {worst:.2f} (criterion: ≤ {LOSS_RATIO_MAX:g}, as seed001-fig7)",
+            bool(worst <= LOSS_RATIO_MAX),
         )
     ]
     note = NOTE + f" As seed001-fig7 with HS-TCP: {duration:.0f} s runs measured over the second half, buffer 1 BDP."
