@@ -53,8 +53,9 @@ def test_max_delay_based_flows_is_where_region_a_ends(capacity, rtt):
 
 
 def test_max_delay_based_flows_at_25_mbps_is_above_the_papers_packet_level_50_to_55():
-    # Section III-A1 reports the switch between 50 and 55 flows; the fluid model's bound is 59.3.
-    assert max_delay_based_flows(3125.0, 0.1) == pytest.approx(59.29, abs=0.01)
+    # Section III-A1 reports the packet-level switch between 50 and 55 flows; the fluid model's
+    # bound lies above that range (the paper calls the model a coarse approximation).
+    assert 55 < max_delay_based_flows(3125.0, 0.1) < 60
 
 
 @pytest.mark.parametrize(
