@@ -3,14 +3,16 @@
 Common settings (Section V): TCP-Reno sources, all ECN-capable, maximum window 1000 packets,
 1040-byte packets; real buffer C·2.5 ms (C in Mb/s: 2.5·C/8.32 packets of 1040 B); RED with
 min_th = 1/5 of the buffer, max_th = 3·min_th, ECN marking, other parameters at the ns-2
-defaults (q_weight = -1, the automatic weight, max_p = 0.1); E-RED with b_min = 1/5 of the buffer.
+defaults (q_weight = -1, the automatic weight, max_p = 0.1, gentle, mark_p 0.1); E-RED with
+b_min = 1/5 of the buffer.
 
 Ours, where the paper is silent or its symbols were lost (see docs/queues/ered.md for E-RED's
-reconstruction, including κ = α/(C·50 ms)): round-trip times uniform over the range the text
-gives (the paper draws each of the two edge-link delays uniformly, so its RTTs are triangular);
-10 Mb/s access links (the paper's Fig. 11 value), flows starting uniformly in the first 5 s; the
-Fig. 7 UDP source at 30 Mb/s (the text keeps only "a fixed rate of 3"); Fig. 9's three
-HighSpeed TCP users share 30 Mb/s (10 Mb/s per user) with a 60-packet buffer.
+reconstruction, including κ = α/(C·D) with D the largest RTT of each scenario): round-trip
+times uniform over the range the text gives (the paper draws each of the two edge-link delays
+uniformly, so its RTTs are triangular); 10 Mb/s access links (the paper's Fig. 11 value), flows
+starting uniformly in the first 5 s; the Fig. 7 UDP source at 30 Mb/s (the text keeps only "a
+fixed rate of 3"); Fig. 9's three HighSpeed TCP users share 30 Mb/s (10 Mb/s per user) with a
+60-packet buffer.
 """
 
 from __future__ import annotations
@@ -60,7 +62,8 @@ def red_queue(rate_bps: float) -> dict[str, Any]:
 
 
 def ered_queue(rate_bps: float, **params: Any) -> dict[str, Any]:
-    """Section V: E-RED on a virtual queue, b_min = buffer/5 (the queue's default), ECN marking."""
+    """Section V: E-RED on a virtual queue, b_min = buffer/5 (the queue's default), ECN marking;
+    `delay_scale` is the largest RTT of the scenario (the normalisation of docs/queues/ered.md)."""
     return {
         "kind": "ered",
         "limit": f"{buffer_packets(rate_bps)}p",
@@ -182,9 +185,11 @@ def network(key: str, queue_kind: str, quick: bool) -> dict[str, Any]:
     if queue_kind == "red":
         queue = red_queue(rate)
     elif queue_kind == "ered":
-        queue = ered_queue(rate, gamma=0.95, alpha=1.0, p_min=p_min, p_max=0.1)
+        queue = ered_queue(rate, gamma=0.95, alpha=1.0, p_min=p_min, p_max=0.1, delay_scale=rtt[1])
     else:
-        queue = ered_queue(rate, gamma=0.9, alpha=1.0, p_min=p_min, p_max=0.1, variant="aq", q_weight=0.001)
+        queue = ered_queue(
+            rate, gamma=0.9, alpha=1.0, p_min=p_min, p_max=0.1, variant="aq", q_weight=0.001, delay_scale=rtt[1]
+        )
     return dumbbell(
         f"{key}-{queue_kind}", rate, queue, [reno_group(flows, *rtt)], duration=duration, measure_start=start
     )

@@ -52,7 +52,7 @@ def udp_scenario() -> dict[str, Any]:
         "start": {"kind": "fixed", "at": f"{JOIN}s"},
         "stop": {"kind": "fixed", "at": f"{LEAVE}s"},
     }
-    queue = ered_queue(rate, gamma=0.95, alpha=1.0, p_min=0.0005, p_max=0.1)
+    queue = ered_queue(rate, gamma=0.95, alpha=1.0, p_min=0.0005, p_max=0.1, delay_scale="100ms")
     return dumbbell(
         "udp-in-out",
         rate,
@@ -140,7 +140,7 @@ def alpha_scenario(alpha: float, quick: bool) -> dict[str, Any]:
     """Section V-D: 200 Mb/s, 200 flows, RTTs 20-100 ms, p_min 0.0005, p_max 0.1, γ = 0.9
     (quick: 100 Mb/s and 100 flows, 40 s)."""
     rate, flows = (100e6, 100) if quick else (200e6, 200)
-    queue = ered_queue(rate, gamma=0.9, alpha=alpha, p_min=0.0005, p_max=0.1)
+    queue = ered_queue(rate, gamma=0.9, alpha=alpha, p_min=0.0005, p_max=0.1, delay_scale="100ms")
     return dumbbell(
         f"alpha-{alpha:g}",
         rate,
@@ -244,7 +244,7 @@ def highspeed_scenario() -> dict[str, Any]:
         "start": {"kind": "uniform", "low": "0s", "high": "1s"},
         "tcp": {"cc": "highspeed", "packet_size": f"{PACKET_BYTES}B", "ecn": True, "max_window": 100000},
     }
-    queue = ered_queue(rate, limit="60p", gamma=0.95, alpha=1.0, p_min=0.0005, p_max=0.1)
+    queue = ered_queue(rate, limit="60p", gamma=0.95, alpha=1.0, p_min=0.0005, p_max=0.1, delay_scale="200ms")
     scenario = dumbbell("hstcp-ered", rate, queue, [group], duration=100.0, measure_start=25.0)
     scenario["trace"]["flows"] = 3
     return scenario
@@ -308,7 +308,7 @@ def network_from_example(quick: bool) -> dict[str, Any]:
         raise FileNotFoundError(f"seed002-fig12 builds on {NETWORK_EXAMPLE}; run it from a checkout of aqmlab")
     scenario = tomllib.loads(NETWORK_EXAMPLE.read_text())
     for link in scenario["topology"]["links"]:
-        link["queue"] = ered_queue(100e6, gamma=0.95, alpha=1.0, p_min=0.0005, p_max=0.1)
+        link["queue"] = ered_queue(100e6, gamma=0.95, alpha=1.0, p_min=0.0005, p_max=0.1, delay_scale="100ms")
         link["reverse_queue"] = dict(link["queue"])
     for group in scenario["topology"]["groups"]:
         group.setdefault("tcp", {}).update({"packet_size": f"{PACKET_BYTES}B", "ecn": True, "max_window": 1000})

@@ -46,12 +46,15 @@ from aqmlab.reproduce.seed002_analysis import (
 )
 from aqmlab.results import Results
 
+#: The large-capacity scenario's largest RTT: E-RED's gain normalisation (docs/queues/ered.md).
+LC_DELAY_SCALE = "100ms"
 
-def ered_gain_per_packet(rate_bps: float, alpha: float = 1.0) -> float:
+
+def ered_gain_per_packet(rate_bps: float, alpha: float = 1.0, delay_scale: str = LC_DELAY_SCALE) -> float:
     """κ of aqmlab's E-RED queue (docs/queues/ered.md) at `rate_bps` with 1040-byte packets."""
     from aqmlab.queues import Ered
 
-    resolved = Ered(alpha=alpha, mean_packet_size=f"{PACKET_BYTES}B").resolved(0)
+    resolved = Ered(alpha=alpha, mean_packet_size=f"{PACKET_BYTES}B", delay_scale=delay_scale).resolved(0)
     capacity = rate_bps / (8 * PACKET_BYTES)
     return alpha / (capacity * resolved["delay_scale_ns"] * 1e-9)
 
@@ -94,7 +97,9 @@ def redvq_runs(quick: bool) -> list[Run]:
         Run("redvq120", scenario("redvq120", redvq_queue(rate, 120.0)), with_marking, keep=True),
         Run(
             "ered",
-            scenario("ered", ered_queue(rate, gamma=0.95, alpha=1.0, p_min=0.0005, p_max=0.1)),
+            scenario(
+                "ered", ered_queue(rate, gamma=0.95, alpha=1.0, p_min=0.0005, p_max=0.1, delay_scale=LC_DELAY_SCALE)
+            ),
             with_marking,
             keep=True,
         ),
@@ -148,7 +153,9 @@ register(
                 "b̃* ≈ 27 000 packets, p_min = 0.0005 → 0.0442",
                 "Section V-A (after Table I)",
                 (Check("chain_p_star", Printed("0.0442"), "p* from E-RED's profile at 27 000 packets"),),
-                why="eq. (35) with aqmlab's gain κ = α/(C·delay_scale) (docs/queues/ered.md) at the printed 27 000",
+                why="eq. (35) with aqmlab's gain κ = α/(C·D), D = 100 ms the scenario's largest RTT "
+                "(docs/queues/ered.md), "
+                "at the printed 27 000; the printed numbers need D = 50 ms (tests/reproduce/test_seed002_extra.py)",
             ),
             Claim(
                 "chain-bound",
@@ -225,7 +232,7 @@ GAMMA_FLOWS = {100: 0.93, 250: 0.97}
 
 def gamma_scenario(flows: int, gamma: float, quick: bool) -> dict[str, Any]:
     rate, duration = 150e6, 30.0 if quick else 40.0
-    queue = ered_queue(rate, gamma=gamma, alpha=1.0, p_min=0.0005, p_max=0.1)
+    queue = ered_queue(rate, gamma=gamma, alpha=1.0, p_min=0.0005, p_max=0.1, delay_scale="100ms")
     return dumbbell(
         f"gamma-{flows}-{gamma:.2f}",
         rate,

@@ -50,10 +50,11 @@ def fig10(out: Path, quick: bool) -> Computed:
         **{f"swing_{name}": float(g) for name, g in zip(("a09", "a1", "half", "double"), growth, strict=True)},
     }
     notes = (
-        "Fluid model `primal-dual` (docs/fluid.md) with the E-RED-iq link law (eqs. 34-35); Scalable TCP's "
-        "a = 0.01 and b = 0.125 and p_min = 1e-4 are ours (the paper's values were lost; p_min = 0.0005 lies above "
-        "this network's equilibrium price 3.5e-4). The critical α depends on a, b, the capacity and the gain's "
-        "normalisation (docs/queues/ered.md), of which only the normalisation can be reconstructed. Integrated for "
+        "Fluid model `primal-dual` (docs/fluid.md) with the E-RED-iq link law (eqs. 34-35) with time in units of the "
+        "round-trip time, ṗ = (α/(c·T))·p·(y − γc) (docs/queues/ered.md); Scalable TCP's a = 0.01 and b = 0.125 and "
+        "p_min = 1e-4 are ours (the paper's values were lost; p_min = 0.0005 lies above this network's equilibrium "
+        "price 3.5e-4). Scalable TCP sits in the slow-source limit of the loop, where the Hopf α is (1 − p*)/γ "
+        "times a factor between 1 and π/2 that a and b barely move. Integrated for "
         f"{t_end:.0f} s from a 10 % perturbation of the equilibrium; α*/2 = {alphas[2]:.3g}, 2α* = {alphas[3]:.3g}."
     )
     return Computed(values, ["scalable-rates.png"], notes)
