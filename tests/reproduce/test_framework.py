@@ -7,6 +7,7 @@ import math
 import pytest
 from aqmlab.reproduce.declare import (
     AtLeast,
+    AtMost,
     Below,
     Between,
     Check,
@@ -53,6 +54,8 @@ def test_verdict_is_on_the_mean_and_marginal_when_the_interval_straddles():
     against = judge_claim("r", _claim(Between(0.0, 0.5)), {"x": [0.3, 0.9, 0.4, 0.8, 0.7]})
     assert against["verdict"] == "differs (marginal)" and not against["agrees"]
     assert "95 % CI, 5 seeds" in against["aqmlab"]
+    on_boundary = judge_claim("r", _claim(AtMost(15)), {"x": [15.0, 15.0, 15.0, 15.0, 15.0]})
+    assert on_boundary["verdict"] == "agrees"  # no spread: not fragile
     nan = judge_claim("r", _claim(Below(1.0)), {"x": [math.nan]})
     assert nan["verdict"] == "differs"
     with pytest.raises(KeyError, match="quantities \\['x'\\] were not measured"):
@@ -137,3 +140,34 @@ def test_verdict_file_round_trip_and_differences(tmp_path, monkeypatch):
     problems = differences(flipped, record)
     assert any("expected 'agrees', got 'differs'" in p for p in problems)
     assert any("the claim is gone" in p for p in problems)
+
+
+def test_cli_lists_declarations_and_updates_verdicts_only_in_quick_mode(tmp_path, monkeypatch):
+    from aqmlab.cli import app
+    from typer.testing import CliRunner
+
+    runner = CliRunner()
+    listing = runner.invoke(app, ["reproduce", "--list"])
+    assert listing.exit_code == 0 and "seed000-fig6" in listing.output and "seed000-table1" in listing.output
+    refused = runner.invoke(app, ["reproduce", "seed000-fig2", "--update-verdicts"])
+    assert refused.exit_code == 2 and "add --quick" in refused.output
+    declaration = Declaration(
+        "test-cli", "none", "t", "d", (_claim(AtMost(1.0)),), compute=lambda out, quick: Computed({"x": 0.5})
+    )
+    monkeypatch.setitem(REGISTRY, "test-cli", declaration)
+    verdicts = tmp_path / "verdicts.json"
+    result = runner.invoke(
+        app,
+        [
+            "reproduce",
+            "test-cli",
+            "--quick",
+            "--out",
+            str(tmp_path / "out"),
+            "--update-verdicts",
+            "--verdicts",
+            str(verdicts),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert load(verdicts) == {"test-cli/c": "agrees"}

@@ -44,7 +44,9 @@ def judge_check(check: Check, values: list[float]) -> dict[str, Any]:
     mean = stats["mean"]
     holds = math.isfinite(mean) and check.criterion.holds(mean)
     low, high = stats["ci_low"], stats["ci_high"]
-    marginal = stats["n"] > 1 and math.isfinite(low) and any(low <= b <= high for b in check.criterion.boundaries())
+    # Marginal: a boundary lies strictly inside the interval (a spread-free value exactly on a
+    # boundary, like a queue capped at 15 against "≤ 15", is not fragile).
+    marginal = stats["n"] > 1 and math.isfinite(low) and any(low < b < high for b in check.criterion.boundaries())
     return {
         "quantity": check.quantity,
         "label": check.label or check.quantity,
