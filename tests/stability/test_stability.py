@@ -89,26 +89,29 @@ def test_roots_two_delays_satisfy_characteristic_equation():
 
 
 def test_threshold_boundary_between_38_and_39():
+    """Seed 000 Section VI-A, Fig. 14: "the corresponding value of q_th on the Hopf condition is
+    39 pkts": converge for q_th < 39, a limit cycle for q_th >= 39 (integer precision)."""
     assert abscissa("ctcp-threshold", {"q_th": 38.0}) < 0 < abscissa("ctcp-threshold", {"q_th": 39.0})
     assert cond.seed000_threshold_40({"q_th": 38.0}).holds and not cond.seed000_threshold_40({"q_th": 39.0}).holds
     h = find_hopf("ctcp-threshold", "q_th", 10, 100)
-    assert 38 < h.value <= 39  # seed 000 Section VI-A: stable at q_th = 38, limit cycle from 39 (whole packets)
+    assert round(h.value) == 39  # the paper's 39 (ours: 38.80)
 
 
 def test_red_with_averaging_hopf_and_gamma_chart():
+    """Seed 000 Section III: τ = 84.8 × 10⁻³ s is on the Hopf condition of Fig. 2a at C̃ = 100,
+    and Fig. 2b's point γ = 0.03, τ = 171 × 10⁻³ s: asserted at the printed precision."""
     h = find_hopf("ctcp-red", "tau", 0.01, 1.0, {"C": 100})
-    assert abs(h.value - 0.0848) <= 5e-5  # seed 000 Section III-A: τ = 84.8 × 10⁻³ s, at its precision
+    assert round(h.value * 1e3, 1) == 84.8  # ours: 84.83 ms
     # (21)-(22): κc = 1 exactly at the numerical Hopf point
     assert abs(cond.seed000_hopf_21_22(h.params).extra["kappa_c"] - 1.0) < 1e-5
     chart = hopf_chart("ctcp-red", "gamma", (0.02, 0.04), "tau", (0.01, 1.0), {"C": 100}, points=20)
-    assert abs(chart.y_at(0.03) - 0.171) <= 5e-4  # Fig. 2b/3: γ = 0.03 at τ = 171 × 10⁻³ s
+    assert round(chart.y_at(0.03) * 1e3) == 171
 
 
-def test_red_without_averaging_hopf():
+def test_red_without_averaging_hopf_is_the_crossing_curve_33():
+    """The numerical Hopf point in τ of system (26) lies on the crossing curve (33) and
+    satisfies (35) with equality (a consistency check of the model, not a paper value)."""
     h = find_hopf("ctcp-red-noavg", "tau", 0.01, 2.0, {"C": 100})
-    # The paper's 0.273 s (Section IV-A) is not reproduced at its precision (we get 0.2718 s); that
-    # verdict is guarded in tests/reproduce/verdicts.json (seed000-stability/hopf-tau-no-averaging).
-    # Here: the root is a Hopf point of (33) and (35).
     c33 = cond.seed000_hopf_33(h.params)
     c35 = cond.seed000_condition_35(h.params)
     assert abs(c33.lhs - 1) < 1e-8 and abs(c35.lhs - 1) < 1e-8
@@ -122,6 +125,16 @@ def test_ecn_boundary_and_frequency():
         c = cond.seed004_ecn(h.params)
         assert abs(c.lhs - math.pi / 2) < 1e-8  # κτp(1 + B) = π/2
         assert abs(h.omega - math.pi / (2 * tau)) < 1e-8
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="seed 000 Fig. 4c prints τ = 0.273 s (from (33), C̃ = 100, defaults); the model gives 0.2718 "
+    "(0.46 % lower, 0.272 at the printed precision); the cause is not identified (docs/stability.md)",
+)
+def test_red_without_averaging_hopf_is_the_papers_0_273():
+    h = find_hopf("ctcp-red-noavg", "tau", 0.01, 2.0, {"C": 100})
+    assert round(h.value, 3) == 0.273
 
 
 # ------------------------------------------------------------------ conditions vs roots
@@ -392,6 +405,7 @@ def test_ecn_mm1_equilibrium_above_capacity_is_where_the_dynamics_go():
     assert model.equilibrium(P, 1)[0, 0] == 150.0
     assert model.loop_gain(P, 1)[0] == pytest.approx(0.2) and model.loop_gain(P, 1)[0] < math.pi / 2
     assert mm1_stability(2.0, 0.1, 150.0, 100.0, 5.0) == pytest.approx(0.2)
+    assert cond.seed004_ecn(params).holds and cond.seed004_ecn(params).lhs == pytest.approx(0.2)
     result = integrate(model, params, t_end=60.0, history=np.array([[60.0]]))
     x, t = result.state("x")[0], result.times
     assert x[-1] == pytest.approx(150.0, rel=1e-6)
