@@ -31,34 +31,42 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from aqmlab.reproduce.registry import Claim, Outcome, reproduction
+from aqmlab.reproduce.declare import Above, AtLeast, AtMost, Below, Between, Check, Claim, Declaration, Evidence, Run
+from aqmlab.reproduce.registry import register
 from aqmlab.reproduce.seed001 import (
     CX,
     DELTA_TH_MS,
+    LOSS_RATIO_MAX,
     NOTE,
     PACKET_BITS,
     PAPER,
     RENO,
     RTT_SPREAD,
+    UTILISATION_BAND,
     bdp_packets,
-    binned,
     both,
     delay_ms,
     dumbbell,
+    fairness_claim,
+    fairness_figure,
+    fairness_measures,
     flow_throughput,
+    loss_figure,
+    loss_measures,
+    loss_ratio_derive,
     parking_lot,
-    phase,
     save,
     second,
     tcp_group,
     web_group,
 )
+from aqmlab.reproduce.seed001_switching import phase_measures, timeline
 from aqmlab.results import Results
-from aqmlab.simulation import simulate
 
 CX_HS = {"kind": "cx_highspeed"}
 HS = {"kind": "highspeed"}
 NAMES = {"cx": "Cx-TCP", "reno": "Reno", "cx_highspeed": "delay-based HS-TCP", "highspeed": "HS-TCP"}
+UTILISATION_WHY = "'95%-97%' in whole percent: 94.5-97.5 % (the old criterion was ≥ 93 % without an upper bound)"
 
 
 def utilisation_bins(results: Results, bin_s: float) -> tuple[np.ndarray, np.ndarray]:
@@ -82,12 +90,41 @@ def jain(values: np.ndarray) -> float:
 
 # --- Fig. 4: utilisation, window fairness, convergence ------------------------------------------
 
+CONVERGENCE = {True: (60.0, 120.0, 180.0), False: (200.0, 400.0, 500.0)}
 
-def convergence(quick: bool) -> tuple[dict[str, Any], float, float]:
-    """Fig. 4(c): 31 Cx-TCP flows at 50 Mb/s, 20 more enter at 200 s, 30 leave at 400 s (quick:
-    at 60 and 120 s of 180)."""
+
+def homogeneous(quick: bool) -> dict[str, Any]:
+    """Fig. 4(a)-(b): 30 Cx-TCP flows at 50 Mb/s, RTTs uniform in [30, 130] ms."""
     rate = 50e6
-    join_at, leave_at, end = (60.0, 120.0, 180.0) if quick else (200.0, 400.0, 500.0)
+    scenario = dumbbell(
+        "homogeneous",
+        rate,
+        bdp_packets(rate, 0.1),
+        [tcp_group("cx", 30, CX, RTT_SPREAD)],
+        duration=200.0 if quick else 500.0,
+    )
+    scenario["trace"] = {"interval": "50ms", "flows": 30}
+    return scenario
+
+
+def homogeneous_measures(results: Results) -> dict[str, float]:
+    summary = results.summary()
+    windows = mean_windows(results, results.measure_start_s)
+    return {
+        "utilisation": 100.0 * float(summary["utilisation_mean"]),
+        "utilisation_min": 100.0 * float(summary["utilisation_min"]),
+        "delay_ms": delay_ms(results),
+        "window_jain": jain(windows),
+        "window_min": float(windows.min()),
+        "window_max": float(windows.max()),
+    }
+
+
+def convergence(quick: bool) -> dict[str, Any]:
+    """Fig. 4(c): 31 Cx-TCP flows at 50 Mb/s, 20 more enter at 200 s, 30 leave at 400 s (quick:
+    at 60 and 120 s of 180); the selected flow (traced) has RTT 80 ms (ours)."""
+    rate = 50e6
+    join_at, leave_at, end = CONVERGENCE[quick]
     groups = [
         tcp_group("selected", 1, CX, "80ms"),
         tcp_group("leaving", 30, CX, RTT_SPREAD, stop={"kind": "fixed", "at": f"{leave_at}s"}),
@@ -95,225 +132,206 @@ def convergence(quick: bool) -> tuple[dict[str, Any], float, float]:
     ]
     scenario = dumbbell("convergence", rate, bdp_packets(rate, 0.1), groups, duration=end, measure_start=0.0)
     scenario["trace"] = {"interval": "100ms", "flows": 1}
-    return scenario, join_at, leave_at
+    return scenario
 
 
-@reproduction(
-    "seed001-fig4",
-    PAPER,
-    "Fig. 4: utilisation, window fairness and convergence of Cx-TCP alone",
-    "50 Mb/s, RTTs uniform in [30, 130] ms: 30 Cx-TCP flows keep the link 95-97 % utilised and reach "
-    "similar average windows; when flows enter (20 at 200 s) or leave (30 at 400 s) a flow's allocation "
-    "switches at once to the new equilibrium.",
-    "≈10 s",
-)
-def fig4(out: Path, quick: bool) -> Outcome:
-    rate, duration = 50e6, 200.0 if quick else 500.0
-    scenario = dumbbell(
-        "homogeneous", rate, bdp_packets(rate, 0.1), [tcp_group("cx", 30, CX, RTT_SPREAD)], duration=duration
-    )
-    scenario["trace"] = {"interval": "50ms", "flows": 30}
-    results = simulate(scenario)
-    summary = results.summary()
+def selected_rate(results: Results) -> tuple[np.ndarray, np.ndarray]:
+    trace = results.flow_trace.to_pandas()
+    trace = trace[(trace["flow"] == 0) & trace["cwnd"].notna()]
+    return trace["time_s"].to_numpy(), (trace["cwnd"] * PACKET_BITS / trace["srtt_s"]).to_numpy()
+
+
+def convergence_measures(quick: bool):
+    join_at, leave_at, _ = CONVERGENCE[quick]
+
+    def measure(results: Results) -> dict[str, float]:
+        """The selected flow's rate over C/N in each phase, and its mean 2-12 s after each change
+        over the rest of that phase."""
+        t, rate = selected_rate(results)
+        out = {}
+        for n, (low, high) in {31: (20.0, join_at), 51: (join_at, leave_at), 21: (leave_at, results.end_s)}.items():
+            rows = (t > low + 15.0) & (t <= high)
+            out[f"share_n{n}"] = float(rate[rows].mean() / (50e6 / n))
+            if low > 20.0:
+                early = (t > low + 2.0) & (t <= low + 12.0)
+                out[f"settled_n{n}"] = float(rate[early].mean() / rate[rows].mean())
+        return out
+
+    return measure
+
+
+def fig4_derive(m: dict[str, dict[str, float]], quick: bool) -> dict[str, float]:
+    c = m["convergence"]
+    shares = [c["share_n31"], c["share_n51"], c["share_n21"]]
+    settled = [c["settled_n51"], c["settled_n21"]]
+    return {
+        "share_min": min(shares),
+        "share_max": max(shares),
+        "settled_min": min(settled),
+        "settled_max": max(settled),
+    }
+
+
+def fig4_figures(out: Path, evidence: Evidence) -> list[str]:
+    results = evidence.kept["homogeneous"]
     times, instantaneous = utilisation_bins(results, 0.5)
     average = np.cumsum(instantaneous) / np.arange(1, instantaneous.size + 1)
     windows = mean_windows(results, results.measure_start_s)
-    flows = results.flows.to_pandas()
-    rtts = flows["rtt_mean_s"].to_numpy()
-    goodput = flows["goodput_bps"].to_numpy()
-    short, long = np.argmin(rtts), np.argmax(rtts)
-
-    scenario, join_at, leave_at = convergence(quick)
-    moving = simulate(scenario)
-    end = moving.end_s
-    trace = moving.flow_trace.to_pandas()
-    trace = trace[(trace["flow"] == 0) & trace["cwnd"].notna()]
-    t, selected = trace["time_s"].to_numpy(), (trace["cwnd"] * PACKET_BITS / trace["srtt_s"]).to_numpy()
-    phases = {31: (20.0, join_at), 51: (join_at, leave_at), 21: (leave_at, end)}
-    shares, settled = {}, {}
-    for n, (low, high) in phases.items():
-        rows = (t > low + 15.0) & (t <= high)
-        shares[n] = float(selected[rows].mean() / (rate / n))
-        if low > 20.0:  # the first 12 s after the change against the rest of the phase
-            first = (t > low + 2.0) & (t <= low + 12.0)
-            settled[n] = float(selected[first].mean() / selected[rows].mean())
-
+    rtts = results.flows.to_pandas()["rtt_mean_s"].to_numpy()
+    t, rate = selected_rate(evidence.kept["convergence"])
+    join_at, leave_at, end = CONVERGENCE[evidence.quick]
     fig, axes = plt.subplots(1, 3, figsize=(16, 4), constrained_layout=True)
     axes[0].plot(times, 100 * instantaneous, lw=0.5, label="0.5 s bins")
     axes[0].plot(times, 100 * average, lw=1.5, label="running average")
     axes[0].set(xlabel="time (s)", ylabel="utilisation (%)", ylim=(0, 105), title="(a) 30 flows, 50 Mb/s")
-    axes[1].scatter(1000 * rtts, windows, s=12)
+    axes[1].scatter(1000 * rtts[: windows.size], windows, s=12)
     axes[1].set(
         xlabel="mean RTT of the flow (ms)",
         ylabel="mean cwnd, second half (packets)",
         title="(b) average window per flow",
     )
-    axes[2].plot(t, selected / 1e6, lw=0.6, label="selected flow (cwnd/srtt)")
-    for n, (low, high) in phases.items():
-        axes[2].hlines(rate / n / 1e6, low, high, colors="k", linestyles="--", lw=1)
+    axes[2].plot(t, rate / 1e6, lw=0.6, label="selected flow (cwnd/srtt)")
+    for n, (low, high) in {31: (0, join_at), 51: (join_at, leave_at), 21: (leave_at, end)}.items():
+        axes[2].hlines(50 / n, low, high, colors="k", linestyles="--", lw=1)
     axes[2].set(xlabel="time (s)", ylabel="rate (Mb/s)", title="(c) 31 → 51 → 21 flows; dashed: C/N")
     for axis in axes:
         axis.grid(alpha=0.3)
     axes[0].legend(fontsize=8)
-    figure = save(fig, out, "fig4.png")
-    claims = [
-        Claim(
-            "(a) the link stays close to fully used",
-            "average utilisation 95-97 % (Section III-A3)",
-            f"mean utilisation over the second half {100 * summary['utilisation_mean']:.1f} %, lowest 1 s bin "
-            f"{100 * summary['utilisation_min']:.1f} %; queueing delay {delay_ms(results):.1f} ms (criterion: "
-            "mean ≥ 93 %, as seed001-fig2)",
-            bool(summary["utilisation_mean"] >= 0.93),
+    return [save(fig, out, "fig4.png")]
+
+
+register(
+    Declaration(
+        id="seed001-fig4",
+        paper=PAPER,
+        title="Fig. 4: utilisation, window fairness and convergence of Cx-TCP alone",
+        description="50 Mb/s, RTTs uniform in [30, 130] ms: 30 Cx-TCP flows keep the link 95-97 % utilised and reach "
+        "similar average windows; when flows enter (20 at 200 s) or leave (30 at 400 s) a flow's allocation "
+        "switches at once to the new equilibrium.",
+        runs=lambda quick: [
+            Run("homogeneous", homogeneous(quick), homogeneous_measures, keep=True),
+            Run("convergence", convergence(quick), convergence_measures(quick), keep=True),
+        ],
+        derive=fig4_derive,
+        claims=(
+            Claim(
+                "utilisation",
+                "(a) the link stays close to fully used",
+                "'very high level of 95%-97%', e.g. Fig. 4(a)",
+                "Section III-A3 (1), Fig. 4(a)",
+                (
+                    Check(
+                        "homogeneous.utilisation",
+                        Between(*[100 * b for b in UTILISATION_BAND]),
+                        "mean utilisation, second half",
+                        "%",
+                    ),
+                ),
+                why=UTILISATION_WHY,
+                shows=(
+                    ("homogeneous.utilisation_min", "lowest 1 s bin", "%"),
+                    ("homogeneous.delay_ms", "queueing delay", "ms"),
+                ),
+            ),
+            Claim(
+                "window-fairness",
+                "(b) flows with different RTTs reach similar average windows",
+                "'all achieve similar average window size'",
+                "Section III-A3 (2), Fig. 4(b)",
+                (Check("homogeneous.window_jain", AtLeast(0.95), "Jain's index of the mean windows"),),
+                why="ours (no number in the paper): Jain's index ≥ 0.95",
+                shows=(
+                    ("homogeneous.window_min", "smallest mean window", "packets"),
+                    ("homogeneous.window_max", "largest", "packets"),
+                ),
+            ),
+            Claim(
+                "follows-n",
+                "(c) the allocation follows the number of flows",
+                "'the allocation of bandwidth switches ... to the correct equilibria'",
+                "Section III-A3 (3), Fig. 4(c)",
+                (
+                    Check("share_min", AtLeast(0.75), "lowest rate / (C/N) over the phases"),
+                    Check("share_max", AtMost(1.25), "highest"),
+                ),
+                why="ours (no number in the paper): within 25 % of C/N in every phase",
+            ),
+            Claim(
+                "switch-immediate",
+                "(c) the switch is immediate",
+                "'switches instantaneously'",
+                "Section III-A3 (3), Fig. 4(c)",
+                (
+                    Check("settled_min", AtLeast(0.75), "mean 2-12 s after a change / rest of phase, lowest"),
+                    Check("settled_max", AtMost(1.25), "highest"),
+                ),
+                why="ours (no number in the paper): the first 10 s after the change within 25 % of the phase's mean",
+            ),
         ),
-        Claim(
-            "(b) flows with different RTTs reach similar average windows",
-            "similar average cwnd (window fairness)",
-            f"Jain's index of the mean windows {jain(windows):.3f}, range {windows.min():.1f}-{windows.max():.1f} "
-            f"packets; goodput of the shortest-RTT flow ({1000 * rtts[short]:.0f} ms) {goodput[short] / 1e6:.2f} "
-            f"against {goodput[long] / 1e6:.2f} Mb/s for the longest ({1000 * rtts[long]:.0f} ms) "
-            "(criterion: Jain's index of the windows ≥ 0.95)",
-            bool(jain(windows) >= 0.95),
+        figures=fig4_figures,
+        notes=lambda quick: (
+            NOTE
+            + f" (a)-(b): one {200 if quick else 500} s run of 30 Cx-TCP flows per seed, buffer "
+            "625 packets (1 BDP at 100 ms); (c): 31 flows, 20 more at {0:.0f} s, 30 leaving at {1:.0f} s, {2:.0f} s; "
+            "the selected flow has RTT 80 ms (ours) and its rate is estimated as cwnd/srtt every 100 ms.".format(
+                *CONVERGENCE[quick]
+            )
         ),
-        Claim(
-            "(c) the allocation follows the number of flows",
-            "the selected flow moves to the new equilibrium",
-            "selected flow's rate / (C/N): "
-            + ", ".join(f"{value:.2f} (N = {n})" for n, value in shares.items())
-            + " (criterion: 0.75-1.25 in every phase)",
-            bool(all(0.75 <= value <= 1.25 for value in shares.values())),
-        ),
-        Claim(
-            "(c) the switch is immediate",
-            "the allocation switches instantaneously",
-            "mean rate 2-12 s after the change / mean over the rest of the phase: "
-            + ", ".join(f"{value:.2f} (to N = {n})" for n, value in settled.items())
-            + " (criterion: 0.75-1.25)",
-            bool(all(0.75 <= value <= 1.25 for value in settled.values())),
-        ),
-    ]
-    note = NOTE + (
-        f" (a)-(b): one {duration:.0f} s run of 30 Cx-TCP flows, buffer 625 packets (1 BDP at 100 ms); "
-        f"(c): 31 flows, 20 more at {join_at:.0f} s, 30 leaving at {leave_at:.0f} s, {end:.0f} s; the "
-        "selected flow has RTT 80 ms (ours) and its rate is estimated as cwnd/srtt every 100 ms."
+        full_cost="≈30 s",
     )
-    data = {
-        "utilisation_mean": summary["utilisation_mean"],
-        "window_jain": jain(windows),
-        "share": shares,
-        "settled": settled,
-    }
-    return Outcome(claims, [figure], note, data)
+)
 
 
 # --- Fairness of two kinds of flows (Figs. 6 and 13) --------------------------------------------
 
 
-def mix(
+def two_kinds(
     name: str,
     counts: dict[str, int],
-    ccs: dict[str, dict[str, Any]],
     *,
     rate: float,
     duration: float,
     web_rate: float | None,
 ) -> dict[str, Any]:
-    groups = [tcp_group(kind, count, ccs[kind], RTT_SPREAD) for kind, count in counts.items() if count]
+    """`counts` flows per congestion control (`kind` names) at `rate`, RTTs uniform in [30, 130]
+    ms, 1-BDP buffer at 100 ms, web transfers at `web_rate` per second."""
+    groups = [tcp_group(kind, count, {"kind": kind}, RTT_SPREAD) for kind, count in counts.items() if count]
     if web_rate:
         groups.append(web_group(arrival_rate=web_rate))
     return dumbbell(name, rate, bdp_packets(rate, 0.1), groups, duration=duration)
 
 
-def fairness(
-    out: Path,
-    figure_name: str,
-    mixes: list[tuple[int, int]],
-    delay_kind: str,
-    loss_kind: str,
-    *,
-    rate: float,
-    duration: float,
-    web_rate: float,
-) -> tuple[list[Claim], dict[str, Any], str]:
-    """Normalised average throughput per flow (the paper's Fig. 5 measure) for each mix."""
-    ccs = {delay_kind: {"kind": delay_kind}, loss_kind: {"kind": loss_kind}}
-    claims, data = [], {}
-    fig, axes = plt.subplots(
-        1, len(mixes), figsize=(5.5 * len(mixes), 4), constrained_layout=True, sharey=True, squeeze=False
-    )
-    for axis, (delay_count, loss_count) in zip(axes[0], mixes, strict=True):
-        results = simulate(
-            mix(
-                f"mix{delay_count}-{loss_count}",
-                {delay_kind: delay_count, loss_kind: loss_count},
-                ccs,
-                rate=rate,
-                duration=duration,
-                web_rate=web_rate,
-            )
-        )
-        throughput = flow_throughput(results)
-        top = max(values.max() for values in throughput.values())
-        ratio = float(throughput[delay_kind].mean() / throughput[loss_kind].mean())
-        position = 0
-        for kind, color in ((delay_kind, "tab:blue"), (loss_kind, "tab:red")):
-            values = throughput[kind] / top
-            axis.bar(
-                np.arange(position, position + values.size),
-                values,
-                color=color,
-                width=1.0,
-                label=f"{NAMES[kind]} (mean {values.mean():.2f})",
-            )
-            position += values.size
-        summary = results.summary()
-        axis.set_title(
-            f"({delay_count}, {loss_count}): ratio {ratio:.2f}; delay {delay_ms(results):.0f} ms", fontsize=10
-        )
-        axis.set_xlabel("flow")
-        axis.legend(fontsize=8)
-        axis.grid(alpha=0.3, axis="y")
-        data[f"{delay_count},{loss_count}"] = {
-            "ratio": ratio,
-            "delay_ms": delay_ms(results),
-            "loss_percent": float(summary["loss_percent"]),
-        }
-        claims.append(
-            Claim(
-                f"({delay_count}, {loss_count}) mix: fair coexistence with a small bias to the loss-based flows",
-                f"normalised throughput of {NAMES[delay_kind]} close to, slightly below, {NAMES[loss_kind]}'s",
-                f"mean throughput {NAMES[delay_kind]} / {NAMES[loss_kind]} = {ratio:.2f}; queueing delay "
-                f"{delay_ms(results):.0f} ms, loss {summary['loss_percent']:.2f} % (criterion: 0.7-1.05, "
-                "as seed001-fig5)",
-                bool(0.7 <= ratio <= 1.05),
-            )
-        )
-    axes[0, 0].set_ylabel("normalised average throughput")
-    return claims, data, save(fig, out, figure_name)
-
-
-@reproduction(
-    "seed001-fig6",
-    PAPER,
-    "Fig. 6: scalability, the (400, 200) mix of Cx-TCP and Reno at 500 Mb/s",
-    "C/N as in the fairness test (25 Mb/s for 30 flows): 400 Cx-TCP and 200 Reno flows with 100 web "
-    "flows on a 500 Mb/s bottleneck keep the fairness of Fig. 5, with a slight bias to the loss-based "
-    "flows.",
-    "≈2 min",
-)
-def fig6(out: Path, quick: bool) -> Outcome:
-    # Quick: the same C/N at a fifth of the size (100 Mb/s, (80, 40), 20 web flows/s), 60 s.
+def fig6_size(quick: bool) -> tuple[float, int, int, float]:
+    """Rate, Cx-TCP and Reno flows, duration; quick: a fifth of the size (same C/N), 60 s."""
     scale, duration = (0.2, 60.0) if quick else (1.0, 500.0)
-    rate, cx, reno = 500e6 * scale, round(400 * scale), round(200 * scale)
-    claims, data, figure = fairness(
-        out, "fig6.png", [(cx, reno)], "cx", "reno", rate=rate, duration=duration, web_rate=100.0 * scale
+    return 500e6 * scale, round(400 * scale), round(200 * scale), duration
+
+
+def fig6_runs(quick: bool) -> list[Run]:
+    rate, cx, reno, duration = fig6_size(quick)
+    scenario = two_kinds("mix", {"cx": cx, "reno": reno}, rate=rate, duration=duration, web_rate=rate / 5e6)
+    return [Run("mix", scenario, fairness_measures, keep=True)]
+
+
+register(
+    Declaration(
+        id="seed001-fig6",
+        paper=PAPER,
+        title="Fig. 6: scalability, the (400, 200) mix of Cx-TCP and Reno at 500 Mb/s",
+        description="C/N as in the fairness test (25 Mb/s for 30 flows): 400 Cx-TCP and 200 Reno flows with 100 web "
+        "flows on a 500 Mb/s bottleneck keep the fairness of Fig. 5, with a slight bias to the loss-based flows.",
+        runs=fig6_runs,
+        claims=(fairness_claim("mix", "400-200", "Section III-A5, Fig. 6"),),
+        figures=lambda out, evidence: fairness_figure(out, evidence, ["mix"], "fig6.png", ("Cx-TCP", "Reno")),
+        notes=lambda quick: (
+            NOTE
+            + " {0:.0f} Mb/s, ({1}, {2}) flows, {4:.0f} web transfers/s, buffer 1 BDP at 100 ms, {3:.0f} s; throughput "
+            "per flow over its life, normalised by the largest.".format(*fig6_size(quick), fig6_size(quick)[0] / 5e6)
+            + (" Quick: a fifth of the paper's size, same C/N." if quick else "")
+        ),
+        full_cost="≈5 min",
     )
-    note = NOTE + (
-        f" {rate / 1e6:.0f} Mb/s, ({cx}, {reno}) flows, {100 * scale:.0f} web transfers/s"
-        + (" (quick: a fifth of the paper's size, same C/N)" if quick else "")
-        + f", buffer 1 BDP at 100 ms ({bdp_packets(rate, 0.1)} packets), {duration:.0f} s; throughput per "
-        "flow over its life, normalised by the largest."
-    )
-    return Outcome(claims, [figure], note, data)
+)
 
 
 # --- Fig. 11: Cx-TCP against RED in the parking lot ----------------------------------------------
@@ -334,27 +352,46 @@ def red_like_cx(rate_bps: float, limit: int) -> dict[str, Any]:
     }
 
 
-@reproduction(
-    "seed001-fig11",
-    PAPER,
-    "Fig. 11: 30 Cx-TCP flows against 30 Reno flows over RED, two bottlenecks",
-    "The parking lot of Fig. 9 (half the flows cross both links): with Cx-TCP everywhere the average "
-    "throughput of the flows is similar to that of a RED network with Cx-TCP's parameters.",
-    "≈5 s",
-)
-def fig11(out: Path, quick: bool) -> Outcome:
+def fig11_runs(quick: bool) -> list[Run]:
     duration = 200.0 if quick else 500.0
-    cx_groups = [both(tcp_group("both", 15, CX, RTT_SPREAD)), second(tcp_group("second", 15, CX, RTT_SPREAD))]
-    cx_run = simulate(parking_lot("cx", cx_groups, duration=duration))
-    red_groups = [both(tcp_group("both", 15, RENO, RTT_SPREAD)), second(tcp_group("second", 15, RENO, RTT_SPREAD))]
-    red_scenario = parking_lot("red", red_groups, duration=duration)
-    for link, rate, limit in zip(red_scenario["topology"]["links"], (12.5e6, 25e6), (155, 310), strict=True):
+    cx = [both(tcp_group("both", 15, CX, RTT_SPREAD)), second(tcp_group("second", 15, CX, RTT_SPREAD))]
+    reno = [both(tcp_group("both", 15, RENO, RTT_SPREAD)), second(tcp_group("second", 15, RENO, RTT_SPREAD))]
+    red = parking_lot("red", reno, duration=duration)
+    for link, rate, limit in zip(red["topology"]["links"], (12.5e6, 25e6), (155, 310), strict=True):
         link["queue"] = red_like_cx(rate, limit)
-    red_run = simulate(red_scenario)
-    runs = {"Cx-TCP, DropTail": cx_run, "Reno, RED(δmin, δth, pmax)": red_run}
-    throughput = {label: flow_throughput(run) for label, run in runs.items()}
+    return [
+        Run("cx", parking_lot("cx", cx, duration=duration), path_measures, keep=True),
+        Run("red", red, path_measures, keep=True),
+    ]
+
+
+def path_measures(results: Results) -> dict[str, float]:
+    throughput = flow_throughput(results)
+    return {
+        "both_mbps": float(throughput["both"].mean() / 1e6),
+        "second_mbps": float(throughput["second"].mean() / 1e6),
+        "split": float(throughput["both"].mean() / throughput["second"].mean()),
+        "link1_delay_ms": delay_ms(results, "link1"),
+        "link2_delay_ms": delay_ms(results, "link2"),
+    }
+
+
+def fig11_derive(m: dict[str, dict[str, float]], quick: bool) -> dict[str, float]:
+    cx, red = m["cx"], m["red"]
+    return {
+        "ratio_both": cx["both_mbps"] / red["both_mbps"],
+        "ratio_second": cx["second_mbps"] / red["second_mbps"],
+        "split_ratio": cx["split"] / red["split"],
+        "cx_delay_worst": max(cx["link1_delay_ms"], cx["link2_delay_ms"]),
+    }
+
+
+def fig11_figures(out: Path, evidence: Evidence) -> list[str]:
     fig, axes = plt.subplots(1, 2, figsize=(11, 4), constrained_layout=True, sharey=True)
-    for axis, (label, values) in zip(axes, throughput.items(), strict=True):
+    for axis, (name, label) in zip(
+        axes, (("cx", "Cx-TCP, DropTail"), ("red", "Reno, RED(δmin, δth, pmax)")), strict=True
+    ):
+        values = flow_throughput(evidence.kept[name])
         position = 0
         for path, color in (("both", "tab:purple"), ("second", "tab:green")):
             axis.bar(
@@ -362,278 +399,322 @@ def fig11(out: Path, quick: bool) -> Outcome:
                 values[path] / 1e6,
                 color=color,
                 width=1.0,
-                label=f"{'both links' if path == 'both' else 'second link only'} (mean "
-                f"{values[path].mean() / 1e6:.2f} Mb/s)",
+                label=f"{path} (mean {values[path].mean() / 1e6:.2f} Mb/s)",
             )
             position += values[path].size
-        axis.set_title(label, fontsize=10)
+        axis.set_title(f"{label} (seed 1)", fontsize=10)
         axis.set_xlabel("flow")
         axis.legend(fontsize=8)
         axis.grid(alpha=0.3, axis="y")
     axes[0].set_ylabel("average throughput (Mb/s)")
-    figure = save(fig, out, "fig11.png")
-    (cx_label, red_label) = runs
-    ratios = {
-        path: float(throughput[cx_label][path].mean() / throughput[red_label][path].mean())
-        for path in ("both", "second")
-    }
-    delays = {label: {link: delay_ms(run, link) for link in ("link1", "link2")} for label, run in runs.items()}
-    claims = [
-        Claim(
-            "the average throughput with Cx-TCP is similar to that with RED",
-            "similar average throughput (Fig. 11)",
-            f"mean throughput Cx-TCP / RED: {ratios['both']:.2f} for the flows crossing both links, "
-            f"{ratios['second']:.2f} for those on the second only (criterion: 0.8-1.25 each)",
-            bool(all(0.8 <= value <= 1.25 for value in ratios.values())),
+    return [save(fig, out, "fig11.png")]
+
+
+register(
+    Declaration(
+        id="seed001-fig11",
+        paper=PAPER,
+        title="Fig. 11: 30 Cx-TCP flows against 30 Reno flows over RED, two bottlenecks",
+        description="The parking lot of Fig. 9 (half the flows cross both links): with Cx-TCP everywhere the average "
+        "throughput of the flows is similar to that of a RED network with Cx-TCP's parameters.",
+        runs=fig11_runs,
+        derive=fig11_derive,
+        claims=(
+            Claim(
+                "similar-throughput",
+                "the average throughput with Cx-TCP is similar to that with RED",
+                "'the performance ... in terms of average throughput is similar to RED AQM'",
+                "Section V-A, Fig. 11",
+                (
+                    Check("ratio_both", Between(0.8, 1.25), "Cx-TCP / RED, flows crossing both links"),
+                    Check("ratio_second", Between(0.8, 1.25), "Cx-TCP / RED, second link only"),
+                ),
+                why="ours (no number in the paper): 'similar' as within a factor 1.25 either way",
+            ),
+            Claim(
+                "same-split",
+                "the split between the two paths is the same",
+                "'similar fairness properties to that of a RED network'",
+                "Section V-A",
+                (Check("split_ratio", Between(0.8, 1.2), "two-link/one-link split, Cx-TCP over RED's"),),
+                why="ours: within 20 %",
+                shows=(("cx.split", "Cx-TCP split", ""), ("red.split", "RED split", "")),
+            ),
+            Claim(
+                "low-delay",
+                "with Cx-TCP the queueing delay stays low",
+                "'the queueing delay can be kept at low levels'",
+                "Section V-A",
+                (Check("cx_delay_worst", Below(DELTA_TH_MS), "Cx-TCP, worse link", "ms"),),
+                why="below δth",
+                shows=(("red.link1_delay_ms", "RED link1", "ms"), ("red.link2_delay_ms", "RED link2", "ms")),
+            ),
         ),
-        Claim(
-            "the split between the two paths is the same",
-            "similar fairness properties to a RED network",
-            "two-link / one-link mean throughput: "
-            + ", ".join(
-                f"{label} {values['both'].mean() / values['second'].mean():.2f}" for label, values in throughput.items()
-            )
-            + " (criterion: within 20 % of each other)",
-            bool(abs(ratios["both"] / ratios["second"] - 1) <= 0.2),
+        figures=fig11_figures,
+        notes=lambda quick: (
+            NOTE + " Parking lot of seed001-fig9 (12.5 Mb/s with 155 packets, 25 Mb/s with 310, 5 ms each), 15 flows "
+            "crossing "
+            f"both links and 15 the second only, no web traffic, {200 if quick else 500} s. RED: min_th/max_th = 5/20 "
+            f"ms "
+            "of the link rate (7.8/31.3 and 15.6/62.5 packets), max_p 0.05, gentle, automatic q_weight."
         ),
-        Claim(
-            "with Cx-TCP the queueing delay stays low",
-            "queueing delay kept at low levels",
-            f"Cx-TCP: link1 {delays[cx_label]['link1']:.1f} ms, link2 {delays[cx_label]['link2']:.1f} ms; RED: "
-            f"{delays[red_label]['link1']:.1f} / {delays[red_label]['link2']:.1f} ms (criterion: Cx-TCP < δth)",
-            bool(max(delays[cx_label].values()) < DELTA_TH_MS),
-        ),
-    ]
-    note = NOTE + (
-        f" Parking lot of seed001-fig9 (12.5 Mb/s with 155 packets, 25 Mb/s with 310, 5 ms each), 15 flows "
-        f"crossing both links and 15 the second only, no web traffic, {duration:.0f} s. RED: min_th/max_th = "
-        "5/20 ms of the link rate (7.8/31.3 and 15.6/62.5 packets), max_p 0.05, gentle, automatic q_weight."
+        full_cost="≈20 s",
     )
-    return Outcome(claims, [figure], note, {"cx_over_red": ratios, "delay_ms": delays})
+)
 
 
 # --- Figs. 12-15: the HighSpeed-TCP variant ---------------------------------------------------------
 
 
-def homogeneous_delay(rate: float, cc: dict[str, Any], duration: float) -> dict[str, float]:
-    """30 flows of `cc` alone at `rate` (RTT 100 ms, 1-BDP buffer), their windows traced."""
-    scenario = dumbbell("hs", rate, bdp_packets(rate, 0.1), [tcp_group("flows", 30, cc)], duration=duration)
+def hs_homogeneous(rate: float, kind: str, duration: float) -> dict[str, Any]:
+    """30 flows of `kind` alone at `rate` (RTT 100 ms, 1-BDP buffer), their windows traced."""
+    scenario = dumbbell(
+        f"hs-{kind}", rate, bdp_packets(rate, 0.1), [tcp_group("flows", 30, {"kind": kind})], duration=duration
+    )
     scenario["trace"] = {"interval": "100ms", "flows": 30}
-    results = simulate(scenario)
+    return scenario
+
+
+def hs_measures(results: Results) -> dict[str, float]:
     summary = results.summary()
     return {
         "delay_ms": delay_ms(results),
-        "loss_percent": float(summary["loss_percent"]),
-        "utilisation": float(summary["utilisation_mean"]),
+        "loss": float(summary["loss_percent"]),
+        "utilisation": 100.0 * float(summary["utilisation_mean"]),
         "window": float(mean_windows(results, results.measure_start_s).mean()),
     }
 
 
-@reproduction(
-    "seed001-fig12",
-    PAPER,
-    "Fig. 12: delay-based HS-TCP keeps the queueing delay low (30 flows)",
-    "30 HS-TCP flows extended with the Cx backoff on the single bottleneck of Section III-A keep the "
-    "queueing delay low; standard HS-TCP fills the buffer.",
-    "≈1 min",
-)
-def fig12(out: Path, quick: bool) -> Outcome:
-    duration = 100.0 if quick else 500.0
-    rates = [25e6] if quick else [25e6, 250e6]
-    rows = {}
-    for rate in rates:
-        for cc in (CX_HS, HS):
-            scenario_rate = f"{rate / 1e6:g} Mb/s"
-            rows[(scenario_rate, cc["kind"])] = homogeneous_delay(rate, cc, duration)
+def fig12_rates(quick: bool) -> list[float]:
+    return [25e6] if quick else [25e6, 250e6]
+
+
+def fig12_claims() -> tuple[Claim, ...]:
+    claims = []
+    for rate in (25e6, 250e6):
+        label = f"{rate / 1e6:g}"
+        ours = rate != 25e6
+        claims += [
+            Claim(
+                f"low-delay-{label}",
+                f"{label} Mb/s: delay-based HS-TCP keeps the queueing delay low",
+                "(ours: the same at a rate where HighSpeed's window law is active)"
+                if ours
+                else "'the ability to keep the queueing delay low in a homogeneous scenario'",
+                "Section V-B, Fig. 12",
+                (Check(f"cx{label}.delay_ms", Below(DELTA_TH_MS), "mean queueing delay", "ms"),),
+                why="below δth",
+                shows=((f"cx{label}.window", "mean cwnd", "packets"), (f"hs{label}.delay_ms", "standard HS-TCP", "ms")),
+                full_only=ours,
+            ),
+            Claim(
+                f"utilisation-{label}",
+                f"{label} Mb/s: the link stays busy with delay-based HS-TCP",
+                "'95%-97%' in all reported experiments" + ("; ours: asked at the higher rate" if ours else ""),
+                "Section III-A3 (1), V-B",
+                (
+                    Check(
+                        f"cx{label}.utilisation", Between(*[100 * b for b in UTILISATION_BAND]), "mean utilisation", "%"
+                    ),
+                ),
+                why=UTILISATION_WHY,
+                shows=((f"hs{label}.utilisation", "standard HS-TCP", "%"),),
+                full_only=ours,
+            ),
+        ]
+    return tuple(claims)
+
+
+def fig12_figures(out: Path, evidence: Evidence) -> list[str]:
+    rates = fig12_rates(evidence.quick)
+    labels = [(f"{r / 1e6:g}", kind) for r in rates for kind in ("cx", "hs")]
     fig, axis = plt.subplots(figsize=(6.5, 4), constrained_layout=True)
-    labels = list(rows)
     axis.bar(
         np.arange(len(labels)),
-        [rows[key]["delay_ms"] for key in labels],
-        color=["tab:blue" if kind == "cx_highspeed" else "tab:red" for _, kind in labels],
+        [evidence.mean(f"{kind}{rate}.delay_ms") for rate, kind in labels],
+        color=["tab:blue" if kind == "cx" else "tab:red" for _, kind in labels],
     )
     axis.axhline(DELTA_TH_MS, color="k", ls="--", lw=0.8, label="δth")
-    axis.set_xticks(np.arange(len(labels)), [f"{NAMES[kind]}\n{rate}" for rate, kind in labels], fontsize=8)
-    axis.set_ylabel("mean queueing delay, second half (ms)")
+    axis.set_xticks(
+        np.arange(len(labels)),
+        [f"{'delay-based' if k == 'cx' else 'standard'}\n{r} Mb/s" for r, k in labels],
+        fontsize=8,
+    )
+    axis.set_ylabel("mean queueing delay (ms), mean over seeds")
     axis.legend(fontsize=8)
     axis.grid(alpha=0.3, axis="y")
-    figure = save(fig, out, "fig12.png")
-    claims = []
-    for rate in rates:
-        label = f"{rate / 1e6:g} Mb/s"
-        cx, hs = rows[(label, "cx_highspeed")], rows[(label, "highspeed")]
-        claims.append(
+    return [save(fig, out, "fig12.png")]
+
+
+register(
+    Declaration(
+        id="seed001-fig12",
+        paper=PAPER,
+        title="Fig. 12: delay-based HS-TCP keeps the queueing delay low (30 flows)",
+        description="30 HS-TCP flows extended with the Cx backoff on the single bottleneck of Section III-A keep the "
+        "queueing delay low; standard HS-TCP fills the buffer.",
+        runs=lambda quick: [
+            Run(f"{name}{rate / 1e6:g}", hs_homogeneous(rate, kind, 100.0 if quick else 500.0), hs_measures)
+            for rate in fig12_rates(quick)
+            for name, kind in (("cx", "cx_highspeed"), ("hs", "highspeed"))
+        ],
+        claims=fig12_claims(),
+        figures=fig12_figures,
+        notes=lambda quick: (
+            NOTE
+            + f" 30 flows, RTT 100 ms, buffer 1 BDP, {100 if quick else 500} s, measured over the second half. HS-TCP "
+            "(RFC 3649) is Reno below a window of 38 packets: at 25 Mb/s the windows are about 10 packets"
+            + ("." if quick else "; the 250 Mb/s runs (ours) put them near 100, where its law is active.")
+        ),
+        full_cost="≈1 min",
+    )
+)
+
+
+register(
+    Declaration(
+        id="seed001-fig13",
+        paper=PAPER,
+        title="Fig. 13: fairness of delay-based HS-TCP with standard HS-TCP",
+        description="25 Mb/s, RTTs uniform in [30, 130] ms, 10 web flows: the (20, 10) and (10, 20) mixes of "
+        "delay-based and standard HS-TCP share fairly (normalised average throughput).",
+        runs=lambda quick: [
+            Run(
+                f"mix{a}-{b}",
+                two_kinds(
+                    f"mix{a}-{b}",
+                    {"cx_highspeed": a, "highspeed": b},
+                    rate=25e6,
+                    duration=100.0 if quick else 500.0,
+                    web_rate=10.0,
+                ),
+                fairness_measures,
+                keep=True,
+            )
+            for a, b in ((20, 10), (10, 20))
+        ],
+        claims=(
+            fairness_claim("mix20-10", "20-10", "Section V-B, Fig. 13(a)", ("delay-based HS-TCP", "HS-TCP")),
+            fairness_claim("mix10-20", "10-20", "Section V-B, Fig. 13(b)", ("delay-based HS-TCP", "HS-TCP")),
+        ),
+        figures=lambda out, evidence: fairness_figure(
+            out, evidence, ["mix20-10", "mix10-20"], "fig13.png", ("delay-based HS-TCP", "HS-TCP")
+        ),
+        notes=lambda quick: (
+            NOTE + f" As seed001-fig5 with HS-TCP: {100 if quick else 500} s, buffer 313 packets; "
+            "the caption names two mixes (the text says three; the third is not given)."
+        ),
+        full_cost="≈30 s",
+    )
+)
+
+
+def fig14_rates(quick: bool) -> list[float]:
+    return [10e6, 25e6] if quick else [10e6, 25e6, 50e6, 75e6, 100e6]
+
+
+register(
+    Declaration(
+        id="seed001-fig14",
+        paper=PAPER,
+        title="Fig. 14: loss rate of 20 delay-based + 10 standard HS-TCP against 30 HS-TCP",
+        description="Capacities 10-100 Mb/s, RTTs uniform in [30, 130] ms, 10 web flows: the mix's loss rate is not "
+        "significantly above that of 30 standard HS-TCP flows.",
+        runs=lambda quick: [
+            Run(
+                f"{label}{rate / 1e6:g}",
+                two_kinds(label, counts, rate=rate, duration=100.0 if quick else 500.0, web_rate=10.0),
+                loss_measures,
+            )
+            for rate in fig14_rates(quick)
+            for label, counts in (("mix", {"cx_highspeed": 20, "highspeed": 10}), ("alone", {"highspeed": 30}))
+        ],
+        derive=loss_ratio_derive(fig14_rates),
+        claims=(
             Claim(
-                f"{label}: delay-based HS-TCP keeps the queueing delay low",
-                "low queueing delay in a homogeneous network (Fig. 12)"
-                if rate == 25e6
-                else "(ours: the same at a rate where HighSpeed's window law is active)",
-                f"{cx['delay_ms']:.1f} ms, loss {cx['loss_percent']:.3f} %, utilisation "
-                f"{100 * cx['utilisation']:.1f} %, mean cwnd {cx['window']:.0f} packets; standard HS-TCP "
-                f"{hs['delay_ms']:.1f} ms, loss {hs['loss_percent']:.2f} % (criterion: < δth = 20 ms)",
-                bool(cx["delay_ms"] < DELTA_TH_MS),
-            )
-        )
-        claims.append(
-            Claim(
-                f"{label}: the link stays busy with delay-based HS-TCP",
-                "95-97 % utilisation in all reported experiments (Section III-A3)"
-                + ("" if rate == 25e6 else "; ours: asked at the higher rate"),
-                f"mean utilisation {100 * cx['utilisation']:.1f} % (standard HS-TCP "
-                f"{100 * hs['utilisation']:.1f} %) (criterion: ≥ 93 %, as seed001-fig2)",
-                bool(cx["utilisation"] >= 0.93),
-            )
-        )
-    note = NOTE + (
-        f" 30 flows, RTT 100 ms, buffer 1 BDP, {duration:.0f} s, measured over the second half. HS-TCP "
-        "(RFC 3649) is Reno below a window of 38 packets: at 25 Mb/s the windows are about 10 packets"
-        + ("." if quick else "; the 250 Mb/s runs (ours) put them near 100, where its law is active.")
+                "loss-not-worse",
+                "delay-based HS-TCP does not raise the loss rate",
+                "'no significant difference in network loss rate'",
+                "Section V-B, Fig. 14",
+                (Check("loss_ratio_worst", AtMost(LOSS_RATIO_MAX), "largest loss ratio mix / all HS-TCP"),),
+                why="as seed001-fig7: not worse at any capacity (ratio ≤ 1; was 1.2)",
+            ),
+        ),
+        figures=lambda out, evidence: loss_figure(
+            out,
+            evidence,
+            fig14_rates(evidence.quick),
+            "fig14.png",
+            ("20 delay-based + 10 standard HS-TCP", "30 standard HS-TCP"),
+        ),
+        notes=lambda quick: (
+            NOTE + f" As seed001-fig7 with HS-TCP: {100 if quick else 500} s runs measured over the "
+            "second half, buffer 1 BDP."
+        ),
+        full_cost="≈2 min",
     )
-    return Outcome(claims, [figure], note, {f"{rate}, {kind}": value for (rate, kind), value in rows.items()})
-
-
-@reproduction(
-    "seed001-fig13",
-    PAPER,
-    "Fig. 13: fairness of delay-based HS-TCP with standard HS-TCP",
-    "25 Mb/s, RTTs uniform in [30, 130] ms, 10 web flows: the (20, 10) and (10, 20) mixes of delay-based "
-    "and standard HS-TCP share fairly (normalised average throughput).",
-    "≈10 s",
 )
-def fig13(out: Path, quick: bool) -> Outcome:
-    duration = 100.0 if quick else 500.0
-    claims, data, figure = fairness(
-        out, "fig13.png", [(20, 10), (10, 20)], "cx_highspeed", "highspeed", rate=25e6, duration=duration, web_rate=10.0
-    )
-    note = NOTE + (
-        f" As seed001-fig5 with HS-TCP: {duration:.0f} s, buffer 313 packets; the caption names two mixes "
-        "(the text says three; the third is not given)."
-    )
-    return Outcome(claims, [figure], note, data)
 
 
-@reproduction(
-    "seed001-fig14",
-    PAPER,
-    "Fig. 14: loss rate of 20 delay-based + 10 standard HS-TCP against 30 HS-TCP",
-    "Capacities 10-100 Mb/s, RTTs uniform in [30, 130] ms, 10 web flows: the mix's loss rate is not "
-    "significantly above that of 30 standard HS-TCP flows.",
-    "≈1 min",
-)
-def fig14(out: Path, quick: bool) -> Outcome:
-    rates = [10e6, 25e6] if quick else [10e6, 25e6, 50e6, 75e6, 100e6]
-    duration = 100.0 if quick else 500.0
-    ccs = {"cx_highspeed": CX_HS, "highspeed": HS}
-    rows = []
-    for rate in rates:
-        mixed = simulate(
-            mix("mix", {"cx_highspeed": 20, "highspeed": 10}, ccs, rate=rate, duration=duration, web_rate=10.0)
-        ).summary()
-        alone = simulate(mix("hs", {"highspeed": 30}, ccs, rate=rate, duration=duration, web_rate=10.0)).summary()
-        rows.append(
-            {
-                "rate_mbps": rate / 1e6,
-                "mix_loss_percent": float(mixed["loss_percent"]),
-                "hs_loss_percent": float(alone["loss_percent"]),
-            }
-        )
-    fig, axis = plt.subplots(figsize=(6, 4), constrained_layout=True)
-    x = [row["rate_mbps"] for row in rows]
-    axis.plot(x, [row["mix_loss_percent"] for row in rows], "o-", label="20 delay-based + 10 standard HS-TCP")
-    axis.plot(x, [row["hs_loss_percent"] for row in rows], "s-", label="30 standard HS-TCP")
-    axis.set(xlabel="bottleneck capacity (Mb/s)", ylabel="loss rate (%)")
-    axis.grid(alpha=0.3)
-    axis.legend(fontsize=8)
-    figure = save(fig, out, "fig14.png")
-    worst = max(row["mix_loss_percent"] / row["hs_loss_percent"] for row in rows)
-    claims = [
-        Claim(
-            "delay-based HS-TCP does not raise the loss rate",
-            "no significant difference (Fig. 14)",
-            "loss mix / all HS-TCP: "
-            + ", ".join(
-                f"{r['mix_loss_percent']:.2f} / {r['hs_loss_percent']:.2f} % ({r['rate_mbps']:g} Mb/s)" for r in rows
-            )
-            + f"; largest ratio {worst:.2f} (criterion: ≤ 1.2, as seed001-fig7)",
-            bool(worst <= 1.2),
-        )
-    ]
-    note = NOTE + f" As seed001-fig7 with HS-TCP: {duration:.0f} s runs measured over the second half, buffer 1 BDP."
-    return Outcome(claims, [figure], note, {"rows": rows})
-
-
-@reproduction(
-    "seed001-fig15",
-    PAPER,
-    "Fig. 15: on/off switching, 20 delay-based HS-TCP and 10 intermittent HS-TCP",
-    "25 Mb/s, RTTs uniform in [30, 130] ms: while the standard HS-TCP flows are present the delay-based "
-    "flows operate loss-based (high delay, losses); before and after, the queueing delay is low.",
-    "≈5 s",
-)
-def fig15(out: Path, quick: bool) -> Outcome:
-    # Table I's timing (enter 0.5 s apart from 100 s, leave 5 s apart from 250 s, 500 s); quick: a
-    # third of it (enter from 35 s, leave from 85 s, 170 s).
-    scale = 1 / 3 if quick else 1.0
-    enter, leave, end = 100.0 * scale, 250.0 * scale, 500.0 * scale
+def fig15_scenario() -> dict[str, Any]:
+    """Table I's timing: 10 HS-TCP flows enter 0.5 s apart from 100 s and leave 5 s apart from
+    250 s, with 20 delay-based HS-TCP flows, 500 s."""
     rate = 25e6
     intermittent = tcp_group(
         "hs",
         10,
         HS,
         RTT_SPREAD,
-        start={"kind": "staggered", "first": f"{enter}s", "spacing": "0.5s"},
-        stop={"kind": "staggered", "first": f"{leave}s", "spacing": f"{5 * scale}s"},
+        start={"kind": "staggered", "first": "100s", "spacing": "0.5s"},
+        stop={"kind": "staggered", "first": "250s", "spacing": "5s"},
     )
-    scenario = dumbbell(
+    return dumbbell(
         "on-off",
         rate,
         bdp_packets(rate, 0.1),
         [tcp_group("cx_hs", 20, CX_HS, RTT_SPREAD), intermittent],
-        duration=end,
+        duration=500.0,
         measure_start=0.0,
     )
-    results = simulate(scenario)
-    gone = leave + 45 * scale  # the last standard flow leaves at leave + 9 spacings
-    spans = {
-        "before": (0.5 * enter, enter),
-        "with HS-TCP": (enter + 10 * scale, leave),
-        "after": (gone + 50 * scale, end),
-    }
-    measured = {label: phase(results, *span) for label, span in spans.items()}
-    times, delay, loss = binned(results, 1.0)
-    fig, (upper, lower) = plt.subplots(2, 1, figsize=(8, 6), sharex=True, constrained_layout=True)
-    upper.plot(times, delay, lw=0.8)
-    upper.axhline(DELTA_TH_MS, color="k", ls="--", lw=0.8, label="δth")
-    lower.plot(times, loss, lw=0.8, color="tab:red")
-    for axis in (upper, lower):
-        axis.axvspan(enter, gone, color="tab:red", alpha=0.08)
-        axis.grid(alpha=0.3)
-    upper.set_ylabel("queueing delay (ms), 1 s bins")
-    upper.legend(fontsize=8)
-    lower.set(xlabel="time (s)", ylabel="loss (%), 1 s bins")
-    figure = save(fig, out, "fig15.png")
-    (d0, l0), (d1, l1), (d2, l2) = measured.values()
-    claims = [
-        Claim(
-            "without standard HS-TCP the delay-based flows keep the delay low",
-            "low queueing delay, no loss",
-            f"before: {d0:.1f} ms, loss {l0:.3f} %; after: {d2:.1f} ms, loss {l2:.3f} % (criterion: < δth, "
-            "loss < 0.01 %, as seed001-fig8)",
-            bool(max(d0, d2) < DELTA_TH_MS and max(l0, l2) < 0.01),
+
+
+register(
+    Declaration(
+        id="seed001-fig15",
+        paper=PAPER,
+        title="Fig. 15: on/off switching, 20 delay-based HS-TCP and 10 intermittent HS-TCP",
+        description="25 Mb/s, RTTs uniform in [30, 130] ms: while the standard HS-TCP flows are present the "
+        "delay-based flows operate loss-based (high delay, losses); before and after, the queueing delay is low.",
+        runs=lambda quick: [Run("onoff", fig15_scenario(), phase_measures(), keep=True)],
+        claims=(
+            Claim(
+                "low-delay-without-hs",
+                "without standard HS-TCP the delay-based flows keep the delay low",
+                "'revert back to the low-queueing delay operation'",
+                "Section V-B, Fig. 15",
+                (
+                    Check("onoff.delay_before", Below(DELTA_TH_MS), "delay 50-100 s", "ms"),
+                    Check("onoff.delay_after", Below(DELTA_TH_MS), "delay 350-500 s", "ms"),
+                    Check("onoff.loss_before", AtMost(0.01), "loss before", "%"),
+                    Check("onoff.loss_after", AtMost(0.01), "loss after", "%"),
+                ),
+                why="as seed001-fig8",
+            ),
+            Claim(
+                "loss-based-with-hs",
+                "with standard HS-TCP present they operate loss-based",
+                "'able to detect the presence of loss-based flows'",
+                "Section V-B, Fig. 15",
+                (
+                    Check("onoff.delay_with", Above(DELTA_TH_MS), "delay 110-250 s", "ms"),
+                    Check("onoff.loss_with", Above(0), "loss 110-250 s", "%"),
+                ),
+            ),
         ),
-        Claim(
-            "with standard HS-TCP present they operate loss-based",
-            "high queueing delay and losses",
-            f"with HS-TCP: {d1:.1f} ms, loss {l1:.3f} % (criterion: > δth and loss > 0)",
-            bool(d1 > DELTA_TH_MS and l1 > 0),
-        ),
-    ]
-    note = NOTE + (
-        f" One run of {end:.0f} s: 10 HS-TCP flows enter 0.5 s apart from {enter:.0f} s and leave "
-        f"{5 * scale:g} s apart from {leave:.0f} s; phases "
-        + ", ".join(f"{label} {low:.0f}-{high:.0f} s" for label, (low, high) in spans.items())
-        + "; buffer 313 packets."
+        figures=lambda out, evidence: timeline(out, {"seed 1": evidence.kept["onoff"]}, "fig15.png", [None]),
+        notes=NOTE + " One 500 s run per seed (quick and full are the same; quick: 2 seeds): 10 HS-TCP flows enter "
+        "0.5 s apart from 100 s and leave 5 s apart from 250 s; phases 50-100, 110-250 and 350-500 s; buffer 313 "
+        "packets.",
+        full_cost="≈15 s",
     )
-    return Outcome(
-        claims, [figure], note, {label: {"delay_ms": d, "loss_percent": lo} for label, (d, lo) in measured.items()}
-    )
+)

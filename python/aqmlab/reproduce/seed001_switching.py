@@ -1,0 +1,287 @@
+"""Seed 001 Sections III-A7 and III-B, as declarations: on/off switching on one bottleneck
+(Fig. 8) and on the two-bottleneck parking lot (Figs. 9-10). Settings and our choices as
+seed001.py (its docstring and `NOTE`). Every run is repeated over 5 seeds (quick: 2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+from aqmlab.reproduce.declare import Above, AtMost, Below, Between, Check, Claim, Declaration, Run
+from aqmlab.reproduce.registry import register
+from aqmlab.reproduce.seed001 import (
+    CX,
+    DELTA_TH_MS,
+    FAIR_WHY,
+    NOTE,
+    PAPER,
+    RENO,
+    RTT_SPREAD,
+    binned,
+    both,
+    delay_ms,
+    first,
+    flow_throughput,
+    on_off,
+    parking_lot,
+    phase,
+    save,
+    second,
+    tcp_group,
+    web_group,
+)
+from aqmlab.results import Results
+
+#: Fig. 8/10 phases (s): before the Reno flows, with all of them, after the last has left.
+PHASES = {"before": (50.0, 100.0), "with": (110.0, 250.0), "gap": (300.0, 350.0), "after": (350.0, 500.0)}
+
+
+def phase_measures(link: str | None = None, prefix: str = ""):
+    def measure(results: Results) -> dict[str, float]:
+        out = {}
+        for name, (low, high) in PHASES.items():
+            delay, loss = phase(results, low, high, link)
+            out[f"{prefix}delay_{name}"] = delay
+            out[f"{prefix}loss_{name}"] = loss
+        return out
+
+    return measure
+
+
+def timeline(out: Path, results: dict[str, Results], name: str, links: list[str | None]) -> list[str]:
+    fig, axes = plt.subplots(
+        len(links), 1, figsize=(8, 3 * len(links)), sharex=True, constrained_layout=True, squeeze=False
+    )
+    for axis, link in zip(axes[:, 0], links, strict=True):
+        for label, run in results.items():
+            times, delay, _ = binned(run, 1.0, link)
+            axis.plot(times, delay, lw=0.8, label=label)
+        axis.axhline(DELTA_TH_MS, color="k", ls="--", lw=0.8)
+        axis.axvspan(100, 300, color="tab:red", alpha=0.08)
+        axis.set(ylabel="queueing delay (ms), 1 s bins", title=link or "bottleneck")
+        axis.grid(alpha=0.3)
+    axes[-1, 0].set_xlabel("time (s), seed 1")
+    return [save(fig, out, name)]
+
+
+register(
+    Declaration(
+        id="seed001-fig8",
+        paper=PAPER,
+        title="Fig. 8: on/off switching, 20 Cx-TCP flows and 10 intermittent Reno flows",
+        description="25 Mb/s, RTTs uniform in [30, 130] ms: while the Reno flows are present (100-300 s) the Cx-TCP "
+        "flows behave as loss-based TCP (high queueing delay, losses); before and after, they keep the delay below "
+        "δth without loss.",
+        runs=lambda quick: [Run("onoff", on_off(), phase_measures(), keep=True)],
+        claims=(
+            Claim(
+                "low-delay-without-reno",
+                "without Reno flows the Cx-TCP flows keep the delay low",
+                "'keep the queueing delay below a certain threshold (δth)', no loss",
+                "Section III-A7, Fig. 8",
+                (
+                    Check("onoff.delay_before", Below(DELTA_TH_MS), "delay 50-100 s", "ms"),
+                    Check("onoff.delay_after", Below(DELTA_TH_MS), "delay 350-500 s", "ms"),
+                    Check("onoff.loss_before", AtMost(0.01), "loss before", "%"),
+                    Check("onoff.loss_after", AtMost(0.01), "loss after", "%"),
+                ),
+                why="'no loss' read as below 0.01 % (ours: 1 s bins of the figure cannot show less)",
+            ),
+            Claim(
+                "loss-based-with-reno",
+                "with Reno flows present the Cx-TCP flows switch to loss-based operation",
+                "high queueing delay and losses between 100 and 300 s",
+                "Section III-A7, Fig. 8",
+                (
+                    Check("onoff.delay_with", Above(DELTA_TH_MS), "delay 110-250 s", "ms"),
+                    Check("onoff.loss_with", Above(0), "loss 110-250 s", "%"),
+                ),
+                why="loss-based operation is Region B: delay above δth, and losses",
+            ),
+            Claim(
+                "switches-back",
+                "the switch back happens by itself after the Reno flows leave",
+                "delay-based operation resumes after 300 s",
+                "Section III-A7, Fig. 8",
+                (Check("onoff.delay_after", Below(DELTA_TH_MS), "delay 350-500 s", "ms"),),
+                shows=(("onoff.delay_gap", "300-350 s", "ms"),),
+            ),
+        ),
+        figures=lambda out, evidence: timeline(out, {"seed 1": evidence.kept["onoff"]}, "fig8.png", [None]),
+        notes=NOTE + " One 500 s run per seed (quick and full are the same; quick: 2 seeds). Phases: 50-100 s before "
+        "the Reno flows, 110-250 s with all of them, 350-500 s after; buffer 1 BDP at RTT 100 ms (312 packets). With "
+        "250 packets (1 BDP at the mean RTT) the 20 Cx-TCP flows alone spent about 40-80 s at 70 ms before returning "
+        "to Region A, so the before-phase claim depends on this choice.",
+        full_cost="≈15 s",
+    )
+)
+
+
+def lot_measures(results: Results) -> dict[str, float]:
+    """Per link: mean queueing delay (ms) and loss (%); per path: Cx/Reno mean throughput when
+    both kinds are present."""
+    out = {}
+    for link in ("link1", "link2"):
+        out[f"{link}_delay_ms"] = delay_ms(results, link)
+        out[f"{link}_loss"] = float(results.summary(link)["loss_percent"])
+    throughput = flow_throughput(results)
+    for path in ("both", "second"):
+        if f"reno-{path}" in throughput:
+            out[f"ratio_{path}"] = float(throughput[f"cx-{path}"].mean() / throughput[f"reno-{path}"].mean())
+    return out
+
+
+def fig9_runs(quick: bool) -> list[Run]:
+    duration = 200.0 if quick else 500.0
+    alone = [both(tcp_group("cx-both", 15, CX, RTT_SPREAD)), second(tcp_group("cx-second", 15, CX, RTT_SPREAD))]
+    mixed = [
+        both(tcp_group("cx-both", 10, CX, RTT_SPREAD)),
+        both(tcp_group("reno-both", 5, RENO, RTT_SPREAD)),
+        second(tcp_group("cx-second", 10, CX, RTT_SPREAD)),
+        second(tcp_group("reno-second", 5, RENO, RTT_SPREAD)),
+        first(web_group("mice-link1")),
+        second(web_group("mice-link2")),
+    ]
+    return [
+        Run("cx", parking_lot("cx-only", alone, duration=duration), lot_measures, keep=True),
+        Run("mix", parking_lot("mix", mixed, duration=duration), lot_measures, keep=True),
+    ]
+
+
+register(
+    Declaration(
+        id="seed001-fig9",
+        paper=PAPER,
+        title="Fig. 9: two bottlenecks, 30 Cx-TCP flows against the (20, 10) mix",
+        description="Parking lot (12.5 Mb/s, 155 packets; 25 Mb/s, 310 packets; 5 ms each), half the flows crossing "
+        "both links and half the second only: Cx-TCP alone keeps the delay below δth at both bottlenecks; with Reno "
+        "flows it fills the queues and shares fairly.",
+        runs=fig9_runs,
+        claims=(
+            Claim(
+                "low-delay-alone",
+                "Cx-TCP alone keeps the delay below δth at each bottleneck",
+                "'keep queueing delay below the δth threshold at each of the bottlenecks'",
+                "Section III-B1, Fig. 9 (upper row)",
+                (
+                    Check("cx.link1_delay_ms", Below(DELTA_TH_MS), "link1 delay", "ms"),
+                    Check("cx.link2_delay_ms", Below(DELTA_TH_MS), "link2 delay", "ms"),
+                ),
+            ),
+            Claim(
+                "queues-fill-with-reno",
+                "with Reno flows Cx-TCP turns loss-based and the queues fill at each bottleneck",
+                "'switches to a loss-based operation, filling the queues at each bottleneck'",
+                "Section III-B1, Fig. 9 (lower row)",
+                (
+                    Check("mix.link1_delay_ms", Above(DELTA_TH_MS), "link1 delay", "ms"),
+                    Check("mix.link2_delay_ms", Above(DELTA_TH_MS), "link2 delay", "ms"),
+                    Check("mix.link1_loss", Above(0), "link1 loss", "%"),
+                    Check("mix.link2_loss", Above(0), "link2 loss", "%"),
+                ),
+                why="loss-based operation at both: delay above δth and losses (buffers drain in 99 ms each)",
+            ),
+            Claim(
+                "fair-each-path",
+                "the overall fairness with Reno is preserved",
+                "'preserving the overall fairness with standard TCP counterparts'",
+                "Section III-B1, Fig. 9(f)",
+                (
+                    Check("mix.ratio_both", Between(0.7, 1.3), "Cx/Reno, two-link path"),
+                    Check("mix.ratio_second", Between(0.7, 1.3), "Cx/Reno, second link only"),
+                ),
+                why=FAIR_WHY.replace("0.7-1.05 (slightly below 1, at most 5 % above)", "0.7-1.3")
+                + " (the paper names no bias here, so the band is symmetric in the ratio's spread)",
+            ),
+        ),
+        figures=lambda out, evidence: timeline(
+            out,
+            {"30 Cx-TCP": evidence.kept["cx"], "20 Cx-TCP + 10 Reno": evidence.kept["mix"]},
+            "fig9.png",
+            ["link1", "link2"],
+        ),
+        notes=lambda quick: (
+            NOTE
+            + f" Runs of {200 if quick else 500} s measured over the second half. 15 flows cross both links and 15 the "
+            "second only (the paper: 'half of all flows traversing both'); in the mix 10 Cx-TCP and 5 Reno on each "
+            "path, "
+            "plus 10 web flows per bottleneck ('10 mice flows'). Throughput per flow over its life."
+        ),
+        full_cost="≈30 s",
+    )
+)
+
+
+def fig10_scenario() -> dict:
+    intermittent = first(
+        tcp_group(
+            "reno-first",
+            10,
+            RENO,
+            RTT_SPREAD,
+            start={"kind": "staggered", "first": "100s", "spacing": "0.5s"},
+            stop={"kind": "staggered", "first": "250s", "spacing": "5s"},
+        )
+    )
+    groups = [
+        both(tcp_group("cx-both", 5, CX, RTT_SPREAD)),
+        second(tcp_group("cx-second", 15, CX, RTT_SPREAD)),
+        intermittent,
+    ]
+    return parking_lot("on-off", groups, measure_start=0.0)
+
+
+def fig10_measures(results: Results) -> dict[str, float]:
+    return {**phase_measures("link1", "link1_")(results), **phase_measures("link2", "link2_")(results)}
+
+
+def fig10_derive(m: dict[str, dict[str, float]], quick: bool) -> dict[str, float]:
+    run = m["onoff"]
+    return {"link2_delay_worst": max(run[f"link2_delay_{name}"] for name in ("before", "with", "after"))}
+
+
+register(
+    Declaration(
+        id="seed001-fig10",
+        paper=PAPER,
+        title="Fig. 10: two bottlenecks, 10 intermittent Reno flows at the first",
+        description="Parking lot of Fig. 9 with 20 Cx-TCP flows (5 crossing both links, 15 on the second) and 10 "
+        "Reno flows on the first link from 100 to 300 s: only the first bottleneck turns loss-based; the second "
+        "stays in low-delay operation throughout.",
+        runs=lambda quick: [Run("onoff", fig10_scenario(), fig10_measures, keep=True)],
+        derive=fig10_derive,
+        claims=(
+            Claim(
+                "first-turns-loss-based",
+                "the first bottleneck turns loss-based while the Reno flows are there",
+                "high queueing delay (and nonzero loss) at the first bottleneck, 100-300 s",
+                "Section III-B2, Fig. 10",
+                (
+                    Check("onoff.link1_delay_with", Above(DELTA_TH_MS), "link1 delay with Reno", "ms"),
+                    Check("onoff.link1_loss_with", Above(0), "link1 loss with Reno", "%"),
+                    Check("onoff.link1_delay_before", Below(DELTA_TH_MS), "link1 before", "ms"),
+                    Check("onoff.link1_delay_after", Below(DELTA_TH_MS), "link1 after", "ms"),
+                ),
+            ),
+            Claim(
+                "second-stays-low",
+                "the second bottleneck stays in low-delay operation",
+                "'the 15 delay-based flows at the second bottleneck stay in the low-queueing-delay regime'",
+                "Section III-B2, Fig. 10",
+                (Check("link2_delay_worst", Below(DELTA_TH_MS), "link2 delay, worst phase", "ms"),),
+                shows=(("onoff.link2_loss_with", "link2 loss with Reno", "%"),),
+            ),
+        ),
+        figures=lambda out, evidence: timeline(
+            out, {"seed 1": evidence.kept["onoff"]}, "fig10.png", ["link1", "link2"]
+        ),
+        notes=NOTE + " One 500 s run per seed (quick and full are the same; quick: 2 seeds). The paper's wording "
+        "places 5 Cx-TCP flows at the first bottleneck and 15 at the second; we let the 5 cross both links and the "
+        "Reno flows cross the first only.",
+        full_cost="≈15 s",
+    )
+)
