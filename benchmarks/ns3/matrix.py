@@ -196,7 +196,9 @@ def access_limited(tcp: str, *, matched: bool, ecn: bool = False, sack_recovery:
         "tcp": settings,
         "start": {"kind": "uniform", "low": "0s", "high": "10s"},
     }
-    queue = {**GENTLE_RED, "ecn": True} if ecn else GENTLE_RED
+    # mark_p = 1: gentle RED marks ECN-capable packets up to 2 max_th as ns-3's RED does (ns-2's
+    # default mark_p_ 0.1 would drop them above max_th, which ns-3 cannot express).
+    queue = {**GENTLE_RED, "ecn": True, "mark_p": 1.0} if ecn else GENTLE_RED
     name = f"access2m-{tcp}{'-sack' if matched else ''}-red{'-ecn' if ecn else ''}"
     name += f"-{sack_recovery}" if sack_recovery else ""
     return _named(
