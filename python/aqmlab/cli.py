@@ -12,9 +12,15 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from aqmlab._lazy_cli import LazyGroup
 from aqmlab.errors import ResultsError, ScenarioError, SimulationInterrupted
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="aqmlab: TCP congestion control and AQM laboratory.")
+app = typer.Typer(
+    cls=LazyGroup,
+    add_completion=False,
+    no_args_is_help=True,
+    help="aqmlab: TCP congestion control and AQM laboratory.",
+)
 console = Console(stderr=True)
 
 
@@ -235,40 +241,6 @@ def reproduce(
         from aqmlab.reproduce.registry import record_sections
 
         console.print(f"recorded {', '.join(record_sections(record_into, directories))} in {record_into}")
-
-
-def _mount_experiments() -> None:
-    from aqmlab.design.cli import red_config
-    from aqmlab.experiments.cli import study, sweep
-
-    app.command()(sweep)
-    app.command()(study)
-    app.command("red-config")(red_config)
-
-
-_mount_experiments()
-
-
-def _mount_stability() -> None:
-    from aqmlab.stability.cli import bifurcation_command, chart_command, stability_command
-
-    app.command("stability")(stability_command)
-    app.command("chart")(chart_command)
-    app.command("bifurcation")(bifurcation_command)
-
-
-_mount_stability()
-
-
-def _mount_fluid() -> None:
-    try:
-        from aqmlab.fluid.cli import app as fluid_app
-    except ImportError:
-        return
-    app.add_typer(fluid_app, name="fluid", help="Fluid (delay-differential) models.")
-
-
-_mount_fluid()
 
 
 def main() -> None:

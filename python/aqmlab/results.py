@@ -31,6 +31,7 @@ import pyarrow.parquet as pq
 
 from aqmlab.errors import ResultsError
 from aqmlab.scenario import Scenario
+from aqmlab.summary import Summary
 
 TABLES = ("link_trace", "flow_trace", "flows", "links")
 FORMAT_VERSION = 2
@@ -84,7 +85,7 @@ class Results:
             raise KeyError(f"unknown table {name!r}; tables are {', '.join(TABLES)}")
         return getattr(self, name)
 
-    def summaries(self) -> dict[str, dict[str, float]]:
+    def summaries(self) -> dict[str, Summary]:
         """`summary()` of every traced link that carries data (skips idle ACK directions)."""
         out = {}
         for name in self.traced_links:
@@ -96,7 +97,10 @@ class Results:
         return self.table(name).to_pandas()
 
     def to_polars(self, name: str):
-        import polars as pl
+        try:
+            import polars as pl
+        except ImportError:
+            raise ImportError("to_polars needs polars: pip install 'aqmlab[polars]'") from None
 
         return pl.from_arrow(self.table(name))
 
@@ -136,9 +140,10 @@ class Results:
 
     # --- summary -------------------------------------------------------------------------
 
-    def summary(self, link: str | None = None) -> dict[str, float]:
+    def summary(self, link: str | None = None) -> Summary:
         """Statistics over the measurement window [measure_start, end] (issue 2 item 6), for
-        the traced link `link` (default: the main link) and the flows whose data crosses it."""
+        the traced link `link` (default: the main link) and the flows whose data crosses it:
+        a `Summary` (a dict of plain floats with typed attributes and `.units`)."""
         start, end = self.measure_start_s, self.end_s
         samples = self.link_samples(link)
         link_row = self.link_id(link)
@@ -161,7 +166,7 @@ class Results:
         )
         fct = self.flows.column("fct_s").to_numpy()[crossing]
         window = end - start
-        return {
+        return Summary({
             "window_start_s": start,
             "window_end_s": end,
             "queue_mean_packets": _mean(queue),
@@ -180,7 +185,13 @@ class Results:
             "flows_completed": float(np.isfinite(fct).sum()),
             "fct_mean_s": _mean(fct[np.isfinite(fct)]),
             "window_s": window,
-        }
+        })
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the summary table with units and a small queue figure."""
+        from aqmlab.notebook import results_html
+
+        return results_html(self)
 
     # --- persistence ---------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-import tomllib
+from aqmlab import _toml as tomllib
 from pydantic import Field, ValidationError, model_validator
 
 from aqmlab import units
@@ -106,17 +106,21 @@ class Scenario(Model):
 
 
 def _field_path(loc: tuple[Any, ...], data: Any) -> str:
-    """The location as the user wrote it: pydantic puts the tag of a tagged union
-    (`red`, `tcp`, ...) into the location; drop those by walking the input."""
-    parts, node = [], data
+    """The location as the user wrote it. pydantic puts the tag of a tagged union (`red`,
+    `tcp`, `duration`, ...) into the location right after the union's own field or index;
+    drop those by walking the input: a tag is the first part after entering a table whose
+    `kind` (default `tcp`, the groups' default) it names, or a name under a plain value."""
+    parts, node, entered = [], data, True
     for index, part in enumerate(loc):
-        if isinstance(node, dict) and part == node.get("kind", "tcp"):
-            following = loc[index + 1] if index + 1 < len(loc) else None
-            inner = node.get(part)
-            field_of_node = following in node and not (isinstance(inner, dict) and following in inner)
-            if part not in node or field_of_node:
-                continue  # a union tag, not a field
+        last = index == len(loc) - 1
+        if isinstance(part, str) and isinstance(node, str | int | float) and not isinstance(node, bool):
+            continue  # a plain value has no fields: the tag of a union (a duration or a table)
+        if not last and isinstance(part, str) and entered and isinstance(node, dict):
+            if part == node.get("kind", "tcp"):
+                entered = False
+                continue  # the union tag of this table
         parts.append(str(part))
+        entered = True
         if isinstance(node, dict):
             node = node.get(part)
         elif isinstance(node, list) and isinstance(part, int) and part < len(node):
@@ -126,16 +130,45 @@ def _field_path(loc: tuple[Any, ...], data: Any) -> str:
     return ".".join(parts) or "(top level)"
 
 
+def _known_fields() -> set[str]:
+    """Every field name of every scenario model (for "did you mean")."""
+    names: set[str] = set()
+    for definition in Scenario.model_json_schema().get("$defs", {}).values():
+        names.update(definition.get("properties", {}))
+    names.update(Scenario.model_fields)
+    return names
+
+
 def format_validation_error(error: ValidationError, source: str, data: Any = None) -> str:
-    """One line per problem: `field.path: message (got value)`."""
-    lines = [f"{source}: {error.error_count()} problem(s)"]
-    for item in error.errors(include_url=False):
-        location = _field_path(item["loc"], data)
+    """One line per problem: `field.path: message (got value)`. A misspelt field is one
+    problem, `unknown field; did you mean 'access_rate'?`, not also a missing one."""
+    import difflib
+
+    items = error.errors(include_url=False)
+    located = [(_field_path(item["loc"], data), item) for item in items]
+    missing = {path: item for path, item in located if item["type"] == "missing"}
+    known: set[str] | None = None
+    lines, explained = [], set()
+    for location, item in located:
+        if item["type"] == "extra_forbidden":
+            parent, _, name = location.rpartition(".")
+            siblings = [path.rpartition(".")[2] for path in missing if path.rpartition(".")[0] == parent]
+            match = difflib.get_close_matches(name, siblings, n=1, cutoff=0.6)
+            if not match:
+                known = known if known is not None else _known_fields()
+                match = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.75)
+            else:
+                explained.add(f"{parent}.{match[0]}" if parent else match[0])
+            hint = f"; did you mean {match[0]!r}?" if match else ""
+            lines.append(f"  {location}: unknown field{hint}")
+            continue
         message = item["msg"].removeprefix("Value error, ")
         given = item.get("input")
-        shown = "" if isinstance(given, dict | list) else f" (got {given!r})"
-        lines.append(f"  {location}: {message}{shown}")
-    return "\n".join(lines)
+        hidden = isinstance(given, dict | list) or item["type"] == "missing" or repr(given) in message
+        shown = "" if hidden else f" (got {given!r})"
+        lines.append((location, f"  {location}: {message}{shown}"))
+    text = [line if isinstance(line, str) else line[1] for line in lines if isinstance(line, str) or line[0] not in explained]
+    return "\n".join([f"{source}: {len(text)} problem(s)", *text])
 
 
 def load(source: str | Path | dict[str, Any] | Scenario) -> Scenario:

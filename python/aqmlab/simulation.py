@@ -28,15 +28,29 @@ def simulate(
     scenario: Scenario | dict[str, Any] | str | Path,
     *,
     seed: int | None = None,
-    progress: Progress | None = None,
+    progress: Progress | bool | None = None,
 ) -> Results:
     """Simulate `scenario` (a `Scenario`, a dict or a TOML path) with `seed`.
+
+    `progress=True` shows a progress bar over simulated time (terminal or Jupyter); a
+    callable `progress(now_s, duration_s)` is called after every chunk instead.
 
     `seed` defaults to the scenario's own. The same scenario and seed give bit-identical
     results. Raises `ScenarioError` for an invalid scenario and `SimulationInterrupted`
     (carrying the partial results) on Ctrl-C.
     """
     scenario = load(scenario)
+    if progress is None:
+        from aqmlab.progress import simulations_shown
+
+        progress = simulations_shown() or None
+    if progress is True:
+        from aqmlab.progress import simulation_bar
+
+        with simulation_bar(scenario.name, scenario.duration_s) as bar:
+            return simulate(scenario, seed=seed, progress=bar)
+    if progress is False:
+        progress = None
     seed = scenario.seed if seed is None else seed
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
         raise ValueError(f"seed = {seed!r}; allowed: an integer in [0, 2**64)")

@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 import pytest
-import tomllib
+from aqmlab import _toml as tomllib
 from aqmlab.cli import app
 from typer.testing import CliRunner
 

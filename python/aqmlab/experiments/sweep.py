@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import tomllib
+from aqmlab import _toml as tomllib
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 import aqmlab

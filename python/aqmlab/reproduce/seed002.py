@@ -565,7 +565,7 @@ NETWORK_EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "seed002-fi
 
 def network_from_example(quick: bool) -> dict[str, Any]:
     """The Fig. 11 network of the example file with E-RED on every inter-router link (both directions)."""
-    import tomllib
+    from aqmlab import _toml as tomllib
 
     if not NETWORK_EXAMPLE.is_file():
         raise FileNotFoundError(f"seed002-fig12 builds on {NETWORK_EXAMPLE}; run it from a checkout of aqmlab")
