@@ -9,7 +9,6 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from aqmlab._lazy_cli import LazyGroup
@@ -21,6 +20,8 @@ app = typer.Typer(
     no_args_is_help=True,
     help="aqmlab: TCP congestion control and AQM laboratory.",
 )
+
+
 console = Console(stderr=True)
 
 
@@ -46,45 +47,32 @@ KEY_STATISTICS = (
 def summary_table(title: str, summaries: dict[str, dict[str, float]]) -> Table:
     """Rows are statistics and columns are links or runs; with many links, rows are links
     and columns the key statistics."""
+    from rich.markup import escape
+
+    from aqmlab.display import header, statistic
+
     if len(summaries) > 3:
-        table = Table(title=title)
+        table = Table(title=escape(title))
         table.add_column("link")
         for key in KEY_STATISTICS:
-            table.add_column(key.replace("_", " "), justify="right")
+            table.add_column(escape(header(key)), justify="right")
         for name, summary in summaries.items():
-            table.add_row(name, *(_format(summary[key]) for key in KEY_STATISTICS))
+            table.add_row(escape(name), *(statistic(key, summary.get(key)) for key in KEY_STATISTICS))
         return table
-    table = Table(title=title)
+    table = Table(title=escape(title))
     table.add_column("statistic")
     for name in summaries:
-        table.add_column(name, justify="right")
+        table.add_column(escape(name), justify="right")
     first = next(iter(summaries.values()))
     for key in first:
-        table.add_row(key, *(_format(summary[key]) for summary in summaries.values()))
+        table.add_row(escape(header(key)), *(statistic(key, summary.get(key)) for summary in summaries.values()))
     return table
-
-
-def _format(value: float) -> str:
-    if value is None or value != value:
-        return "-"
-    return f"{value:.4g}"
 
 
 def run_with_progress(scenario, *, seed: int | None, quiet: bool):
     from aqmlab.simulation import simulate
 
-    if quiet:
-        return simulate(scenario, seed=seed)
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TextColumn("{task.completed:.1f}/{task.total:.1f} s"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=console, transient=True) as bar:
-        task = bar.add_task(scenario.name, total=scenario.duration_s)
-        return simulate(scenario, seed=seed, progress=lambda now, _total: bar.update(task, completed=now))
+    return simulate(scenario, seed=seed, progress=not quiet)
 
 
 def write_run(results, out: Path, *, force: bool) -> Path:

@@ -123,7 +123,7 @@ def test_sweep_on_a_scheduler_and_two_workers_lands_under_the_clients_out(tmp_pa
             timeout=60,
         )
         assert study.returncode == 0, study.stderr
-        assert "rtt [ms]" in study.stdout
+        assert "rtt [ms]" in study.stdout, study.stdout
     finally:
         for process in reversed(processes):
             _stop(process)

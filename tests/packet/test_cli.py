@@ -29,7 +29,7 @@ def test_run_writes_data_summary_and_figure(tmp_path):
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in out.iterdir())
     assert "figure.png" in names and "summary.json" in names and "link_trace.parquet" in names
-    assert "utilisation_mean" in result.stdout
+    assert "utilisation mean [%]" in result.stdout
     summary = json.loads((out / "summary.json").read_text())
     assert summary["bottleneck"]["window_start_s"] == 2.0
 

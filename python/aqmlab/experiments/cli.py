@@ -54,7 +54,16 @@ def sweep(
                     failed.append(outcome)
                 bar.update(task, advance=1, failed=len(failed))
 
-            run_sweep(plan, out, resume=resume, workers=workers, cluster=cluster, cache=cache, progress=progress)
+            run_sweep(
+                plan,
+                out,
+                resume=resume,
+                workers=workers,
+                cluster=cluster,
+                cache=cache,
+                progress=progress,
+                announce=lambda line: console.print(line, highlight=False),
+            )
     except (ScenarioError, ResultsError) as error:
         _fail(str(error))
     except KeyboardInterrupt:
@@ -65,31 +74,38 @@ def sweep(
     for outcome in failed:
         console.print(f"[red]failed[/] {outcome.run_id}: {outcome.error} (see {out}/failures/{outcome.run_id}.json)")
     console.print(f"{total - len(failed)} of {total} runs done in {out}")
+    if total - len(failed):
+        print_study(out)
+        console.print(f"again: aqmlab study {out}; HTML: aqmlab report {out}", highlight=False)
     if failed:
         raise typer.Exit(1)
 
 
-def study(directory: Annotated[Path, typer.Argument(help="A study directory.")]) -> None:
-    """Print the per-run summaries of a study."""
+def print_study(directory: Path) -> bool:
+    """The study's runs on stdout: parameters with units, sorted, sized to the terminal (or to
+    its content when stdout is not a terminal). False when there are no completed runs."""
+    from aqmlab.experiments.display import study_rows
     from aqmlab.experiments.store import Study
 
-    table = Study(directory).table()
-    if table.num_rows == 0:
+    headers, rows = study_rows(Study(directory).table())
+    if not rows:
+        return False
+    from rich.markup import escape
+
+    table = Table(title=escape(f"{directory}: {len(rows)} rows"), header_style="bold")
+    for index, header in enumerate(headers):
+        table.add_column(escape(header), justify="left" if header == "link" else "right", no_wrap=index < len(headers) - 1)
+    for row in rows:
+        table.add_row(*(escape(cell) for cell in row))
+    out = Console()
+    if not out.is_terminal:
+        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+        out = Console(width=max(80, sum(widths) + 3 * len(widths) + 1))
+    out.print(table)
+    return True
+
+
+def study(directory: Annotated[Path, typer.Argument(help="A study directory (aqmlab sweep --out).")]) -> None:
+    """Print a study's runs: swept parameters (with units) and key statistics, sorted."""
+    if not print_study(directory):
         _fail(f"{directory} holds no completed runs")
-    columns = [
-        "run_id",
-        "seed",
-        "link",
-        *[c for c in table.column_names if c.startswith("param.")],
-        "queue_mean_packets",
-        "loss_percent",
-        "utilisation_mean",
-        "throughput_bps",
-        "jain_fairness",
-    ]
-    out = Table(title=f"{directory}: {table.num_rows} rows")
-    for column in columns:
-        out.add_column(column.removeprefix("param."))
-    for row in table.select(columns).to_pylist():
-        out.add_row(*(f"{v:.4g}" if isinstance(v, float) else str(v) for v in row.values()))
-    Console().print(out)
