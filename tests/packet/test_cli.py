@@ -34,7 +34,7 @@ def test_run_writes_data_summary_and_figure(tmp_path):
     assert summary["bottleneck"]["window_start_s"] == 2.0
 
     again = runner.invoke(app, ["summary", str(out)])
-    assert again.exit_code == 0 and "queue_mean_packets" in again.stdout
+    assert again.exit_code == 0 and "queue mean [pkt]" in again.stdout
 
 
 @pytest.mark.parametrize(
