@@ -59,6 +59,17 @@ def scenario_schema() -> dict[str, Any]:
     from aqmlab.scenario import Scenario
 
     schema = Scenario.model_json_schema()
+    for model in [schema, *schema.get("$defs", {}).values()]:
+        cc = model.get("properties", {}).get("cc")
+        if cc is not None and "discriminator" in cc:
+            # `cc = "reno"` is shorthand for `cc = { kind = "reno" }` (transport.Tcp._cc_shorthand).
+            kinds = sorted(cc["discriminator"]["mapping"])
+            default = {key: cc.pop(key) for key in ("default",) if key in cc}
+            model["properties"]["cc"] = {
+                "anyOf": [{"type": "string", "enum": kinds}, cc],
+                "description": "congestion control: a name, or a table with `kind` and parameters",
+                **default,
+            }
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "aqmlab scenario"
     return schema
@@ -90,7 +101,9 @@ def _bounds(spec: dict[str, Any]) -> str:
     parts = []
     for key, sign in (("minimum", "≥"), ("exclusiveMinimum", ">"), ("maximum", "≤"), ("exclusiveMaximum", "<")):
         if key in spec:
-            parts.append(f"{sign} {spec[key]:g}" if isinstance(spec[key], int | float) else f"{sign} {spec[key]}")
+            value = spec[key]
+            shown = f"{value:,}" if isinstance(value, int) and abs(value) >= 10**6 else f"{value:g}"
+            parts.append(f"{sign} {shown}" if isinstance(value, int | float) else f"{sign} {value}")
     for key in ("minItems", "minLength"):
         if key in spec:
             parts.append(f"at least {spec[key]} {'items' if key == 'minItems' else 'characters'}")
