@@ -44,7 +44,9 @@ def test_readme_walk_through_runs_top_to_bottom(tmp_path):
     ran = 0
     for lang, code in blocks:
         if lang == "python":
-            result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+            result = subprocess.run(
+                [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=600
+            )
             assert result.returncode == 0, f"{code}\n{result.stderr[-3000:]}"
             assert "queue mean" in result.stdout
             ran += 1

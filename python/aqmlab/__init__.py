@@ -25,7 +25,7 @@ _LAZY = {
     "simulate": "aqmlab.simulation",
 }
 
-__all__ = sorted(_LAZY)
+__all__ = ["Results", "ResultsError", "Scenario", "ScenarioError", "SimulationInterrupted", "simulate"]
 
 if TYPE_CHECKING:
     from aqmlab.errors import ResultsError, ScenarioError, SimulationInterrupted

@@ -47,7 +47,8 @@ def results_html(results: Any) -> str:
     axis.set_xlabel("time (s)")
     axis.set_ylabel("queue (pkts)")
     axis.set_title(results.main_link, fontsize=9)
-    title = f"Results: {results.scenario.name}, seed {results.seed}, window [{results.measure_start_s:g}, {results.end_s:g}] s"
+    window = f"[{results.measure_start_s:g}, {results.end_s:g}] s"
+    title = f"Results: {results.scenario.name}, seed {results.seed}, window {window}"
     return _side_by_side(summary._repr_html_(), _png(figure), title)
 
 

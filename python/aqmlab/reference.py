@@ -151,7 +151,9 @@ def markdown() -> str:
 
 
 def schema_command(
-    json_schema: Annotated[bool, typer.Option("--json", help="The JSON Schema instead of the Markdown reference.")] = False,
+    json_schema: Annotated[
+        bool, typer.Option("--json", help="The JSON Schema instead of the Markdown reference.")
+    ] = False,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write to this file instead of standard output.")
     ] = None,

@@ -166,26 +166,28 @@ class Results:
         )
         fct = self.flows.column("fct_s").to_numpy()[crossing]
         window = end - start
-        return Summary({
-            "window_start_s": start,
-            "window_end_s": end,
-            "queue_mean_packets": _mean(queue),
-            "queue_std_packets": float(np.std(queue)) if queue.size else math.nan,
-            "queue_max_packets": float(queue.max()) if queue.size else math.nan,
-            "average_queue_mean": _mean(average),
-            "queueing_delay_mean_s": _mean(queue_bytes) * 8.0 / rate_bps,
-            "sojourn_mean_s": _weighted_mean(samples["sojourn_s"][in_window], samples["departures"][in_window]),
-            "loss_percent": 100.0 * drops / arrivals if arrivals else math.nan,
-            "mark_percent": 100.0 * marks / arrivals if arrivals else math.nan,
-            "utilisation_mean": _mean(utilisation),
-            "utilisation_min": float(utilisation.min()) if utilisation.size else math.nan,
-            "throughput_bps": float(goodput.sum()),
-            "jain_fairness": jain_index(goodput[present]),
-            "flows": float(goodput.size),
-            "flows_completed": float(np.isfinite(fct).sum()),
-            "fct_mean_s": _mean(fct[np.isfinite(fct)]),
-            "window_s": window,
-        })
+        return Summary(
+            {
+                "window_start_s": start,
+                "window_end_s": end,
+                "queue_mean_packets": _mean(queue),
+                "queue_std_packets": float(np.std(queue)) if queue.size else math.nan,
+                "queue_max_packets": float(queue.max()) if queue.size else math.nan,
+                "average_queue_mean": _mean(average),
+                "queueing_delay_mean_s": _mean(queue_bytes) * 8.0 / rate_bps,
+                "sojourn_mean_s": _weighted_mean(samples["sojourn_s"][in_window], samples["departures"][in_window]),
+                "loss_percent": 100.0 * drops / arrivals if arrivals else math.nan,
+                "mark_percent": 100.0 * marks / arrivals if arrivals else math.nan,
+                "utilisation_mean": _mean(utilisation),
+                "utilisation_min": float(utilisation.min()) if utilisation.size else math.nan,
+                "throughput_bps": float(goodput.sum()),
+                "jain_fairness": jain_index(goodput[present]),
+                "flows": float(goodput.size),
+                "flows_completed": float(np.isfinite(fct).sum()),
+                "fct_mean_s": _mean(fct[np.isfinite(fct)]),
+                "window_s": window,
+            }
+        )
 
     def _repr_html_(self) -> str:
         """Jupyter: the summary table with units and a small queue figure."""

@@ -14,9 +14,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from aqmlab import _toml as tomllib
 from pydantic import Field, ValidationError, model_validator
 
+from aqmlab import _toml as tomllib
 from aqmlab import units
 from aqmlab._fields import Duration, Model, PositiveDuration
 from aqmlab.errors import ScenarioError
@@ -167,7 +167,11 @@ def format_validation_error(error: ValidationError, source: str, data: Any = Non
         hidden = isinstance(given, dict | list) or item["type"] == "missing" or repr(given) in message
         shown = "" if hidden else f" (got {given!r})"
         lines.append((location, f"  {location}: {message}{shown}"))
-    text = [line if isinstance(line, str) else line[1] for line in lines if isinstance(line, str) or line[0] not in explained]
+    text = [
+        line if isinstance(line, str) else line[1]
+        for line in lines
+        if isinstance(line, str) or line[0] not in explained
+    ]
     return "\n".join([f"{source}: {len(text)} problem(s)", *text])
 
 

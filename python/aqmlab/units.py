@@ -186,7 +186,9 @@ def queue_limit(value: object) -> dict[str, int]:
     elif isinstance(value, str):
         number, unit = _split(value, "limit")
         if unit == "":
-            raise ValueError(f"{value!r} has no unit; write '{value.strip()}p' for packets or '{value.strip()}B' for bytes")
+            raise ValueError(
+                f"{value!r} has no unit; write '{value.strip()}p' for packets or '{value.strip()}B' for bytes"
+            )
         dimension, _factor = _classify(unit, value, "limit")
         if dimension == "packets":
             if not number.is_integer():

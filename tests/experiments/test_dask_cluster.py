@@ -81,8 +81,18 @@ def test_sweep_on_a_scheduler_and_two_workers_lands_under_the_clients_out(tmp_pa
     (client_dir / "sweep.toml").write_text(SWEEP.format(base=ROOT / "examples" / "seed000-fig6-rtt10.toml"))
     processes = [
         _start(
-            [DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", "--dashboard-address", "127.0.0.1:0",
-             "--scheduler-file", str(scheduler_file)],
+            [
+                DASK,
+                "scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--dashboard-address",
+                "127.0.0.1:0",
+                "--scheduler-file",
+                str(scheduler_file),
+            ],
             tmp_path,
             tmp_path / "scheduler.log",
         )
@@ -91,8 +101,21 @@ def test_sweep_on_a_scheduler_and_two_workers_lands_under_the_clients_out(tmp_pa
         for index, directory in enumerate(worker_dirs):
             processes.append(
                 _start(
-                    [DASK, "worker", "--scheduler-file", str(scheduler_file), "--host", "127.0.0.1",
-                     "--nworkers", "1", "--nthreads", "1", "--no-dashboard", "--local-directory", str(directory)],
+                    [
+                        DASK,
+                        "worker",
+                        "--scheduler-file",
+                        str(scheduler_file),
+                        "--host",
+                        "127.0.0.1",
+                        "--nworkers",
+                        "1",
+                        "--nthreads",
+                        "1",
+                        "--no-dashboard",
+                        "--local-directory",
+                        str(directory),
+                    ],
                     directory,
                     tmp_path / f"worker-{index}.log",
                 )

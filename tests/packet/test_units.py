@@ -5,7 +5,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from aqmlab import units
 
 
@@ -87,7 +86,11 @@ def test_limits(text, expected):
     [
         (units.bits_per_second, "100 Mbsp", "unknown unit 'Mbsp'"),
         (units.bits_per_second, "100ms", "is a duration, not a bit rate"),
-        (units.bits_per_second, "100 MBPS", r"ambiguous \(bits or bytes\?\); write '100 Mbit/s' for bits or '100 MB/s'"),
+        (
+            units.bits_per_second,
+            "100 MBPS",
+            r"ambiguous \(bits or bytes\?\); write '100 Mbit/s' for bits or '100 MB/s'",
+        ),
         (units.bits_per_second, "100Mb", r"is a size, not a bit rate; did you mean '100Mb/s'"),
         (units.bits_per_second, "100", "has no unit; write e.g. '100Mbps'"),
         (units.seconds, "10", "has no unit; write e.g. '10ms' or '10s'"),
@@ -121,7 +124,9 @@ def test_a_unitless_string_is_an_error_naming_the_field():
     import aqmlab
     from aqmlab.scenario import Scenario
 
-    data = Scenario.from_toml(Path(__file__).parents[2] / "examples" / "seed000-fig6-rtt10.toml").model_dump(mode="json")
+    data = Scenario.from_toml(Path(__file__).parents[2] / "examples" / "seed000-fig6-rtt10.toml").model_dump(
+        mode="json"
+    )
     data["topology"]["groups"][0]["rtt"] = "10"
     with pytest.raises(aqmlab.ScenarioError, match=r"topology\.groups\.0\.rtt: '10' has no unit"):
         Scenario.from_dict(data)

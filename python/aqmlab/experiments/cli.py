@@ -94,7 +94,9 @@ def print_study(directory: Path) -> bool:
 
     table = Table(title=escape(f"{directory}: {len(rows)} rows"), header_style="bold")
     for index, header in enumerate(headers):
-        table.add_column(escape(header), justify="left" if header == "link" else "right", no_wrap=index < len(headers) - 1)
+        table.add_column(
+            escape(header), justify="left" if header == "link" else "right", no_wrap=index < len(headers) - 1
+        )
     for row in rows:
         table.add_row(*(escape(cell) for cell in row))
     out = Console()

@@ -32,7 +32,11 @@ def _as_quantity(values: list[Any]) -> tuple[str, list[Any]]:
     """(unit label, numbers) when every value is a quantity string of one dimension."""
     if not values or not all(isinstance(v, str) for v in values):
         return "", values
-    for parse, choices in ((units.seconds, _TIME_UNITS), (units.bits_per_second, _RATE_UNITS), (units.bytes_, _SIZE_UNITS)):
+    for parse, choices in (
+        (units.seconds, _TIME_UNITS),
+        (units.bits_per_second, _RATE_UNITS),
+        (units.bytes_, _SIZE_UNITS),
+    ):
         try:
             si = [float(parse(v)) for v in values]
         except ValueError:

@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from aqmlab import _toml as tomllib
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 import aqmlab
+from aqmlab import _toml as tomllib
 from aqmlab.errors import ScenarioError
 from aqmlab.scenario import Scenario, format_validation_error
 
