@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 import venv
 from pathlib import Path
 
 import pytest
-
 from aqmlab import _toml
 
 ROOT = Path(__file__).parents[1]

@@ -65,9 +65,9 @@ def header(key: str) -> str:
 def scaled(key: str, value: Any) -> Any:
     """The stored value in the display unit of `header(key)`."""
     factor = STATISTICS.get(key, ("", "", 1.0))[2]
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if value is None or isinstance(value, bool | str) or factor == 1.0:
         return value
-    return value * factor if factor != 1.0 else value
+    return value * factor  # a number, a numpy array or a pandas Series
 
 
 def number(value: Any, digits: int = 4) -> str:
