@@ -152,10 +152,12 @@ def demo(
     quick: Annotated[bool, typer.Option(help="Shorter runs (100 s instead of 500 s).")] = False,
 ) -> None:
     """The headline study (seed 000 at packet level), ending in one HTML report."""
-    from aqmlab.demo import run_demo
+    from aqmlab.demo import DEMO_REPRODUCTIONS, run_demo
+    from aqmlab.progress import showing_simulations, steps_bar
 
     try:
-        report = run_demo(out, quick=quick, progress=lambda name: console.print(f"running {name} ..."))
+        with steps_bar("demo", len(DEMO_REPRODUCTIONS)) as step, showing_simulations():
+            report = run_demo(out, quick=quick, progress=step)
     except ScenarioError as error:
         _fail(str(error))
     except KeyboardInterrupt:
@@ -169,10 +171,12 @@ def report(
     out: Annotated[Path | None, typer.Option(help="HTML file to write (default DIR/report.html).")] = None,
 ) -> None:
     """Write a self-contained HTML report (figures, tables, scenario, paper comparison)."""
+    from aqmlab.progress import status
     from aqmlab.report import write_report
 
     try:
-        path = write_report(directory, out)
+        with status(f"writing the report of {directory}"):
+            path = write_report(directory, out)
     except (ResultsError, ScenarioError) as error:
         _fail(str(error))
     console.print(f"wrote {path}")
@@ -212,10 +216,13 @@ def reproduce(
     unknown = [i for i in ids if i not in REGISTRY]
     if unknown:
         _fail(f"unknown reproduction {unknown[0]!r}; known: {', '.join(REGISTRY)}")
+    from aqmlab.progress import showing_simulations
+
     disagreements, directories = 0, []
     for item_id in ids:
         console.print(f"reproducing {item_id}{' (quick)' if quick else ''} ...")
-        directory = run_reproduction(item_id, out / item_id, quick=quick)
+        with showing_simulations():
+            directory = run_reproduction(item_id, out / item_id, quick=quick)
         directories.append(directory)
         write_report(directory)
         meta = json.loads((directory / "reproduction.json").read_text())

@@ -18,10 +18,24 @@ def _console():
     return Console(stderr=True)
 
 
+#: The Progress display on screen, if any: bars started inside it become its tasks (rich
+#: allows one live display per console).
+_ACTIVE: list = []
+
+
 @contextmanager
 def simulation_bar(description: str, total_s: float, *, console=None) -> Iterator[SimulationProgress]:
     """A bar over simulated time; yields the callback `simulate(progress=...)` expects."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    if _ACTIVE:
+        outer = _ACTIVE[-1]
+        task = outer.add_task(f"  {description}", total=total_s)
+        try:
+            yield lambda now, _total: outer.update(task, completed=now)
+        finally:
+            outer.remove_task(task)
+        return
 
     columns = (
         TextColumn("{task.description}"),
@@ -50,7 +64,11 @@ def steps_bar(description: str, total: int, *, console=None) -> Iterator[Callabl
             bar.update(task, completed=started[0], description=f"{description}: {name}")
             started[0] += 1
 
-        yield step
+        _ACTIVE.append(bar)
+        try:
+            yield step
+        finally:
+            _ACTIVE.remove(bar)
         bar.update(task, completed=total, description=description)
 
 
