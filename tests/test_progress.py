@@ -12,8 +12,8 @@ TERMINAL = {**os.environ, "FORCE_COLOR": "1", "COLUMNS": "120"}
 
 def test_simulate_progress_true_shows_a_bar_over_simulated_time():
     code = (
-        "import aqmlab; s = aqmlab.Scenario.from_toml(r'%s').with_changes(duration='3s', measure_start='1s'); "
-        "aqmlab.simulate(s, progress=True)" % EXAMPLE
+        f"import aqmlab; s = aqmlab.Scenario.from_toml(r'{EXAMPLE}').with_changes(duration='3s', measure_start='1s'); "
+        "aqmlab.simulate(s, progress=True)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=TERMINAL, timeout=300)
     assert result.returncode == 0, result.stderr
@@ -24,11 +24,11 @@ def test_simulations_inside_a_step_bar_become_its_tasks():
     code = (
         "import aqmlab\n"
         "from aqmlab.progress import showing_simulations, steps_bar\n"
-        "s = aqmlab.Scenario.from_toml(r'%s').with_changes(duration='2s', measure_start='1s')\n"
+        f"s = aqmlab.Scenario.from_toml(r'{EXAMPLE}').with_changes(duration='2s', measure_start='1s')\n"
         "with steps_bar('study', 2) as step, showing_simulations():\n"
         "    for name in ('a', 'b'):\n"
         "        step(name)\n"
-        "        aqmlab.simulate(s)\n" % EXAMPLE
+        "        aqmlab.simulate(s)\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=TERMINAL, timeout=300)
     assert result.returncode == 0, result.stderr  # no "Only one live display may be active at once"
