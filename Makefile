@@ -8,7 +8,7 @@ export PATH := $(abspath $(VENV))/bin:$(HOME)/.cargo/bin:$(PATH)
 # pip says nothing unless something fails (maturin develop calls it too).
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: setup build test test-rust test-python test-slow demo bench bench-ns3 validate-ns3 lint lock clean
+.PHONY: setup build test test-rust test-python test-slow demo bench bench-ns3 validate-ns3 lint lock clean reproduce-full verdicts
 
 # Create the virtual environment and install the locked Python dependencies: requirements.lock
 # pins everything `make` uses (runtime, test, maturin, ruff) for Python 3.10 to 3.13.
@@ -42,6 +42,21 @@ test-python: build
 # Long reproduction runs, on demand only.
 test-slow: build
 	$(PYTHON) -m pytest -q -m slow
+
+# Every reproduction's full version (packet-level claims over 5 seeds), each recorded as soon as
+# it finishes into docs/reproduction/seedNNN.md, with the counts of docs/reproduction.md
+# recomputed from the pages. Hours on 2 cores: on demand, never in CI. A subset:
+# make reproduce-full IDS="seed000-fig6 seed000-fig7".
+reproduce-full: build
+	for id in $(or $(IDS),all); do \
+		nice -n 10 $(PYTHON) -m aqmlab.cli reproduce $$id --out aqmlab-out/reproduce-full \
+			--record-into docs/reproduction --index docs/reproduction.md || exit 1; \
+	done
+
+# Rewrite tests/reproduce/verdicts.json from every quick reproduction (a deliberate change of
+# verdicts: say why in the commit message). One id: aqmlab reproduce ID --quick --update-verdicts.
+verdicts: build
+	$(PYTHON) -m aqmlab.cli reproduce all --quick --out aqmlab-out/reproduce-quick --update-verdicts
 
 demo: build
 	$(PYTHON) -m aqmlab.cli demo --out aqmlab-out/demo

@@ -37,7 +37,7 @@ def test_simulations_inside_a_step_bar_become_its_tasks():
 
 def test_report_command_shows_its_progress(tmp_path):
     import aqmlab
-    from aqmlab.cli import write_run
+    from aqmlab.results_io import write_run
 
     scenario = aqmlab.Scenario.from_toml(EXAMPLE).with_changes(duration="2s", measure_start="1s")
     write_run(aqmlab.simulate(scenario), tmp_path / "run", force=False)

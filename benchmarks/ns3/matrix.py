@@ -9,7 +9,8 @@ Choices (the issue fixes only the ranges):
   each edge link.
 - DropTail buffer = one bandwidth-delay product (167 or 1667 packets). The AQMs get a 2000-
   packet buffer (the AQM, not the buffer, sets the queue): RED(50, 150) with max_p 0.1,
-  ns-2's automatic q_weight (-1), wait on, gentle off (aqmlab's defaults); CoDel and PIE
+  ns-2's automatic q_weight (-1), wait on, gentle off (set explicitly: aqmlab's default is
+  ns-2's gentle on since this matrix was recorded); CoDel and PIE
   with their RFC defaults (5 ms/100 ms; 15 ms/15 ms).
 - Measured over [20 s, 100 s], after the start-up. The first 5 flows' windows are traced.
 

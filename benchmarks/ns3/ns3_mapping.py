@@ -101,6 +101,10 @@ def queue_disc(
         # queue at every arrival (seed 000 eqs. (25)-(26)), except that after an idle period
         # the average decays to 0 rather than staying at the (empty) current queue.
         weight = 1.0 if queue["instantaneous"] else queue["q_weight"]
+        if queue["ecn"] and queue["gentle"] and (queue.get("mark_p") or 1.0) < 1.0:
+            # ns-2 (aqmlab's mark_p) drops ECN-capable packets where the law reaches mark_p;
+            # ns-3's RED marks them there.
+            raise Unsupported(f"{where}.mark_p with ecn and gentle: ns-3 RED has no mark_p; set mark_p = 1")
         return "ns3::RedQueueDisc", [
             f"MaxSize={limit}",
             f"MinTh={queue['min_th']!r}",

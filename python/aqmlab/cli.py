@@ -76,18 +76,6 @@ def run_with_progress(scenario, *, seed: int | None, quiet: bool):
     return simulate(scenario, seed=seed, progress=not quiet)
 
 
-def write_run(results, out: Path, *, force: bool) -> Path:
-    """Data, summary and figures, all or nothing."""
-    from aqmlab.plots import plot_run
-
-    def figures(staging: Path) -> None:
-        plot_run(results, staging / "figure.png")
-        for link in list(results.summaries())[1:]:
-            plot_run(results, staging / f"figure-{link}.png", link=link)
-
-    return results.save(out, overwrite=force, extra=figures)
-
-
 @app.command()
 def run(
     scenario_file: Annotated[Path, typer.Argument(help="Scenario TOML file.")],
@@ -104,6 +92,8 @@ def run(
         if out.exists() and not force and out.is_dir() and any(out.iterdir()):
             _fail(f"{out} exists and is not empty; pass --force to replace it")
         results = run_with_progress(scenario, seed=seed, quiet=quiet)
+        from aqmlab.results_io import write_run
+
         write_run(results, out, force=force)
     except ScenarioError as error:
         _fail(str(error))
@@ -189,21 +179,37 @@ def reproduce(
     out: Annotated[Path, typer.Option("--out", "-o", help="Parent directory of the outputs.")] = Path(
         "aqmlab-out/reproduce"
     ),
-    quick: Annotated[bool, typer.Option(help="Reduced durations and sizes (CI, demo).")] = False,
+    quick: Annotated[bool, typer.Option(help="Reduced durations, sizes and seeds (CI, demo).")] = False,
     list_: Annotated[bool, typer.Option("--list", help="List the reproductions.")] = False,
     record_into: Annotated[
         Path | None,
         typer.Option(
             "--record-into",
-            help="Markdown file (e.g. docs/reproduction.md) whose section for each id is replaced "
-            "by this run's results (appended if new).",
+            help="Markdown file whose section for each id is replaced by this run's results (appended if new); "
+            "or a directory (docs/reproduction): each id goes into DIR/seedNNN.md, recorded as soon as it finishes.",
         ),
     ] = None,
+    index: Annotated[
+        Path | None,
+        typer.Option(help="With --record-into DIR: recompute the counts of this index (docs/reproduction.md)."),
+    ] = None,
+    update_verdicts: Annotated[
+        bool,
+        typer.Option(
+            "--update-verdicts",
+            help="Write these claims' verdicts into the verdict file (quick mode only; say why in the commit).",
+        ),
+    ] = False,
+    verdicts: Annotated[Path, typer.Option(help="The verdict file for --update-verdicts.")] = Path(
+        "tests/reproduce/verdicts.json"
+    ),
 ) -> None:
     """Reproduce a figure or claim of the seed papers: figures, data, and paper against aqmlab."""
     from aqmlab.report import write_report
     from aqmlab.reproduce import REGISTRY
     from aqmlab.reproduce import reproduce as run_reproduction
+    from aqmlab.reproduce.record import page_for, record_sections, update_index
+    from aqmlab.results_io import read_reproduction
 
     if list_ or reproduction_id is None:
         table = Table(title=f"{len(REGISTRY)} reproductions")
@@ -213,30 +219,45 @@ def reproduce(
             table.add_row(item.id, item.title, item.full_cost)
         Console().print(table)
         return
+    if update_verdicts and not quick:
+        _fail("--update-verdicts records quick-mode verdicts; add --quick")
+    if index is not None and (record_into is None or not record_into.is_dir()):
+        _fail("--index needs --record-into DIR (a directory of per-paper pages)")
     ids = list(REGISTRY) if reproduction_id == "all" else [reproduction_id]
     unknown = [i for i in ids if i not in REGISTRY]
     if unknown:
         _fail(f"unknown reproduction {unknown[0]!r}; known: {', '.join(REGISTRY)}")
     from aqmlab.progress import showing_simulations
 
-    disagreements, directories = 0, []
+    disagreements, directories, records = 0, [], []
     for item_id in ids:
         console.print(f"reproducing {item_id}{' (quick)' if quick else ''} ...")
         with showing_simulations():
             directory = run_reproduction(item_id, out / item_id, quick=quick)
         directories.append(directory)
         write_report(directory)
-        meta = json.loads((directory / "reproduction.json").read_text())
+        meta = read_reproduction(directory)
+        records.append(meta)
         for claim in meta["comparison"]:
-            mark = "[green]agrees[/]" if claim["agrees"] else "[red]differs[/]"
-            console.print(f"  {mark} {claim['claim']}: {claim['aqmlab']}")
+            verdict = claim.get("verdict", "agrees" if claim["agrees"] else "differs")
+            mark = f"[green]{verdict}[/]" if claim["agrees"] else f"[red]{verdict}[/]"
+            console.print(f"  {mark} {claim['claim']}: {claim['aqmlab']}", highlight=False)
             disagreements += not claim["agrees"]
         console.print(f"  wrote {directory} ({meta['wall_time_s']:.1f} s)")
+        if record_into is not None and record_into.is_dir():
+            page = page_for(item_id, record_into)
+            record_sections(page, [directory])
+            if index is not None:
+                update_index(index, record_into)
+            console.print(f"  recorded in {page}")
     console.print(f"{disagreements} claim(s) differ from the paper" if disagreements else "all claims agree")
-    if record_into is not None:
-        from aqmlab.reproduce.registry import record_sections
-
+    if record_into is not None and not record_into.is_dir():
         console.print(f"recorded {', '.join(record_sections(record_into, directories))} in {record_into}")
+    if update_verdicts:
+        from aqmlab.reproduce.verdicts import update
+
+        update(verdicts, records)
+        console.print(f"updated {sum(len(r['comparison']) for r in records)} verdict(s) in {verdicts}")
 
 
 def main() -> None:

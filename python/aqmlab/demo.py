@@ -12,10 +12,9 @@ full length (500 s simulated) — about 25 s of wall time in all.
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 
-from aqmlab.scenario import Scenario
+from aqmlab.scenario import Scenario, embedded_scenario
 
 DEMO_SCENARIOS = ("seed000-fig6-rtt10", "seed000-fig6-rtt200")
 DEMO_REPRODUCTIONS = ("seed000-stability", "seed000-fig6", "seed000-fig8a", "seed000-fig9")
@@ -31,9 +30,7 @@ INTRODUCTION = (
 
 def demo_scenario(name: str) -> Scenario:
     """One of the embedded scenarios (also in `examples/`)."""
-    path = resources.files("aqmlab") / "scenarios" / f"{name}.toml"
-    with resources.as_file(path) as file:
-        return Scenario.from_toml(file)
+    return embedded_scenario(name)
 
 
 def run_demo(out: str | Path, *, quick: bool = False, progress=None) -> Path:

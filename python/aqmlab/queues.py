@@ -41,28 +41,41 @@ class RandomDrop(Model):
 class Red(Model):
     """Random Early Detection with ns-2 semantics (Floyd and Jacobson 1993; ns-2 red.cc).
 
-    Thresholds are in packets (bytes when `queue_in_bytes`). `q_weight` is the EWMA
-    weight, or ns-2's automatic choice: 0, -1 (default, from link rate and delay) or -2.
-    `instantaneous` decides on the current queue (seed 000 eqs. (25)-(26)).
+    Thresholds are in packets (bytes when `queue_in_bytes`); 0 selects ns-2's automatic
+    thresholds (min_th = max(5, target_delay·C/2 packets), max_th = 3·min_th). `q_weight` is
+    the EWMA weight, or ns-2's automatic choice: 0, -1 (default, from link rate and delay) or
+    -2. `instantaneous` decides on the current queue (seed 000 eqs. (25)-(26)).
+
+    Every default is ns-2's, ns-2.35 `tcl/lib/ns-default.tcl` (CVS v1.388), at the line
+    given; the exceptions are deliberate and listed in docs/queues/red.md:
+    `min_th`/`max_th` 0 (lines 125, 128, automatic), `max_p` 0.1 = 1/`linterm_` 10 (line 140),
+    `q_weight` -1 (line 137), `gentle` true (line 146, since 23 April 2001), `wait` true
+    (line 139), `ecn` false = `setbit_ false` (line 145), `mark_p` 0.1 with `use_mark_p_ true`
+    (lines 141-142), `target_delay` 5 ms = `targetdelay_` (line 164). Exceptions:
+    `byte_mode`/`queue_in_bytes` false (ns-2 true since 11 October 2004, lines 122-123) and
+    `mean_packet_size` 1500 B (ns-2 `mean_pktsize_` 500, line 134); ns-2's `cur_max_p_`
+    (line 157) is a state variable set to 1/`linterm_` at reset, i.e. `max_p`.
     """
 
     kind: Literal["red"] = "red"
     limit: QueueLimit = "1000p"
-    min_th: float = Field(ge=0.0)
-    max_th: float = Field(gt=0.0)
+    min_th: float = Field(default=0.0, ge=0.0)
+    max_th: float = Field(default=0.0, ge=0.0)
     max_p: float = Field(default=0.1, gt=0.0, le=1.0)
     q_weight: float = -1.0
-    gentle: bool = False
+    gentle: bool = True
     wait: bool = True
     ecn: bool = False
+    mark_p: float | None = Field(default=0.1, gt=0.0, le=1.0)
     byte_mode: bool = False
     queue_in_bytes: bool = False
     instantaneous: bool = False
     mean_packet_size: Size = "1500B"
+    target_delay: PositiveDuration = "5ms"
 
     @model_validator(mode="after")
     def _check(self) -> Red:
-        if self.min_th >= self.max_th:
+        if self.min_th > 0 and self.max_th > 0 and self.min_th >= self.max_th:
             raise ValueError(f"min_th ({self.min_th}) must be below max_th ({self.max_th})")
         if not (0.0 < self.q_weight <= 1.0 or self.q_weight in (0.0, -1.0, -2.0)):
             raise ValueError(
@@ -72,13 +85,14 @@ class Red(Model):
         return self
 
     def resolved(self, link_delay_ns: int) -> dict[str, Any]:
-        fields = self.model_dump(exclude={"kind", "limit", "mean_packet_size"})
+        fields = self.model_dump(exclude={"kind", "limit", "mean_packet_size", "target_delay"})
         return {
             "kind": "red",
             "limit": units.queue_limit(self.limit),
             **fields,
             "mean_packet_bytes": units.bytes_(self.mean_packet_size),
             "link_delay_ns": link_delay_ns,
+            "target_delay_ns": units.nanoseconds(self.target_delay),
         }
 
 

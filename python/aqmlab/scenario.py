@@ -206,3 +206,16 @@ __all__ = [
     "load",
     "format_validation_error",
 ]
+
+
+def embedded_scenario(name: str) -> Scenario:
+    """One of the scenarios shipped inside the package (`aqmlab/scenarios/NAME.toml`, also in
+    `examples/`)."""
+    from importlib import resources
+
+    path = resources.files("aqmlab") / "scenarios" / f"{name}.toml"
+    if not path.is_file():
+        known = sorted(p.name.removesuffix(".toml") for p in (resources.files("aqmlab") / "scenarios").iterdir())
+        raise ScenarioError(f"embedded scenario {name!r} does not exist; known: {', '.join(known)}")
+    with resources.as_file(path) as file:
+        return Scenario.from_toml(file)

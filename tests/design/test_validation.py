@@ -35,6 +35,7 @@ def test_red_operating_point_of_fig8_is_predicted():
         "max_p": 0.1,
         "q_weight": 0.002,
         "mean_packet_size": "500B",
+        "gentle": False,  # the paper's H (eq. 10)
     }
     measured = measure(bottleneck_scenario(RATE, 10, queue), BUFFER)
     assert not point.on_discontinuity
@@ -55,6 +56,7 @@ def test_an_equilibrium_beyond_max_p_cannot_hold_on_the_linear_part():
         "max_p": 0.1,
         "q_weight": 0.002,
         "mean_packet_size": "500B",
+        "gentle": False,  # the paper's H with its jump at max_th (aqmlab's default is ns-2's gentle)
     }
     measured = measure(bottleneck_scenario(RATE, 60, queue), BUFFER)
     assert measured.drop_rate > 2 * 0.1  # forced drops: far beyond the control law's p_max

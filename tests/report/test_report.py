@@ -9,9 +9,9 @@ from pathlib import Path
 
 import aqmlab
 import pytest
-from aqmlab.cli import write_run
 from aqmlab.experiments import Sweep, run_sweep
 from aqmlab.report import write_report
+from aqmlab.results_io import write_run
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "packet"))
 from scenarios import dumbbell  # noqa: E402

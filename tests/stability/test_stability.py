@@ -92,21 +92,23 @@ def test_threshold_boundary_between_38_and_39():
     assert abscissa("ctcp-threshold", {"q_th": 38.0}) < 0 < abscissa("ctcp-threshold", {"q_th": 39.0})
     assert cond.seed000_threshold_40({"q_th": 38.0}).holds and not cond.seed000_threshold_40({"q_th": 39.0}).holds
     h = find_hopf("ctcp-threshold", "q_th", 10, 100)
-    assert 38.7 < h.value < 38.9
+    assert 38 < h.value <= 39  # seed 000 Section VI-A: stable at q_th = 38, limit cycle from 39 (whole packets)
 
 
 def test_red_with_averaging_hopf_and_gamma_chart():
     h = find_hopf("ctcp-red", "tau", 0.01, 1.0, {"C": 100})
-    assert abs(h.value - 0.0848) < 5e-4
+    assert abs(h.value - 0.0848) <= 5e-5  # seed 000 Section III-A: τ = 84.8 × 10⁻³ s, at its precision
     # (21)-(22): κc = 1 exactly at the numerical Hopf point
     assert abs(cond.seed000_hopf_21_22(h.params).extra["kappa_c"] - 1.0) < 1e-5
     chart = hopf_chart("ctcp-red", "gamma", (0.02, 0.04), "tau", (0.01, 1.0), {"C": 100}, points=20)
-    assert abs(chart.y_at(0.03) - 0.171) < 1e-3
+    assert abs(chart.y_at(0.03) - 0.171) <= 5e-4  # Fig. 2b/3: γ = 0.03 at τ = 171 × 10⁻³ s
 
 
 def test_red_without_averaging_hopf():
     h = find_hopf("ctcp-red-noavg", "tau", 0.01, 2.0, {"C": 100})
-    assert abs(h.value - 0.272) < 1e-3
+    # The paper's 0.273 s (Section IV-A) is not reproduced at its precision (we get 0.2718 s); that
+    # verdict is guarded in tests/reproduce/verdicts.json (seed000-stability/hopf-tau-no-averaging).
+    # Here: the root is a Hopf point of (33) and (35).
     c33 = cond.seed000_hopf_33(h.params)
     c35 = cond.seed000_condition_35(h.params)
     assert abs(c33.lhs - 1) < 1e-8 and abs(c35.lhs - 1) < 1e-8

@@ -23,6 +23,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 import aqmlab  # noqa: E402
 from aqmlab.errors import ResultsError  # noqa: E402
+from aqmlab.results_io import is_reproduction, read_reproduction  # noqa: E402
 
 KEY_STATISTICS = (
     "queue_mean_packets",
@@ -97,17 +98,29 @@ def statistics_table(summaries: dict[str, dict[str, float]]) -> Table:
 
 
 def comparison_section(comparison: list[dict[str, Any]]) -> Section:
-    """Paper claims against aqmlab's measurements (reproductions)."""
-    rows = [
-        [
-            Cell(item["claim"]),
-            Cell(item["paper"]),
-            Cell(item["aqmlab"]),
-            Cell("agrees" if item["agrees"] else "differs", "agree" if item["agrees"] else "disagree"),
-        ]
-        for item in comparison
-    ]
-    return Section("comparison", "Paper against aqmlab", tables=[Table(["claim", "paper", "aqmlab", ""], rows, "text")])
+    """Paper claims against aqmlab's measurements (reproductions): where in the paper, the
+    criterion, aqmlab's mean ± 95 % interval over the seeds, and the verdict."""
+    rows = []
+    for item in comparison:
+        verdict = item.get("verdict") or ("agrees" if item["agrees"] else "differs")
+        criterion = item.get("criterion", "")
+        if item.get("why"):
+            criterion = f"{criterion} ({item['why']})" if criterion else item["why"]
+        rows.append(
+            [
+                Cell(item["claim"]),
+                Cell(item.get("where", "")),
+                Cell(item["paper"]),
+                Cell(criterion),
+                Cell(item["aqmlab"]),
+                Cell(verdict, "agree" if item["agrees"] else "disagree"),
+            ]
+        )
+    return Section(
+        "comparison",
+        "Paper against aqmlab",
+        tables=[Table(["claim", "where", "paper", "criterion", "aqmlab", ""], rows, "text")],
+    )
 
 
 def run_sections(directory: Path) -> tuple[str, list[Section]]:
@@ -225,7 +238,7 @@ def _sortable(value: Any) -> Any:
 
 
 def reproduction_sections(directory: Path) -> tuple[str, list[Section]]:
-    meta = json.loads((directory / "reproduction.json").read_text())
+    meta = read_reproduction(directory)
     sections = [Section("about", meta["title"], text=meta.get("description", ""))]
     sections.append(comparison_section(meta["comparison"]))
     figures = [png_figure(directory / name, name) for name in meta.get("figures", [])]
@@ -268,7 +281,7 @@ def write_combined_report(directories: list[Path], out: Path, title: str, introd
 def write_report(directory: str | Path, out: str | Path | None = None) -> Path:
     """Write DIR/report.html (or `out`) for a run, a study or a reproduction directory."""
     directory = Path(directory)
-    if (directory / "reproduction.json").is_file():
+    if is_reproduction(directory):
         title, sections = reproduction_sections(directory)
     elif (directory / "study.json").is_file():
         title, sections = study_sections(directory)

@@ -10,10 +10,11 @@ the criterion used. `aqmlab report DIR` turns that into an HTML page.
 
 # Importing the modules registers their reproductions.
 from aqmlab.reproduce import (  # noqa: E402, F401
-    seed000_extra,
     seed000_fluid,
     seed000_mixed,
     seed000_packet,
+    seed000_table1,
+    seed000_threshold,
     seed001,
     seed001_extra,
     seed002,
@@ -21,6 +22,7 @@ from aqmlab.reproduce import (  # noqa: E402, F401
     seed004,
     seed004_section4,
 )
+from aqmlab.reproduce.declare import Declaration
 from aqmlab.reproduce.registry import REGISTRY, Reproduction, reproduce
 
-__all__ = ["REGISTRY", "Reproduction", "reproduce"]
+__all__ = ["REGISTRY", "Declaration", "Reproduction", "reproduce"]

@@ -1,8 +1,13 @@
-"""Registry of reproductions and the driver that runs one into a directory."""
+"""Registry of reproductions and the driver that runs one into a directory.
+
+Two kinds are registered: declarations (`aqmlab.reproduce.declare.Declaration`, run by
+`aqmlab.reproduce.runner`: seeds, intervals, verdicts as data) via `register`, and the older
+functions `function(out_dir, quick) -> Outcome` via the `reproduction` decorator, whose
+claims carry their own verdict (one run, no interval) until they are converted.
+"""
 
 from __future__ import annotations
 
-import json
 import shutil
 import tempfile
 import time
@@ -12,11 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import aqmlab
+from aqmlab.reproduce.declare import Declaration
+from aqmlab.reproduce.record import markdown_section, record_sections  # noqa: F401 (re-exported)
+from aqmlab.results_io import write_reproduction
 
 
 @dataclass
 class Claim:
-    """One statement of the paper, checked against aqmlab's numbers."""
+    """One statement of the paper, checked against aqmlab's numbers (older reproductions;
+    declarations use `aqmlab.reproduce.declare.Claim`)."""
 
     claim: str
     paper: str
@@ -26,7 +35,8 @@ class Claim:
 
 @dataclass
 class Outcome:
-    """What a reproduction returns: its claims, figure files (in the output directory) and notes."""
+    """What an older reproduction returns: its claims, figure files (in the output
+    directory) and notes."""
 
     claims: list[Claim]
     figures: list[str]
@@ -45,23 +55,53 @@ class Reproduction:
     full_cost: str = ""
 
 
-REGISTRY: dict[str, Reproduction] = {}
+REGISTRY: dict[str, Reproduction | Declaration] = {}
+
+
+def register(declaration: Declaration) -> Declaration:
+    """Register a declared reproduction under its id."""
+    if declaration.id in REGISTRY:
+        raise ValueError(f"reproduction {declaration.id!r} registered twice")
+    REGISTRY[declaration.id] = declaration
+    return declaration
 
 
 def reproduction(id: str, paper: str, title: str, description: str, full_cost: str = ""):
-    """Register `function(out_dir, quick) -> Outcome` under `id`."""
+    """Register `function(out_dir, quick) -> Outcome` under `id` (older reproductions)."""
 
-    def register(function: Callable[[Path, bool], Outcome]) -> Callable[[Path, bool], Outcome]:
+    def decorate(function: Callable[[Path, bool], Outcome]) -> Callable[[Path, bool], Outcome]:
         if id in REGISTRY:
             raise ValueError(f"reproduction {id!r} registered twice")
         REGISTRY[id] = Reproduction(id, paper, title, description, function, full_cost)
         return function
 
-    return register
+    return decorate
+
+
+def legacy_body(item: Reproduction, out: Path, quick: bool) -> dict[str, Any]:
+    """Run an older reproduction; its claims get ids by position ("claim-1", ...)."""
+    outcome = item.run(out, quick)
+    comparison = []
+    for index, claim in enumerate(outcome.claims, start=1):
+        entry = dict(claim.__dict__)
+        entry.update(id=f"{item.id}/claim-{index}", verdict="agrees" if claim.agrees else "differs", seeds=1)
+        entry.setdefault("where", "")
+        entry.setdefault("criterion", "")
+        entry["marginal"] = False
+        comparison.append(entry)
+    return {
+        "seeds": 1,
+        "comparison": comparison,
+        "figures": outcome.figures,
+        "notes": outcome.notes,
+        "data": outcome.data,
+    }
 
 
 def reproduce(id: str, out: str | Path, *, quick: bool = False) -> Path:
     """Run reproduction `id` into `out` (replaced atomically when done)."""
+    from aqmlab.reproduce.runner import run_declaration
+
     if id not in REGISTRY:
         raise KeyError(f"unknown reproduction {id!r}; `aqmlab reproduce --list` shows {len(REGISTRY)}")
     item = REGISTRY[id]
@@ -70,7 +110,10 @@ def reproduce(id: str, out: str | Path, *, quick: bool = False) -> Path:
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
         began = time.perf_counter()
-        outcome = item.run(staging, quick)
+        if isinstance(item, Declaration):
+            body = run_declaration(item, staging, quick)
+        else:
+            body = legacy_body(item, staging, quick)
         meta = {
             "id": item.id,
             "paper": item.paper,
@@ -79,12 +122,9 @@ def reproduce(id: str, out: str | Path, *, quick: bool = False) -> Path:
             "quick": quick,
             "wall_time_s": time.perf_counter() - began,
             "aqmlab": aqmlab.__version__,
-            "comparison": [claim.__dict__ for claim in outcome.claims],
-            "figures": outcome.figures,
-            "notes": outcome.notes,
-            "data": outcome.data,
+            **body,
         }
-        (staging / "reproduction.json").write_text(json.dumps(meta, indent=2, default=str))
+        write_reproduction(staging, meta)
         (staging / "reproduction.md").write_text(markdown_section(meta))
         if out.exists():
             shutil.rmtree(out)
@@ -93,43 +133,3 @@ def reproduce(id: str, out: str | Path, *, quick: bool = False) -> Path:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return out
-
-
-def markdown_section(meta: dict[str, Any]) -> str:
-    """The results of one reproduction as a section of docs/reproduction*.md."""
-    version = "Quick" if meta["quick"] else "Full"
-    lines = [
-        f"### {meta['id']}: {meta['title']}",
-        "",
-        f"{version} version, {meta['wall_time_s']:.0f} s of wall time (aqmlab {meta['aqmlab']}). {meta['notes']}",
-        "",
-        "| claim | paper | aqmlab | |",
-        "|---|---|---|---|",
-    ]
-    for claim in meta["comparison"]:
-        cells = [str(claim[key]).replace("|", "\\|").replace("\n", " ") for key in ("claim", "paper", "aqmlab")]
-        lines.append(f"| {' | '.join(cells)} | {'agrees' if claim['agrees'] else '**differs**'} |")
-    return "\n".join(lines) + "\n"
-
-
-def record_sections(document: str | Path, directories: list[Path]) -> list[str]:
-    """Put each run's `reproduction.md` into `document`: a section with the same id is replaced,
-    a new one is appended at the end. Returns the ids written. The file is replaced atomically."""
-    document = Path(document)
-    text = document.read_text() if document.exists() else "# Reproduction results\n"
-    written = []
-    for directory in directories:
-        section = (Path(directory) / "reproduction.md").read_text().rstrip("\n") + "\n"
-        reproduction_id = section.split(":", 1)[0].removeprefix("### ").strip()
-        start = text.find(f"### {reproduction_id}: ")
-        if start < 0:
-            text = text.rstrip("\n") + "\n\n" + section
-        else:
-            following = [i for i in (text.find("\n### ", start + 1), text.find("\n## ", start + 1)) if i >= 0]
-            end = min(following) + 1 if following else len(text)
-            text = text[:start] + section + ("\n" if end < len(text) else "") + text[end:]
-        written.append(reproduction_id)
-    staging = document.with_name(f".{document.name}.tmp")
-    staging.write_text(text)
-    staging.replace(document)
-    return written

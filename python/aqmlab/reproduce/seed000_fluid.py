@@ -18,22 +18,15 @@ from matplotlib.figure import Figure
 
 from aqmlab.fluid.integrate import integrate
 from aqmlab.fluid.models import get_model
-from aqmlab.reproduce.registry import Claim, Outcome, reproduction
+from aqmlab.reproduce.declare import Above, AtMost, Below, Between, Check, Claim, Computed, Declaration, Printed
+from aqmlab.reproduce.registry import register
 from aqmlab.stability.figures import seed000_figure
 from aqmlab.stability.hopf import appendix_ctcp_noavg, find_hopf, lyapunov
 
 PAPER = "seed 000 (Compound TCP with RED)"
 
 
-@reproduction(
-    "seed000-stability",
-    PAPER,
-    "Figs. 2a, 4a, 14a: stability charts and Hopf points of the fluid models",
-    "CTCP-RED loses stability through a Hopf bifurcation as the RTT grows: at τ = 84.8 ms with queue "
-    "averaging (defaults, C̃ = 100), at τ = 0.273 s without; the threshold policy at q_th = 39.",
-    "≈5 s",
-)
-def stability(out: Path, quick: bool) -> Outcome:
+def stability(out: Path, quick: bool) -> Computed:
     points = 60 if quick else 200
     figures = []
     for name in ("fig2a", "fig4a", "fig14a"):
@@ -42,37 +35,63 @@ def stability(out: Path, quick: bool) -> Outcome:
     averaging = find_hopf("ctcp-red", "tau", 0.01, 1.0, {"C": 100})
     instantaneous = find_hopf("ctcp-red-noavg", "tau", 0.01, 2.0, {"C": 100})
     threshold = find_hopf("ctcp-threshold", "q_th", 10, 100)
-    claims = [
-        Claim(
-            "with averaging, the Hopf point in the RTT",
-            "τ = 84.8 ms (Fig. 2)",
-            f"τ = {1000 * averaging.value:.2f} ms (characteristic roots; criterion: within 1 %)",
-            bool(abs(averaging.value - 0.0848) < 0.01 * 0.0848),
-        ),
-        Claim(
-            "without averaging, the Hopf point in the RTT",
-            "τ = 0.273 s (Fig. 4)",
-            f"τ = {instantaneous.value:.4f} s (criterion: within 1 %)",
-            bool(abs(instantaneous.value - 0.273) < 0.01 * 0.273),
-        ),
-        Claim(
-            "averaging makes the loop lose stability at a smaller RTT",
-            "stable to larger RTT without averaging",
-            f"{1000 * averaging.value:.1f} ms with averaging against {1000 * instantaneous.value:.0f} ms without",
-            bool(instantaneous.value > averaging.value),
-        ),
-        Claim(
-            "threshold policy: stability lost at q_th = 39",
-            "Hopf at q_th = 39 (Fig. 14a)",
-            f"q_th = {threshold.value:.2f} (criterion: between 38 and 39)",
-            bool(38 < threshold.value <= 39),
-        ),
-    ]
+    values = {
+        "tau_averaging_ms": 1000 * averaging.value,
+        "tau_no_averaging_s": instantaneous.value,
+        "tau_no_averaging_over_averaging": instantaneous.value / averaging.value,
+        "q_th_hopf": threshold.value,
+    }
     notes = (
         "Parameters as in seed 000 Section IV (γ = 1e-4, b = 50, b̄ = 550, p̄ = 0.1, C̃ = 100 packets/s; "
-        "threshold policy α = 0.125, k = 0.75, β = 0.5, C̃ = 100, τ = 1). See docs/stability.md."
+        "threshold policy α = 0.125, k = 0.75, β = 0.5, C̃ = 100, τ = 1). Hopf points from the characteristic "
+        "roots (docs/stability.md)."
     )
-    return Outcome(claims, figures, notes)
+    return Computed(values, figures, notes)
+
+
+register(
+    Declaration(
+        id="seed000-stability",
+        paper=PAPER,
+        title="Figs. 2a, 4a, 14a: stability charts and Hopf points of the fluid models",
+        description="CTCP-RED loses stability through a Hopf bifurcation as the RTT grows: at τ = 84.8 ms with "
+        "queue averaging (defaults, C̃ = 100), at τ = 0.273 s without; the threshold policy at q_th = 39.",
+        compute=stability,
+        claims=(
+            Claim(
+                "hopf-tau-averaging",
+                "with averaging, C̃ = 100 and the defaults, τ = 84.8 ms is on the Hopf condition",
+                "τ = 84.8 × 10⁻³ s",
+                "Section III-A (Figs. 2a, 2c)",
+                (Check("tau_averaging_ms", Printed("84.8"), "Hopf τ", "ms"),),
+            ),
+            Claim(
+                "hopf-tau-no-averaging",
+                "without averaging, the Hopf condition (33) for the default α gives τ = 0.273 s",
+                "τ = 0.273 s",
+                "Section IV-A (Figs. 4a, 4c)",
+                (Check("tau_no_averaging_s", Printed("0.273"), "Hopf τ", "s"),),
+            ),
+            Claim(
+                "averaging-destabilises-earlier",
+                "without averaging the system stays stable to larger RTTs",
+                "stable to larger RTT without averaging",
+                "Section IV-A, remark (ii)",
+                (Check("tau_no_averaging_over_averaging", Above(1), "Hopf τ without / with averaging"),),
+            ),
+            Claim(
+                "threshold-hopf-39",
+                "the threshold policy undergoes a Hopf bifurcation at q_th = 39 for the default α",
+                "q_th = 39 (converges for q_th < 39, limit cycle for q_th ≥ 39)",
+                "Section VI-A, Fig. 14a",
+                (Check("q_th_hopf", Between(38, 39), "Hopf q_th", "packets"),),
+                why="the paper's thresholds are whole packets: stable at 38, cycling at 39, so the Hopf point lies in "
+                "(38, 39]",
+            ),
+        ),
+        full_cost="≈5 s",
+    )
+)
 
 
 # --- Figs. 2b-c, 3, 4b-c, 14b and the Appendix example ------------------------------------------
@@ -95,20 +114,7 @@ def figure(width: float = 6.0, height: float = 4.0) -> Figure:
     return fig
 
 
-def relative(value: float, target: float) -> float:
-    return abs(value - target) / abs(target)
-
-
-@reproduction(
-    "seed000-fig2",
-    PAPER,
-    "Figs. 2b-c: Hopf boundaries in (γ, τ) and (b, α), with averaging",
-    "CTCP-RED with queue averaging, C̃ = 100: the RTT at which stability is lost grows with the RED "
-    "weight γ (Hopf at γ = 0.03, τ = 171 ms); at τ = 84.8 ms (a point of Fig. 2a) the boundary in α "
-    "moves with the threshold b.",
-    "≈5 s",
-)
-def fig2(out: Path, quick: bool) -> Outcome:
+def fig2(out: Path, quick: bool) -> Computed:
     gamma_tau = chart("fig2b", out, quick)
     b_alpha = chart("fig2c", out, quick)
     gammas, taus = gamma_tau["gamma"].to_numpy(), gamma_tau["tau"].to_numpy()
@@ -117,47 +123,74 @@ def fig2(out: Path, quick: bool) -> Outcome:
     side_2b = json.loads((out / "fig2b.json").read_text())["stable_below"]
     side_2c = json.loads((out / "fig2c.json").read_text())["stable_below"]
     change = (alphas[-1] - alphas[0]) / alphas[0]
-    claims = [
-        Claim(
-            "Fig. 2b: the boundary passes through γ = 0.03, τ = 171 ms",
-            "τ = 0.171 s at γ = 0.03 (Section III-A)",
-            f"τ = {tau_at_003:.4f} s at γ = 0.03 (criterion: within 1 %)",
-            bool(relative(tau_at_003, 0.171) < 0.01),
-        ),
-        Claim(
-            "Fig. 2b: as the RTT grows, γ must grow to keep stability",
-            "the Hopf τ increases with γ; smaller γ destabilises at a given τ",
-            f"boundary τ from {1000 * taus[0]:.1f} ms (γ = {gammas[0]:g}) to {1000 * taus[-1]:.1f} ms "
-            f"(γ = {gammas[-1]:g}), increasing at {int(np.sum(np.diff(taus) > 0))} of {taus.size - 1} steps; "
-            f"stable side: {'below' if side_2b else 'above'} the curve",
-            bool(np.all(np.diff(taus) > 0) and side_2b),
-        ),
-        Claim(
-            "Fig. 2c: at τ = 84.8 ms and b = 50 the default α = 0.125 is on the boundary",
-            "τ = 84.8 ms is a point of the Hopf condition of Fig. 2a (default α)",
-            f"boundary α = {alphas[0]:.4f} at b = {b[0]:g} (criterion: within 1 % of 0.125)",
-            bool(relative(alphas[0], 0.125) < 0.01),
-        ),
-        Claim(
-            "Fig. 2c: b and α must be co-designed",
-            "the boundary in α moves with the threshold b",
-            f"boundary α {alphas[0]:.4f} (b = {b[0]:g}) → {alphas[-1]:.4f} (b = {b[-1]:g}), {100 * change:+.1f} %; "
-            f"stable {'below' if side_2c else 'above'} the curve (criterion: α moves by more than 5 %)",
-            bool(abs(change) > 0.05),
-        ),
-    ]
+    values = {
+        "tau_at_gamma_0.03_s": tau_at_003,
+        "tau_steps_not_increasing": float(np.sum(np.diff(taus) <= 0)),
+        "stable_below_2b": float(side_2b),
+        "alpha_b50": float(alphas[0]),
+        "alpha_change_percent": 100 * abs(change),
+    }
     notes = (
         "Hopf boundaries by continuation (aqmlab.stability.charts.hopf_chart: Newton on det Δ(iω) = 0, "
         f"{'40' if quick else '200'} points; docs/stability.md). Parameters of Section III-A; in Fig. 2c 'b' is the "
         "minimum threshold (the range [50, 150] starts at its default). The paper states no direction for the "
         "α-b trade-off; ours: larger b needs larger α."
     )
-    return Outcome(
-        claims,
-        ["fig2b.png", "fig2c.png"],
-        notes,
-        {"tau_at_gamma_0.03_s": tau_at_003, "alpha_b50": float(alphas[0]), "alpha_b150": float(alphas[-1])},
+    notes += (
+        f" Boundary τ from {1000 * taus[0]:.1f} ms (γ = {gammas[0]:g}) to {1000 * taus[-1]:.1f} ms "
+        f"(γ = {gammas[-1]:g}); "
+        f"boundary α {alphas[0]:.4f} (b = {b[0]:g}) → {alphas[-1]:.4f} (b = {b[-1]:g}), stable "
+        f"{'below' if side_2c else 'above'} the curve."
     )
+    return Computed(values, ["fig2b.png", "fig2c.png"], notes, {"alpha_b150": float(alphas[-1])})
+
+
+register(
+    Declaration(
+        id="seed000-fig2",
+        paper=PAPER,
+        title="Figs. 2b-c: Hopf boundaries in (γ, τ) and (b, α), with averaging",
+        description="CTCP-RED with queue averaging, C̃ = 100: the RTT at which stability is lost grows with the RED "
+        "weight γ (Hopf at γ = 0.03, τ = 171 ms); at τ = 84.8 ms (a point of Fig. 2a) the boundary in α moves "
+        "with the threshold b.",
+        compute=fig2,
+        claims=(
+            Claim(
+                "fig2b-point",
+                "Fig. 2b: the Hopf condition passes through γ = 0.03, τ = 171 × 10⁻³ s",
+                "τ = 0.171 s at γ = 0.03",
+                "Section III-A, Figs. 2b and 3",
+                (Check("tau_at_gamma_0.03_s", Printed("0.171"), "boundary τ at γ = 0.03", "s"),),
+            ),
+            Claim(
+                "fig2b-gamma-grows-with-rtt",
+                "Fig. 2b: as the RTT increases, γ would have to be increased to ensure stability",
+                "the Hopf τ increases with γ; smaller γ destabilises",
+                "Section III-A, Fig. 2b",
+                (
+                    Check("tau_steps_not_increasing", AtMost(0), "steps of the boundary where τ does not increase"),
+                    Check("stable_below_2b", Above(0.5), "stable side below the curve (1 = yes)"),
+                ),
+            ),
+            Claim(
+                "fig2c-default-alpha-on-boundary",
+                "Fig. 2c: τ = 84.8 ms is a point on the Hopf condition of Fig. 2a, for the default α = 0.125 at b = 50",
+                "α = 0.125 at τ = 84.8 × 10⁻³ s, b = 50",
+                "Section III-A, Fig. 2c",
+                (Check("alpha_b50", Printed("0.125"), "boundary α at b = 50", ""),),
+            ),
+            Claim(
+                "fig2c-co-design",
+                "Fig. 2c: RED threshold b and α are required to be co-designed",
+                "the boundary in α moves with b",
+                "Section III-A, Fig. 2c",
+                (Check("alpha_change_percent", Above(5), "change of the boundary α over b ∈ [50, 150]", "%"),),
+                why="ours (no number in the paper): the boundary α moves by more than 5 % over the plotted range",
+            ),
+        ),
+        full_cost="≈5 s",
+    )
+)
 
 
 def amplitude_between(times: np.ndarray, values: np.ndarray, start: float, end: float) -> np.ndarray:
@@ -166,15 +199,7 @@ def amplitude_between(times: np.ndarray, values: np.ndarray, start: float, end: 
     return 0.5 * (rows.max(axis=1) - rows.min(axis=1))
 
 
-@reproduction(
-    "seed000-fig3",
-    PAPER,
-    "Fig. 3: phase portraits at γ = 0.032 (stable) and γ = 0.028 (limit cycle)",
-    "CTCP-RED with averaging, C̃ = 100, τ = 171 ms: the Hopf point in γ is 0.03; at γ = 0.032 the "
-    "window converges to w* ≈ 17 packets, at γ = 0.028 it settles on a limit cycle.",
-    "≈20 s",
-)
-def fig3(out: Path, quick: bool) -> Outcome:
+def fig3(out: Path, quick: bool) -> Computed:
     tau, gammas = 0.171, (0.032, 0.028)
     hopf = find_hopf("ctcp-red", "gamma", 0.005, 0.05, {"C": C_TILDE, "tau": tau})
     normal_form = lyapunov("ctcp-red", hopf.params, hopf.omega, param="gamma")
@@ -216,30 +241,13 @@ def fig3(out: Path, quick: bool) -> Outcome:
     )
     stable, cycle = slice(0, len(starts)), slice(len(starts), 2 * len(starts))
     period = float(np.nanmean(run.period("w")[cycle]))
-    claims = [
-        Claim(
-            "the Hopf point in γ at τ = 171 ms",
-            "γ = 0.03 (Fig. 3 caption)",
-            f"γ = {hopf.value:.5f} (characteristic roots; criterion: within 1 %)",
-            bool(relative(hopf.value, 0.03) < 0.01),
-        ),
-        Claim(
-            "γ = 0.032: trajectories converge to the equilibrium",
-            "convergence to w* ≈ 17 packets (Fig. 3a)",
-            f"w* = {w_star:.2f} packets; amplitude of w {', '.join(f'{a:.3g}' for a in early[stable])} at "
-            f"{0.1 * t_end:.0f}-{0.3 * t_end:.0f} s, {', '.join(f'{a:.3g}' for a in late[stable])} in the last "
-            f"{0.2 * t_end:.0f} s (criterion: every trajectory's amplitude at least halves; w* within 5 % of 17)",
-            bool(np.all(late[stable] < 0.5 * early[stable]) and relative(w_star, 17.0) < 0.05),
-        ),
-        Claim(
-            "γ = 0.028: a limit cycle emerges",
-            "limit cycle in the window dynamics (Fig. 3b)",
-            f"amplitude of w {', '.join(f'{a:.3g}' for a in early[cycle])} at {0.1 * t_end:.0f}-{0.3 * t_end:.0f} s, "
-            f"{', '.join(f'{a:.3g}' for a in late[cycle])} at the end (same cycle from every start), period "
-            f"{period:.2f} s (criterion: amplitude > 1 packet at the end, within 5 % across the starts)",
-            bool(np.all(late[cycle] > 1.0) and np.ptp(late[cycle]) < 0.05 * late[cycle].mean()),
-        ),
-    ]
+    values = {
+        "hopf_gamma": hopf.value,
+        "w_star": w_star,
+        "stable_decay_largest": float(np.max(late[stable] / early[stable])),
+        "cycle_amplitude_smallest": float(late[cycle].min()),
+        "cycle_amplitude_spread_percent": float(100 * np.ptp(late[cycle]) / late[cycle].mean()),
+    }
     notes = (
         f"Batch integration of eqs. (1), (3)-(9) (aqmlab.fluid, RK4, step τ/{steps}) for {t_end:.0f} s from three "
         "starting windows per γ; the phase portrait plots w(t) against w(t − τ). Normal form at the Hopf point "
@@ -257,19 +265,56 @@ def fig3(out: Path, quick: bool) -> Outcome:
         "c1": str(normal_form.c1),
         "beta2": normal_form.beta2,
     }
-    return Outcome(claims, ["fig3.png"], notes, data)
+    return Computed(values, ["fig3.png"], notes, data)
 
 
-@reproduction(
-    "seed000-fig4",
-    PAPER,
-    "Figs. 4a-c: Hopf boundaries without averaging, against Fig. 2a",
-    "CTCP-RED deciding on the instantaneous queue, C̃ = 100: stability is lost at a smaller RTT as the "
-    "threshold b grows; at τ = 0.273 s and b = 50 the default α = 0.125 is on the boundary; for every "
-    "C̃ the system stays stable to larger RTTs than with averaging.",
-    "≈8 s",
+register(
+    Declaration(
+        id="seed000-fig3",
+        paper=PAPER,
+        title="Fig. 3: phase portraits at γ = 0.032 (stable) and γ = 0.028 (limit cycle)",
+        description="CTCP-RED with averaging, C̃ = 100, τ = 171 ms: the Hopf point in γ is 0.03; at γ = 0.032 the "
+        "window converges to w* ≈ 17 packets, at γ = 0.028 it settles on a limit cycle.",
+        compute=fig3,
+        claims=(
+            Claim(
+                "hopf-gamma",
+                "the system undergoes a Hopf bifurcation at γ = 0.03 for τ = 171 ms",
+                "γ = 0.03",
+                "Section III-A, Fig. 3 caption",
+                (Check("hopf_gamma", Printed("0.03"), "Hopf γ (characteristic roots)"),),
+            ),
+            Claim(
+                "converges-at-0.032",
+                "γ = 0.032: the trajectories converge to a stable equilibrium w* ≈ 17 packets",
+                "convergence to w* ≈ 17 packets",
+                "Section III-A, Fig. 3a",
+                (
+                    Check("w_star", Printed("17"), "w*", "packets"),
+                    Check("stable_decay_largest", AtMost(0.5), "largest late/early amplitude of w over the starts"),
+                ),
+                why="'converge' is ours: every trajectory's amplitude at least halves between 10-30 % and the last "
+                "20 % of the run",
+            ),
+            Claim(
+                "limit-cycle-at-0.028",
+                "γ = 0.028: a limit cycle emerges in the window dynamics",
+                "limit cycle (Fig. 3b)",
+                "Section III-A, Fig. 3b",
+                (
+                    Check("cycle_amplitude_smallest", Above(1), "smallest final amplitude of w", "packets"),
+                    Check("cycle_amplitude_spread_percent", Below(5), "spread of the amplitude over the starts", "%"),
+                ),
+                why="ours (no number in the paper): an amplitude above 1 packet at the end, the same cycle (within "
+                "5 %) from every start",
+            ),
+        ),
+        full_cost="≈20 s",
+    )
 )
-def fig4(out: Path, quick: bool) -> Outcome:
+
+
+def fig4(out: Path, quick: bool) -> Computed:
     averaging, instantaneous = chart("fig2a", out, quick), chart("fig4a", out, quick)
     b_tau, b_alpha = chart("fig4b", out, quick), chart("fig4c", out, quick)
     capacity = instantaneous["C"].to_numpy()
@@ -278,36 +323,15 @@ def fig4(out: Path, quick: bool) -> Outcome:
     alphas = b_alpha["alpha"].to_numpy()
     ratio = tau_inst / tau_avg
     same_grid = bool(np.allclose(capacity, averaging["C"].to_numpy()))
-    claims = [
-        Claim(
-            "Fig. 4a: larger C̃ needs a smaller RTT",
-            "the Hopf τ decreases as C̃ grows",
-            f"τ {tau_inst[0]:.4f} s (C̃ = {capacity[0]:g}) → {tau_inst[-1]:.4f} s (C̃ = {capacity[-1]:g}), "
-            f"decreasing at {int(np.sum(np.diff(tau_inst) < 0))} of {capacity.size - 1} steps",
-            bool(np.all(np.diff(tau_inst) < 0)),
-        ),
-        Claim(
-            "Figs. 4a against 2a: without averaging the system is stable to larger RTTs",
-            "for any C̃, stable for larger RTTs when averaging is not performed (Section IV-A)",
-            f"Hopf τ without / with averaging: {ratio.min():.2f}-{ratio.max():.2f} times over C̃ ∈ "
-            f"[{capacity[0]:g}, {capacity[-1]:g}] ({capacity.size} points)",
-            bool(same_grid and np.all(ratio > 1)),
-        ),
-        Claim(
-            "Fig. 4b: a larger threshold b destabilises at a smaller RTT",
-            "as b is increased the system may become unstable for smaller RTTs",
-            f"Hopf τ {taus[0]:.4f} s (b = {b[0]:g}) → {taus[-1]:.4f} s (b = {b[-1]:g}), decreasing at "
-            f"{int(np.sum(np.diff(taus) < 0))} of {b.size - 1} steps",
-            bool(np.all(np.diff(taus) < 0)),
-        ),
-        Claim(
-            "Fig. 4c: at τ = 0.273 s and b = 50 the default α = 0.125 is on the boundary",
-            "τ = 0.273 s computed from (33) for the default α",
-            f"boundary α = {alphas[0]:.4f} at b = 50 (criterion: within 2 %: our Hopf τ for α = 0.125 is "
-            f"{taus[0]:.4f} s, 0.5 % below the paper's 0.273, which moves α by about 1 %)",
-            bool(relative(alphas[0], 0.125) < 0.02),
-        ),
-    ]
+    if not same_grid:
+        raise ValueError("seed000-fig4: Figs. 2a and 4a were computed on different C̃ grids")
+    values = {
+        "tau_steps_not_decreasing_4a": float(np.sum(np.diff(tau_inst) >= 0)),
+        "tau_ratio_smallest": float(ratio.min()),
+        "tau_steps_not_decreasing_4b": float(np.sum(np.diff(taus) >= 0)),
+        "alpha_b50": float(alphas[0]),
+        "tau_b50_s": float(taus[0]),
+    }
     notes = (
         "Hopf boundaries by continuation (docs/stability.md), "
         f"{'40' if quick else '200'} points each; 'b' in Figs. 4b-c is the minimum threshold (range [50, 150]). "
@@ -322,19 +346,62 @@ def fig4(out: Path, quick: bool) -> Outcome:
         "tau_b150": float(taus[-1]),
         "alpha_b50": float(alphas[0]),
     }
-    return Outcome(claims, ["fig4a.png", "fig2a.png", "fig4b.png", "fig4c.png"], notes, data)
+    notes += (
+        f" Fig. 4a: τ {tau_inst[0]:.4f} s (C̃ = {capacity[0]:g}) → {tau_inst[-1]:.4f} s (C̃ = {capacity[-1]:g}); "
+        f"without / with averaging {ratio.min():.2f}-{ratio.max():.2f} times. Fig. 4b: τ {taus[0]:.4f} s (b = "
+        f"{b[0]:g}) → {taus[-1]:.4f} s (b = {b[-1]:g})."
+    )
+    return Computed(values, ["fig4a.png", "fig2a.png", "fig4b.png", "fig4c.png"], notes, data)
 
 
-@reproduction(
-    "seed000-fig14",
-    PAPER,
-    "Fig. 14b: bifurcation diagram of the threshold policy in q_th",
-    "Compound TCP with the threshold policy (α = 0.125, C̃ = 100, τ = 1 s): the window converges for "
-    "q_th < 39 and oscillates on a limit cycle for q_th ≥ 39, with an amplitude growing with q_th; the "
-    "equilibrium window grows with q_th.",
-    "≈2 s",
+register(
+    Declaration(
+        id="seed000-fig4",
+        paper=PAPER,
+        title="Figs. 4a-c: Hopf boundaries without averaging, against Fig. 2a",
+        description="CTCP-RED deciding on the instantaneous queue, C̃ = 100: stability is lost at a smaller RTT as "
+        "the threshold b grows; at τ = 0.273 s and b = 50 the default α = 0.125 is on the boundary; for every C̃ "
+        "the system stays stable to larger RTTs than with averaging.",
+        compute=fig4,
+        claims=(
+            Claim(
+                "fig4a-capacity",
+                "Fig. 4a: as C̃ increases, the RTT would have to reduce to ensure stability",
+                "the Hopf τ decreases as C̃ grows",
+                "Section IV-A, Fig. 4a",
+                (Check("tau_steps_not_decreasing_4a", AtMost(0), "steps where the Hopf τ does not decrease"),),
+            ),
+            Claim(
+                "fig4a-against-2a",
+                "for any C̃, the system remains stable for larger RTTs when averaging is not performed",
+                "larger Hopf τ without averaging at every C̃",
+                "Section IV-A, Figs. 4a and 2a",
+                (Check("tau_ratio_smallest", Above(1), "smallest Hopf τ without / with averaging over C̃"),),
+            ),
+            Claim(
+                "fig4b-threshold",
+                "Fig. 4b: as b is increased the system may become unstable for smaller RTTs",
+                "the Hopf τ decreases as b grows",
+                "Section IV-A, Fig. 4b",
+                (Check("tau_steps_not_decreasing_4b", AtMost(0), "steps where the Hopf τ does not decrease"),),
+            ),
+            Claim(
+                "fig4c-default-alpha-on-boundary",
+                "Fig. 4c: at τ = 0.273 s (the Hopf condition (33) for the default α) and b = 50, α = 0.125 is on "
+                "the boundary",
+                "α = 0.125 at τ = 0.273 s, b = 50",
+                "Section IV-A, Fig. 4c",
+                (Check("alpha_b50", Printed("0.125"), "boundary α at b = 50, τ = 0.273 s"),),
+                why="at the printed precision of α; our own Hopf τ for α = 0.125 is shown beside it",
+                shows=(("tau_b50_s", "our Hopf τ for α = 0.125 and b = 50:", "s"),),
+            ),
+        ),
+        full_cost="≈8 s",
+    )
 )
-def fig14(out: Path, quick: bool) -> Outcome:
+
+
+def fig14(out: Path, quick: bool) -> Computed:
     # Quick and full are the same: 91 thresholds in one batch take about a second.
     model = get_model("ctcp-threshold")
     thresholds = np.arange(10.0, 101.0)
@@ -373,40 +440,12 @@ def fig14(out: Path, quick: bool) -> Outcome:
     pq.write_table(
         pa.table({"q_th": thresholds, "amplitude_w": late, "equilibrium_w": equilibrium}), out / "fig14b.parquet"
     )
-    growing = bool(np.all(np.diff(late[above]) > 0))
-    claims = [
-        Claim(
-            "below q_th = 39 the window converges to the equilibrium",
-            "convergence for q_th < 39 (Fig. 14b)",
-            f"largest amplitude of w in the last 120 s for q_th ≤ 38: {late[below].max():.2g} packets at q_th = "
-            f"{thresholds[below][np.argmax(late[below])]:g} (criterion: < 0.01 packet)",
-            bool(late[below].max() < 0.01),
-        ),
-        Claim(
-            "from q_th = 39 on a limit cycle",
-            "limit cycle for q_th ≥ 39 (Hopf at 39)",
-            f"smallest amplitude for q_th ≥ 39: {late[above].min():.3g} packets (q_th = 39); Hopf point by the roots "
-            f"q_th = {hopf.value:.3f}; normal form μ2 = {normal_form.mu2:.3g} > 0 (supercritical) "
-            "(criterion: > 0.1 packet)",
-            bool(late[above].min() > 0.1),
-        ),
-        Claim(
-            "the amplitude grows with q_th",
-            "amplitude of the limit cycle increases as q_th increases",
-            f"amplitude {late[above][0]:.2f} (39) → "
-            f"{late[thresholds == 60][0]:.2f} (60) → {late[-1]:.2f} (100) packets; "
-            f"increasing at every step: {growing}",
-            growing,
-        ),
-        Claim(
-            "the equilibrium window grows with q_th",
-            "w* increases with q_th (equilibrium below eq. 36)",
-            f"w* = {equilibrium[0]:.1f} (10) → {equilibrium[thresholds == 39][0]:.1f} (39) → "
-            f"{equilibrium[-1]:.1f} (100) "
-            "packets",
-            bool(np.all(np.diff(equilibrium) > 0)),
-        ),
-    ]
+    values = {
+        "amplitude_below_39_largest": float(late[below].max()),
+        "amplitude_from_39_smallest": float(late[above].min()),
+        "amplitude_steps_not_growing": float(np.sum(np.diff(late[above]) <= 0)),
+        "equilibrium_steps_not_growing": float(np.sum(np.diff(equilibrium) <= 0)),
+    }
     notes = (
         "Eq. (36) with p(w) = (w/(C̃τ))^q_th, α = 0.125, k = 0.75, β = 0.5, C̃ = 100, τ = 1 s; 91 thresholds "
         f"integrated in one batch (RK4, step τ/20) for {t_end:.0f} s from 1.05 w*; amplitude = half the peak-to-peak "
@@ -420,19 +459,65 @@ def fig14(out: Path, quick: bool) -> Outcome:
         "amplitude_q39": float(late[thresholds == 39][0]),
         "amplitude_q38": float(late[thresholds == 38][0]),
     }
-    return Outcome(claims, ["fig14b.png"], notes, data)
+    notes += (
+        f" Hopf point by the roots q_th = {hopf.value:.3f}; normal form μ2 = {normal_form.mu2:.3g} (supercritical "
+        f"when > 0). Amplitude {late[above][0]:.2f} (39) → {late[thresholds == 60][0]:.2f} (60) → {late[-1]:.2f} "
+        f"(100) packets; w* = {equilibrium[0]:.1f} (10) → {equilibrium[-1]:.1f} (100) packets."
+    )
+    return Computed(values, ["fig14b.png"], notes, data)
 
 
-@reproduction(
-    "seed000-appendix",
-    PAPER,
-    "Appendix B and Fig. 20: type of the Hopf bifurcation without averaging",
-    "The Appendix's numerical example: with default parameters and C = 100 system (26) has a Hopf point "
-    "(the paper: τ = 0.7751); pushing κ about 5 % beyond it, μ2 > 0 (supercritical) and β2 < 0 "
-    "(orbitally stable limit cycles).",
-    "≈2 s",
+register(
+    Declaration(
+        id="seed000-fig14",
+        paper=PAPER,
+        title="Fig. 14b: bifurcation diagram of the threshold policy in q_th",
+        description="Compound TCP with the threshold policy (α = 0.125, C̃ = 100, τ = 1 s): the window converges for "
+        "q_th < 39 and oscillates on a limit cycle for q_th ≥ 39, with an amplitude growing with q_th; the "
+        "equilibrium window grows with q_th.",
+        compute=fig14,
+        claims=(
+            Claim(
+                "converges-below-39",
+                "the window dynamics converge to the equilibrium for q_th < 39",
+                "convergence for q_th < 39",
+                "Section VI-A, Fig. 14b",
+                (Check("amplitude_below_39_largest", Below(0.01), "largest final amplitude for q_th ≤ 38", "packets"),),
+                why="ours: 'converge' as a final amplitude below 0.01 packet after 600 s",
+            ),
+            Claim(
+                "cycle-from-39",
+                "the window dynamics break into a limit cycle for q_th ≥ 39",
+                "limit cycle for q_th ≥ 39",
+                "Section VI-A, Fig. 14b",
+                (Check("amplitude_from_39_smallest", Above(0.1), "smallest final amplitude for q_th ≥ 39", "packets"),),
+                why="ours: a limit cycle as a final amplitude above 0.1 packet",
+            ),
+            Claim(
+                "amplitude-grows",
+                "the amplitude of the limit cycle increases as q_th is increased",
+                "amplitude increases with q_th",
+                "Section VI-A, Fig. 14b",
+                (
+                    Check(
+                        "amplitude_steps_not_growing", AtMost(0), "steps of q_th ≥ 39 where the amplitude does not grow"
+                    ),
+                ),
+            ),
+            Claim(
+                "equilibrium-grows",
+                "the equilibrium window size increases as q_th is increased",
+                "w* increases with q_th",
+                "Section VI-A, Fig. 14b",
+                (Check("equilibrium_steps_not_growing", AtMost(0), "steps where w* does not grow"),),
+            ),
+        ),
+        full_cost="≈2 s",
+    )
 )
-def appendix(out: Path, quick: bool) -> Outcome:
+
+
+def appendix(out: Path, quick: bool) -> Computed:
     hopf = find_hopf("ctcp-red-noavg", "tau", 0.01, 2.0, {"C": C_TILDE})
     printed = appendix_ctcp_noavg(hopf.params, omega=hopf.omega)  # eqs. (47)-(68), Table II
     general = lyapunov("ctcp-red-noavg", hopf.params, hopf.omega, param="kappa")
@@ -458,35 +543,12 @@ def appendix(out: Path, quick: bool) -> Outcome:
         axis.grid(alpha=0.3)
     fig.savefig(out / "fig20.png")
     pq.write_table(pa.table({"kappa": kappas, "mu2": mu2, "beta2": beta2}), out / "fig20.parquet")
-    claims = [
-        Claim(
-            "the Hopf point of system (26) with the defaults and C = 100",
-            "τ = 0.7751 (Appendix B)",
-            f"τ = {hopf.value:.4f} s (characteristic roots; Section IV-A of the paper itself says 0.273 s) "
-            "(criterion: within 1 %)",
-            bool(relative(hopf.value, 0.7751) < 0.01),
-        ),
-        Claim(
-            "the Hopf bifurcation is supercritical",
-            "μ2 > 0 for κ ∈ [1, 1.05] (Fig. 20a)",
-            f"μ2 from {mu2.min():.3g} to {mu2.max():.3g} over κ ∈ [1, 1.05]; at κ_c = 1: {printed['mu2']:.3g}",
-            bool(np.all(mu2 > 0)),
-        ),
-        Claim(
-            "the limit cycles are asymptotically orbitally stable",
-            "β2 < 0 for κ ∈ [1, 1.05] (Fig. 20b)",
-            f"β2 from {beta2.min():.3g} to {beta2.max():.3g}; at κ_c = 1: {printed['beta2']:.3g}",
-            bool(np.all(beta2 < 0)),
-        ),
-        Claim(
-            "the Appendix's formulas against a general computation",
-            "(no number in the paper: an internal check)",
-            f"c1 = {printed['c1']:.4g} (eqs. 47-67) against {general.c1:.4g} (Kuznetsov's formula for delay "
-            f"equations, finite-difference multilinear forms): relative difference {agreement:.1e} "
-            "(criterion: < 1e-4)",
-            bool(agreement < 1e-4),
-        ),
-    ]
+    values = {
+        "hopf_tau_s": hopf.value,
+        "mu2_smallest": float(mu2.min()),
+        "beta2_largest": float(beta2.max()),
+        "c1_relative_difference": float(agreement),
+    }
     notes = (
         f"Defaults of Section IV-A (α = 0.125, k = 0.75, β = 0.5, b = 50, b̄ = 550, p̄ = 0.1), C̃ = 100, κ = 1. "
         f"At the Hopf point τ = {hopf.value:.4f} s, ω = {hopf.omega:.4f} rad/s: Re dλ/dκ = "
@@ -505,4 +567,54 @@ def appendix(out: Path, quick: bool) -> Outcome:
         "dlam_dkappa": str(printed["dlam_dkappa"]),
         "c1_general": str(general.c1),
     }
-    return Outcome(claims, ["fig20.png"], notes, data)
+    notes += (
+        f" μ2 from {mu2.min():.3g} to {mu2.max():.3g} and β2 from {beta2.min():.3g} to {beta2.max():.3g} over "
+        f"κ ∈ [1, 1.05]; c1 = {printed['c1']:.4g} (eqs. 47-67) against {general.c1:.4g} (Kuznetsov's formula)."
+    )
+    return Computed(values, ["fig20.png"], notes, data)
+
+
+register(
+    Declaration(
+        id="seed000-appendix",
+        paper=PAPER,
+        title="Appendix B and Fig. 20: type of the Hopf bifurcation without averaging",
+        description="The Appendix's numerical example: with default parameters and C = 100 system (26) has a Hopf "
+        "point (the paper: τ = 0.7751); pushing κ about 5 % beyond it, μ2 > 0 (supercritical) and β2 < 0 "
+        "(orbitally stable limit cycles).",
+        compute=appendix,
+        claims=(
+            Claim(
+                "hopf-tau",
+                "with the defaults and C̃ = 100, system (26) undergoes a Hopf bifurcation at τ = 0.7751",
+                "τ = 0.7751",
+                "Appendix B",
+                (Check("hopf_tau_s", Printed("0.7751"), "Hopf τ (characteristic roots)", "s"),),
+                why="Section IV-A of the paper itself gives 0.273 s for the same system",
+            ),
+            Claim(
+                "supercritical",
+                "the Hopf bifurcation is supercritical",
+                "μ2 > 0 for κ ∈ [1, 1.05] (Fig. 20a)",
+                "Appendix B, Fig. 20a",
+                (Check("mu2_smallest", Above(0), "smallest μ2 over κ ∈ [1, 1.05]"),),
+            ),
+            Claim(
+                "orbitally-stable",
+                "the emerging limit cycles are asymptotically orbitally stable",
+                "β2 < 0 for κ ∈ [1, 1.05] (Fig. 20b)",
+                "Appendix B, Fig. 20b",
+                (Check("beta2_largest", Below(0), "largest β2 over κ ∈ [1, 1.05]"),),
+            ),
+            Claim(
+                "formulas-against-general-computation",
+                "the Appendix's formulas (eqs. 47-67) against a general computation of c1",
+                "(no number in the paper: an internal check)",
+                "Appendix B, eqs. 47-67",
+                (Check("c1_relative_difference", Below(1e-4), "relative difference of c1"),),
+                why="ours: Kuznetsov's formula for delay equations with finite-difference multilinear forms",
+            ),
+        ),
+        full_cost="≈2 s",
+    )
+)

@@ -114,6 +114,9 @@ def operating_point(out: Path, quick: bool) -> Outcome:
         "max_p": 0.1,
         "q_weight": 0.002,
         "mean_packet_size": "500B",
+        # The paper's H (eq. 10) jumps from p_max to 1 at max_th: RED as in ns-2 before gentle_
+        # became its default (ns-default.tcl line 146, April 2001; the paper is from 2000).
+        "gentle": False,
     }
     control = red(12.5, 37.5, 0.1)
     # The paper gives neither the link rate nor the flow count of Figs. 8-13. B = 75 packets of

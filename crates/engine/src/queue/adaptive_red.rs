@@ -21,7 +21,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::red::{Red, RedConfig};
+use super::red::{ns2_thresholds, Red, RedConfig};
 use super::{Limit, LinkContext, QueuePolicy, QueueView, Verdict};
 use crate::error::{EngineError, Result};
 use crate::packet::Packet;
@@ -143,11 +143,13 @@ impl AdaptiveRed {
                 gentle: config.gentle,
                 wait: config.wait,
                 ecn: config.ecn,
+                mark_p: None,
                 byte_mode: config.byte_mode,
                 queue_in_bytes: config.queue_in_bytes,
                 instantaneous: false,
                 mean_packet_bytes: config.mean_packet_bytes,
                 link_delay_ns: config.link_delay_ns,
+                target_delay_ns: config.target_delay_ns,
             },
             link,
             field,
@@ -175,12 +177,14 @@ impl AdaptiveRed {
 /// ns-2 `initialize_params` for adaptive RED: min_th = max(5, target_queue / 2) packets with
 /// target_queue = target_delay · ptc; max_th = 3 min_th. Bytes in byte mode.
 pub fn automatic_thresholds(config: &AdaptiveRedConfig, link: LinkContext) -> (f64, f64) {
-    let ptc = link.rate_bps as f64 / (8.0 * config.mean_packet_bytes as f64);
-    let unit = if config.queue_in_bytes { config.mean_packet_bytes as f64 } else { 1.0 };
-    let min_th =
-        if config.min_th > 0.0 { config.min_th } else { (to_secs(config.target_delay_ns) * ptc / 2.0).max(5.0) * unit };
-    let max_th = if config.max_th > 0.0 { config.max_th } else { 3.0 * min_th };
-    (min_th, max_th)
+    ns2_thresholds(
+        config.min_th,
+        config.max_th,
+        to_secs(config.target_delay_ns),
+        link.rate_bps,
+        config.mean_packet_bytes,
+        config.queue_in_bytes,
+    )
 }
 
 impl QueuePolicy for AdaptiveRed {

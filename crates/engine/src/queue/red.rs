@@ -6,6 +6,9 @@
 //! seed 000 eq. (6)), spaced by the count of packets since the last drop (`wait`).
 //! The `instantaneous` mode takes decisions on the current queue instead of the average,
 //! as seed 000 Sections IV and V-A2 do for "RED without averaging".
+//!
+//! Defaults are ns-2's (ns-2.35 `tcl/lib/ns-default.tcl`, CVS v1.388; the Python model
+//! `aqmlab.queues.Red` carries them, with the line of each; `docs/queues/red.md`).
 
 use serde::{Deserialize, Serialize};
 
@@ -19,9 +22,11 @@ use crate::time::{to_secs, Time};
 #[serde(deny_unknown_fields)]
 pub struct RedConfig {
     pub limit: Limit,
-    /// Minimum threshold (ns-2 `thresh_`), packets (bytes when `queue_in_bytes`).
+    /// Minimum threshold (ns-2 `thresh_`), packets (bytes when `queue_in_bytes`);
+    /// 0 = ns-2's automatic threshold from `target_delay_ns` (see [`ns2_thresholds`]).
     pub min_th: f64,
-    /// Maximum threshold (ns-2 `maxthresh_`), packets (bytes when `queue_in_bytes`).
+    /// Maximum threshold (ns-2 `maxthresh_`), packets (bytes when `queue_in_bytes`);
+    /// 0 = ns-2's automatic 3 · min_th.
     pub max_th: f64,
     /// Maximum early-drop probability p̄ = 1 / `linterm_`.
     pub max_p: f64,
@@ -33,6 +38,12 @@ pub struct RedConfig {
     pub wait: bool,
     /// Mark ECN-capable packets instead of dropping them (ns-2 `setbit_`).
     pub ecn: bool,
+    /// ns-2 `mark_p_` with `use_mark_p_ true`: an early decision marks an ECN-capable packet
+    /// only while the control-law probability is below `mark_p`, and drops it otherwise
+    /// (ns-2 `queue/red.cc` `drop_early`: `!use_mark_p || v_prob1 < mark_p`). `None` is
+    /// `use_mark_p_ false` (always mark).
+    #[serde(default)]
+    pub mark_p: Option<f64>,
     /// Scale the drop probability by packet size / mean packet size (ns-2 `bytes_`).
     pub byte_mode: bool,
     /// Measure the queue, average and thresholds in bytes (ns-2 `queue_in_bytes_`).
@@ -44,6 +55,32 @@ pub struct RedConfig {
     /// One-way propagation delay of the link the queue feeds (ns-2 `link_->delay()`), used by
     /// the automatic weight `q_weight = -1`.
     pub link_delay_ns: Time,
+    /// Target queueing delay of the automatic thresholds (ns-2 `targetdelay_`, 5 ms).
+    #[serde(default = "default_target_delay_ns")]
+    pub target_delay_ns: Time,
+}
+
+fn default_target_delay_ns() -> Time {
+    5_000_000
+}
+
+/// ns-2's automatic thresholds (`REDQueue::initialize_params`, `queue/red.cc`): with
+/// `min_th = 0`, min_th = max(5, target_delay · ptc / 2) packets; with `max_th = 0`,
+/// max_th = 3 · min_th; in bytes (× the mean packet size) when the queue is in bytes
+/// (`REDQueue::reset`). Given thresholds are returned unchanged.
+pub fn ns2_thresholds(
+    min_th: f64,
+    max_th: f64,
+    target_delay_s: f64,
+    link_rate_bps: u64,
+    mean_packet_bytes: u32,
+    queue_in_bytes: bool,
+) -> (f64, f64) {
+    let ptc = link_rate_bps as f64 / (8.0 * mean_packet_bytes as f64);
+    let unit = if queue_in_bytes { mean_packet_bytes as f64 } else { 1.0 };
+    let min_th = if min_th > 0.0 { min_th } else { (target_delay_s * ptc / 2.0).max(5.0) * unit };
+    let max_th = if max_th > 0.0 { max_th } else { 3.0 * min_th };
+    (min_th, max_th)
 }
 
 /// ns-2's automatic EWMA weights (`REDQueue::initialize_params`), with
@@ -93,6 +130,7 @@ pub struct Red {
     gentle: bool,
     wait: bool,
     ecn: bool,
+    mark_p: Option<f64>,
     byte_mode: bool,
     queue_in_bytes: bool,
     instantaneous: bool,
@@ -120,13 +158,38 @@ impl Red {
                 Err(EngineError::invalid(format!("{field}.{name}"), value, allowed))
             }
         };
-        check(config.min_th >= 0.0 && config.min_th.is_finite(), "min_th", config.min_th, "a threshold >= 0")?;
         check(
-            config.max_th > config.min_th && config.max_th.is_finite(),
+            config.min_th >= 0.0 && config.min_th.is_finite(),
+            "min_th",
+            config.min_th,
+            "a threshold >= 0 (0: automatic)",
+        )?;
+        check(
+            config.max_th >= 0.0 && config.max_th.is_finite(),
             "max_th",
             config.max_th,
-            "a threshold above min_th",
+            "a threshold >= 0 (0: automatic)",
         )?;
+        if config.min_th == 0.0 {
+            check(
+                config.target_delay_ns > 0,
+                "target_delay_ns",
+                config.target_delay_ns as f64,
+                "a delay > 0 ns when min_th is automatic",
+            )?;
+        }
+        let (min_th, max_th) = ns2_thresholds(
+            config.min_th,
+            config.max_th,
+            to_secs(config.target_delay_ns),
+            link.rate_bps,
+            config.mean_packet_bytes.max(1),
+            config.queue_in_bytes,
+        );
+        check(max_th > min_th, "max_th", max_th, "a threshold above min_th")?;
+        if let Some(mark_p) = config.mark_p {
+            check(mark_p > 0.0 && mark_p <= 1.0, "mark_p", mark_p, "a probability in (0, 1], or none")?;
+        }
         check(config.max_p > 0.0 && config.max_p <= 1.0, "max_p", config.max_p, "a probability in (0, 1]")?;
         check(config.mean_packet_bytes > 0, "mean_packet_bytes", config.mean_packet_bytes as f64, "a size > 0 bytes")?;
         let q_weight =
@@ -139,13 +202,14 @@ impl Red {
                     )
                 })?;
         Ok(Red {
-            min_th: config.min_th,
-            max_th: config.max_th,
+            min_th,
+            max_th,
             max_p: config.max_p,
             q_weight,
             gentle: config.gentle,
             wait: config.wait,
             ecn: config.ecn,
+            mark_p: config.mark_p,
             byte_mode: config.byte_mode,
             queue_in_bytes: config.queue_in_bytes,
             instantaneous: config.instantaneous,
@@ -237,7 +301,9 @@ impl QueuePolicy for Red {
                 if rng.gen::<f64>() <= self.probability {
                     self.count = 0;
                     self.count_bytes = 0;
-                    verdict = if self.ecn && packet.ecn != Ecn::NotEct {
+                    // ns-2 `drop_early`: mark only while v_prob1 (the unspaced law) < mark_p.
+                    let markable = self.mark_p.is_none_or(|mark_p| p < mark_p);
+                    verdict = if self.ecn && packet.ecn != Ecn::NotEct && markable {
                         Verdict::Mark(MarkReason::Early)
                     } else {
                         Verdict::Drop(DropReason::Early)
@@ -282,11 +348,13 @@ mod tests {
             gentle: false,
             wait: true,
             ecn: false,
+            mark_p: None,
             byte_mode: false,
             queue_in_bytes: false,
             instantaneous: false,
             mean_packet_bytes: 1500,
             link_delay_ns: 1_000_000,
+            target_delay_ns: 5_000_000,
         }
     }
 
@@ -429,6 +497,54 @@ mod tests {
             }
         }
         assert!(marks > 100);
+    }
+
+    #[test]
+    fn ecn_capable_packets_are_dropped_where_the_law_reaches_mark_p() {
+        // ns-2 `drop_early` with use_mark_p_ true, mark_p_ 0.1 (ns-default.tcl lines 141-142):
+        // between the thresholds p < 0.1 marks; in the gentle region p >= 0.1 drops.
+        let mut c = config();
+        c.ecn = true;
+        c.gentle = true;
+        c.instantaneous = true;
+        c.wait = false;
+        c.mark_p = Some(0.1);
+        let mut ect = packet();
+        ect.ecn = Ecn::Ect;
+        for (queue, expect_marks) in [(99u32, true), (150, false)] {
+            let mut red = Red::new(&c, LINK, "q").unwrap();
+            let mut rng = stream(1, StreamKind::Queue, queue as u64);
+            let (mut marks, mut drops) = (0, 0);
+            for _ in 0..10_000 {
+                match red.on_arrival(&ect, &view(queue), 0, &mut rng) {
+                    Verdict::Mark(_) => marks += 1,
+                    Verdict::Drop(_) => drops += 1,
+                    Verdict::Enqueue => {}
+                }
+            }
+            if expect_marks {
+                assert!(marks > 100 && drops == 0, "q {queue}: {marks} marks, {drops} drops");
+            } else {
+                assert!(drops > 1000 && marks == 0, "q {queue}: {marks} marks, {drops} drops");
+            }
+        }
+    }
+
+    #[test]
+    fn zero_thresholds_are_ns2_automatic() {
+        // ns-2 red.cc initialize_params: min_th = max(5, target_delay · ptc / 2), max = 3 min.
+        // 100 Mb/s, 1500 B: ptc = 8333.3/s; 5 ms -> target queue 41.7 -> min_th 20.83.
+        let mut c = config();
+        c.min_th = 0.0;
+        c.max_th = 0.0;
+        let red = Red::new(&c, LINK, "q").unwrap();
+        let (lo, hi) = red.thresholds();
+        assert!((lo - 0.005 * 1e8 / 12000.0 / 2.0).abs() < 1e-9 && (hi - 3.0 * lo).abs() < 1e-9, "{lo} {hi}");
+        // A slow link: the floor of 5 packets; bytes mode scales by the mean size.
+        let slow = LinkContext { rate_bps: 1_000_000, mean_packet_bytes: 1500 };
+        c.queue_in_bytes = true;
+        let (lo, hi) = Red::new(&c, slow, "q").unwrap().thresholds();
+        assert_eq!((lo, hi), (5.0 * 1500.0, 15.0 * 1500.0));
     }
 
     #[test]

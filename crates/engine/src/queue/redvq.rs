@@ -109,11 +109,13 @@ mod tests {
                 gentle: false,
                 wait: false,
                 ecn: false,
+                mark_p: None,
                 byte_mode: false,
                 queue_in_bytes: false,
                 instantaneous: false,
                 mean_packet_bytes: 1500,
                 link_delay_ns: 1_000_000,
+                target_delay_ns: 5_000_000,
             },
         }
     }

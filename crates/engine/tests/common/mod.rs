@@ -26,11 +26,13 @@ pub fn red(min_th: f64, max_th: f64, limit: u32) -> QueueConfig {
         gentle: false,
         wait: true,
         ecn: false,
+        mark_p: None,
         byte_mode: false,
         queue_in_bytes: false,
         instantaneous: false,
         mean_packet_bytes: 1500,
         link_delay_ns: MS,
+        target_delay_ns: 5 * MS,
     })
 }
 
