@@ -5,10 +5,9 @@ import json
 import math
 from pathlib import Path
 
+import aqmlab
 import numpy as np
 import pytest
-
-import aqmlab
 from aqmlab.summary import Summary
 
 EXAMPLE = Path(__file__).parents[1] / "examples" / "seed000-fig6-rtt10.toml"
@@ -62,9 +61,8 @@ def test_queue_plots_carry_the_red_thresholds(results):
 
 
 def test_dense_traces_are_drawn_as_min_max_envelopes():
-    from matplotlib.figure import Figure
-
     from aqmlab.plots import ENVELOPE_BINS, trace
+    from matplotlib.figure import Figure
 
     axis = Figure().subplots()
     times = np.linspace(0, 100, 50_000)
@@ -92,7 +90,6 @@ def test_fluid_and_stability_axes_carry_units():
 
 def test_run_figures_label_every_axis_with_units(results, tmp_path):
     import matplotlib.pyplot as plt
-
     from aqmlab import plots
 
     captured = []

@@ -10,14 +10,63 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, PlainValidator, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema
 
 from aqmlab import units
+
+# Upper bounds (issue 17): the engine re-checks the same ones (crates/engine/src/config.rs).
+#: Longest duration of any time field, s (about three years; 1e17 ns).
+MAX_SECONDS = 1e8
+#: Fastest link or source, bit/s (10 Tb/s).
+MAX_RATE_BPS = 1e13
+#: Largest size (a transfer, a mean transfer size), bytes (1 PB).
+MAX_BYTES = 1e15
+#: Largest packet on the wire, bytes (the IPv4 maximum).
+MAX_PACKET_BYTES = 65_535
+#: Largest queue limit in packets (the engine's u32 counter).
+MAX_LIMIT_PACKETS = 2**32 - 1
+#: Largest initial or maximum window, segments (one event sends at most this many packets).
+MAX_WINDOW = 1e7
+
+
+def _seconds(value):
+    seconds = units.seconds(value)
+    if seconds > MAX_SECONDS:
+        raise ValueError(f"{value!r} is longer than the longest allowed duration, {MAX_SECONDS:g} s")
+    return seconds
+
+
+def _bits_per_second(value):
+    rate = units.bits_per_second(value)
+    if rate > MAX_RATE_BPS:
+        raise ValueError(f"{value!r} is faster than the fastest allowed rate, {MAX_RATE_BPS:g} bit/s (10 Tbps)")
+    return rate
+
+
+def _bytes(value):
+    size = units.bytes_(value)
+    if size > MAX_BYTES:
+        raise ValueError(f"{value!r} is larger than the largest allowed size, {MAX_BYTES:g} bytes (1 PB)")
+    return size
+
+
+def _packet_bytes(value):
+    size = units.bytes_(value)
+    if size > MAX_PACKET_BYTES:
+        raise ValueError(f"{value!r} is larger than the largest packet, {MAX_PACKET_BYTES} bytes")
+    return size
+
+
+def _queue_limit(value):
+    limit = units.queue_limit(value)
+    if limit.get("packets", 0) > MAX_LIMIT_PACKETS or limit.get("bytes", 0) > MAX_BYTES:
+        raise ValueError(f"{value!r}: a queue limit may be at most {MAX_LIMIT_PACKETS} packets or {MAX_BYTES:g} bytes")
+    return limit
 
 
 def _quantity(parse, *, positive: bool):
     def check(value: Any) -> Any:
-        if parse(value) == 0 and positive:  # parse raises for anything malformed or negative
+        if parse(value) == 0 and positive:  # parse raises for anything malformed, negative or too large
             raise ValueError(f"{value!r} must be greater than zero")
         return value
 
@@ -43,19 +92,20 @@ _SIZE = r"^\s*[0-9.]+([eE][-+]?[0-9]+)?\s*([kKmMgG]i?)?(B|bytes?|bits?)\s*$"
 _LIMIT = r"^\s*[0-9.]+([eE][-+]?[0-9]+)?\s*(p|pkts?|packets?|([kKmMgG]i?)?(B|bytes?))\s*$"
 
 Number = int | float | str
-Duration = Annotated[
-    Number, _quantity(units.seconds, positive=False), _schema("duration", "seconds", "200ms", _TIME, False)
-]
+Duration = Annotated[Number, _quantity(_seconds, positive=False), _schema("duration", "seconds", "200ms", _TIME, False)]
 PositiveDuration = Annotated[
-    Number, _quantity(units.seconds, positive=True), _schema("duration > 0", "seconds", "200ms", _TIME, True)
+    Number, _quantity(_seconds, positive=True), _schema("duration > 0", "seconds", "200ms", _TIME, True)
 ]
 Rate = Annotated[
-    Number, _quantity(units.bits_per_second, positive=True), _schema("bit rate > 0", "bit/s", "100Mbps", _RATE, True)
+    Number, _quantity(_bits_per_second, positive=True), _schema("bit rate > 0", "bit/s", "100Mbps", _RATE, True)
 ]
-Size = Annotated[Number, _quantity(units.bytes_, positive=True), _schema("size > 0", "bytes", "1500B", _SIZE, True)]
+Size = Annotated[Number, _quantity(_bytes, positive=True), _schema("size > 0", "bytes", "1500B", _SIZE, True)]
+PacketSize = Annotated[
+    Number, _quantity(_packet_bytes, positive=True), _schema("packet size > 0", "bytes", "1500B", _SIZE, True)
+]
 QueueLimit = Annotated[
     Number,
-    _quantity(units.queue_limit, positive=False),
+    _quantity(_queue_limit, positive=False),
     WithJsonSchema(
         {
             "anyOf": [{"type": "string", "pattern": _LIMIT}, {"type": "integer", "minimum": 1}],
@@ -65,6 +115,8 @@ QueueLimit = Annotated[
         }
     ),
 ]
+#: A window in segments (initial or maximum window, window thresholds of window laws).
+Window = Annotated[float, Field(gt=0.0, le=MAX_WINDOW, allow_inf_nan=False)]
 
 
 class Model(BaseModel):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -12,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from aqmlab._lazy_cli import LazyGroup
-from aqmlab.errors import ResultsError, ScenarioError, SimulationInterrupted
+from aqmlab.errors import AqmlabError, EmptyWindowError, SimulationInterrupted
 
 app = typer.Typer(
     cls=LazyGroup,
@@ -27,7 +29,7 @@ console = Console(stderr=True)
 
 
 def _fail(message: str, code: int = 2) -> None:
-    console.print(f"[bold red]error:[/] {message}", highlight=False)
+    console.print(f"[bold red]error:[/] {message}", highlight=False, markup=True, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -70,10 +72,18 @@ def summary_table(title: str, summaries: dict[str, dict[str, float]]) -> Table:
     return table
 
 
-def run_with_progress(scenario, *, seed: int | None, quiet: bool):
+def _format(value: float) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None or value != value:
+        return "-"
+    return f"{value:.4g}"
+
+
+def run_with_progress(scenario, *, seed: int | None, quiet: bool, allow_large: bool = False):
     from aqmlab.simulation import simulate
 
-    return simulate(scenario, seed=seed, progress=not quiet)
+    return simulate(scenario, seed=seed, progress=not quiet, allow_large=allow_large)
 
 
 @app.command()
@@ -83,58 +93,119 @@ def run(
     seed: Annotated[int | None, typer.Option(help="Random seed (default: the scenario's).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace OUT if it holds results.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    allow_large: Annotated[
+        bool, typer.Option("--allow-large", help="Run even above the work and memory limits (aqmlab.workload).")
+    ] = False,
 ) -> None:
-    """Simulate SCENARIO_FILE packet by packet and write results to OUT."""
+    """Simulate SCENARIO_FILE packet by packet and write results to OUT.
+
+    Ctrl-C stops the run and writes the partial results (marked partial); the exit code is
+    0 only when OUT holds complete results, 130 when it holds partial ones or nothing new."""
     from aqmlab.scenario import Scenario
 
     try:
         scenario = Scenario.from_toml(scenario_file)
-        if out.exists() and not force and out.is_dir() and any(out.iterdir()):
-            _fail(f"{out} exists and is not empty; pass --force to replace it")
-        results = run_with_progress(scenario, seed=seed, quiet=quiet)
+        if out.exists() and not force and (not out.is_dir() or any(out.iterdir())):
+            _fail(f"{out} exists and is not an empty directory; pass --force to replace it")
+        try:
+            results = run_with_progress(scenario, seed=seed, quiet=quiet, allow_large=allow_large)
+        except SimulationInterrupted as interrupted:
+            results = interrupted.partial
+            state = "complete" if results.finished else "partial"
+            console.print(f"interrupted at t = {results.end_s:g} s; writing the {state} results", highlight=False)
         from aqmlab.results_io import write_run
 
-        write_run(results, out, force=force)
-    except ScenarioError as error:
+        before = _identity(out)
+        try:
+            write_run(results, out, force=force)
+        except KeyboardInterrupt:
+            if _identity(out) == before:
+                _fail("interrupted while writing the results; nothing written", code=130)
+        # The results are on disk: from now on Ctrl-C only cuts the report short, and the
+        # exit code still says what OUT holds.
+        code = 0 if results.finished else 130
+        signal.signal(signal.SIGINT, lambda *_: sys.exit(code))
+    except AqmlabError as error:
         _fail(str(error))
-    except ResultsError as error:
-        _fail(str(error))
-    except SimulationInterrupted as interrupted:
-        _fail(f"interrupted at t = {interrupted.partial.end_s:.2f} s; nothing written", code=130)
-    Console().print(
-        summary_table(
-            f"{scenario.name} (seed {results.seed}), window [{results.measure_start_s:g}, {results.end_s:g}] s",
-            results.summaries(),
+    except KeyboardInterrupt:
+        _fail("interrupted; nothing written", code=130)
+    if results.finished:
+        Console().print(
+            summary_table(
+                f"{scenario.name} (seed {results.seed}), window [{results.measure_start_s:g}, {results.end_s:g}] s",
+                results.summaries(),
+            )
         )
+        console.print(f"wrote {out} ({results.wall_time_s:.2f} s wall, {results.counters['events']:,} events)")
+        return
+    console.print(
+        f"wrote PARTIAL results to {out}: the run stopped at t = {results.end_s:g} s of {scenario.duration_s:g} s "
+        f"(see `aqmlab summary {out}`)",
+        highlight=False,
+        soft_wrap=True,
     )
-    console.print(f"wrote {out} ({results.wall_time_s:.2f} s wall, {results.counters['events']:,} events)")
+    raise typer.Exit(130)
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """What is at `path` now (device and inode), to tell whether a write replaced it."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return stat.st_dev, stat.st_ino
 
 
 @app.command()
-def validate(scenario_file: Annotated[Path, typer.Argument(help="Scenario TOML file.")]) -> None:
-    """Check SCENARIO_FILE and print the resolved scenario (SI units) as JSON."""
+def validate(
+    scenario_file: Annotated[Path, typer.Argument(help="Scenario TOML file.")],
+    allow_large: Annotated[
+        bool, typer.Option("--allow-large", help="Accept a scenario above the work and memory limits.")
+    ] = False,
+) -> None:
+    """Check SCENARIO_FILE and print the resolved scenario (SI units) as JSON.
+
+    The work estimate comes first: a scenario above the limits is refused before the engine
+    allocates anything (with --allow-large it is built, and checked, like any other)."""
     from aqmlab.scenario import Scenario
 
     try:
         scenario = Scenario.from_toml(scenario_file)
-        from aqmlab import _engine
+        from aqmlab import _engine, workload
 
+        estimate = workload.check(scenario, allow_large=allow_large)
         _engine.Simulation(scenario.resolved_json(), scenario.seed)
-    except ScenarioError as error:
+    except AqmlabError as error:
         _fail(str(error))
+    except KeyboardInterrupt:
+        _fail("interrupted", code=130)
     print(json.dumps(scenario.resolved(), indent=2, sort_keys=True))
+    console.print(f"estimate: {estimate.describe()}", highlight=False, soft_wrap=True)
 
 
 @app.command()
 def summary(directory: Annotated[Path, typer.Argument(help="A results directory written by `aqmlab run`.")]) -> None:
-    """Print the summary of saved results."""
+    """Print the summary of saved results. Exit code 0 for complete results, 1 for partial
+    ones (an interrupted run: a note says where it stopped)."""
     from aqmlab.results import Results
 
     try:
         results = Results.load(directory)
-    except (ResultsError, ScenarioError) as error:
+        summaries = results.summaries()
+    except EmptyWindowError as error:
+        _fail(f"partial results: {error}", code=1)
+    except AqmlabError as error:
         _fail(str(error))
-    Console().print(summary_table(f"{directory} ({results.scenario.name})", results.summaries()))
+    title = f"{directory} ({results.scenario.name})" + (" [PARTIAL]" if results.partial else "")
+    Console().print(summary_table(title, summaries))
+    if results.partial:
+        console.print(
+            f"partial results: the run stopped at t = {results.end_s:g} s of {results.scenario.duration_s:g} s; "
+            f"statistics are over [{results.measure_start_s:g}, {results.end_s:g}] s",
+            highlight=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -149,7 +220,7 @@ def demo(
     try:
         with steps_bar("demo", len(DEMO_REPRODUCTIONS)) as step, showing_simulations():
             report = run_demo(out, quick=quick, progress=step)
-    except ScenarioError as error:
+    except AqmlabError as error:
         _fail(str(error))
     except KeyboardInterrupt:
         _fail("interrupted; finished parts are kept", code=130)
@@ -168,7 +239,7 @@ def report(
     try:
         with status(f"writing the report of {directory}"):
             path = write_report(directory, out)
-    except (ResultsError, ScenarioError) as error:
+    except AqmlabError as error:
         _fail(str(error))
     console.print(f"wrote {path}")
 

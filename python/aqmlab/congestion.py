@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from aqmlab import units
-from aqmlab._fields import Duration, Number, PositiveDuration
+from aqmlab._fields import MAX_WINDOW, Duration, Number, PositiveDuration
 
 
 class _Algorithm(BaseModel):
@@ -152,12 +152,12 @@ class Compound(_Algorithm):
     See docs/congestion/compound.md."""
 
     kind: Literal["compound"] = "compound"
-    alpha: float = Field(default=0.125, gt=0.0, allow_inf_nan=False)
+    alpha: float = Field(default=0.125, gt=0.0, le=10.0, allow_inf_nan=False)
     beta: float = Field(default=0.5, gt=0.0, lt=1.0)
     k: float = Field(default=0.75, gt=0.0, le=1.0)
-    gamma: float = Field(default=30.0, gt=0.0, allow_inf_nan=False, description="packets")
-    zeta: float = Field(default=0.5, gt=0.0, allow_inf_nan=False)
-    low_window: float = Field(default=41.0, ge=0.0, allow_inf_nan=False, description="packets")
+    gamma: float = Field(default=30.0, gt=0.0, le=MAX_WINDOW, allow_inf_nan=False, description="packets")
+    zeta: float = Field(default=0.5, gt=0.0, le=100.0, allow_inf_nan=False)
+    low_window: float = Field(default=41.0, ge=0.0, le=MAX_WINDOW, allow_inf_nan=False, description="packets")
 
 
 #: Every algorithm, tagged on `kind`.
@@ -167,7 +167,7 @@ class Cubic(_Algorithm):
     (α = 3(1 − β)/(1 + β)) and fast convergence. Engine: `tcp/cc/cubic.rs`."""
 
     kind: Literal["cubic"] = "cubic"
-    c: float = Field(default=0.4, gt=0.0, description="C, segments/s³ (RFC 9438 Section 4.1.1)")
+    c: float = Field(default=0.4, gt=0.0, le=100.0, description="C, segments/s³ (RFC 9438 Section 4.1.1)")
     beta: float = Field(default=0.7, gt=0.0, lt=1.0, description="β_cubic (RFC 9438 Section 4.1.1)")
     fast_convergence: bool = Field(default=True, description="RFC 9438 Section 4.7")
     reno_friendly: bool = Field(default=True, description="RFC 9438 Section 4.3")
@@ -178,8 +178,8 @@ class HighSpeed(_Algorithm):
     `low_window`, Reno below it. Engine: `tcp/cc/highspeed.rs`."""
 
     kind: Literal["highspeed"] = "highspeed"
-    low_window: float = Field(default=38.0, ge=1.0, description="Low_Window (RFC 3649 Section 5)")
-    high_window: float = Field(default=83000.0, description="High_Window (RFC 3649 Section 5)")
+    low_window: float = Field(default=38.0, ge=1.0, le=MAX_WINDOW, description="Low_Window (RFC 3649 Section 5)")
+    high_window: float = Field(default=83000.0, le=MAX_WINDOW, description="High_Window (RFC 3649 Section 5)")
     low_p: float = Field(default=1e-3, gt=0.0, lt=1.0, description="Low_P (RFC 3649 Section 5)")
     high_p: float = Field(default=1e-7, gt=0.0, description="High_P (RFC 3649 Section 5)")
     high_decrease: float = Field(default=0.1, gt=0.0, le=0.5, description="High_Decrease (RFC 3649 Section 5)")
@@ -198,9 +198,9 @@ class Scalable(_Algorithm):
     `low_window`, Reno at or below it. Engine: `tcp/cc/scalable.rs`."""
 
     kind: Literal["scalable"] = "scalable"
-    a: float = Field(default=0.01, gt=0.0, description="increase per ACK (Kelly 2003)")
+    a: float = Field(default=0.01, gt=0.0, le=1.0, description="increase per ACK (Kelly 2003), at most 1 segment")
     b: float = Field(default=0.125, gt=0.0, lt=1.0, description="decrease fraction (Kelly 2003)")
-    low_window: float = Field(default=16.0, ge=0.0, description="legacy window lwnd (Kelly 2003)")
+    low_window: float = Field(default=16.0, ge=0.0, le=MAX_WINDOW, description="legacy window lwnd (Kelly 2003)")
 
 
 class Aimd(_Algorithm):
@@ -209,10 +209,10 @@ class Aimd(_Algorithm):
     Engine: `tcp/cc/aimd.rs`."""
 
     kind: Literal["aimd"] = "aimd"
-    a: float = Field(default=1.0, gt=0.0)
-    n: float = -1.0
-    b: float = Field(default=0.5, gt=0.0)
-    m: float = 1.0
+    a: float = Field(default=1.0, gt=0.0, le=100.0)
+    n: float = Field(default=-1.0, ge=-2.0, le=1.0)
+    b: float = Field(default=0.5, gt=0.0, le=100.0)
+    m: float = Field(default=1.0, ge=-2.0, le=2.0)
 
     @model_validator(mode="after")
     def _check(self) -> Aimd:
@@ -226,7 +226,7 @@ class IllinoisLike(_Algorithm):
     ACK or loss event). Engine: `tcp/cc/aimd.rs`."""
 
     kind: Literal["illinois_like"] = "illinois_like"
-    alpha_max: float = Field(default=10.0, gt=0.0, description="seed 000 Table I")
+    alpha_max: float = Field(default=10.0, gt=0.0, le=1000.0, description="seed 000 Table I")
     beta_min: float = Field(default=0.125, gt=0.0, lt=1.0, description="seed 000 Table I")
 
 

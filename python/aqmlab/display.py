@@ -13,6 +13,8 @@ from typing import Any
 
 #: Summary key -> (label, display unit, factor from the stored SI value to the display unit).
 STATISTICS: dict[str, tuple[str, str, float]] = {
+    "partial": ("partial (run stopped early)", "", 1.0),
+    "samples": ("samples in the window", "", 1.0),
     "window_start_s": ("window start", "s", 1.0),
     "window_end_s": ("window end", "s", 1.0),
     "queue_mean_packets": ("queue mean", "pkt", 1.0),
@@ -35,6 +37,8 @@ STATISTICS: dict[str, tuple[str, str, float]] = {
 
 #: SI unit of each stored summary value (what `Summary.units` reports).
 SI_UNITS: dict[str, str] = {
+    "partial": "",
+    "samples": "samples",
     "window_start_s": "s",
     "window_end_s": "s",
     "queue_mean_packets": "packets",

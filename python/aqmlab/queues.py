@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, model_validator
 
 from aqmlab import units
-from aqmlab._fields import Duration, Model, PositiveDuration, QueueLimit, Size
+from aqmlab._fields import MAX_BYTES, Duration, Model, PacketSize, PositiveDuration, QueueLimit
 
 
 class DropTail(Model):
@@ -59,8 +59,8 @@ class Red(Model):
 
     kind: Literal["red"] = "red"
     limit: QueueLimit = "1000p"
-    min_th: float = Field(default=0.0, ge=0.0)
-    max_th: float = Field(default=0.0, ge=0.0)
+    min_th: float = Field(default=0.0, ge=0.0, le=MAX_BYTES)
+    max_th: float = Field(default=0.0, ge=0.0, le=MAX_BYTES)
     max_p: float = Field(default=0.1, gt=0.0, le=1.0)
     q_weight: float = -1.0
     gentle: bool = True
@@ -70,7 +70,7 @@ class Red(Model):
     byte_mode: bool = False
     queue_in_bytes: bool = False
     instantaneous: bool = False
-    mean_packet_size: Size = "1500B"
+    mean_packet_size: PacketSize = "1500B"
     target_delay: PositiveDuration = "5ms"
 
     @model_validator(mode="after")
@@ -107,10 +107,10 @@ class Pi(Model):
 
     kind: Literal["pi"] = "pi"
     limit: QueueLimit = "1000p"
-    a: float = Field(default=1.822e-5, ge=0.0)
-    b: float = Field(default=1.816e-5, ge=0.0)
+    a: float = Field(default=1.822e-5, ge=0.0, le=1e6)
+    b: float = Field(default=1.816e-5, ge=0.0, le=1e6)
     sampling_frequency: float = Field(default=160.0, gt=0.0, le=1e9, description="Hz")
-    q_ref: float = Field(default=200.0, ge=0.0)
+    q_ref: float = Field(default=200.0, ge=0.0, le=MAX_BYTES)
     ecn: bool = False
     queue_in_bytes: bool = False
 
@@ -138,14 +138,14 @@ class Rem(Model):
 
     kind: Literal["rem"] = "rem"
     limit: QueueLimit = "1000p"
-    gamma: float = Field(default=0.001, gt=0.0)
-    alpha: float = Field(default=0.1, ge=0.0)
-    phi: float = Field(default=1.001, gt=1.0)
-    target_backlog: float = Field(default=20.0, ge=0.0, description="b*, packets")
+    gamma: float = Field(default=0.001, gt=0.0, le=1e6)
+    alpha: float = Field(default=0.1, ge=0.0, le=1e6)
+    phi: float = Field(default=1.001, gt=1.0, le=1e6)
+    target_backlog: float = Field(default=20.0, ge=0.0, le=MAX_BYTES, description="b*, packets")
     update_interval: PositiveDuration = "2ms"
     ecn: bool = False
     queue_in_bytes: bool = False
-    mean_packet_size: Size | None = None
+    mean_packet_size: PacketSize | None = None
 
     def resolved(self, link_delay_ns: int) -> dict[str, Any]:
         return {
@@ -173,7 +173,7 @@ class Codel(Model):
     target: PositiveDuration = "5ms"
     interval: PositiveDuration = "100ms"
     ecn: bool = False
-    mtu: Size = "1500B"
+    mtu: PacketSize = "1500B"
 
     def resolved(self, link_delay_ns: int) -> dict[str, Any]:
         return {
@@ -195,14 +195,14 @@ class Pie(Model):
     limit: QueueLimit = "1000p"
     target: PositiveDuration = "15ms"
     update_interval: PositiveDuration = "15ms"
-    alpha: float = Field(default=0.125, ge=0.0)
-    beta: float = Field(default=1.25, ge=0.0)
+    alpha: float = Field(default=0.125, ge=0.0, le=1e6)
+    beta: float = Field(default=1.25, ge=0.0, le=1e6)
     max_burst: Duration = "150ms"
     ecn: bool = False
     mark_ecn_threshold: float = Field(default=0.1, ge=0.0, le=1.0)
     derandomize: bool = False
     cap_drop_adjustment: bool = True
-    mean_packet_size: Size | None = None
+    mean_packet_size: PacketSize | None = None
 
     def resolved(self, link_delay_ns: int) -> dict[str, Any]:
         return {
@@ -235,7 +235,7 @@ class Threshold(Model):
 
     kind: Literal["threshold"] = "threshold"
     limit: QueueLimit = "1000p"
-    q_th: float = Field(gt=0.0)
+    q_th: float = Field(gt=0.0, le=MAX_BYTES)
     ecn: bool = False
     queue_in_bytes: bool = False
 
@@ -259,16 +259,16 @@ class Ered(Model):
     kind: Literal["ered"] = "ered"
     limit: QueueLimit = "1000p"
     gamma: float = Field(default=0.95, gt=0.0, le=1.0)
-    alpha: float = Field(default=1.0, gt=0.0)
+    alpha: float = Field(default=1.0, gt=0.0, le=1e6)
     p_min: float = Field(default=0.0005, gt=0.0, lt=1.0)
     p_max: float = Field(default=0.1, gt=0.0, le=1.0)
-    b_min: float | None = Field(default=None, ge=0.0)
+    b_min: float | None = Field(default=None, ge=0.0, le=MAX_BYTES)
     delay_scale: PositiveDuration = "50ms"
     variant: Literal["iq", "aq"] = "iq"
     q_weight: float = Field(default=0.001, gt=0.0, le=1.0)
     ecn: bool = False
     queue_in_bytes: bool = False
-    mean_packet_size: Size = "1500B"
+    mean_packet_size: PacketSize = "1500B"
 
     @model_validator(mode="after")
     def _check(self) -> Ered:
@@ -316,8 +316,8 @@ class AdaptiveRed(Model):
 
     kind: Literal["adaptive_red"] = "adaptive_red"
     limit: QueueLimit = "1000p"
-    min_th: float = Field(default=0.0, ge=0.0)
-    max_th: float = Field(default=0.0, ge=0.0)
+    min_th: float = Field(default=0.0, ge=0.0, le=MAX_BYTES)
+    max_th: float = Field(default=0.0, ge=0.0, le=MAX_BYTES)
     max_p: float = Field(default=0.1, gt=0.0, le=1.0)
     q_weight: float = 0.0
     target_delay: PositiveDuration = "5ms"
@@ -331,7 +331,7 @@ class AdaptiveRed(Model):
     ecn: bool = False
     byte_mode: bool = False
     queue_in_bytes: bool = False
-    mean_packet_size: Size = "1500B"
+    mean_packet_size: PacketSize = "1500B"
 
     @model_validator(mode="after")
     def _check(self) -> AdaptiveRed:
@@ -364,11 +364,11 @@ class Avq(Model):
     kind: Literal["avq"] = "avq"
     limit: QueueLimit = "1000p"
     gamma: float = Field(default=0.98, gt=0.0, le=1.0)
-    alpha: float = Field(default=0.15, gt=0.0)
-    virtual_buffer: float | None = Field(default=None, gt=0.0)
+    alpha: float = Field(default=0.15, gt=0.0, le=1e6)
+    virtual_buffer: float | None = Field(default=None, gt=0.0, le=MAX_BYTES)
     ecn: bool = False
     queue_in_bytes: bool = False
-    mean_packet_size: Size = "1500B"
+    mean_packet_size: PacketSize = "1500B"
 
     def resolved(self, link_delay_ns: int) -> dict[str, Any]:
         mean = units.bytes_(self.mean_packet_size)

@@ -11,6 +11,11 @@ Tables (pyarrow; `results.to_pandas(name)` / `results.to_polars(name)` convert):
 `save(dir)` writes the tables as Parquet plus `scenario.json` (the scenario as given and
 resolved, the seed) and `summary.json`, atomically: a complete new directory replaces the
 old one only once everything is written, so a failure never leaves a half-written result.
+
+Results of an interrupted run are partial (`finished` false): every summary says so
+(`partial`), and a summary of a window that holds no trace sample (the run stopped before
+the measurement window began) raises `EmptyWindowError` instead of returning NaNs; saved,
+such a summary is a record with `partial`, the window and the `error`.
 """
 
 from __future__ import annotations
@@ -29,7 +34,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from aqmlab.errors import ResultsError
+from aqmlab._signals import held_interrupts
+from aqmlab.errors import EmptyWindowError, ResultsError, ScenarioError
 from aqmlab.scenario import Scenario
 from aqmlab.summary import Summary
 
@@ -116,11 +122,14 @@ class Results:
         return self.traced_links[0]
 
     def link_id(self, name: str | None = None) -> int:
+        """The id of the traced (monitored) link `name`; edge links never match."""
         name = self.main_link if name is None else name
         names = self.links.column("name").to_pylist()
-        if name not in names or name not in self.traced_links:
+        monitored = self.links.column("monitored").to_pylist()
+        matches = [i for i, (n, m) in enumerate(zip(names, monitored, strict=True)) if n == name and m]
+        if name not in self.traced_links or len(matches) != 1:
             raise KeyError(f"no traced link named {name!r}; traced links are {self.traced_links}")
-        return int(self.links.column("link")[names.index(name)].as_py())
+        return int(self.links.column("link")[matches[0]].as_py())
 
     def link_samples(self, name: str | None = None) -> dict[str, np.ndarray]:
         """The trace columns of one traced link (default: the main link), as numpy arrays."""
@@ -138,6 +147,11 @@ class Results:
     def measure_start_s(self) -> float:
         return min(self.scenario.measure_start_s, self.end_s)
 
+    @property
+    def partial(self) -> bool:
+        """The run stopped before its end (interrupted, or stopped by the work limit)."""
+        return not self.finished
+
     # --- summary -------------------------------------------------------------------------
 
     def summary(self, link: str | None = None) -> Summary:
@@ -149,6 +163,8 @@ class Results:
         link_row = self.link_id(link)
         rate_bps = float(self.links.column("rate_bps")[link_row].as_py())
         in_window = samples["time_s"] > start + 1e-12
+        if not in_window.any():
+            raise EmptyWindowError(self._empty_window_reason(link or self.main_link))
         queue = samples["queue_packets"][in_window]
         queue_bytes = samples["queue_bytes"][in_window]
         average = samples["average_queue"][in_window]
@@ -168,6 +184,8 @@ class Results:
         window = end - start
         return Summary(
             {
+                "partial": self.partial,
+                "samples": int(in_window.sum()),
                 "window_start_s": start,
                 "window_end_s": end,
                 "queue_mean_packets": _mean(queue),
@@ -195,6 +213,38 @@ class Results:
 
         return results_html(self)
 
+    def _empty_window_reason(self, link: str) -> str:
+        scenario = self.scenario
+        window = f"[{self.measure_start_s:g}, {self.end_s:g}] s"
+        if self.partial and self.end_s <= scenario.measure_start_s:
+            why = (
+                f"the run stopped at t = {self.end_s:g} s of {scenario.duration_s:g} s, before the measurement "
+                f"window began at {scenario.measure_start_s:g} s"
+            )
+        elif self.partial:
+            why = f"the run stopped at t = {self.end_s:g} s of {scenario.duration_s:g} s, before the first sample"
+        else:
+            why = "the window is shorter than one trace interval (trace.interval)"
+        return f"{link}: no samples in the measurement window {window}: {why}"
+
+    def summary_records(self) -> dict[str, dict[str, Any]]:
+        """`summaries()`, or where the window holds no sample, a record saying so (what
+        `summary.json` holds): partial, the window and the error."""
+        try:
+            return {link: _json_safe(summary) for link, summary in self.summaries().items()}
+        except EmptyWindowError:
+            records = {}
+            for name in self.traced_links:
+                if self.crossing(name).any():
+                    records[name] = {
+                        "partial": self.partial,
+                        "samples": 0,
+                        "window_start_s": self.measure_start_s,
+                        "window_end_s": self.end_s,
+                        "error": self._empty_window_reason(name),
+                    }
+            return records
+
     # --- persistence ---------------------------------------------------------------------
 
     def save(
@@ -215,10 +265,15 @@ class Results:
             self._write(staging)
             if extra is not None:
                 extra(staging)
-            _replace_directory(staging, target)
+            # The swap completes once begun: a Ctrl-C during it is raised right after, so
+            # the caller knows the directory holds these results (issue 17).
+            with held_interrupts() as held:
+                _replace_directory(staging, target)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
+        if held.pending:
+            raise KeyboardInterrupt
         return target
 
     def _write(self, directory: Path) -> None:
@@ -236,12 +291,19 @@ class Results:
             **self.metadata,
         }
         (directory / "scenario.json").write_text(json.dumps(meta, indent=2, sort_keys=True))
-        summaries = {link: _json_safe(summary) for link, summary in self.summaries().items()}
-        (directory / "summary.json").write_text(json.dumps(summaries, indent=2))
+        (directory / "summary.json").write_text(json.dumps(self.summary_records(), indent=2))
 
     @classmethod
     def load(cls, directory: str | Path) -> Results:
-        directory = Path(directory)
+        try:
+            return cls._load(Path(directory))
+        except (OSError, ValueError, KeyError, TypeError, pa.ArrowException) as error:
+            if isinstance(error, ResultsError | ScenarioError):
+                raise
+            raise ResultsError(f"{directory}: unreadable results: {type(error).__name__}: {error}") from None
+
+    @classmethod
+    def _load(cls, directory: Path) -> Results:
         meta_path = directory / "scenario.json"
         if not meta_path.is_file():
             raise ResultsError(f"{directory} holds no aqmlab results (no scenario.json)")

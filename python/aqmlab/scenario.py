@@ -32,7 +32,7 @@ class Trace(Model):
     """What the sampled time series record."""
 
     interval: PositiveDuration = "10ms"
-    flows: int = Field(default=100, ge=0)
+    flows: int = Field(default=100, ge=0, le=2**32 - 1)
 
 
 # --- The scenario ------------------------------------------------------------------------
@@ -57,6 +57,15 @@ class Scenario(Model):
     def _check(self) -> Scenario:
         if self.measure_start is not None and units.seconds(self.measure_start) >= units.seconds(self.duration):
             raise ValueError(f"measure_start ({self.measure_start!r}) must be before the end ({self.duration!r})")
+        # Statistics are over the trace samples in (measure_start, duration]: there must be one.
+        interval_ns = units.nanoseconds(self.trace.interval)
+        last_sample_ns = units.nanoseconds(self.duration) // interval_ns * interval_ns
+        if last_sample_ns <= round(self.measure_start_s * 1e9):
+            raise ValueError(
+                f"trace.interval ({self.trace.interval!r}) is too long: the measurement window "
+                f"[{self.measure_start_s:g}, {self.duration_s:g}] s would hold no trace sample; "
+                "give a shorter trace.interval, a longer duration or an earlier measure_start"
+            )
         return self
 
     @property
@@ -92,17 +101,36 @@ class Scenario(Model):
             return cls.model_validate(data)
         except ValidationError as error:
             raise ScenarioError(format_validation_error(error, source, data)) from None
+        except RecursionError:
+            raise ScenarioError(f"{source}: nested too deeply to be a scenario") from None
 
     @classmethod
     def from_toml(cls, path: str | Path) -> Scenario:
         path = Path(path)
-        try:
-            data = tomllib.loads(path.read_text())
-        except FileNotFoundError:
-            raise ScenarioError(f"{path}: no such scenario file") from None
-        except tomllib.TOMLDecodeError as error:
-            raise ScenarioError(f"{path}: not valid TOML: {error}") from None
-        return cls.from_dict(data, source=str(path))
+        return cls.from_dict(read_toml(path, "scenario"), source=str(path))
+
+
+def read_toml(path: Path, what: str = "scenario") -> dict[str, Any]:
+    """A TOML file as a dict; every way it can fail is a `ScenarioError` naming the file."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ScenarioError(f"{path}: no such {what} file") from None
+    except OSError as error:
+        raise ScenarioError(f"{path}: cannot read the {what} file: {error.strerror or error}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        raise ScenarioError(
+            f"{path}: not valid TOML: byte {raw[error.start]:#04x} at line {line} is not UTF-8 (TOML files are UTF-8)"
+        ) from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ScenarioError(f"{path}: not valid TOML: {error}") from None
+    except RecursionError:
+        raise ScenarioError(f"{path}: not valid TOML here: arrays or tables nested too deeply") from None
 
 
 def _field_path(loc: tuple[Any, ...], data: Any) -> str:
@@ -140,13 +168,14 @@ def _known_fields() -> set[str]:
 
 
 def format_validation_error(error: ValidationError, source: str, data: Any = None) -> str:
-    """One line per problem: `field.path: message (got value)`. A misspelt field is one
-    problem, `unknown field; did you mean 'access_rate'?`, not also a missing one."""
+    """`source: field.path: message (got value)`: one line for one problem, else one line
+    per problem under a count. A misspelt field is one problem, `unknown field; did you mean
+    'access_rate'?`, not also a missing one."""
     import difflib
 
     items = error.errors(include_url=False)
     located = [(_field_path(item["loc"], data), item) for item in items]
-    missing = {path: item for path, item in located if item["type"] == "missing"}
+    missing = {path for path, item in located if item["type"] == "missing"}
     known: set[str] | None = None
     lines, explained = [], set()
     for location, item in located:
@@ -154,25 +183,28 @@ def format_validation_error(error: ValidationError, source: str, data: Any = Non
             parent, _, name = location.rpartition(".")
             siblings = [path.rpartition(".")[2] for path in missing if path.rpartition(".")[0] == parent]
             match = difflib.get_close_matches(name, siblings, n=1, cutoff=0.6)
-            if not match:
+            if match:
+                explained.add(f"{parent}.{match[0]}" if parent else match[0])
+            else:
                 known = known if known is not None else _known_fields()
                 match = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.75)
-            else:
-                explained.add(f"{parent}.{match[0]}" if parent else match[0])
             hint = f"; did you mean {match[0]!r}?" if match else ""
-            lines.append(f"  {location}: unknown field{hint}")
+            lines.append((location, f"{location}: unknown field{hint}"))
             continue
         message = item["msg"].removeprefix("Value error, ")
         given = item.get("input")
         hidden = isinstance(given, dict | list) or item["type"] == "missing" or repr(given) in message
-        shown = "" if hidden else f" (got {given!r})"
-        lines.append((location, f"  {location}: {message}{shown}"))
-    text = [
-        line if isinstance(line, str) else line[1]
-        for line in lines
-        if isinstance(line, str) or line[0] not in explained
-    ]
-    return "\n".join([f"{source}: {len(text)} problem(s)", *text])
+        shown = "" if hidden else f" (got {_short(given)})"
+        lines.append((location, f"{location}: {message}{shown}"))
+    text = [line for location, line in lines if not (location in explained and location in missing)]
+    if len(text) == 1:
+        return f"{source}: {text[0]}"
+    return "\n".join([f"{source}: {len(text)} problems", *(f"  {line}" for line in text)])
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
 
 
 def load(source: str | Path | dict[str, Any] | Scenario) -> Scenario:

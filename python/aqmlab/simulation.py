@@ -1,8 +1,12 @@
 """`aqmlab.simulate`: run a scenario in the packet engine.
 
-The engine advances in chunks of simulated time with the GIL released; between chunks the
-progress callback runs and Ctrl-C is honoured, so a run can be interrupted cleanly: the
-partial results travel on the `SimulationInterrupted` exception.
+Before anything is allocated the scenario's workload is estimated (`aqmlab.workload`) and a
+run above the limits is refused unless `allow_large=True`. The engine then advances in
+chunks of simulated time with the GIL released; within a chunk it stops every few
+milliseconds of work to let Python's signal handlers run, so Ctrl-C is honoured at once and
+the partial results travel on the `SimulationInterrupted` exception. A Ctrl-C that comes
+while the results are being collected is held until they are complete (collection is never
+torn in half) and then raised the same way.
 """
 
 from __future__ import annotations
@@ -12,16 +16,24 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from aqmlab import _engine
-from aqmlab.errors import SimulationInterrupted
+from aqmlab import _engine, workload
+from aqmlab._signals import held_interrupts
+from aqmlab.errors import ScenarioError, SimulationInterrupted, WorkLimitExceeded
 from aqmlab.results import Results
 from aqmlab.scenario import Scenario, load
 
 #: progress(now_s, duration_s) is called after every chunk.
 Progress = Callable[[float, float], None]
 
-#: The run is cut into this many chunks (at least): progress granularity and Ctrl-C latency.
+#: The run is cut into this many chunks (at least): progress granularity.
 CHUNKS = 200
+
+
+def check_seed(seed: object, field: str = "seed") -> int:
+    """`seed` as the engine takes it: an integer in [0, 2**64)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise ScenarioError(f"{field} = {seed!r}; allowed: an integer in [0, 2**64)")
+    return seed
 
 
 def simulate(
@@ -29,6 +41,7 @@ def simulate(
     *,
     seed: int | None = None,
     progress: Progress | bool | None = None,
+    allow_large: bool = False,
 ) -> Results:
     """Simulate `scenario` (a `Scenario`, a dict or a TOML path) with `seed`.
 
@@ -36,8 +49,10 @@ def simulate(
     callable `progress(now_s, duration_s)` is called after every chunk instead.
 
     `seed` defaults to the scenario's own. The same scenario and seed give bit-identical
-    results. Raises `ScenarioError` for an invalid scenario and `SimulationInterrupted`
-    (carrying the partial results) on Ctrl-C.
+    results. Raises `ScenarioError` for an invalid scenario, `WorkLimitExceeded` for one
+    above the work or memory limits (unless `allow_large`; also if the run outgrows them,
+    with the partial results), and `SimulationInterrupted` (carrying the partial results,
+    `partial.finished` telling whether they are complete) on Ctrl-C.
     """
     scenario = load(scenario)
     if progress is None:
@@ -48,25 +63,39 @@ def simulate(
         from aqmlab.progress import simulation_bar
 
         with simulation_bar(scenario.name, scenario.duration_s) as bar:
-            return simulate(scenario, seed=seed, progress=bar)
+            return simulate(scenario, seed=seed, progress=bar, allow_large=allow_large)
     if progress is False:
         progress = None
-    seed = scenario.seed if seed is None else seed
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed = {seed!r}; allowed: an integer in [0, 2**64)")
+    seed = check_seed(scenario.seed if seed is None else seed)
+    workload.check(scenario, allow_large=allow_large)
     simulation = _engine.Simulation(scenario.resolved_json(), seed)
+    if not allow_large:
+        simulation.set_work_limit(int(workload.limits().work))
     duration_ns = simulation.duration_ns
     step_ns = max(duration_ns // CHUNKS, 1)
     began = time.perf_counter()
-    try:
-        while not simulation.finished:
-            simulation.run_until(min(simulation.now_ns + step_ns, duration_ns))
-            if progress is not None:
-                progress(simulation.now_ns / 1e9, duration_ns / 1e9)
-    except KeyboardInterrupt:
-        partial = _collect(scenario, seed, simulation, time.perf_counter() - began)
-        raise SimulationInterrupted(partial) from None
-    return _collect(scenario, seed, simulation, time.perf_counter() - began)
+    with held_interrupts() as held:
+        try:
+            held.armed = True  # a SIGINT before this line is pending, and ends the loop below
+            while not (simulation.finished or simulation.work_limit_reached or held.pending):
+                simulation.run_until(min(simulation.now_ns + step_ns, duration_ns))
+                if progress is not None:
+                    progress(simulation.now_ns / 1e9, duration_ns / 1e9)
+            held.armed = False
+        except KeyboardInterrupt:
+            held.armed = False
+            held.pending = True
+        results = _collect(scenario, seed, simulation, time.perf_counter() - began)
+    if held.pending:
+        raise SimulationInterrupted(results) from None
+    if simulation.work_limit_reached:
+        raise WorkLimitExceeded(
+            f"{scenario.name}: stopped at t = {results.end_s:g} s of {scenario.duration_s:g} s after "
+            f"{simulation.work:,} events and packets, the limit (the estimate was "
+            f"{workload.estimate(scenario).work:.3g}); pass allow_large=True (CLI: --allow-large) to run it anyway",
+            partial=results,
+        )
+    return results
 
 
 def _collect(scenario: Scenario, seed: int, simulation: _engine.Simulation, wall_time_s: float) -> Results:

@@ -14,7 +14,7 @@ from typing import Any
 from aqmlab import display
 
 #: Counts: shown and stored as integers.
-COUNTS = ("flows", "flows_completed")
+COUNTS = ("flows", "flows_completed", "samples")
 
 
 def _plain(key: str, value: Any) -> Any:
@@ -37,6 +37,8 @@ class Summary(dict):
         super().__init__({key: _plain(key, value) for key, value in {**(values or {}), **more}.items()})
 
     # Typed access to the statistics every summary carries.
+    partial: bool = property(lambda self: self["partial"])  # type: ignore[assignment]
+    samples: int = property(lambda self: self["samples"])  # type: ignore[assignment]
     window_start_s: float = property(lambda self: self["window_start_s"])  # type: ignore[assignment]
     window_end_s: float = property(lambda self: self["window_end_s"])  # type: ignore[assignment]
     queue_mean_packets: float = property(lambda self: self["queue_mean_packets"])  # type: ignore[assignment]

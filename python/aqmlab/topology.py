@@ -8,6 +8,7 @@ network of routers `r0 .. rN` joined in series.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, model_validator
@@ -27,6 +28,33 @@ def _check_unique_groups(groups: list[dict[str, Any]]) -> None:
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:
         raise ValueError(f"group names must be unique; repeated: {duplicates}")
+
+
+#: Link names become file names (`figure-NAME.png`) and column values: letters, digits and
+#: `_ . -`, starting with a letter or digit, at most 64 characters.
+LINK_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+#: Names the engine gives the per-flow edge links.
+RESERVED_LINK_NAMES = {"access", "access_reverse", "receiver", "receiver_reverse", "bottleneck", "bottleneck_reverse"}
+
+
+def _check_link_names(names: list[str]) -> None:
+    """Every traced name (`name` and `name_reverse`) must be a valid, unique file name, so a
+    run never ends with results that cannot be saved, and `link_id` never finds two links."""
+    for index, name in enumerate(names):
+        if not LINK_NAME.fullmatch(name):
+            raise ValueError(
+                f"links[{index}].name = {name!r}: a link name is 1-64 letters, digits, '_', '.' or '-', "
+                "starting with a letter or digit (it names files such as figure-NAME.png)"
+            )
+        if name in RESERVED_LINK_NAMES:
+            raise ValueError(f"links[{index}].name = {name!r} is reserved for the links the engine adds")
+    traced = [traced for name in names for traced in (name, f"{name}_reverse")]
+    repeated = sorted({name for name in traced if traced.count(name) > 1})
+    if repeated:
+        raise ValueError(
+            f"link names must be unique, counting the reverse direction NAME_reverse of each link: "
+            f"{repeated} would name two links"
+        )
 
 
 def _check_rtt(index: int, group: Any, one_way_s: float, what: str) -> None:
@@ -122,9 +150,7 @@ class Network(Model):
         _check_unique_groups(self.resolved_groups())
         if len(set(self.routers)) != len(self.routers):
             raise ValueError(f"router names must be unique: {self.routers}")
-        names = [link.name for link in self.links]
-        if len(set(names)) != len(names):
-            raise ValueError(f"link names must be unique: {names}")
+        _check_link_names([link.name for link in self.links])
         known = set(self.routers)
         for index, link in enumerate(self.links):
             for end in (link.source, link.target):
@@ -181,8 +207,7 @@ class ParkingLot(Model):
     @model_validator(mode="after")
     def _check(self) -> ParkingLot:
         names = self.link_names
-        if len(set(names)) != len(names):
-            raise ValueError(f"link names must be unique: {names}")
+        _check_link_names(names)
         for index, group in enumerate(self.groups):
             if group.crosses is None:
                 raise ValueError(

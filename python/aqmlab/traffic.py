@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Discriminator, Field, Tag, model_validator
 
 from aqmlab import units
-from aqmlab._fields import Duration, Model, PositiveDuration, Rate, Size
+from aqmlab._fields import Duration, Model, PacketSize, PositiveDuration, Rate, Size
 from aqmlab.congestion import CongestionControl
 from aqmlab.queues import DropTail, Queue
 from aqmlab.transport import Tcp
@@ -117,7 +117,7 @@ class Pareto(Model):
 
     kind: Literal["pareto"] = "pareto"
     mean: Size
-    shape: float = Field(default=1.2, gt=1.0)
+    shape: float = Field(default=1.2, gt=1.0, le=1e6)
 
     def resolved(self) -> dict[str, Any]:
         return {"kind": "pareto", "mean_bytes": float(units.bytes_(self.mean)), "shape": self.shape}
@@ -312,7 +312,7 @@ class UdpGroup(_Group):
     kind: Literal["udp"]
     count: int = Field(ge=1, le=1_000_000)
     rate: Rate
-    packet_size: Size = "1500B"
+    packet_size: PacketSize = "1500B"
 
     def resolved_groups(self) -> list[dict[str, Any]]:
         traffic = {
@@ -335,7 +335,7 @@ class WebGroup(_Group):
     PackMime-HTTP model is replaced by Poisson arrivals and Pareto sizes here)."""
 
     kind: Literal["web"]
-    arrival_rate: float = Field(gt=0.0, description="flows per second")
+    arrival_rate: float = Field(gt=0.0, le=1e6, allow_inf_nan=False, description="flows per second")
     size: SizeDistribution
     tcp: Tcp = Field(default_factory=_tahoe)
     start: FixedStart = Field(default_factory=FixedStart)

@@ -9,7 +9,7 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from aqmlab import units
-from aqmlab._fields import Model, PositiveDuration, Size
+from aqmlab._fields import MAX_WINDOW, Model, PacketSize, PositiveDuration, Window
 from aqmlab.congestion import PER_ACK_ECN, CongestionControl, Reno
 
 
@@ -22,11 +22,13 @@ class Tcp(Model):
 
     cc: CongestionControl = Field(default_factory=Reno)
     recovery: Literal["new_reno", "tahoe"] = "new_reno"
-    packet_size: Size = "1500B"
-    header_size: Size = "40B"
-    initial_window: float = Field(default=2.0, gt=0.0)
-    initial_ssthresh: float = Field(default=1.0e9, gt=0.0)
-    max_window: float = Field(default=1.0e9, ge=1.0)
+    packet_size: PacketSize = "1500B"
+    header_size: PacketSize = "40B"
+    initial_window: Window = 2.0
+    initial_ssthresh: float = Field(default=1.0e9, gt=0.0, le=1.0e9, allow_inf_nan=False)
+    #: The receiver's window; the default, the upper bound, is "unlimited" in practice (10
+    #: million segments: 15 GB of 1500-byte packets).
+    max_window: Window = Field(default=MAX_WINDOW, ge=1.0)
     min_rto: PositiveDuration = "200ms"
     initial_rto: PositiveDuration = "1s"
     max_rto: PositiveDuration = "60s"
@@ -37,7 +39,7 @@ class Tcp(Model):
     #: "per_packet": ECE on the ACK of each CE-marked packet only (as DCTCP/AccECN), needed
     #: by laws reacting per marked ACK (aimd, illinois_like, africa_like).
     ecn_echo: Literal["rfc3168", "per_packet"] = "rfc3168"
-    dupack_threshold: int = Field(default=3, ge=1)
+    dupack_threshold: int = Field(default=3, ge=1, le=2**32 - 1)
     limited_transmit: bool = False
     #: SACK blocks (RFC 2018) and SACK-based loss recovery (RFC 6675) instead of NewReno's
     #: fast recovery; see docs/sack.md. Off by default (ns-2's Agent/TCP/Newreno has none).

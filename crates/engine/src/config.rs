@@ -214,3 +214,191 @@ impl Default for TraceConfig {
         TraceConfig { interval_ns: 10_000_000, flows: 100 }
     }
 }
+
+// --- Upper bounds ---------------------------------------------------------------------------
+// The Python models (aqmlab.scenario and its parts) enforce the same bounds with friendlier
+// messages; the engine re-checks them so no resolved scenario can overflow its arithmetic or
+// make one event do unbounded work (issue 17).
+
+/// Largest value of any time field, ns (1e8 s, about three years): sums of a few such times
+/// stay far below u64::MAX (1.8e19 ns).
+pub const MAX_TIME_NS: Time = 100_000_000_000_000_000;
+/// Largest link or source rate, bits per second (10 Tb/s).
+pub const MAX_RATE_BPS: u64 = 10_000_000_000_000;
+/// Largest initial or maximum window, segments. One event sends at most this many packets
+/// (a sender opening its whole window), so it bounds the work of any single event.
+pub const MAX_WINDOW_SEGMENTS: f64 = 1e7;
+/// Largest initial slow-start threshold, segments (the default is 1e9: "none").
+pub const MAX_SSTHRESH_SEGMENTS: f64 = 1e9;
+/// Largest packet on the wire, bytes (the IPv4 maximum).
+pub const MAX_PACKET_BYTES: u32 = 65_535;
+/// Largest flow count of one group.
+pub const MAX_FLOWS_PER_GROUP: u32 = 1_000_000;
+/// Largest finite transfer or mean transfer size, bytes (1 PB).
+pub const MAX_TRANSFER_BYTES: f64 = 1e15;
+/// Largest web arrival rate, flows per second.
+pub const MAX_ARRIVAL_RATE_PER_S: f64 = 1e6;
+
+fn at_most_time(field: impl FnOnce() -> String, value: Time) -> crate::Result<()> {
+    if value > MAX_TIME_NS {
+        return Err(crate::EngineError::invalid(field(), value, format!("at most {MAX_TIME_NS} ns (1e8 s)")));
+    }
+    Ok(())
+}
+
+fn rate_in_range(field: impl FnOnce() -> String, value: u64) -> crate::Result<()> {
+    if value == 0 || value > MAX_RATE_BPS {
+        return Err(crate::EngineError::invalid(field(), value, format!("a rate in [1, {MAX_RATE_BPS}] bits per second")));
+    }
+    Ok(())
+}
+
+/// `low <= value <= high`, which also rejects NaN.
+fn float_in_range(field: impl FnOnce() -> String, value: f64, low: f64, high: f64, what: &str) -> crate::Result<()> {
+    if !(low..=high).contains(&value) {
+        return Err(crate::EngineError::invalid(field(), value, format!("{what} in [{low}, {high}]")));
+    }
+    Ok(())
+}
+
+impl Scenario {
+    /// Check the upper bounds of every time, rate, window, size and count field (lower bounds
+    /// and consistency are checked where each part is built).
+    pub fn check_bounds(&self) -> crate::Result<()> {
+        at_most_time(|| "duration_ns".into(), self.duration_ns)?;
+        at_most_time(|| "trace.interval_ns".into(), self.trace.interval_ns)?;
+        let (groups, prefix) = match &self.topology {
+            Topology::Dumbbell(d) => {
+                rate_in_range(|| "topology.bottleneck.rate_bps".into(), d.bottleneck.rate_bps)?;
+                at_most_time(|| "topology.bottleneck.delay_ns".into(), d.bottleneck.delay_ns)?;
+                (&d.groups, "topology.groups")
+            }
+            Topology::Network(n) => {
+                for (i, link) in n.links.iter().enumerate() {
+                    rate_in_range(|| format!("topology.links[{i}].rate_bps"), link.rate_bps)?;
+                    at_most_time(|| format!("topology.links[{i}].delay_ns"), link.delay_ns)?;
+                }
+                (&n.groups, "topology.groups")
+            }
+        };
+        for (g, group) in groups.iter().enumerate() {
+            group.check_bounds(&format!("{prefix}[{g}]"))?;
+        }
+        Ok(())
+    }
+}
+
+impl FlowGroup {
+    fn check_bounds(&self, field: &str) -> crate::Result<()> {
+        at_most_time(|| format!("{field}.rtt_ns"), self.rtt_ns)?;
+        at_most_time(|| format!("{field}.rtt_spread_ns"), self.rtt_spread_ns)?;
+        rate_in_range(|| format!("{field}.access_rate_bps"), self.access_rate_bps)?;
+        rate_in_range(|| format!("{field}.receiver_rate_bps"), self.receiver_rate_bps)?;
+        let count = match &self.traffic {
+            Traffic::Tcp { count, tcp, transfer } => {
+                check_tcp_bounds(tcp, &format!("{field}.traffic.tcp"))?;
+                if let Transfer::Finite { bytes } = transfer {
+                    float_in_range(
+                        || format!("{field}.traffic.transfer.bytes"),
+                        *bytes as f64,
+                        1.0,
+                        MAX_TRANSFER_BYTES,
+                        "a size",
+                    )?;
+                }
+                *count
+            }
+            Traffic::Udp { count, rate_bps, packet_size_bytes } => {
+                rate_in_range(|| format!("{field}.traffic.rate_bps"), *rate_bps)?;
+                if *packet_size_bytes == 0 || *packet_size_bytes > MAX_PACKET_BYTES {
+                    return Err(crate::EngineError::invalid(
+                        format!("{field}.traffic.packet_size_bytes"),
+                        packet_size_bytes,
+                        format!("a size in [1, {MAX_PACKET_BYTES}] bytes"),
+                    ));
+                }
+                *count
+            }
+            Traffic::Web { arrival_rate_per_s, size, tcp } => {
+                check_tcp_bounds(tcp, &format!("{field}.traffic.tcp"))?;
+                float_in_range(
+                    || format!("{field}.traffic.arrival_rate_per_s"),
+                    *arrival_rate_per_s,
+                    f64::MIN_POSITIVE,
+                    MAX_ARRIVAL_RATE_PER_S,
+                    "a rate (flows per second)",
+                )?;
+                let mean = match size {
+                    SizeDistribution::Pareto { mean_bytes, .. } | SizeDistribution::Exponential { mean_bytes } => {
+                        *mean_bytes
+                    }
+                    SizeDistribution::Fixed { bytes } => *bytes as f64,
+                };
+                float_in_range(|| format!("{field}.traffic.size"), mean, 1.0, MAX_TRANSFER_BYTES, "a size in bytes")?;
+                1
+            }
+        };
+        if count > MAX_FLOWS_PER_GROUP {
+            return Err(crate::EngineError::invalid(
+                format!("{field}.traffic.count"),
+                count,
+                format!("at most {MAX_FLOWS_PER_GROUP} flows"),
+            ));
+        }
+        let last = u64::from(count.saturating_sub(1));
+        for (what, times) in [("start", self.start.bounds()), ("stop", self.stop.bounds())] {
+            if let Some((first, spacing)) = times {
+                at_most_time(|| format!("{field}.{what}"), first)?;
+                at_most_time(|| format!("{field}.{what}.spacing_ns"), spacing)?;
+                let latest = spacing.checked_mul(last).and_then(|t| t.checked_add(first)).unwrap_or(Time::MAX);
+                at_most_time(|| format!("{field}.{what} (of the last flow)"), latest)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl StartTimes {
+    /// The latest start time as (first, spacing): flow i starts no later than first + i spacing.
+    fn bounds(&self) -> Option<(Time, Time)> {
+        Some(match *self {
+            StartTimes::Uniform { low_ns, high_ns } => (low_ns.max(high_ns), 0),
+            StartTimes::Fixed { at_ns } => (at_ns, 0),
+            StartTimes::Staggered { first_ns, spacing_ns } => (first_ns, spacing_ns),
+        })
+    }
+}
+
+impl StopTimes {
+    fn bounds(&self) -> Option<(Time, Time)> {
+        match *self {
+            StopTimes::Never => None,
+            StopTimes::Fixed { at_ns } => Some((at_ns, 0)),
+            StopTimes::Staggered { first_ns, spacing_ns } => Some((first_ns, spacing_ns)),
+        }
+    }
+}
+
+fn check_tcp_bounds(tcp: &TcpConfig, field: &str) -> crate::Result<()> {
+    float_in_range(|| format!("{field}.initial_window"), tcp.initial_window, 1.0, MAX_WINDOW_SEGMENTS, "a window")?;
+    float_in_range(|| format!("{field}.max_window"), tcp.max_window, 1.0, MAX_WINDOW_SEGMENTS, "a window")?;
+    float_in_range(
+        || format!("{field}.initial_ssthresh"),
+        tcp.initial_ssthresh,
+        2.0,
+        MAX_SSTHRESH_SEGMENTS,
+        "a threshold",
+    )?;
+    if tcp.packet_size_bytes > MAX_PACKET_BYTES {
+        return Err(crate::EngineError::invalid(
+            format!("{field}.packet_size_bytes"),
+            tcp.packet_size_bytes,
+            format!("at most {MAX_PACKET_BYTES} bytes"),
+        ));
+    }
+    at_most_time(|| format!("{field}.min_rto_ns"), tcp.min_rto_ns)?;
+    at_most_time(|| format!("{field}.initial_rto_ns"), tcp.initial_rto_ns)?;
+    at_most_time(|| format!("{field}.max_rto_ns"), tcp.max_rto_ns)?;
+    at_most_time(|| format!("{field}.delayed_ack_timeout_ns"), tcp.delayed_ack_timeout_ns)?;
+    Ok(())
+}

@@ -73,6 +73,11 @@ impl EventQueue {
         self.heap.pop().map(|e| ((e.key >> 64) as Time, e.event))
     }
 
+    /// Time of the earliest pending event.
+    pub fn next_time(&self) -> Option<Time> {
+        self.heap.peek().map(|e| (e.key >> 64) as Time)
+    }
+
     pub fn len(&self) -> usize {
         self.heap.len()
     }

@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 use crate::packet::Packet;
 use crate::queue::{Queue, QueueCounters};
 use crate::rng::Rng;
-use crate::time::Time;
+use crate::time::{Serialiser, Time};
 
 /// What a link is in its topology (for traces and summaries).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +56,8 @@ pub struct Link {
     pub monitored: bool,
     /// Queue counters at the previous sample (per-interval differences).
     pub counters_at_last_sample: QueueCounters,
+    /// Serialisation times with the sub-nanosecond remainder carried (no drift).
+    pub serialiser: Serialiser,
 }
 
 impl Link {
@@ -80,6 +82,7 @@ impl Link {
             propagating: VecDeque::new(),
             monitored,
             counters_at_last_sample: QueueCounters::default(),
+            serialiser: Serialiser::default(),
         }
     }
 

@@ -9,7 +9,7 @@ use crate::queue::Verdict;
 use crate::rng::{stream, StreamKind};
 use crate::tcp::receiver::TcpReceiver;
 use crate::tcp::sender::TcpSender;
-use crate::time::{to_secs, transmission_time, Time};
+use crate::time::{to_secs, Time};
 use crate::topology::{self, Transport};
 use crate::trace::{Counters, FlowRecords, FlowTrace, LinkRecords, LinkTrace, Results};
 use crate::udp::{UdpSink, UdpSource};
@@ -78,6 +78,9 @@ impl Flow {
     }
 }
 
+/// Capacity the reused outbox keeps between events, packets.
+const OUTBOX_KEPT: usize = 4096;
+
 pub struct Simulation {
     now: Time,
     duration: Time,
@@ -96,6 +99,20 @@ pub struct Simulation {
     delivered: u64,
     events_processed: u64,
     last_sample: Time,
+    /// Work (events + packets created) after which `run_for` stops for good; see `work`.
+    work_limit: u64,
+}
+
+/// Why `run_for` returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The requested time (or the end of the run) was reached.
+    Reached,
+    /// The slice of work was used up first; call again to go on (the caller checks for
+    /// interrupts in between).
+    Slice,
+    /// The work limit is reached: the run stops here, with results up to `now`.
+    WorkLimit,
 }
 
 impl Simulation {
@@ -108,6 +125,7 @@ impl Simulation {
     }
 
     pub fn new(scenario: &Scenario, seed: u64) -> Result<Self> {
+        scenario.check_bounds()?;
         if scenario.duration_ns == 0 {
             return Err(EngineError::invalid("duration_ns", 0, "a duration > 0"));
         }
@@ -179,6 +197,7 @@ impl Simulation {
             delivered: 0,
             events_processed: 0,
             last_sample: 0,
+            work_limit: u64::MAX,
         })
     }
 
@@ -198,10 +217,40 @@ impl Simulation {
         self.events_processed
     }
 
+    /// Work done so far: events processed plus packets created. A single event may create
+    /// many packets (a TCP sender opening a large window), so slices and limits count both.
+    pub fn work(&self) -> u64 {
+        self.events_processed + self.created
+    }
+
+    /// Stop for good once `work()` reaches `limit` (the guard of `aqmlab.workload`).
+    pub fn set_work_limit(&mut self, limit: u64) {
+        self.work_limit = limit;
+    }
+
+    pub fn work_limit_reached(&self) -> bool {
+        self.work() >= self.work_limit && !self.finished()
+    }
+
     /// Run until `until` (capped at the duration). Returns true once the run is finished.
     pub fn run_until(&mut self, until: Time) -> bool {
+        while self.run_for(until, u64::MAX) == Stop::Slice {}
+        self.finished()
+    }
+
+    /// Run until `until` (capped at the duration), or until `max_work` more work is done, or
+    /// until the work limit, whichever comes first. Stopping early leaves the clock at the
+    /// last event processed, between events: the state is consistent and the run can go on
+    /// (or its results be taken).
+    pub fn run_for(&mut self, until: Time, max_work: u64) -> Stop {
         let limit = until.min(self.duration);
-        while let Some((time, event)) = self.events.pop_until(limit) {
+        let slice_end = self.work().saturating_add(max_work);
+        let stop_at = slice_end.min(self.work_limit);
+        loop {
+            if self.work() >= stop_at && self.events.next_time().is_some_and(|next| next <= limit) {
+                return if self.work() >= self.work_limit { Stop::WorkLimit } else { Stop::Slice };
+            }
+            let Some((time, event)) = self.events.pop_until(limit) else { break };
             self.now = time;
             self.events_processed += 1;
             match event {
@@ -217,7 +266,7 @@ impl Simulation {
             }
         }
         self.now = self.now.max(limit);
-        self.finished()
+        Stop::Reached
     }
 
     /// Offer a packet to a link: through its queue, then onto the wire if the link is idle.
@@ -250,7 +299,7 @@ impl Simulation {
         let now = self.now;
         let link = &mut self.links[link_id as usize];
         if let Some(packet) = link.queue.dequeue(now, &mut link.rng) {
-            let done = now + transmission_time(packet.size_bytes, link.rate_bps);
+            let done = now + link.serialiser.next(packet.size_bytes, link.rate_bps);
             link.busy_until = done;
             let arrival = done + link.delay;
             link.propagating.push_back((arrival, packet));
@@ -328,6 +377,10 @@ impl Simulation {
             self.created += 1;
             let first = self.routes[packet.route as usize][0];
             self.send_on_link(first, packet);
+        }
+        if out.capacity() > OUTBOX_KEPT {
+            // One huge burst (a sender opening a large window) must not pin its memory.
+            out.shrink_to(OUTBOX_KEPT);
         }
     }
 

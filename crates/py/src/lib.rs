@@ -1,20 +1,29 @@
 //! Thin PyO3 binding of the aqmlab engine: the private module `aqmlab._engine`.
 //! All behaviour lives in `aqmlab-engine`; this file only converts types and errors.
 
+use aqmlab_engine::sim::Stop;
 use aqmlab_engine::trace::Results;
 use aqmlab_engine::{EngineError, Simulation as EngineSimulation};
-use numpy::IntoPyArray;
-use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyDict, PyType};
 
-create_exception!(_engine, ScenarioError, PyValueError, "The resolved scenario is invalid.");
+/// `aqmlab.errors.ScenarioError`, looked up once when the module loads: engine errors are
+/// the same class as the Python layer's (an `AqmlabError` and a `ValueError`).
+static SCENARIO_ERROR: GILOnceCell<Py<PyType>> = GILOnceCell::new();
 
 /// The one place engine errors become Python exceptions.
-fn to_py_err(error: EngineError) -> PyErr {
-    ScenarioError::new_err(error.to_string())
+fn to_py_err(py: Python<'_>, error: EngineError) -> PyErr {
+    match SCENARIO_ERROR.get(py) {
+        Some(class) => PyErr::from_type(class.bind(py).clone(), error.to_string()),
+        None => pyo3::exceptions::PyValueError::new_err(error.to_string()),
+    }
 }
+
+/// Work (events + packets created) between two checks for Ctrl-C: a few milliseconds of
+/// engine time, so an interrupt is honoured well within 0.5 s even inside one long chunk.
+const WORK_PER_SIGNAL_CHECK: u64 = 1 << 16;
 
 /// One packet-level run of a resolved scenario (see `_engine.pyi`).
 #[pyclass(module = "aqmlab._engine")]
@@ -25,8 +34,8 @@ struct Simulation {
 #[pymethods]
 impl Simulation {
     #[new]
-    fn new(scenario_json: &str, seed: u64) -> PyResult<Self> {
-        EngineSimulation::from_json(scenario_json, seed).map(|inner| Simulation { inner }).map_err(to_py_err)
+    fn new(py: Python<'_>, scenario_json: &str, seed: u64) -> PyResult<Self> {
+        EngineSimulation::from_json(scenario_json, seed).map(|inner| Simulation { inner }).map_err(|e| to_py_err(py, e))
     }
 
     #[getter]
@@ -49,14 +58,42 @@ impl Simulation {
         self.inner.events_processed()
     }
 
-    /// Advance to min(t_ns, duration) with the GIL released; returns whether the run is finished.
-    fn run_until(&mut self, py: Python<'_>, t_ns: u64) -> bool {
-        let inner = &mut self.inner;
-        py.allow_threads(move || inner.run_until(t_ns))
+    #[getter]
+    fn work(&self) -> u64 {
+        self.inner.work()
     }
 
+    /// Stop for good once `work` reaches `limit` (see `run_until`).
+    fn set_work_limit(&mut self, limit: u64) {
+        self.inner.set_work_limit(limit);
+    }
+
+    #[getter]
+    fn work_limit_reached(&self) -> bool {
+        self.inner.work_limit_reached()
+    }
+
+    /// Advance to min(t_ns, duration), or until the work limit, with the GIL released;
+    /// returns whether the run is finished. Between slices of work it takes the GIL back to
+    /// run Python's signal handlers: Ctrl-C raises `KeyboardInterrupt` here within a few
+    /// milliseconds, leaving the simulation between two events (its results can be taken).
+    fn run_until(&mut self, py: Python<'_>, t_ns: u64) -> PyResult<bool> {
+        loop {
+            let inner = &mut self.inner;
+            let stop = py.allow_threads(move || inner.run_for(t_ns, WORK_PER_SIGNAL_CHECK));
+            py.check_signals()?;
+            if stop != Stop::Slice {
+                return Ok(self.inner.finished());
+            }
+        }
+    }
+
+    /// The results so far. Neither the columns nor the dictionaries run Python code, so no
+    /// signal handler can raise in the middle (a Ctrl-C is seen by the next Python line).
     fn results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        results_to_dict(py, self.inner.results())
+        let inner = &self.inner;
+        let results = py.allow_threads(move || inner.results());
+        results_to_dict(py, results)
     }
 }
 
@@ -147,8 +184,15 @@ fn results_to_dict(py: Python<'_>, r: Results) -> PyResult<Bound<'_, PyDict>> {
 
 #[pymodule]
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    let errors = py.import("aqmlab.errors")?;
+    let class = errors.getattr("ScenarioError")?.downcast_into::<PyType>()?;
+    m.add("ScenarioError", &class)?;
+    SCENARIO_ERROR.get_or_init(py, || class.unbind());
+    // Load NumPy's C API now: loaded lazily by the first array, it runs Python code (an
+    // import) in the middle of `results()`, where a pending Ctrl-C became a panic (issue 17).
+    let _ = PyArray1::<f64>::zeros(py, 0, false);
     m.add_class::<Simulation>()?;
     Ok(())
 }

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from aqmlab.errors import ResultsError, ScenarioError
+from aqmlab.errors import AqmlabError
 
 console = Console(stderr=True)
 
@@ -64,7 +64,7 @@ def sweep(
                 progress=progress,
                 announce=lambda line: console.print(line, highlight=False),
             )
-    except (ScenarioError, ResultsError) as error:
+    except AqmlabError as error:
         _fail(str(error))
     except KeyboardInterrupt:
         _fail(

@@ -12,9 +12,15 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from multiprocessing import get_context
+from typing import Any
 
+from aqmlab.errors import AqmlabError
 from aqmlab.experiments.store import Study
 from aqmlab.experiments.sweep import Run
+
+
+class ExecutorError(AqmlabError):
+    """The executor could not start (an unreachable scheduler, a missing package)."""
 
 
 @dataclass
@@ -30,12 +36,15 @@ def run_one(run: Run, study_dir: str) -> Outcome:
 
     study = Study(study_dir)
     try:
-        results = simulate(run.scenario, seed=run.seed)
+        results = simulate(run.scenario, seed=run.seed, allow_large=run.allow_large)
         study.record(run, results)
         return Outcome(run.id, True)
-    except Exception as error:  # recorded, reported, and the sweep goes on
+    except (KeyboardInterrupt, SystemExit):
+        raise  # the user (or the pool) stops the sweep: not a failure of this run
+    except BaseException as error:  # noqa: B036 - pyo3's PanicException is a BaseException
+        # Recorded, reported, and the sweep goes on.
         study.record_failure(run, error)
-        return Outcome(run.id, False, repr(error))
+        return Outcome(run.id, False, f"{type(error).__name__}: {error}")
 
 
 Progress = Callable[[Outcome], None]
@@ -73,50 +82,70 @@ def run_local(runs: list[Run], study: Study, *, workers: int | None = None, prog
             raise
 
 
+#: How long to wait for a Dask scheduler before giving up, s.
+CONNECT_TIMEOUT_S = 5
+
+
+@dataclass
+class DaskConnection:
+    client: Any
+    local: Any = None
+
+    def close(self) -> None:
+        self.client.close()
+        if self.local is not None:
+            self.local.close()
+
+
+def connect_dask(cluster: str, *, workers: int | None = None) -> DaskConnection:
+    """Connect to the scheduler at `cluster` (tcp://host:8786), or start a LocalCluster for
+    "local"; an unreachable scheduler is an `ExecutorError` within CONNECT_TIMEOUT_S."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise ExecutorError("the Dask executor needs `pip install 'aqmlab[distributed]'` (dask[distributed])") from None
+    if cluster == "local":
+        local = LocalCluster(
+            n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+        return DaskConnection(Client(local), local)
+    try:
+        return DaskConnection(Client(cluster, timeout=CONNECT_TIMEOUT_S))
+    except Exception as error:  # distributed raises OSError, TimeoutError or ValueError (bad address)
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise ExecutorError(
+            f"cluster = {cluster!r}: cannot reach the Dask scheduler within {CONNECT_TIMEOUT_S} s ({reason})"
+        ) from None
+
+
 def run_dask(
     runs: list[Run],
     study: Study,
     *,
-    cluster: str,
-    workers: int | None = None,
+    connection: DaskConnection,
     progress: Progress | None = None,
     announce: Callable[[str], None] | None = None,
 ) -> None:
-    """`cluster` is a scheduler address (tcp://host:8786) or "local" for a LocalCluster.
+    """Run on a Dask cluster (see `connect_dask`).
 
     Workers run in their own working directories, so they are handed the study directory as
     an absolute path, and must see it at that path (one machine, or a shared filesystem): a
     run a worker reports done but this process cannot see is reported as failed, never
     counted. `announce` receives one line naming the scheduler and its dashboard."""
-    try:
-        from distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        raise RuntimeError("the Dask executor needs `pip install 'aqmlab[distributed]'` (dask[distributed])") from None
-    local = None
-    if cluster == "local":
-        local = LocalCluster(
-            n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True, dashboard_address=None
-        )
-        client = Client(local)
-    else:
-        client = Client(cluster)
-    try:
-        if announce is not None:
-            announce(_describe(client, local is not None))
-        study_dir = str(study.directory.resolve())
-        futures = client.map(run_one, runs, study_dir=study_dir, pure=False)
-        for future in as_completed(futures):
-            outcome = future.result()
-            if outcome.ok and not study.is_done(outcome.run_id):
-                outcome = Outcome(
-                    outcome.run_id,
-                    False,
-                    f"a worker wrote the run under {study_dir}, which this machine does not see: "
-                    "the study directory must be on a filesystem shared by the client and the workers",
-                )
-            if progress:
-                progress(outcome)
-    finally:
-        client.close()
-        if local is not None:
-            local.close()
+    from distributed import as_completed
+
+    if announce is not None:
+        announce(_describe(connection.client, connection.local is not None))
+    study_dir = str(study.directory.resolve())
+    futures = connection.client.map(run_one, runs, study_dir=study_dir, pure=False)
+    for future in as_completed(futures):
+        outcome = future.result()
+        if outcome.ok and not study.is_done(outcome.run_id):
+            outcome = Outcome(
+                outcome.run_id,
+                False,
+                f"a worker wrote the run under {study_dir}, which this machine does not see: "
+                "the study directory must be on a filesystem shared by the client and the workers",
+            )
+        if progress:
+            progress(outcome)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from aqmlab.experiments.executors import Outcome, Progress, run_dask, run_local
+from aqmlab.experiments.executors import Outcome, Progress, connect_dask, run_dask, run_local
 from aqmlab.experiments.store import Study
 from aqmlab.experiments.sweep import Run, Sweep
 
@@ -41,20 +41,26 @@ def run_sweep(
     study: completed runs are never recomputed; failed ones are retried. With `cache`,
     completed runs of another study with the same ids are copied instead of computed."""
     study = Study(out)
-    study.begin(sweep.describe(), resume=resume)
-    pending, _ = pending_runs(sweep, study)
-    if cache is not None:
-        cached = Study(cache)
-        still = []
-        for run in pending:
-            if study.adopt(run.id, cached):
-                if progress:
-                    progress(Outcome(run.id, True))
-            else:
-                still.append(run)
-        pending = still
-    if cluster is not None:
-        run_dask(pending, study, cluster=cluster, workers=workers, progress=progress, announce=announce)
-    else:
-        run_local(pending, study, workers=workers, progress=progress)
+    # Connect first: an unreachable scheduler fails before the study directory exists.
+    connection = connect_dask(cluster, workers=workers) if cluster is not None else None
+    try:
+        study.begin(sweep.describe(), resume=resume)
+        pending, _ = pending_runs(sweep, study)
+        if cache is not None:
+            cached = Study(cache)
+            still = []
+            for run in pending:
+                if study.adopt(run.id, cached):
+                    if progress:
+                        progress(Outcome(run.id, True))
+                else:
+                    still.append(run)
+            pending = still
+        if connection is not None:
+            run_dask(pending, study, connection=connection, progress=progress, announce=announce)
+        else:
+            run_local(pending, study, workers=workers, progress=progress)
+    finally:
+        if connection is not None:
+            connection.close()
     return study

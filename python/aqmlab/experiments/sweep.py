@@ -13,9 +13,14 @@ A sweep file (TOML):
     "topology.bottleneck.queue.min_th" = [5, 50]
     "topology.bottleneck.queue.max_th" = [15, 100]
 
-Parameters are dotted paths into the scenario as written (list items by index). Each run
-is identified by the hash of its fully resolved scenario, its seed and the aqmlab version,
-so the same run has the same id in every study.
+Parameters are dotted paths into the scenario as written (list items by index), `name`
+and `description` included. Each run is identified by the hash of its whole scenario (as
+validated, every default filled in, and as resolved for the engine), its seed and the aqmlab
+version, so the same run has the same id in every study and two points that differ in any
+field, even one the engine never reads, are two runs.
+
+`allow_large = true` lets points above the work limits run (`aqmlab.workload`); otherwise
+such a point is refused when the sweep is read, before anything runs.
 """
 
 from __future__ import annotations
@@ -31,9 +36,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 import aqmlab
-from aqmlab import _toml as tomllib
+from aqmlab import workload
 from aqmlab.errors import ScenarioError
-from aqmlab.scenario import Scenario, format_validation_error
+from aqmlab.scenario import Scenario, format_validation_error, read_toml
+from aqmlab.simulation import check_seed
 
 
 def set_path(data: dict[str, Any], path: str, value: Any) -> None:
@@ -67,6 +73,8 @@ class Run:
     scenario: dict[str, Any]
     seed: int
     parameters: dict[str, Any] = field(default_factory=dict)
+    #: Run even above the work limits (the sweep file's `allow_large`); not part of the id.
+    allow_large: bool = False
 
     @property
     def model(self) -> Scenario:
@@ -74,8 +82,10 @@ class Run:
 
     @property
     def id(self) -> str:
-        resolved = self.model.resolved_json()
-        digest = hashlib.sha256(f"{aqmlab.__version__}\n{self.seed}\n{resolved}".encode()).hexdigest()
+        model = self.model
+        whole = json.dumps(model.model_dump(mode="json"), sort_keys=True)
+        resolved = model.resolved_json()
+        digest = hashlib.sha256(f"{aqmlab.__version__}\n{self.seed}\n{resolved}\n{whole}".encode()).hexdigest()
         return digest[:20]
 
 
@@ -89,6 +99,7 @@ class SweepFile(BaseModel):
     set: dict[str, Any] = Field(default_factory=dict)
     grid: dict[str, list[Any]] = Field(default_factory=dict)
     zip: dict[str, list[Any]] = Field(default_factory=dict)
+    allow_large: bool = False
 
     @model_validator(mode="after")
     def _check(self) -> SweepFile:
@@ -127,12 +138,7 @@ class Sweep:
             path = Path(spec.base)
             if not path.is_absolute() and relative_to is not None:
                 path = relative_to / path
-            try:
-                base = tomllib.loads(path.read_text())
-            except FileNotFoundError:
-                raise ScenarioError(f"{source}: base scenario {path} does not exist") from None
-            except tomllib.TOMLDecodeError as error:
-                raise ScenarioError(f"{source}: base scenario {path} is not valid TOML: {error}") from None
+            base = read_toml(path, "base scenario")
         else:
             base = copy.deepcopy(spec.base)
         sweep = cls(spec, base)
@@ -142,13 +148,7 @@ class Sweep:
     @classmethod
     def from_toml(cls, path: str | Path) -> Sweep:
         path = Path(path)
-        try:
-            data = tomllib.loads(path.read_text())
-        except FileNotFoundError:
-            raise ScenarioError(f"{path}: no such sweep file") from None
-        except tomllib.TOMLDecodeError as error:
-            raise ScenarioError(f"{path}: not valid TOML: {error}") from None
-        return cls.from_dict(data, relative_to=path.parent, source=str(path))
+        return cls.from_dict(read_toml(path, "sweep"), relative_to=path.parent, source=str(path))
 
     def seeds(self) -> list[int]:
         if self.spec.seeds is not None:
@@ -177,8 +177,14 @@ class Sweep:
             scenario = copy.deepcopy(self.base)
             for key, value in {**self.spec.set, **point}.items():
                 set_path(scenario, key, value)
-            Scenario.from_dict(scenario, source=f"{self.name} at {point}")  # fail early, naming the point
-            runs.extend(Run(scenario, seed, dict(point)) for seed in self.seeds())
+            model = Scenario.from_dict(scenario, source=f"{self.name} at {point}")  # fail early, naming the point
+            try:
+                workload.check(model, allow_large=self.spec.allow_large)
+            except ScenarioError as error:
+                raise ScenarioError(f"{self.name} at {point}: {error}") from None
+            for seed in self.seeds():
+                check_seed(seed, f"{self.name}: seed")
+                runs.append(Run(scenario, seed, dict(point), allow_large=self.spec.allow_large))
         return runs
 
     def describe(self) -> dict[str, Any]:

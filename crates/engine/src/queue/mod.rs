@@ -230,8 +230,9 @@ pub struct QueueCounters {
     pub departure_bytes: u64,
     /// Drops decided when packets reached the head of the queue (sojourn-time AQMs).
     pub dropped_on_dequeue: u64,
-    /// Sum of the queueing (sojourn) times of departed packets, ns.
-    pub sojourn_ns_sum: u64,
+    /// Sum of the queueing (sojourn) times of departed packets, ns. 128 bits: a u64 would
+    /// wrap after 1.8e19 ns of summed sojourn (about 6 h at 100 Gb/s with 100 ms queues).
+    pub sojourn_ns_sum: u128,
 }
 
 impl QueueCounters {
@@ -358,7 +359,7 @@ impl Queue {
             }
             self.counters.departures += 1;
             self.counters.departure_bytes += packet.size_bytes as u64;
-            self.counters.sojourn_ns_sum += now - packet.enqueued_at;
+            self.counters.sojourn_ns_sum += u128::from(now - packet.enqueued_at);
             return Some(packet);
         }
     }

@@ -1,0 +1,157 @@
+"""Ctrl-C at random instants (issue 17): SIGINT is sent to `aqmlab run` and to a script
+calling `aqmlab.simulate`, each in its own process, at seeded random instants spread over
+the whole life of the process (start-up, simulation, collection, writing, report). Never a
+panic or an abort; the exit code and the `partial` flag agree with what was written."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from robust_helpers import short, to_toml
+
+ROOT = Path(__file__).parents[2]
+#: SIGINTs per target in `make test`, and in the slow suite.
+QUICK, SLOW = 5, 30
+
+API_SCRIPT = """
+import json, sys, traceback
+import aqmlab
+from aqmlab.errors import SimulationInterrupted
+try:
+    results = aqmlab.simulate(sys.argv[1])
+    outcome = {"kind": "complete", "finished": results.finished}
+except SimulationInterrupted as interrupted:
+    partial = interrupted.partial
+    outcome = {"kind": "interrupted", "finished": partial.finished, "end_s": partial.end_s}
+    results = partial
+except KeyboardInterrupt:
+    names = [frame.name for frame in traceback.extract_tb(sys.exc_info()[2])]
+    print(json.dumps({"kind": "bare", "frames": names}))
+    sys.exit(0)
+c = results.counters
+outcome["conserved"] = c["packets_created"] == (
+    c["packets_delivered"] + c["packets_dropped"] + c["packets_queued"] + c["packets_in_flight"]
+)
+outcome["partial_flag"] = results.partial
+print(json.dumps(outcome))
+"""
+
+
+def scenario_file(tmp_path: Path) -> Path:
+    data = short("seed000-fig6-rtt10.toml", "3s")
+    path = tmp_path / "scenario.toml"
+    path.write_text(to_toml(data))
+    return path
+
+
+def env() -> dict[str, str]:
+    return {**os.environ, "MPLBACKEND": "Agg"}
+
+
+def interrupt_at(command: list[str], delay: float) -> tuple[subprocess.CompletedProcess, float]:
+    """Run `command`, send SIGINT after `delay` s; the result and the time from the signal
+    to the exit (NaN when the process ended before the signal)."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
+    try:
+        process.wait(timeout=delay)
+        latency = float("nan")
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGINT)
+        sent = time.perf_counter()
+        process.wait(timeout=120)
+        latency = time.perf_counter() - sent
+    stdout, stderr = process.communicate()
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr), latency
+
+
+def assert_no_panic_or_abort(done: subprocess.CompletedProcess) -> None:
+    text = done.stdout + done.stderr
+    assert "PanicException" not in text and "panicked" not in text, text
+    assert done.returncode not in (-signal.SIGABRT, 128 + signal.SIGABRT, -signal.SIGSEGV), text
+
+
+def calibrate(command: list[str]) -> float:
+    began = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, env=env(), timeout=600)
+    assert done.returncode == 0, done.stderr
+    return time.perf_counter() - began
+
+
+def check_run(tmp_path: Path, count: int, seed: int) -> None:
+    scenario = scenario_file(tmp_path)
+    base = [sys.executable, "-m", "aqmlab.cli", "run", str(scenario), "-q", "--out"]
+    total = calibrate([*base, str(tmp_path / "calibration")])
+    rng = random.Random(seed)
+    latencies = []
+    for i in range(count):
+        out = tmp_path / f"out{i}"
+        done, latency = interrupt_at([*base, str(out)], rng.uniform(0.0, total * 1.1))
+        latencies.append(latency)
+        assert_no_panic_or_abort(done)
+        if done.returncode == 0:
+            # Complete results, said to be complete.
+            meta = json.loads((out / "scenario.json").read_text())
+            summary = json.loads((out / "summary.json").read_text())
+            assert meta["finished"] and all(not record["partial"] for record in summary.values()), done.stderr
+        else:
+            assert done.returncode in (130, 1, -signal.SIGINT), done.stderr
+            if out.exists():
+                # Partial results, said to be partial.
+                meta = json.loads((out / "scenario.json").read_text())
+                summary = json.loads((out / "summary.json").read_text())
+                assert not meta["finished"] and all(record["partial"] for record in summary.values()), done.stderr
+                assert "PARTIAL" in done.stderr or "partial" in done.stderr
+        leftovers = [p.name for p in tmp_path.iterdir() if p.name.startswith(f".out{i}.")]
+        assert not leftovers, leftovers  # no staging directory left behind
+    print(f"aqmlab run: {count} SIGINTs over {total:.1f} s; latencies to exit (s): {latencies}")
+
+
+def check_api(tmp_path: Path, count: int, seed: int) -> None:
+    scenario = scenario_file(tmp_path)
+    command = [sys.executable, "-c", API_SCRIPT, str(scenario)]
+    total = calibrate(command)
+    rng = random.Random(seed)
+    kinds = []
+    for _ in range(count):
+        done, _latency = interrupt_at(command, rng.uniform(0.0, total * 1.1))
+        assert_no_panic_or_abort(done)
+        if not done.stdout.strip():
+            # Interrupted while Python started or imported aqmlab: nothing ran.
+            assert done.returncode in (-signal.SIGINT, 1, 130) and "KeyboardInterrupt" in done.stderr, done.stderr
+            kinds.append("startup")
+            continue
+        outcome = json.loads(done.stdout.strip().splitlines()[-1])
+        kinds.append(outcome["kind"])
+        if outcome["kind"] == "bare":
+            # Only before the run began: never from the loop, the collection or the results.
+            assert not {"run_until", "_collect", "from_engine", "results"} & set(outcome["frames"]), outcome
+            continue
+        assert outcome["conserved"], outcome
+        assert outcome["partial_flag"] == (not outcome["finished"]), outcome
+    print(f"aqmlab.simulate: {count} SIGINTs over {total:.1f} s: {kinds}")
+
+
+def test_sigint_at_random_instants_of_aqmlab_run(tmp_path):
+    check_run(tmp_path, QUICK, seed=17)
+
+
+def test_sigint_at_random_instants_of_simulate(tmp_path):
+    check_api(tmp_path, QUICK, seed=17)
+
+
+@pytest.mark.slow
+def test_sigint_at_random_instants_of_aqmlab_run_many(tmp_path):
+    check_run(tmp_path, SLOW, seed=1717)
+
+
+@pytest.mark.slow
+def test_sigint_at_random_instants_of_simulate_many(tmp_path):
+    check_api(tmp_path, SLOW, seed=1717)
