@@ -59,7 +59,7 @@ verdicts: build
 	$(PYTHON) -m aqmlab.cli reproduce all --quick --out aqmlab-out/reproduce-quick --update-verdicts
 
 demo: build
-	$(PYTHON) -m aqmlab.cli demo --out aqmlab-out/demo
+	$(PYTHON) -m aqmlab.cli demo --out aqmlab-out/demo --force
 
 bench: build
 	$(PYTHON) benchmarks/dumbbell-60/bench.py

@@ -15,11 +15,9 @@ ROOT = Path(__file__).parents[1]
 
 
 def test_the_docs_page_and_schema_file_are_current():
-    assert (ROOT / "docs" / "scenario.md").read_text() == markdown(), (
-        "run: aqmlab schema --out docs/scenario.md --force"
-    )
+    assert (ROOT / "docs" / "scenario.md").read_text() == markdown(), "run: aqmlab schema --out docs --force"
     assert json.loads((ROOT / "docs" / "scenario.schema.json").read_text()) == scenario_schema(), (
-        "run: aqmlab schema --json --out docs/scenario.schema.json --force"
+        "run: aqmlab schema --out docs --force"
     )
 
 

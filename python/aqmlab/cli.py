@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from aqmlab._lazy_cli import LazyGroup
+from aqmlab.cli_common import DEFAULT_OUT, refuse_to_overwrite
 from aqmlab.errors import AqmlabError, EmptyWindowError, SimulationInterrupted
 
 app = typer.Typer(
@@ -89,9 +90,12 @@ def run_with_progress(scenario, *, seed: int | None, quiet: bool, allow_large: b
 @app.command()
 def run(
     scenario_file: Annotated[Path, typer.Argument(help="Scenario TOML file.")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for data, summary and figures.")],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Directory for data, summary and figures [aqmlab-out/run/SCENARIO-NAME]."),
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="Random seed (default: the scenario's).")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace OUT if it holds results.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists and is not empty.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     allow_large: Annotated[
         bool, typer.Option("--allow-large", help="Run even above the work and memory limits (aqmlab.workload).")
@@ -105,8 +109,8 @@ def run(
 
     try:
         scenario = Scenario.from_toml(scenario_file)
-        if out.exists() and not force and (not out.is_dir() or any(out.iterdir())):
-            _fail(f"{out} exists and is not an empty directory; pass --force to replace it")
+        out = out or DEFAULT_OUT / "run" / scenario.name
+        refuse_to_overwrite(out, force)
         try:
             results = run_with_progress(scenario, seed=seed, quiet=quiet, allow_large=allow_large)
         except SimulationInterrupted as interrupted:
@@ -210,13 +214,15 @@ def summary(directory: Annotated[Path, typer.Argument(help="A results directory 
 
 @app.command()
 def demo(
-    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for the demo report.")] = Path("aqmlab-out/demo"),
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for the demo report.")] = DEFAULT_OUT / "demo",
     quick: Annotated[bool, typer.Option(help="Shorter runs (100 s instead of 500 s).")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists and is not empty.")] = False,
 ) -> None:
     """The headline study (seed 000 at packet level), ending in one HTML report."""
     from aqmlab.demo import DEMO_REPRODUCTIONS, run_demo
     from aqmlab.progress import showing_simulations, steps_bar
 
+    refuse_to_overwrite(out, force)
     try:
         with steps_bar("demo", len(DEMO_REPRODUCTIONS)) as step, showing_simulations():
             report = run_demo(out, quick=quick, progress=step)
@@ -230,15 +236,22 @@ def demo(
 @app.command()
 def report(
     directory: Annotated[Path, typer.Argument(help="A run, study or reproduction directory.")],
-    out: Annotated[Path | None, typer.Option(help="HTML file to write (default DIR/report.html).")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Directory for report.html [DIRECTORY itself].")
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace OUT/report.html if it exists.")] = False,
 ) -> None:
-    """Write a self-contained HTML report (figures, tables, scenario, paper comparison)."""
+    """Write a self-contained HTML report, OUT/report.html (figures, tables, scenario, paper comparison)."""
     from aqmlab.progress import status
     from aqmlab.report import write_report
 
+    target = (out or directory) / "report.html"
+    refuse_to_overwrite(target, force)
     try:
+        if out is not None:
+            out.mkdir(parents=True, exist_ok=True)
         with status(f"writing the report of {directory}"):
-            path = write_report(directory, out)
+            path = write_report(directory, target)
     except AqmlabError as error:
         _fail(str(error))
     console.print(f"wrote {path}")
@@ -247,10 +260,11 @@ def report(
 @app.command()
 def reproduce(
     reproduction_id: Annotated[str | None, typer.Argument(help="Reproduction id (see --list), or 'all'.")] = None,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Parent directory of the outputs.")] = Path(
-        "aqmlab-out/reproduce"
-    ),
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Directory for the outputs, one subdirectory per id.")
+    ] = DEFAULT_OUT / "reproduce",
     quick: Annotated[bool, typer.Option(help="Reduced durations, sizes and seeds (CI, demo).")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace OUT/ID if it exists and is not empty.")] = False,
     list_: Annotated[bool, typer.Option("--list", help="List the reproductions.")] = False,
     record_into: Annotated[
         Path | None,
@@ -298,6 +312,8 @@ def reproduce(
     unknown = [i for i in ids if i not in REGISTRY]
     if unknown:
         _fail(f"unknown reproduction {unknown[0]!r}; known: {', '.join(REGISTRY)}")
+    for item_id in ids:
+        refuse_to_overwrite(out / item_id, force)
     from aqmlab.progress import showing_simulations
 
     disagreements, directories, records = 0, [], []

@@ -18,7 +18,7 @@ INTRODUCTION = """\
 # Scenario and sweep files: reference
 
 Generated from the pydantic models by `aqmlab schema` (do not edit by hand; `aqmlab schema
---out docs/scenario.md` rewrites it, and a test checks it is current). The JSON Schema of a
+--out docs --force` rewrites it, and a test checks it is current). The JSON Schema of a
 scenario file is `docs/scenario.schema.json` (`aqmlab schema --json`).
 
 **Units.** Durations, rates and sizes are strings with a unit: `"200ms"`, `"10us"` / `"10µs"`,
@@ -152,20 +152,26 @@ def markdown() -> str:
 
 def schema_command(
     json_schema: Annotated[
-        bool, typer.Option("--json", help="The JSON Schema instead of the Markdown reference.")
+        bool, typer.Option("--json", help="Print the JSON Schema instead of the Markdown reference.")
     ] = False,
     out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Write to this file instead of standard output.")
+        Path | None,
+        typer.Option("--out", "-o", help="Write scenario.md and scenario.schema.json into this directory instead."),
     ] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace those files in OUT if they exist.")] = False,
 ) -> None:
-    """The scenario and sweep reference (Markdown), or with --json the scenario JSON Schema."""
-    text = json.dumps(scenario_schema(), indent=2, ensure_ascii=False) + "\n" if json_schema else markdown()
+    """The scenario and sweep reference (Markdown) or, with --json, the scenario JSON Schema;
+    with --out DIR both files (`aqmlab schema --out docs --force` regenerates the docs)."""
+    schema_text = json.dumps(scenario_schema(), indent=2, ensure_ascii=False) + "\n"
     if out is None:
-        print(text, end="")
+        print(schema_text if json_schema else markdown(), end="")
         return
-    if out.exists() and not force:
-        from aqmlab.cli_common import fail
+    from aqmlab.cli_common import refuse_to_overwrite
 
-        fail(f"{out} exists; pass --force to replace it")
-    out.write_text(text)
+    files = {out / "scenario.md": markdown(), out / "scenario.schema.json": schema_text}
+    for path in files:
+        refuse_to_overwrite(path, force)
+    out.mkdir(parents=True, exist_ok=True)
+    for path, text in files.items():
+        path.write_text(text)
+        print(f"wrote {path}")

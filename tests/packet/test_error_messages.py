@@ -21,9 +21,7 @@ def _error(mutate) -> str:
 
 def test_a_negative_rtt_is_one_problem_without_pydantic_internals():
     message = _error(lambda d: d["topology"]["groups"][0].__setitem__("rtt", "-10ms"))
-    assert message.startswith(
-        "scenario: 1 problem(s)\n  topology.groups.0.rtt: '-10ms' must be finite and non-negative"
-    )
+    assert message.startswith("scenario: topology.groups.0.rtt: '-10ms' must be finite and non-negative")
     assert "function-" not in message and "UniformRtt" not in message and "union" not in message
 
 
@@ -33,9 +31,7 @@ def test_a_misspelt_field_is_reported_as_unknown_with_a_suggestion_not_as_missin
         group["acces_rate"] = group.pop("access_rate")
 
     message = _error(typo)
-    assert (
-        message == "scenario: 1 problem(s)\n  topology.groups.0.acces_rate: unknown field; did you mean 'access_rate'?"
-    )
+    assert message == "scenario: topology.groups.0.acces_rate: unknown field; did you mean 'access_rate'?"
 
 
 @pytest.mark.parametrize(

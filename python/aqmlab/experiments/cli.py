@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from aqmlab.cli_common import DEFAULT_OUT, refuse_to_overwrite
 from aqmlab.errors import AqmlabError
 
 console = Console(stderr=True)
@@ -22,8 +23,13 @@ def _fail(message: str, code: int = 2) -> None:
 
 def sweep(
     sweep_file: Annotated[Path, typer.Argument(help="Sweep TOML file.")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Study directory.")],
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Study directory [aqmlab-out/sweep/SWEEP-NAME].")
+    ] = None,
     resume: Annotated[bool, typer.Option(help="Continue an interrupted study in OUT.")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace OUT if it exists and is not empty (start the study anew).")
+    ] = False,
     workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
     cluster: Annotated[str | None, typer.Option(help="Dask scheduler address, or 'local' for a LocalCluster.")] = None,
     cache: Annotated[Path | None, typer.Option(help="Another study whose completed runs are reused.")] = None,
@@ -35,6 +41,15 @@ def sweep(
 
     try:
         plan = Sweep.from_toml(sweep_file)
+        out = out or DEFAULT_OUT / "sweep" / plan.name
+        if resume and force:
+            _fail("--resume continues the study in OUT and --force replaces it: give one")
+        if not resume:
+            refuse_to_overwrite(out, force, what=" (continue it with --resume)")
+            if force and out.exists():
+                import shutil
+
+                shutil.rmtree(out) if out.is_dir() else out.unlink()
         ids = {run.id for run in plan.runs()}
         total = len(ids)
         already = len(ids & Study(out).done_ids()) if resume else 0
