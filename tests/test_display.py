@@ -44,6 +44,13 @@ def test_a_study_renders_in_jupyter(tmp_path):
     study = run_sweep(sweep, tmp_path / "study", workers=1)
     html = study._repr_html_()
     assert "rtt [ms]" in html and html.index("<td>20</td>") < html.index("<td>100</td>")
+    from aqmlab.cli import app
+    from typer.testing import CliRunner
+
+    printed = CliRunner().invoke(app, ["study", str(tmp_path / "study")]).stdout
+    assert "…" not in printed and "Jain's index" in printed and "throughput [Mb/s]" in printed  # not cut at 80
+    rows = [line for line in printed.splitlines() if "bottleneck" in line]
+    assert [row.split("│")[1].strip() for row in rows] == ["20", "100"]  # numeric, sorted
 
 
 def test_a_fluid_result_renders_in_jupyter_with_units():

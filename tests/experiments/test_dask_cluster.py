@@ -132,6 +132,7 @@ def test_sweep_on_a_scheduler_and_two_workers_lands_under_the_clients_out(tmp_pa
         )
         assert sweep.returncode == 0, sweep.stdout + sweep.stderr
         assert "2 of 2 runs done" in sweep.stderr
+        assert "rtt [ms]" in sweep.stdout  # the sweep ends by printing its study
         assert f"Dask scheduler {address}" in sweep.stderr  # and its dashboard link when it serves one
         assert "dashboard http://127.0.0.1:" in sweep.stderr
         runs = sorted((client_dir / "runs" / "x" / "runs").iterdir())
