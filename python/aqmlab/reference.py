@@ -19,7 +19,9 @@ INTRODUCTION = """\
 
 Generated from the pydantic models by `aqmlab schema` (do not edit by hand; `aqmlab schema
 --out docs --force` rewrites it, and a test checks it is current). The JSON Schema of a
-scenario file is `docs/scenario.schema.json` (`aqmlab schema --json`).
+scenario file is `docs/scenario.schema.json` (`aqmlab schema --json`): editors validate and
+complete a scenario with it, e.g. with a first line `#:schema ../docs/scenario.schema.json`
+(taplo / Even Better TOML; the path is relative to the scenario file).
 
 **Units.** Durations, rates and sizes are strings with a unit: `"200ms"`, `"10us"` / `"10µs"`,
 `"100Mbps"` = `"100 Mb/s"` = `"100 Mbit/s"` (bits; the prefix's case is ignored, so `"100mbps"` is
