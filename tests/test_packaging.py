@@ -85,7 +85,8 @@ def test_pip_install_builds_a_wheel_that_imports(tmp_path):
     code = (
         "import importlib.resources, aqmlab, aqmlab._engine; "
         "assert importlib.resources.files('aqmlab').joinpath('py.typed').is_file(); "
-        "s = aqmlab.Scenario.from_toml('examples/seed000-fig6-rtt10.toml').with_changes(duration='2s', measure_start='1s'); "
+        "s = aqmlab.Scenario.from_toml('examples/seed000-fig6-rtt10.toml'); "
+        "s = s.with_changes(duration='2s', measure_start='1s'); "
         "print(aqmlab.simulate(s).summary().utilisation_mean > 0)"
     )
     result = subprocess.run([python, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=600)

@@ -5,10 +5,12 @@ Use `aqmlab.simulate`; this module is the thin binding beneath it.
 
 from typing import Any
 
+from aqmlab.errors import ScenarioError as ScenarioError
+
 __version__: str
 
-class ScenarioError(ValueError):
-    """The resolved scenario is invalid; the message names the field, the value and what is allowed."""
+# ScenarioError is `aqmlab.errors.ScenarioError` itself (an AqmlabError and a ValueError): the
+# binding looks the class up when it loads, so engine errors and Python errors are one type.
 
 class Simulation:
     """One packet-level run of a resolved scenario.
@@ -27,8 +29,17 @@ class Simulation:
     def finished(self) -> bool: ...
     @property
     def events_processed(self) -> int: ...
+    @property
+    def work(self) -> int:
+        """Events processed plus packets created so far."""
+    def set_work_limit(self, limit: int) -> None:
+        """Stop for good once `work` reaches `limit` (aqmlab.workload's guard)."""
+    @property
+    def work_limit_reached(self) -> bool: ...
     def run_until(self, t_ns: int) -> bool:
-        """Advance the simulation to min(t_ns, duration); releases the GIL; returns `finished`."""
+        """Advance the simulation to min(t_ns, duration) or the work limit; releases the GIL,
+        taking it back every 65536 units of work to run signal handlers (Ctrl-C raises
+        KeyboardInterrupt here, the simulation left between two events); returns `finished`."""
     def results(self) -> dict[str, Any]:
         """Columns of the run so far.
 

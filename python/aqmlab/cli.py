@@ -127,8 +127,7 @@ def run(
                 _fail("interrupted while writing the results; nothing written", code=130)
         # The results are on disk: from now on Ctrl-C only cuts the report short, and the
         # exit code still says what OUT holds.
-        code = 0 if results.finished else 130
-        signal.signal(signal.SIGINT, lambda *_: sys.exit(code))
+        signal.signal(signal.SIGINT, _exit_now(0 if results.finished else 130))
     except AqmlabError as error:
         _fail(str(error))
     except KeyboardInterrupt:
@@ -149,6 +148,20 @@ def run(
         soft_wrap=True,
     )
     raise typer.Exit(130)
+
+
+def _exit_now(code: int):
+    """A SIGINT handler ending the process at once with `code` (the output is flushed)."""
+
+    def handler(signum, frame) -> None:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)
+
+    return handler
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
@@ -353,6 +366,11 @@ def main() -> None:
     except KeyboardInterrupt:
         console.print("interrupted")
         sys.exit(130)
+    except SystemExit:
+        # The command has decided the exit code (and written what it writes): a Ctrl-C
+        # while the interpreter shuts down must not turn it into death by SIGINT.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise
 
 
 if __name__ == "__main__":

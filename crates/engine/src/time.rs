@@ -82,7 +82,7 @@ mod tests {
             assert_eq!(round.next(40, 1_000_000_000), 320);
         }
         // Huge packets at the slowest rate stay exact (128-bit arithmetic).
-        assert_eq!(Serialiser::default().next(u32::MAX, 1), u32::MAX as u64 * 8 * NANOS_PER_SEC);
+        assert_eq!(Serialiser::default().next(u32::MAX, 1000), u32::MAX as u64 * 8 * (NANOS_PER_SEC / 1000));
     }
 
     #[test]

@@ -444,4 +444,15 @@ mod tests {
         assert_eq!(queue.len_packets(), 0);
         assert_eq!(queue.len_bytes(), 0);
     }
+
+    #[test]
+    fn the_sojourn_sum_does_not_wrap_past_u64() {
+        // ~6 h at 100 Gb/s with 100 ms queues sums more than u64::MAX ns (issue 17).
+        let mut queue = Queue::new(Limit::Packets(10), 1_000_000, Box::new(droptail::DropTail));
+        let mut rng = stream(1, StreamKind::Queue, 0);
+        queue.counters.sojourn_ns_sum = u64::MAX as u128 - 10;
+        queue.enqueue(packet(Ecn::NotEct), 0, &mut rng);
+        queue.dequeue(1_000, &mut rng);
+        assert_eq!(queue.counters.sojourn_ns_sum, u64::MAX as u128 + 990);
+    }
 }

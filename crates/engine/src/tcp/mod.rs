@@ -109,7 +109,7 @@ impl Default for TcpConfig {
             header_bytes: 40,
             initial_window: 2.0,
             initial_ssthresh: 1.0e9,
-            max_window: 1.0e9,
+            max_window: 1.0e7,
             min_rto_ns: 200_000_000,
             initial_rto_ns: 1_000_000_000,
             max_rto_ns: 60_000_000_000,
