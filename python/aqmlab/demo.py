@@ -7,7 +7,7 @@ then the packet-level confirmation: RED(50, 100) is stable at RTT 10 ms and osci
 under the upper threshold (Fig. 8a); and Fig. 9, small against large thresholds, which the
 report shows as differing: with Compound flows RED(8, 15) also cycles, at a small amplitude
 (docs/reproduction/seed000.md). Each part is a reproduction (`aqmlab reproduce`), run in its
-full length (500 s simulated) — about 25 s of wall time in all.
+full length (500 s simulated, each packet-level run over 5 seeds) — a few minutes of wall time.
 """
 
 from __future__ import annotations

@@ -140,3 +140,34 @@ def test_verdict_file_round_trip_and_differences(tmp_path, monkeypatch):
     problems = differences(flipped, record)
     assert any("expected 'agrees', got 'differs'" in p for p in problems)
     assert any("the claim is gone" in p for p in problems)
+
+
+def test_cli_lists_declarations_and_updates_verdicts_only_in_quick_mode(tmp_path, monkeypatch):
+    from aqmlab.cli import app
+    from typer.testing import CliRunner
+
+    runner = CliRunner()
+    listing = runner.invoke(app, ["reproduce", "--list"])
+    assert listing.exit_code == 0 and "seed000-fig6" in listing.output and "seed000-table1" in listing.output
+    refused = runner.invoke(app, ["reproduce", "seed000-fig2", "--update-verdicts"])
+    assert refused.exit_code == 2 and "add --quick" in refused.output
+    declaration = Declaration(
+        "test-cli", "none", "t", "d", (_claim(AtMost(1.0)),), compute=lambda out, quick: Computed({"x": 0.5})
+    )
+    monkeypatch.setitem(REGISTRY, "test-cli", declaration)
+    verdicts = tmp_path / "verdicts.json"
+    result = runner.invoke(
+        app,
+        [
+            "reproduce",
+            "test-cli",
+            "--quick",
+            "--out",
+            str(tmp_path / "out"),
+            "--update-verdicts",
+            "--verdicts",
+            str(verdicts),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert load(verdicts) == {"test-cli/c": "agrees"}
