@@ -63,7 +63,7 @@ def update(path: str | Path, records: list[dict[str, Any]]) -> dict[str, str]:
     write_json(
         path,
         {
-            "about": "Quick-mode verdict of every reproduction claim; tests/reproduce/test_verdicts.py compares "
+            "about": "Quick-mode verdict of every reproduction claim; tests/reproduce/test_reproductions.py compares "
             "each quick run with it. Update deliberately: aqmlab reproduce ID --quick --update-verdicts, and give "
             "the reason in the commit message.",
             "verdicts": dict(sorted(current.items())),
