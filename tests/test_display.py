@@ -23,7 +23,7 @@ def test_summary_is_typed_plain_and_still_a_dict(results):
     summary = results.summary()
     assert isinstance(summary, Summary) and isinstance(summary, dict)
     assert type(summary["queue_mean_packets"]) is float and type(summary.flows) is int and summary.flows == 60
-    assert all(type(v) in (float, int) for v in summary.values())
+    assert all(type(v) in (float, int, bool) for v in summary.values()) and summary.partial is False
     assert "np.float64" not in repr(summary) and "flows" in repr(summary)
     assert summary.units["throughput_bps"] == "bit/s" and summary.units["queue_mean_packets"] == "packets"
     assert summary.loss_percent == summary["loss_percent"]

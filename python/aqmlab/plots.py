@@ -8,10 +8,13 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
+from typing import TYPE_CHECKING  # noqa: E402
+
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from aqmlab.results import Results  # noqa: E402
+if TYPE_CHECKING:  # annotations only: Results imports this module for its notebook display
+    from aqmlab.results import Results
 
 #: Seed 000 Section V-A1 averages the window of 15 flows.
 WINDOW_FLOWS = 15

@@ -5,6 +5,7 @@ report's axes and the notebook display."""
 
 from __future__ import annotations
 
+import html
 import json
 from typing import Any
 
@@ -84,3 +85,13 @@ def study_rows(table) -> tuple[list[str], list[list[str]]]:
     records.sort(key=lambda record: record[0])
     headers = [header for header, _ in params.values()] + ["seed", "link"] + [display.header(s) for s in statistics]
     return headers, [cells for _, cells in records]
+
+
+def study_html(study: Any) -> str:
+    """The study's runs as `aqmlab study` prints them (numeric, sorted, with units)."""
+    headers, rows = study_rows(study.table())
+    if not rows:
+        return f"<p>Study {html.escape(str(study.directory))}: no completed runs</p>"
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<p>Study {html.escape(str(study.directory))}: {len(rows)} rows</p><table><tr>{head}</tr>{body}</table>"

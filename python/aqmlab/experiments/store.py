@@ -141,7 +141,7 @@ class Study:
 
     def _repr_html_(self) -> str:
         """Jupyter: the runs as `aqmlab study` shows them."""
-        from aqmlab.notebook import study_html
+        from aqmlab.experiments.display import study_html
 
         return study_html(self)
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from aqmlab.fluid.result import FluidResult
+if TYPE_CHECKING:  # annotations only: FluidResult's notebook display imports this module
+    from aqmlab.fluid.result import FluidResult
 
 __all__ = ["plot_timeseries", "plot_phase"]
 

@@ -134,7 +134,7 @@ class FluidResult:
 
     def _repr_html_(self) -> str:
         """Jupyter: final states with units and the first state's time series."""
-        from aqmlab.notebook import fluid_html
+        from aqmlab.fluid.notebook import fluid_html
 
         return fluid_html(self)
 
