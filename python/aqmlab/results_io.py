@@ -27,7 +27,7 @@ def write_run(results: Results, out: str | Path, *, force: bool) -> Path:
 
     def figures(staging: Path) -> None:
         plot_run(results, staging / "figure.png")
-        for link in list(results.summaries())[1:]:
+        for link in list(results.summary_records())[1:]:  # partial results may have no summaries
             plot_run(results, staging / f"figure-{link}.png", link=link)
 
     return results.save(out, overwrite=force, extra=figures)

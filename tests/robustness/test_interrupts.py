@@ -46,7 +46,7 @@ print(json.dumps(outcome))
 
 
 def scenario_file(tmp_path: Path) -> Path:
-    data = short("seed000-fig6-rtt10.toml", "20s")  # about 1 s of engine time
+    data = short("seed000-fig6-rtt10.toml", "60s")  # about 3 s of engine time here
     path = tmp_path / "scenario.toml"
     path.write_text(to_toml(data))
     return path
@@ -79,20 +79,25 @@ def assert_no_panic_or_abort(done: subprocess.CompletedProcess) -> None:
 
 
 def calibrate(command: list[str]) -> float:
-    began = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, env=env(), timeout=600)
-    assert done.returncode == 0, done.stderr
-    return time.perf_counter() - began
+    """The life of one uninterrupted process, s: the second of two runs (the first one pays
+    for cold caches, and would put most signals after the end)."""
+    times = []
+    for _ in range(2):
+        began = time.perf_counter()
+        done = subprocess.run(command, capture_output=True, text=True, env=env(), timeout=600)
+        assert done.returncode == 0, done.stderr
+        times.append(time.perf_counter() - began)
+    return times[-1]
 
 
 def check_run(tmp_path: Path, count: int, seed: int) -> None:
     scenario = scenario_file(tmp_path)
     base = [sys.executable, "-m", "aqmlab.cli", "run", str(scenario), "-q", "--out"]
-    total = calibrate([*base, str(tmp_path / "calibration")])
+    total = calibrate([*base, str(tmp_path / "calibration"), "--force"])
     rng = random.Random(seed)
     for i in range(count):
         out = tmp_path / f"out{i}"
-        done, _sent = interrupt_at([*base, str(out)], rng.uniform(0.0, total * 1.1))
+        done, _sent = interrupt_at([*base, str(out)], rng.uniform(0.0, total))
         assert_no_panic_or_abort(done)
         if done.returncode == 0:
             # Complete results, said to be complete.
@@ -119,11 +124,13 @@ def check_api(tmp_path: Path, count: int, seed: int) -> None:
     rng = random.Random(seed)
     kinds, latencies = [], []
     for _ in range(count):
-        done, sent = interrupt_at(command, rng.uniform(0.0, total * 1.1))
+        done, sent = interrupt_at(command, rng.uniform(0.0, total))
         assert_no_panic_or_abort(done)
         if not done.stdout.strip():
-            # Interrupted while Python started or imported aqmlab: nothing ran.
-            assert done.returncode in (-signal.SIGINT, 1, 130) and "KeyboardInterrupt" in done.stderr, done.stderr
+            # Interrupted while Python started (before it handles SIGINT: killed, no output)
+            # or imported aqmlab (a KeyboardInterrupt traceback): nothing ran.
+            assert done.returncode in (-signal.SIGINT, 1, 130), done.stderr
+            assert not done.stderr or "KeyboardInterrupt" in done.stderr, done.stderr
             kinds.append("startup")
             continue
         outcome = json.loads(done.stdout.strip().splitlines()[-1])

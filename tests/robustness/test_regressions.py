@@ -312,3 +312,25 @@ def test_unreadable_results_are_a_results_error(tmp_path):
 def test_rss_of_this_process_is_sane():
     # The tests above ran refused scenarios in this process: none of them allocated.
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss < 3 * 1024 * 1024
+
+
+def test_aqmlab_run_writes_partial_results_interrupted_before_the_window(tmp_path, monkeypatch):
+    # Found by the SIGINT test: the figures asked for summaries, which a window without
+    # samples cannot give, and the partial results were lost (exit 2).
+    import aqmlab.cli
+    from aqmlab.errors import SimulationInterrupted
+
+    scenario = aqmlab.Scenario.from_dict(dumbbell(duration="2s", measure_start="1.5s"))
+    simulation = _engine.Simulation(scenario.resolved_json(), 1)
+    simulation.run_until(500_000_000)
+    partial = Results.from_engine(scenario, 1, simulation.results(), end_s=0.5, finished=False, wall_time_s=0.1)
+
+    def interrupted(*args, **kwargs):
+        raise SimulationInterrupted(partial)
+
+    monkeypatch.setattr(aqmlab.cli, "run_with_progress", interrupted)
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["run", str(write(tmp_path, dumbbell(duration="2s"))), "--out", str(out), "-q"])
+    assert result.exit_code == 130, result.output
+    assert "PARTIAL" in result.output and (out / "figure.png").is_file()
+    assert json.loads((out / "summary.json").read_text())["bottleneck"]["partial"] is True

@@ -2,14 +2,16 @@
 //! and leaves at 70 s; seed 000 Section V-B: 8 UDP flows of 1 Mbps each).
 
 use crate::packet::{Ecn, FlowId, Packet, PacketKind, RouteId};
-use crate::time::{transmission_time, Time};
+use crate::time::{Serialiser, Time};
 
 pub struct UdpSource {
     flow: FlowId,
     route: RouteId,
     packet_bytes: u32,
-    /// Time between datagrams: packet size / rate.
-    interval: Time,
+    rate_bps: u64,
+    /// Time between datagrams: packet size / rate, the sub-nanosecond remainder carried (so
+    /// the source keeps its rate exactly over a long run).
+    clock: Serialiser,
     stop: Option<Time>,
     next_seq: u64,
     pub started_at: Option<Time>,
@@ -23,7 +25,8 @@ impl UdpSource {
             flow,
             route,
             packet_bytes,
-            interval: transmission_time(packet_bytes, rate_bps).max(1),
+            rate_bps,
+            clock: Serialiser::default(),
             stop,
             next_seq: 0,
             started_at: None,
@@ -57,7 +60,7 @@ impl UdpSource {
         };
         self.next_seq += 1;
         self.datagrams_sent += 1;
-        (Some(packet), Some(now + self.interval))
+        (Some(packet), Some(now + self.clock.next(self.packet_bytes, self.rate_bps)))
     }
 }
 
@@ -95,5 +98,16 @@ mod tests {
         }
         assert_eq!(sent, 9); // at 0, 12, ..., 96 ms
         assert_eq!(source.stopped_at, Some(108_000_000));
+    }
+
+    #[test]
+    fn keeps_its_rate_exactly_when_the_interval_is_not_a_whole_nanosecond() {
+        // 500-byte datagrams at 15 Mb/s: 266 666.67 ns apart; 3000 of them span 0.8 s exactly.
+        let mut source = UdpSource::new(0, 0, 15_000_000, 500, None);
+        let mut now = 0;
+        for _ in 0..3000 {
+            now = source.send(now).1.unwrap();
+        }
+        assert_eq!(now, 800_000_000);
     }
 }
