@@ -251,9 +251,12 @@ class Threshold(Model):
 
 class Ered(Model):
     """Exponential RED (seed 002 Section IV-B/C): marking probability p_min·exp(κ(b̃ − b_min))
-    on a virtual queue b̃ served at γ·C, with κ = α/(C·delay_scale) (reconstructed; see
-    docs/queues/ered.md). `variant = "aq"` applies the profile to the EWMA of the virtual
-    queue (weight `q_weight`). `b_min` defaults to 1/5 of the real buffer (seed 002 Section V).
+    on a virtual queue b̃ served at γ·C, with κ = α/(C·delay_scale): eq. (34) with time in units
+    of the round-trip time, so `delay_scale` is the RTT the gain is normalised by — give the
+    largest RTT of the flows through the link (reconstructed; docs/queues/ered.md). It has no
+    default: a fixed delay would make the same α a different gain in every network.
+    `variant = "aq"` applies the profile to the EWMA of the virtual queue (weight `q_weight`).
+    `b_min` defaults to 1/5 of the real buffer (seed 002 Section V).
     """
 
     kind: Literal["ered"] = "ered"
@@ -263,7 +266,7 @@ class Ered(Model):
     p_min: float = Field(default=0.0005, gt=0.0, lt=1.0)
     p_max: float = Field(default=0.1, gt=0.0, le=1.0)
     b_min: float | None = Field(default=None, ge=0.0, le=MAX_BYTES)
-    delay_scale: PositiveDuration = "50ms"
+    delay_scale: PositiveDuration
     variant: Literal["iq", "aq"] = "iq"
     q_weight: float = Field(default=0.001, gt=0.0, le=1.0)
     ecn: bool = False

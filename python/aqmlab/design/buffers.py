@@ -24,15 +24,21 @@ def stanford_buffer(rate_bps: float, rtt_s: float, flows: int, packet_bytes: flo
 
 
 def mm1_equilibrium(weight: float, capacity: float, buffer: float) -> float:
-    """Total rate x with x p(x) = w for p(y) = (y/C)^B (seed 004 eqs. (11), (13))."""
+    """Total rate x with x p(x) = w for p(y) = min(y/C, 1)^B (seed 004 eqs. (11), (13)): below
+    C the root of x (x/C)^B = w; for w >= C, p = 1 and x = w (fluid model `ecn`)."""
     _positive(weight=weight, capacity=capacity, buffer=buffer)
-    return float(brentq(lambda x: x * (x / capacity) ** buffer - weight, 0.0, max(capacity, weight) * 10, xtol=1e-12))
+    if weight >= capacity:
+        return float(weight)
+    return float(brentq(lambda x: x * (x / capacity) ** buffer - weight, 0.0, capacity, xtol=1e-12))
 
 
 def mm1_stability(gain: float, rtt_s: float, weight: float, capacity: float, buffer: float) -> float:
-    """κ τ p (1 + B) at the equilibrium: below π/2 the system is locally stable, at π/2 a
-    Hopf bifurcation gives oscillations of period 4τ (seed 004, after eq. (14))."""
+    """κ τ (p + x p′) at the equilibrium, κ τ p (1 + B) below C and κ τ where p = 1 is flat
+    (w > C): below π/2 the system is locally stable, at π/2 a Hopf bifurcation gives
+    oscillations of period 4τ (seed 004, after eq. (14))."""
     x = mm1_equilibrium(weight, capacity, buffer)
+    if x > capacity:
+        return gain * rtt_s
     return gain * rtt_s * (x / capacity) ** buffer * (1.0 + buffer)
 
 

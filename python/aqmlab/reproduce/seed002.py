@@ -3,14 +3,14 @@
 Common settings (Section V): TCP-Reno sources, all ECN-capable, maximum window 1000 packets,
 1040-byte packets; real buffer C·2.5 ms (C in Mb/s: 2.5·C/8.32 packets of 1040 B); RED with
 min_th = 1/5 of the buffer, max_th = 3·min_th, ECN marking, other parameters at the ns-2
-defaults (q_weight = -1, the automatic weight, max_p = 0.1); E-RED with b_min = 1/5 of the buffer.
+defaults (q_weight = -1, the automatic weight, max_p = 0.1, gentle, mark_p 0.1); E-RED with b_min = 1/5 of the buffer.
 
 Ours, where the paper is silent or its symbols were lost (see docs/queues/ered.md for E-RED's
-reconstruction, including κ = α/(C·50 ms)): round-trip times uniform over the range the text
-gives (the paper draws each of the two edge-link delays uniformly, so its RTTs are triangular);
-10 Mb/s access links (the paper's Fig. 11 value), flows starting uniformly in the first 5 s; the
-Fig. 7 UDP source at 30 Mb/s (the text keeps only "a fixed rate of 3"); Fig. 9's three
-HighSpeed TCP users share 30 Mb/s (10 Mb/s per user) with a 60-packet buffer.
+reconstruction, including κ = α/(C·D) with D the largest RTT of each scenario): round-trip
+times uniform over the range the text gives (the paper draws each of the two edge-link delays
+uniformly, so its RTTs are triangular); 10 Mb/s access links (the paper's Fig. 11 value), flows
+starting uniformly in the first 5 s; the Fig. 7 UDP source at 30 Mb/s (the text keeps only "a
+fixed rate of 3"); Fig. 9's three HighSpeed TCP users share 30 Mb/s (10 Mb/s per user) with a 60-packet buffer.
 """
 
 from __future__ import annotations
@@ -55,7 +55,8 @@ def red_queue(rate_bps: float) -> dict[str, Any]:
 
 
 def ered_queue(rate_bps: float, **params: Any) -> dict[str, Any]:
-    """Section V: E-RED on a virtual queue, b_min = buffer/5 (the queue's default), ECN marking."""
+    """Section V: E-RED on a virtual queue, b_min = buffer/5 (the queue's default), ECN marking;
+    `delay_scale` is the largest RTT of the scenario (the normalisation of docs/queues/ered.md)."""
     return {
         "kind": "ered",
         "limit": f"{buffer_packets(rate_bps)}p",
@@ -164,7 +165,7 @@ def red_against_ered(
     runs = {}
     for name, queue in (
         ("RED", red_queue(rate)),
-        ("E-RED", ered_queue(rate, gamma=0.95, alpha=1.0, p_min=p_min, p_max=0.1)),
+        ("E-RED", ered_queue(rate, gamma=0.95, alpha=1.0, p_min=p_min, p_max=0.1, delay_scale=rtt[1])),
     ):
         runs[name] = simulate(
             dumbbell(
@@ -285,7 +286,9 @@ def fig6(out: Path, quick: bool) -> Outcome:
         ("large capacity", 1e9, 2000, ("24ms", "100ms"), 0.0005, 40.0, 10.0),
         ("large delay", 300e6, 1000, ("200ms", "400ms"), 0.00067, 60.0, 20.0),
     ):
-        queue = ered_queue(rate * scale, gamma=0.9, alpha=1.0, p_min=p_min, p_max=0.1, variant="aq", q_weight=0.001)
+        queue = ered_queue(
+            rate * scale, gamma=0.9, alpha=1.0, p_min=p_min, p_max=0.1, variant="aq", q_weight=0.001, delay_scale=rtt[1]
+        )
         results = simulate(
             dumbbell(
                 f"ered-aq-{label}",
@@ -332,7 +335,7 @@ def fig7(out: Path, quick: bool) -> Outcome:
         "start": {"kind": "fixed", "at": "50s"},
         "stop": {"kind": "fixed", "at": "70s"},
     }
-    queue = ered_queue(rate, gamma=0.95, alpha=1.0, p_min=0.0005, p_max=0.1)
+    queue = ered_queue(rate, gamma=0.95, alpha=1.0, p_min=0.0005, p_max=0.1, delay_scale="100ms")
     results = simulate(
         dumbbell(
             "udp-in-out",
@@ -411,7 +414,7 @@ def fig8(out: Path, quick: bool) -> Outcome:
     alphas = (1.0, 2.0, 4.0, 8.0)
     runs, stats = {}, {}
     for alpha in alphas:
-        queue = ered_queue(rate, gamma=0.9, alpha=alpha, p_min=0.0005, p_max=0.1)
+        queue = ered_queue(rate, gamma=0.9, alpha=alpha, p_min=0.0005, p_max=0.1, delay_scale="100ms")
         runs[f"α = {alpha:g}"] = simulate(
             dumbbell(
                 f"alpha-{alpha:g}",
@@ -481,7 +484,7 @@ def fig9(out: Path, quick: bool) -> Outcome:
         "start": {"kind": "uniform", "low": "0s", "high": "1s"},
         "tcp": {"cc": "highspeed", "packet_size": f"{PACKET_BYTES}B", "ecn": True, "max_window": 100000},
     }
-    queue = ered_queue(rate, limit="60p", gamma=0.95, alpha=1.0, p_min=0.0005, p_max=0.1)
+    queue = ered_queue(rate, limit="60p", gamma=0.95, alpha=1.0, p_min=0.0005, p_max=0.1, delay_scale="200ms")
     scenario = dumbbell("hstcp-ered", rate, queue, [group], duration=100.0, measure_start=25.0)
     scenario["trace"]["flows"] = 3
     results = simulate(scenario)
@@ -571,7 +574,7 @@ def network_from_example(quick: bool) -> dict[str, Any]:
         raise FileNotFoundError(f"seed002-fig12 builds on {NETWORK_EXAMPLE}; run it from a checkout of aqmlab")
     scenario = tomllib.loads(NETWORK_EXAMPLE.read_text())
     for link in scenario["topology"]["links"]:
-        link["queue"] = ered_queue(100e6, gamma=0.95, alpha=1.0, p_min=0.0005, p_max=0.1)
+        link["queue"] = ered_queue(100e6, gamma=0.95, alpha=1.0, p_min=0.0005, p_max=0.1, delay_scale="100ms")
         link["reverse_queue"] = dict(link["queue"])
     for group in scenario["topology"]["groups"]:
         group.setdefault("tcp", {}).update({"packet_size": f"{PACKET_BYTES}B", "ecn": True, "max_window": 1000})
@@ -634,12 +637,12 @@ def fig10(out: Path, quick: bool) -> Outcome:
         ),
     ]
     note = (
-        "Fluid model `primal-dual` (docs/fluid.md) with the E-RED-iq link law (eqs. 34-35) in its literal "
-        "form ṗ = (α/c)·p·(y − γc); Scalable TCP's a = 0.01 and b = 0.125 and p_min = 1e-4 are ours (the "
-        "paper's values were lost; p_min = 0.0005 lies above this network's equilibrium price 3.5e-4). The "
-        "critical α depends on a, b, the capacity and the gain's normalisation (the packet engine's E-RED "
-        "uses κ = α/(C·50 ms), docs/queues/ered.md), none of which survived; so the paper's α = 1 is not "
-        f"expected to carry over. Integrated for {t_end:.0f} s from a 10 % perturbation of the equilibrium."
+        "Fluid model `primal-dual` (docs/fluid.md) with the E-RED-iq link law (eqs. 34-35) with time in "
+        "units of the round-trip time, ṗ = (α/(c·T))·p·(y − γc) (docs/queues/ered.md); Scalable TCP's a = 0.01 "
+        "and b = 0.125 and p_min = 1e-4 are ours (the paper's values were lost; p_min = 0.0005 lies above this "
+        "network's equilibrium price 3.5e-4). Scalable TCP sits in the slow-source limit of the loop, where "
+        "the Hopf α is (1 − p*)/γ times a factor between 1 and π/2 that a and b barely move. "
+        f"Integrated for {t_end:.0f} s from a 10 % perturbation of the equilibrium."
     )
     return Outcome(
         claims,

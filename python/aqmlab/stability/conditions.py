@@ -410,7 +410,8 @@ def seed004_ecn(params: Mapping[str, object] | None = None, *, resource: str = "
     x = float(model.equilibrium(P, 1)[0, 0])
     p = float(marking(resource, np.array([x]), P["C"], P)[0])
     if resource == "mm1":
-        lhs = P["kappa"] * P["tau"] * p * (1 + P["B"])  # κτp(1 + B) < π/2
+        # κτp(1 + B) < π/2 below C; for w >= C the equilibrium is x = w, p = 1 flat: κτ < π/2
+        lhs = P["kappa"] * P["tau"] * (p * (1 + P["B"]) if x <= P["C"] else 1.0)
     elif resource == "overflow":
         lhs = P["kappa"] * P["tau"] * (1.0 if x > P["C"] else 0.0)  # κτ < π/2
     else:
@@ -451,7 +452,9 @@ def seed004_gaussian_17(params: Mapping[str, object] | None = None) -> Condition
 def seed002_ered_sufficient(params: Mapping[str, object] | None = None, *, options=None) -> Condition:
     """Seed 002 Theorem III.2 / Section IV-B for E-RED with TCP-Reno: α <= 1/2 is sufficient for
     local stability (reconstructed: the extraction lost the symbols; the Reno case and the bound
-    1/2 survive, and the simulations found stability at α = 1 and instability at α = 8)."""
+    1/2 survive, and the simulations found stability at α = 1 and instability at α = 8). α is the
+    gain of the RTT-normalised law κ = α/(c·D) (docs/queues/ered.md); the model's exact Hopf α
+    for Reno at one RTT is 2.11, so the bound is sufficient, by a factor 4.2."""
     from aqmlab.fluid.models import get_model
 
     opts = dict(options or {})

@@ -98,6 +98,11 @@ def hopf_newton(
         d0, dw = _det_and_domega(s0, w)
         d1, _ = _det_and_domega(s1, w)
         dp = (d1 - d0) / hp
+        # Converged already: the residual is zero, or smaller than a step of relative size tol
+        # would remove. Checked before the solve, since at an exact root det Δ(iω) = 0 makes
+        # Δ singular, _det_and_domega returns dDet/dω = 0 and the Newton matrix is singular.
+        if abs(d0) <= tol * abs(dp) * max(abs(p), 1e-300):
+            return p, abs(w), True
         J = np.array([[dp.real, dw.real], [dp.imag, dw.imag]])
         try:
             step = np.linalg.solve(J, -np.array([d0.real, d0.imag]))

@@ -4,7 +4,8 @@
 
 with the resource functions of eqs. (11), (12), (15) (option ``resource``). State: the total
 rate x (packets/s). Delay: the common RTT τ. Equilibrium: x p(x) = w, closed form for
-(11) (x = C (w/C)^(1/(B+1))) and (12) (x = C + w), numerical for (15).
+(11) (x = C (w/C)^(1/(B+1)) for w < C; x = w for w >= C, where p is capped at 1) and (12)
+(x = C + w), numerical for (15).
 Linearisation (eq. 14): u̇ = −κ (p + x p′) u(t − τ); the loop is stable iff
 κτ(p + x p′) < π/2 (κτp(1 + B) < π/2 for eq. 11), with a Hopf bifurcation of period 4τ at equality.
 """
@@ -54,7 +55,10 @@ class Ecn(FluidModel):
         w = np.broadcast_to(np.asarray(P["w"], dtype=float), (size,))
         C = np.broadcast_to(np.asarray(P["C"], dtype=float), (size,))
         if self.resource == "mm1":
-            x = C * (w / C) ** (1.0 / (P["B"] + 1.0))  # x^(B+1)/C^B = w
+            # x p(x) = w with p(y) = min(y/C, 1)^B (eq. 11 as a probability): x^(B+1)/C^B = w below
+            # C; for w >= C every packet is marked at the equilibrium, p = 1 and x = w (the rate
+            # eq. (13)'s own right-hand side converges to; the uncapped root would have p > 1).
+            x = np.where(w >= C, w, C * (w / C) ** (1.0 / (P["B"] + 1.0)))
         elif self.resource == "overflow":
             x = C + w  # x − C = w
         else:

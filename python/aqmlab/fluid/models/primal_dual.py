@@ -12,8 +12,15 @@ link l of route r (forward delay source→link, backward delay link→source).
 * Link rate, eq. (8): y_l(t) = Σ_{r∋l} x_r(t − T^f_{rl}).
 * Virtual queue of capacity γ c_l (Remark 3): v̇_l = y_l − γ c_l, held at 0.
 * Link laws (option ``link``):
-  - 'ered-iq' (eq. 35): p_l = p_min·exp(α (v_l − b_min)/c_l) between the thresholds (0 below
-    b_min, 1 where the exponential reaches 1), so that ṗ_l = (α/c_l) p_l (y_l − γ c_l) (eq. 34);
+  - 'ered-iq' (eq. 35): p_l = p_min·exp(α (v_l − b_min)/(c_l D)) between the thresholds (0 below
+    b_min, 1 where the exponential reaches 1), so that ṗ_l = (α/(c_l D)) p_l (y_l − γ c_l): eq. (34)
+    with time in units of the round-trip time D (α a pure number, as in Theorem III.2's
+    delay-free bound). D = `delay_scale`, by default the largest route RTT (times rtt_scale);
+    the packet engine's E-RED uses the same κ = α/(C·D) (docs/queues/ered.md). Linearised at
+    one link with N equal Reno routes of RTT T = D the loop is
+    L(s) = G·A·e^{−sT}/(sT (sT + A)), G = αγ/(2(1 − p*)), A = ŵp*: its Hopf point is
+    α = 2(1 − p*)/γ · G_c(A) with G_c between 1 (A → 0) and π/2 (A → ∞); for Scalable TCP
+    G = αγ/(1 − p*), half that α;
   - 'ered-aq' (eqs. 37-38): the same on the average r_l, ṙ_l = K (v_l − r_l) with
     K = −ln(1 − w_q)/δ (the continuous EWMA of eq. 38);
   - 'red': the RED law of seed 000 eq. (6) on the averaged virtual queue r_l.
@@ -23,7 +30,7 @@ a w^n (1 − q_r) = b w^m q_r; solved numerically (scipy fsolve) for w and the l
 v_l (and r_l = v_l) from the link law.
 Defaults: one link of 1250 packets/s shared by three Reno routes (a = 1, n = −1, b = 1/2,
 m = 1) with RTTs 40, 80, 120 ms, forward delay = half the RTT, γ = 0.95, α = 0.5 (Theorem
-III.2's sufficient condition is α ≤ 1/2 for Reno), p_min = 1e-4 at b_min = 0.
+III.2's sufficient condition is α ≤ 1/2 for Reno), p_min = 1e-4 at b_min = 0, D = 120 ms.
 """
 
 from __future__ import annotations
@@ -123,7 +130,13 @@ class PrimalDual(FluidModel):
             self.params.update(
                 {
                     "alpha": Param(
-                        0.5, "1/s", "E-RED adaptation gain α (eq. 34; α <= 1/2 suffices for Reno)", 0.0, low_open=True
+                        0.5, "1", "E-RED adaptation gain α (eq. 34; α <= 1/2 suffices for Reno)", 0.0, low_open=True
+                    ),
+                    "delay_scale": Param(
+                        0.0,
+                        "s",
+                        "E-RED normalising RTT D of κ = α/(c·D); 0 = the largest route RTT times rtt_scale",
+                        0.0,
                     ),
                     "p_min": Param(
                         1e-4, "1", "E-RED marking probability at the lower threshold (eq. 35)", 0.0, 1.0, low_open=True
@@ -157,11 +170,16 @@ class PrimalDual(FluidModel):
     def phase_delay(self, P):
         return P["rtt_scale"] * float(self.rtts.min())
 
+    def delay_scale(self, P):
+        """The normalising RTT D of E-RED's κ = α/(c·D): `delay_scale`, or the largest route RTT."""
+        given = P["delay_scale"]
+        return np.where(np.asarray(given) > 0, given, P["rtt_scale"] * float(self.rtts.max()))
+
     def price(self, z, link: int, P):
         """Marking probability of link `link` from its (virtual or averaged) queue z."""
         if self.link == "red":
             return red_probability("piecewise", z, P)  # seed 000 eq. (6) on the average
-        exponent = np.minimum(P["alpha"] * (z - P["b_min"]) / self.capacities[link], 700.0)
+        exponent = np.minimum(P["alpha"] * (z - P["b_min"]) / (self.capacities[link] * self.delay_scale(P)), 700.0)
         return np.where(z < P["b_min"], 0.0, np.minimum(P["p_min"] * np.exp(exponent), 1.0))  # eq. (35)
 
     def rhs(self, t, y, lag, P):
@@ -240,7 +258,8 @@ class PrimalDual(FluidModel):
                         f"primal-dual: an equilibrium price {prices.min():.3g} is below p_min = {P1['p_min']:g}; "
                         "allowed: p_min below the equilibrium marking probability"
                     )
-                z = P1["b_min"] + self.capacities / P1["alpha"] * np.log(prices / P1["p_min"])  # eq. (35) inverted
+                kappa = P1["alpha"] / (self.capacities * self.delay_scale(P1))
+                z = P1["b_min"] + np.log(prices / P1["p_min"]) / kappa  # eq. (35) inverted
             out[:R, b] = w
             out[R : R + L, b] = z
             if self.link != "ered-iq":

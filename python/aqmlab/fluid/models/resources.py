@@ -47,7 +47,8 @@ def gain_at(resource: str, x, C, P):
     """p + x p' at x: the loop gain per unit κτ in the linearisation (seed 004 eq. 14)."""
     p = marking(resource, x, C, P)
     if resource == "mm1":
-        return p * (1.0 + P["B"])  # condition κτp(1 + B) < π/2
+        # condition κτp(1 + B) < π/2 below C; above C, p = 1 is flat and (x p)' = 1 (κτ < π/2)
+        return np.where(np.asarray(x) > C, 1.0, p * (1.0 + P["B"]))
     if resource == "overflow":
         return np.where(x > C, 1.0, 0.0)  # condition κτ < π/2
     return p * (1.0 + 2.0 * P["B"] * C / (x * P["sigma2"]))  # eq. (16)
