@@ -5,22 +5,30 @@ PYTHON := $(VENV)/bin/python
 STAMP := $(VENV)/.deps-installed
 export VIRTUAL_ENV := $(abspath $(VENV))
 export PATH := $(abspath $(VENV))/bin:$(HOME)/.cargo/bin:$(PATH)
+# pip says nothing unless something fails (maturin develop calls it too).
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: setup build test test-rust test-python test-slow demo bench bench-ns3 validate-ns3 validate-ns3-quick lint clean reproduce-full verdicts
+.PHONY: setup build test test-rust test-python test-slow demo bench bench-ns3 validate-ns3 validate-ns3-quick lint lock clean reproduce-full verdicts
 
-# Create the virtual environment and install the Python dependencies (once per pyproject change).
-$(STAMP): pyproject.toml
+# Create the virtual environment and install the locked Python dependencies: requirements.lock
+# pins everything `make` uses (runtime, test, maturin, ruff) for Python 3.10 to 3.13.
+$(STAMP): pyproject.toml requirements.lock
 	python3 -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet --upgrade pip
-	$(PYTHON) -m pip install --quiet "maturin>=1.5,<2"
-	$(PYTHON) -c "import tomllib,subprocess,sys; p=tomllib.load(open('pyproject.toml','rb'))['project']; deps=p['dependencies']+p['optional-dependencies']['test']; subprocess.check_call([sys.executable,'-m','pip','install','--quiet',*deps])"
+	$(PYTHON) -m pip install --quiet -r requirements.lock
 	touch $(STAMP)
 
 setup: $(STAMP)
 
+# Regenerate requirements.lock after changing the dependencies in pyproject.toml.
+lock: setup
+	$(PYTHON) -m pip install --quiet uv
+	$(VENV)/bin/uv pip compile pyproject.toml --extra test --extra dev --universal --python-version 3.10 \
+		--annotation-style line --custom-compile-command "make lock" --quiet -o requirements.lock
+
 # Build the Rust engine in release mode into the venv (incremental: quick when unchanged).
 build: setup
-	maturin develop --release --quiet
+	PIP_QUIET=1 maturin develop --release --quiet
 	$(PYTHON) -c "import aqmlab._engine"
 
 test: build test-rust test-python
@@ -51,7 +59,7 @@ verdicts: build
 	$(PYTHON) -m aqmlab.cli reproduce all --quick --out aqmlab-out/reproduce-quick --update-verdicts
 
 demo: build
-	$(PYTHON) -m aqmlab.cli demo --out aqmlab-out/demo
+	$(PYTHON) -m aqmlab.cli demo --out aqmlab-out/demo --force
 
 bench: build
 	$(PYTHON) benchmarks/dumbbell-60/bench.py
@@ -78,7 +86,6 @@ validate-ns3-quick: build
 lint: setup
 	cargo fmt --all -- --check
 	cargo clippy --quiet -p aqmlab-engine -p aqmlab-py -- -D warnings
-	$(PYTHON) -m pip install --quiet "ruff>=0.4"
 	$(PYTHON) -m ruff check python tests benchmarks
 	$(PYTHON) -m ruff format --check python tests benchmarks
 

@@ -1,14 +1,47 @@
 """aqmlab: a laboratory for TCP congestion control and active queue management.
 
 Packet-level simulation: `aqmlab.simulate(scenario, seed=...)` returns `aqmlab.Results`;
-scenarios are `aqmlab.Scenario` models or TOML files (see `examples/`).
+scenarios are `aqmlab.Scenario` models or TOML files (see `examples/` and `docs/scenario.md`).
+
+The names below are imported on first use (PEP 562), so `import aqmlab` costs a few
+milliseconds and `aqmlab --help` does not load pydantic, pyarrow, pandas or matplotlib
+(benchmarks/startup/).
 """
 
-from aqmlab.errors import ResultsError, ScenarioError, SimulationInterrupted
-from aqmlab.results import Results
-from aqmlab.scenario import Scenario
-from aqmlab.simulation import simulate
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+#: Public name -> the module that defines it.
+_LAZY = {
+    "Results": "aqmlab.results",
+    "ResultsError": "aqmlab.errors",
+    "Scenario": "aqmlab.scenario",
+    "ScenarioError": "aqmlab.errors",
+    "SimulationInterrupted": "aqmlab.errors",
+    "simulate": "aqmlab.simulation",
+}
+
 __all__ = ["Results", "ResultsError", "Scenario", "ScenarioError", "SimulationInterrupted", "simulate"]
+
+if TYPE_CHECKING:
+    from aqmlab.errors import ResultsError, ScenarioError, SimulationInterrupted
+    from aqmlab.results import Results
+    from aqmlab.scenario import Scenario
+    from aqmlab.simulation import simulate
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'aqmlab' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])

@@ -1,10 +1,16 @@
-"""Field types shared by the scenario models: unit-string quantities and the base model."""
+"""Field types shared by the scenario models: unit-string quantities and the base model.
+
+Each quantity type validates with `aqmlab.units` (one plain validator, so an error reads
+`topology.groups.0.rtt: '-10ms' must be ...`, not pydantic's union internals) and carries its
+JSON Schema: the accepted spellings, the SI unit of a bare number and an example — what
+`aqmlab schema` and docs/scenario.md show for every such field.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema
 
 from aqmlab import units
 
@@ -58,30 +64,57 @@ def _queue_limit(value):
     return limit
 
 
-def _checked(parse):
-    def check(value):
-        parse(value)
-        return value
-
-    return AfterValidator(check)
-
-
-def _positive(parse):
-    def check(value):
-        if parse(value) <= 0:
+def _quantity(parse, *, positive: bool):
+    def check(value: Any) -> Any:
+        if parse(value) == 0 and positive:  # parse raises for anything malformed, negative or too large
             raise ValueError(f"{value!r} must be greater than zero")
         return value
 
-    return AfterValidator(check)
+    return PlainValidator(check)
 
+
+def _schema(kind: str, unit: str, example: str, pattern: str, minimum_exclusive: bool) -> WithJsonSchema:
+    number: dict[str, Any] = {"type": "number"}
+    number["exclusiveMinimum" if minimum_exclusive else "minimum"] = 0
+    return WithJsonSchema(
+        {
+            "anyOf": [{"type": "string", "pattern": pattern}, number],
+            "description": f"{kind}: a string with a unit, e.g. {example!r}; a number is {unit}",
+            "examples": [example],
+            "x-unit": unit,
+        }
+    )
+
+
+_TIME = r"^\s*[0-9.]+([eE][-+]?[0-9]+)?\s*(s|ms|us|µs|μs|ns|min|h|sec|msec|usec|nsec)\s*$"
+_RATE = r"^\s*[0-9.]+([eE][-+]?[0-9]+)?\s*[kKmMgGtT]?(bps|b/s|bit/s|bits/s|Bps|B/s|byte/s|bytes/s)\s*$"
+_SIZE = r"^\s*[0-9.]+([eE][-+]?[0-9]+)?\s*([kKmMgG]i?)?(B|bytes?|bits?)\s*$"
+_LIMIT = r"^\s*[0-9.]+([eE][-+]?[0-9]+)?\s*(p|pkts?|packets?|([kKmMgG]i?)?(B|bytes?))\s*$"
 
 Number = int | float | str
-Duration = Annotated[Number, _checked(_seconds)]
-PositiveDuration = Annotated[Number, _positive(_seconds)]
-Rate = Annotated[Number, _positive(_bits_per_second)]
-Size = Annotated[Number, _positive(_bytes)]
-PacketSize = Annotated[Number, _positive(_packet_bytes)]
-QueueLimit = Annotated[Number, _checked(_queue_limit)]
+Duration = Annotated[Number, _quantity(_seconds, positive=False), _schema("duration", "seconds", "200ms", _TIME, False)]
+PositiveDuration = Annotated[
+    Number, _quantity(_seconds, positive=True), _schema("duration > 0", "seconds", "200ms", _TIME, True)
+]
+Rate = Annotated[
+    Number, _quantity(_bits_per_second, positive=True), _schema("bit rate > 0", "bit/s", "100Mbps", _RATE, True)
+]
+Size = Annotated[Number, _quantity(_bytes, positive=True), _schema("size > 0", "bytes", "1500B", _SIZE, True)]
+PacketSize = Annotated[
+    Number, _quantity(_packet_bytes, positive=True), _schema("packet size > 0", "bytes", "1500B", _SIZE, True)
+]
+QueueLimit = Annotated[
+    Number,
+    _quantity(_queue_limit, positive=False),
+    WithJsonSchema(
+        {
+            "anyOf": [{"type": "string", "pattern": _LIMIT}, {"type": "integer", "minimum": 1}],
+            "description": "queue limit: packets ('2084p') or bytes ('3MB'); a bare integer is packets",
+            "examples": ["2084p"],
+            "x-unit": "packets",
+        }
+    ),
+]
 #: A window in segments (initial or maximum window, window thresholds of window laws).
 Window = Annotated[float, Field(gt=0.0, le=MAX_WINDOW, allow_inf_nan=False)]
 

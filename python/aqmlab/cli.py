@@ -11,13 +11,21 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from aqmlab._lazy_cli import LazyGroup
+from aqmlab.cli_common import DEFAULT_OUT, refuse_to_overwrite
 from aqmlab.errors import AqmlabError, EmptyWindowError, SimulationInterrupted
-from aqmlab.results_io import write_run
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="aqmlab: TCP congestion control and AQM laboratory.")
+app = typer.Typer(
+    cls=LazyGroup,
+    rich_markup_mode=None,  # click's plain help: rich's costs ~60 ms of the 0.3 s startup budget
+    add_completion=False,
+    no_args_is_help=True,
+    help="aqmlab: TCP congestion control and AQM laboratory.",
+)
+
+
 console = Console(stderr=True)
 
 
@@ -43,21 +51,25 @@ KEY_STATISTICS = (
 def summary_table(title: str, summaries: dict[str, dict[str, float]]) -> Table:
     """Rows are statistics and columns are links or runs; with many links, rows are links
     and columns the key statistics."""
+    from rich.markup import escape
+
+    from aqmlab.display import header, statistic
+
     if len(summaries) > 3:
-        table = Table(title=title)
+        table = Table(title=escape(title))
         table.add_column("link")
         for key in KEY_STATISTICS:
-            table.add_column(key.replace("_", " "), justify="right")
+            table.add_column(escape(header(key)), justify="right")
         for name, summary in summaries.items():
-            table.add_row(name, *(_format(summary[key]) for key in KEY_STATISTICS))
+            table.add_row(escape(name), *(statistic(key, summary.get(key)) for key in KEY_STATISTICS))
         return table
-    table = Table(title=title)
+    table = Table(title=escape(title))
     table.add_column("statistic")
     for name in summaries:
-        table.add_column(name, justify="right")
+        table.add_column(escape(name), justify="right")
     first = next(iter(summaries.values()))
     for key in first:
-        table.add_row(key, *(_format(summary[key]) for summary in summaries.values()))
+        table.add_row(escape(header(key)), *(statistic(key, summary.get(key)) for summary in summaries.values()))
     return table
 
 
@@ -72,28 +84,18 @@ def _format(value: float) -> str:
 def run_with_progress(scenario, *, seed: int | None, quiet: bool, allow_large: bool = False):
     from aqmlab.simulation import simulate
 
-    if quiet:
-        return simulate(scenario, seed=seed, allow_large=allow_large)
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TextColumn("{task.completed:.1f}/{task.total:.1f} s"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=console, transient=True) as bar:
-        task = bar.add_task(scenario.name, total=scenario.duration_s)
-        return simulate(
-            scenario, seed=seed, allow_large=allow_large, progress=lambda now, _total: bar.update(task, completed=now)
-        )
+    return simulate(scenario, seed=seed, progress=not quiet, allow_large=allow_large)
 
 
 @app.command()
 def run(
     scenario_file: Annotated[Path, typer.Argument(help="Scenario TOML file.")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for data, summary and figures.")],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Directory for data, summary and figures [aqmlab-out/run/SCENARIO-NAME]."),
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="Random seed (default: the scenario's).")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace OUT if it holds results.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists and is not empty.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     allow_large: Annotated[
         bool, typer.Option("--allow-large", help="Run even above the work and memory limits (aqmlab.workload).")
@@ -107,14 +109,16 @@ def run(
 
     try:
         scenario = Scenario.from_toml(scenario_file)
-        if out.exists() and not force and (not out.is_dir() or any(out.iterdir())):
-            _fail(f"{out} exists and is not an empty directory; pass --force to replace it")
+        out = out or DEFAULT_OUT / "run" / scenario.name
+        refuse_to_overwrite(out, force)
         try:
             results = run_with_progress(scenario, seed=seed, quiet=quiet, allow_large=allow_large)
         except SimulationInterrupted as interrupted:
             results = interrupted.partial
             state = "complete" if results.finished else "partial"
             console.print(f"interrupted at t = {results.end_s:g} s; writing the {state} results", highlight=False)
+        from aqmlab.results_io import write_run
+
         before = _identity(out)
         try:
             write_run(results, out, force=force)
@@ -223,14 +227,18 @@ def summary(directory: Annotated[Path, typer.Argument(help="A results directory 
 
 @app.command()
 def demo(
-    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for the demo report.")] = Path("aqmlab-out/demo"),
+    out: Annotated[Path, typer.Option("--out", "-o", help="Directory for the demo report.")] = DEFAULT_OUT / "demo",
     quick: Annotated[bool, typer.Option(help="Shorter runs (100 s instead of 500 s).")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists and is not empty.")] = False,
 ) -> None:
     """The headline study (seed 000 at packet level), ending in one HTML report."""
-    from aqmlab.demo import run_demo
+    from aqmlab.demo import DEMO_REPRODUCTIONS, run_demo
+    from aqmlab.progress import showing_simulations, steps_bar
 
+    refuse_to_overwrite(out, force)
     try:
-        report = run_demo(out, quick=quick, progress=lambda name: console.print(f"running {name} ..."))
+        with steps_bar("demo", len(DEMO_REPRODUCTIONS)) as step, showing_simulations():
+            report = run_demo(out, quick=quick, progress=step)
     except AqmlabError as error:
         _fail(str(error))
     except KeyboardInterrupt:
@@ -241,13 +249,22 @@ def demo(
 @app.command()
 def report(
     directory: Annotated[Path, typer.Argument(help="A run, study or reproduction directory.")],
-    out: Annotated[Path | None, typer.Option(help="HTML file to write (default DIR/report.html).")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Directory for report.html [DIRECTORY itself].")
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace OUT/report.html if it exists.")] = False,
 ) -> None:
-    """Write a self-contained HTML report (figures, tables, scenario, paper comparison)."""
+    """Write a self-contained HTML report, OUT/report.html (figures, tables, scenario, paper comparison)."""
+    from aqmlab.progress import status
     from aqmlab.report import write_report
 
+    target = (out or directory) / "report.html"
+    refuse_to_overwrite(target, force)
     try:
-        path = write_report(directory, out)
+        if out is not None:
+            out.mkdir(parents=True, exist_ok=True)
+        with status(f"writing the report of {directory}"):
+            path = write_report(directory, target)
     except AqmlabError as error:
         _fail(str(error))
     console.print(f"wrote {path}")
@@ -256,10 +273,11 @@ def report(
 @app.command()
 def reproduce(
     reproduction_id: Annotated[str | None, typer.Argument(help="Reproduction id (see --list), or 'all'.")] = None,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Parent directory of the outputs.")] = Path(
-        "aqmlab-out/reproduce"
-    ),
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Directory for the outputs, one subdirectory per id.")
+    ] = DEFAULT_OUT / "reproduce",
     quick: Annotated[bool, typer.Option(help="Reduced durations, sizes and seeds (CI, demo).")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace OUT/ID if it exists and is not empty.")] = False,
     list_: Annotated[bool, typer.Option("--list", help="List the reproductions.")] = False,
     record_into: Annotated[
         Path | None,
@@ -307,10 +325,15 @@ def reproduce(
     unknown = [i for i in ids if i not in REGISTRY]
     if unknown:
         _fail(f"unknown reproduction {unknown[0]!r}; known: {', '.join(REGISTRY)}")
+    for item_id in ids:
+        refuse_to_overwrite(out / item_id, force)
+    from aqmlab.progress import showing_simulations
+
     disagreements, directories, records = 0, [], []
     for item_id in ids:
         console.print(f"reproducing {item_id}{' (quick)' if quick else ''} ...")
-        directory = run_reproduction(item_id, out / item_id, quick=quick)
+        with showing_simulations():
+            directory = run_reproduction(item_id, out / item_id, quick=quick)
         directories.append(directory)
         write_report(directory)
         meta = read_reproduction(directory)
@@ -335,40 +358,6 @@ def reproduce(
 
         update(verdicts, records)
         console.print(f"updated {sum(len(r['comparison']) for r in records)} verdict(s) in {verdicts}")
-
-
-def _mount_experiments() -> None:
-    from aqmlab.design.cli import red_config
-    from aqmlab.experiments.cli import study, sweep
-
-    app.command()(sweep)
-    app.command()(study)
-    app.command("red-config")(red_config)
-
-
-_mount_experiments()
-
-
-def _mount_stability() -> None:
-    from aqmlab.stability.cli import bifurcation_command, chart_command, stability_command
-
-    app.command("stability")(stability_command)
-    app.command("chart")(chart_command)
-    app.command("bifurcation")(bifurcation_command)
-
-
-_mount_stability()
-
-
-def _mount_fluid() -> None:
-    try:
-        from aqmlab.fluid.cli import app as fluid_app
-    except ImportError:
-        return
-    app.add_typer(fluid_app, name="fluid", help="Fluid (delay-differential) models.")
-
-
-_mount_fluid()
 
 
 def main() -> None:

@@ -8,15 +8,84 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
+from typing import TYPE_CHECKING  # noqa: E402
+
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from aqmlab.results import Results  # noqa: E402
+if TYPE_CHECKING:  # annotations only: Results imports this module for its notebook display
+    from aqmlab.results import Results
 
 #: Seed 000 Section V-A1 averages the window of 15 flows.
 WINDOW_FLOWS = 15
 #: Utilisation is shown in bins of this length (the trace interval is usually 10 ms).
 UTILISATION_BIN_S = 0.1
+#: Above this many samples a trace is drawn as its min/max envelope over this many bins plus
+#: the bin means: a dense line drawn point by point renders as a solid block.
+ENVELOPE_ABOVE, ENVELOPE_BINS = 3000, 800
+
+
+def trace(axis, times: np.ndarray, values: np.ndarray, *, color: str, lw: float = 0.7, label: str | None = None):
+    """A time series; dense ones as a min/max envelope (shaded) and the bin means (line)."""
+    times, values = np.asarray(times, dtype=float), np.asarray(values, dtype=float)
+    if times.size <= ENVELOPE_ABOVE:
+        return axis.plot(times, values, lw=lw, color=color, label=label)
+    edges = np.linspace(times[0], times[-1], ENVELOPE_BINS + 1)
+    index = np.clip(np.searchsorted(edges, times, side="right") - 1, 0, ENVELOPE_BINS - 1)
+    finite = np.isfinite(values)
+    index, kept = index[finite], values[finite]
+    low = np.full(ENVELOPE_BINS, np.inf)
+    high = np.full(ENVELOPE_BINS, -np.inf)
+    np.minimum.at(low, index, kept)
+    np.maximum.at(high, index, kept)
+    counts = np.bincount(index, minlength=ENVELOPE_BINS)
+    mean = np.bincount(index, weights=kept, minlength=ENVELOPE_BINS) / np.maximum(counts, 1)
+    filled = counts > 0
+    centres = 0.5 * (edges[:-1] + edges[1:])
+    axis.fill_between(centres[filled], low[filled], high[filled], color=color, alpha=0.3, lw=0, label="min–max")
+    return axis.plot(centres[filled], mean[filled], lw=lw, color=color, label=label or "mean")
+
+
+def queue_thresholds(results: Results, link: str | None = None) -> dict[str, float]:
+    """The queue policy's thresholds in packets for the link ('min_th', 'max_th' of RED and
+    its variants, 'threshold' of the threshold policy), from the resolved scenario."""
+    name = link or results.main_link
+    queue = _find_queue(results.scenario.resolved()["topology"], name.removesuffix("_reverse"))
+    if not isinstance(queue, dict):
+        return {}
+    found = {}
+    for key, label in (("min_th", "min_th"), ("max_th", "max_th"), ("threshold", "q_th"), ("q_th", "q_th")):
+        value = queue.get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            found[label] = float(value)
+    return found
+
+
+def _find_queue(node, name: str):
+    """The `queue` of the link called `name` anywhere in the resolved topology."""
+    if isinstance(node, dict):
+        if node.get("name") == name and isinstance(node.get("queue"), dict):
+            return node["queue"]
+        if name in node and isinstance(node[name], dict) and isinstance(node[name].get("queue"), dict):
+            return node[name]["queue"]
+        for value in node.values():
+            found = _find_queue(value, name)
+            if found is not None:
+                return found
+    elif isinstance(node, list):
+        for value in node:
+            found = _find_queue(value, name)
+            if found is not None:
+                return found
+    return None
+
+
+def mark_thresholds(axis, thresholds: dict[str, float]) -> None:
+    """Dashed horizontal lines at the queue policy's thresholds, labelled."""
+    for index, (label, value) in enumerate(sorted(thresholds.items(), key=lambda item: item[1])):
+        axis.axhline(value, color="0.3", lw=0.8, ls=("--", ":", "-.")[index % 3], label=f"{label} = {value:g} pkts")
+    if thresholds:
+        axis.legend(loc="upper right", fontsize=7)
 
 
 def average_window(results: Results, *, flows: int = WINDOW_FLOWS) -> tuple[np.ndarray, np.ndarray]:
@@ -55,17 +124,20 @@ def plot_run(
     samples = results.link_samples(link)
     in_view = samples["time_s"] >= start
     fig, axes = plt.subplots(4, 1, figsize=(7.5, 8.5), sharex=True, constrained_layout=True)
-    axes[0].plot(samples["time_s"][in_view], samples["queue_packets"][in_view], lw=0.7, color="tab:blue")
+    thresholds = queue_thresholds(results, link)
+    trace(axes[0], samples["time_s"][in_view], samples["queue_packets"][in_view], color="tab:blue")
+    mark_thresholds(axes[0], thresholds)
     axes[0].set_ylabel("queue (pkts)")
     average = samples["average_queue"][in_view]
     if np.isfinite(average).any():
-        axes[1].plot(samples["time_s"][in_view], average, lw=0.9, color="tab:orange")
+        trace(axes[1], samples["time_s"][in_view], average, lw=0.9, color="tab:orange")
+        mark_thresholds(axes[1], thresholds)
     else:
         axes[1].text(0.5, 0.5, "the queue policy keeps no average", ha="center", transform=axes[1].transAxes)
     axes[1].set_ylabel("average queue (pkts)")
     times, window = average_window(results)
     shown = times >= start
-    axes[2].plot(times[shown], window[shown], lw=0.8, color="tab:green")
+    trace(axes[2], times[shown], window[shown], lw=0.8, color="tab:green")
     axes[2].set_ylabel(f"mean cwnd of {WINDOW_FLOWS}\nflows (pkts)")
     times, utilisation = binned_utilisation(results, link=link)
     shown = times > start
@@ -92,15 +164,19 @@ def plot_side_by_side(runs: dict[str, Results], path: str | Path) -> Path:
         start = results.measure_start_s
         samples = results.link_samples("bottleneck")
         shown = samples["time_s"] >= start
-        axes[0, column].plot(samples["time_s"][shown], samples["queue_packets"][shown], lw=0.6)
-        axes[1, column].plot(samples["time_s"][shown], samples["average_queue"][shown], lw=0.9, color="tab:orange")
+        thresholds = queue_thresholds(results, "bottleneck")
+        trace(axes[0, column], samples["time_s"][shown], samples["queue_packets"][shown], lw=0.6, color="tab:blue")
+        mark_thresholds(axes[0, column], thresholds)
+        trace(axes[1, column], samples["time_s"][shown], samples["average_queue"][shown], lw=0.9, color="tab:orange")
+        mark_thresholds(axes[1, column], thresholds)
         times, window = average_window(results)
-        axes[2, column].plot(times[times >= start], window[times >= start], lw=0.8, color="tab:green")
+        trace(axes[2, column], times[times >= start], window[times >= start], lw=0.8, color="tab:green")
         times, utilisation = binned_utilisation(results)
         axes[3, column].plot(times[times > start], 100 * utilisation[times > start], lw=0.8, color="tab:red")
         axes[0, column].set_title(name, fontsize=10)
         axes[3, column].set_xlabel("time (s)")
-    for row, label in enumerate(("queue (pkts)", "average queue (pkts)", "mean cwnd, 15 flows", "utilisation (%)")):
+    labels = ("queue (pkts)", "average queue (pkts)", "mean cwnd, 15 flows (pkts)", "utilisation (%)")
+    for row, label in enumerate(labels):
         axes[row, 0].set_ylabel(label)
         for axis in axes[row]:
             axis.grid(alpha=0.3)

@@ -37,6 +37,7 @@ import pyarrow.parquet as pq
 from aqmlab._signals import held_interrupts
 from aqmlab.errors import EmptyWindowError, ResultsError, ScenarioError
 from aqmlab.scenario import Scenario
+from aqmlab.summary import Summary
 
 TABLES = ("link_trace", "flow_trace", "flows", "links")
 FORMAT_VERSION = 2
@@ -90,7 +91,7 @@ class Results:
             raise KeyError(f"unknown table {name!r}; tables are {', '.join(TABLES)}")
         return getattr(self, name)
 
-    def summaries(self) -> dict[str, dict[str, float]]:
+    def summaries(self) -> dict[str, Summary]:
         """`summary()` of every traced link that carries data (skips idle ACK directions)."""
         out = {}
         for name in self.traced_links:
@@ -102,7 +103,10 @@ class Results:
         return self.table(name).to_pandas()
 
     def to_polars(self, name: str):
-        import polars as pl
+        try:
+            import polars as pl
+        except ImportError:
+            raise ImportError("to_polars needs polars: pip install 'aqmlab[polars]'") from None
 
         return pl.from_arrow(self.table(name))
 
@@ -150,9 +154,10 @@ class Results:
 
     # --- summary -------------------------------------------------------------------------
 
-    def summary(self, link: str | None = None) -> dict[str, float]:
+    def summary(self, link: str | None = None) -> Summary:
         """Statistics over the measurement window [measure_start, end] (issue 2 item 6), for
-        the traced link `link` (default: the main link) and the flows whose data crosses it."""
+        the traced link `link` (default: the main link) and the flows whose data crosses it:
+        a `Summary` (a dict of plain floats with typed attributes and `.units`)."""
         start, end = self.measure_start_s, self.end_s
         samples = self.link_samples(link)
         link_row = self.link_id(link)
@@ -177,28 +182,36 @@ class Results:
         )
         fct = self.flows.column("fct_s").to_numpy()[crossing]
         window = end - start
-        return {
-            "partial": self.partial,
-            "samples": int(in_window.sum()),
-            "window_start_s": start,
-            "window_end_s": end,
-            "queue_mean_packets": _mean(queue),
-            "queue_std_packets": float(np.std(queue)) if queue.size else math.nan,
-            "queue_max_packets": float(queue.max()) if queue.size else math.nan,
-            "average_queue_mean": _mean(average),
-            "queueing_delay_mean_s": _mean(queue_bytes) * 8.0 / rate_bps,
-            "sojourn_mean_s": _weighted_mean(samples["sojourn_s"][in_window], samples["departures"][in_window]),
-            "loss_percent": 100.0 * drops / arrivals if arrivals else math.nan,
-            "mark_percent": 100.0 * marks / arrivals if arrivals else math.nan,
-            "utilisation_mean": _mean(utilisation),
-            "utilisation_min": float(utilisation.min()) if utilisation.size else math.nan,
-            "throughput_bps": float(goodput.sum()),
-            "jain_fairness": jain_index(goodput[present]),
-            "flows": float(goodput.size),
-            "flows_completed": float(np.isfinite(fct).sum()),
-            "fct_mean_s": _mean(fct[np.isfinite(fct)]),
-            "window_s": window,
-        }
+        return Summary(
+            {
+                "partial": self.partial,
+                "samples": int(in_window.sum()),
+                "window_start_s": start,
+                "window_end_s": end,
+                "queue_mean_packets": _mean(queue),
+                "queue_std_packets": float(np.std(queue)) if queue.size else math.nan,
+                "queue_max_packets": float(queue.max()) if queue.size else math.nan,
+                "average_queue_mean": _mean(average),
+                "queueing_delay_mean_s": _mean(queue_bytes) * 8.0 / rate_bps,
+                "sojourn_mean_s": _weighted_mean(samples["sojourn_s"][in_window], samples["departures"][in_window]),
+                "loss_percent": 100.0 * drops / arrivals if arrivals else math.nan,
+                "mark_percent": 100.0 * marks / arrivals if arrivals else math.nan,
+                "utilisation_mean": _mean(utilisation),
+                "utilisation_min": float(utilisation.min()) if utilisation.size else math.nan,
+                "throughput_bps": float(goodput.sum()),
+                "jain_fairness": jain_index(goodput[present]),
+                "flows": float(goodput.size),
+                "flows_completed": float(np.isfinite(fct).sum()),
+                "fct_mean_s": _mean(fct[np.isfinite(fct)]),
+                "window_s": window,
+            }
+        )
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the summary table with units and a small queue figure."""
+        from aqmlab.notebook import results_html
+
+        return results_html(self)
 
     def _empty_window_reason(self, link: str) -> str:
         scenario = self.scenario

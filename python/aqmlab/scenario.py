@@ -14,9 +14,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-import tomllib
 from pydantic import Field, ValidationError, model_validator
 
+from aqmlab import _toml as tomllib
 from aqmlab import units
 from aqmlab._fields import Duration, Model, PositiveDuration
 from aqmlab.errors import ScenarioError
@@ -134,17 +134,21 @@ def read_toml(path: Path, what: str = "scenario") -> dict[str, Any]:
 
 
 def _field_path(loc: tuple[Any, ...], data: Any) -> str:
-    """The location as the user wrote it: pydantic puts the tag of a tagged union
-    (`red`, `tcp`, ...) into the location; drop those by walking the input."""
-    parts, node = [], data
+    """The location as the user wrote it. pydantic puts the tag of a tagged union (`red`,
+    `tcp`, `duration`, ...) into the location right after the union's own field or index;
+    drop those by walking the input: a tag is the first part after entering a table whose
+    `kind` (default `tcp`, the groups' default) it names, or a name under a plain value."""
+    parts, node, entered = [], data, True
     for index, part in enumerate(loc):
-        if isinstance(node, dict) and part == node.get("kind", "tcp"):
-            following = loc[index + 1] if index + 1 < len(loc) else None
-            inner = node.get(part)
-            field_of_node = following in node and not (isinstance(inner, dict) and following in inner)
-            if part not in node or field_of_node:
-                continue  # a union tag, not a field
+        last = index == len(loc) - 1
+        if isinstance(part, str) and isinstance(node, str | int | float) and not isinstance(node, bool):
+            continue  # a plain value has no fields: the tag of a union (a duration or a table)
+        if not last and isinstance(part, str) and entered and isinstance(node, dict):
+            if part == node.get("kind", "tcp"):
+                entered = False
+                continue  # the union tag of this table
         parts.append(str(part))
+        entered = True
         if isinstance(node, dict):
             node = node.get(part)
         elif isinstance(node, list) and isinstance(part, int) and part < len(node):
@@ -154,19 +158,48 @@ def _field_path(loc: tuple[Any, ...], data: Any) -> str:
     return ".".join(parts) or "(top level)"
 
 
+def _known_fields() -> set[str]:
+    """Every field name of every scenario model (for "did you mean")."""
+    names: set[str] = set()
+    for definition in Scenario.model_json_schema().get("$defs", {}).values():
+        names.update(definition.get("properties", {}))
+    names.update(Scenario.model_fields)
+    return names
+
+
 def format_validation_error(error: ValidationError, source: str, data: Any = None) -> str:
     """`source: field.path: message (got value)`: one line for one problem, else one line
-    per problem under a count."""
-    lines = []
-    for item in error.errors(include_url=False):
-        location = _field_path(item["loc"], data)
+    per problem under a count. A misspelt field is one problem, `unknown field; did you mean
+    'access_rate'?`, not also a missing one."""
+    import difflib
+
+    items = error.errors(include_url=False)
+    located = [(_field_path(item["loc"], data), item) for item in items]
+    missing = {path for path, item in located if item["type"] == "missing"}
+    known: set[str] | None = None
+    lines, explained = [], set()
+    for location, item in located:
+        if item["type"] == "extra_forbidden":
+            parent, _, name = location.rpartition(".")
+            siblings = [path.rpartition(".")[2] for path in missing if path.rpartition(".")[0] == parent]
+            match = difflib.get_close_matches(name, siblings, n=1, cutoff=0.6)
+            if match:
+                explained.add(f"{parent}.{match[0]}" if parent else match[0])
+            else:
+                known = known if known is not None else _known_fields()
+                match = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.75)
+            hint = f"; did you mean {match[0]!r}?" if match else ""
+            lines.append((location, f"{location}: unknown field{hint}"))
+            continue
         message = item["msg"].removeprefix("Value error, ")
         given = item.get("input")
-        shown = "" if isinstance(given, dict | list) else f" (got {_short(given)})"
-        lines.append(f"{location}: {message}{shown}")
-    if len(lines) == 1:
-        return f"{source}: {lines[0]}"
-    return "\n".join([f"{source}: {len(lines)} problems", *(f"  {line}" for line in lines)])
+        hidden = isinstance(given, dict | list) or item["type"] == "missing" or repr(given) in message
+        shown = "" if hidden else f" (got {_short(given)})"
+        lines.append((location, f"{location}: {message}{shown}"))
+    text = [line for location, line in lines if not (location in explained and location in missing)]
+    if len(text) == 1:
+        return f"{source}: {text[0]}"
+    return "\n".join([f"{source}: {len(text)} problems", *(f"  {line}" for line in text)])
 
 
 def _short(value: Any, limit: int = 80) -> str:

@@ -40,10 +40,13 @@ def simulate(
     scenario: Scenario | dict[str, Any] | str | Path,
     *,
     seed: int | None = None,
-    progress: Progress | None = None,
+    progress: Progress | bool | None = None,
     allow_large: bool = False,
 ) -> Results:
     """Simulate `scenario` (a `Scenario`, a dict or a TOML path) with `seed`.
+
+    `progress=True` shows a progress bar over simulated time (terminal or Jupyter); a
+    callable `progress(now_s, duration_s)` is called after every chunk instead.
 
     `seed` defaults to the scenario's own. The same scenario and seed give bit-identical
     results. Raises `ScenarioError` for an invalid scenario, `WorkLimitExceeded` for one
@@ -52,6 +55,17 @@ def simulate(
     `partial.finished` telling whether they are complete) on Ctrl-C.
     """
     scenario = load(scenario)
+    if progress is None:
+        from aqmlab.progress import simulations_shown
+
+        progress = simulations_shown() or None
+    if progress is True:
+        from aqmlab.progress import simulation_bar
+
+        with simulation_bar(scenario.name, scenario.duration_s) as bar:
+            return simulate(scenario, seed=seed, progress=bar, allow_large=allow_large)
+    if progress is False:
+        progress = None
     seed = check_seed(scenario.seed if seed is None else seed)
     workload.check(scenario, allow_large=allow_large)
     simulation = _engine.Simulation(scenario.resolved_json(), seed)

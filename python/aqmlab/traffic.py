@@ -144,6 +144,10 @@ SizeDistribution = Annotated[Pareto | Exponential | FixedSize, Field(discriminat
 # --- Where flows go ------------------------------------------------------------------------
 
 
+def _rtt_kind(value: Any) -> str:
+    return "uniform" if isinstance(value, dict | UniformRtt) else "duration"
+
+
 class UniformRtt(Model):
     """Heterogeneous RTTs: each flow's RTT uniform in [low, high] (seed 001 Table I:
     [30, 130] ms). Flows on a shared access link all use `low`."""
@@ -157,6 +161,13 @@ class UniformRtt(Model):
         if units.seconds(self.low) > units.seconds(self.high):
             raise ValueError(f"low ({self.low}) must not exceed high ({self.high})")
         return self
+
+
+#: One RTT for every flow ('100ms') or a uniform spread ({ kind = "uniform", low, high }):
+#: told apart by the value's type, so an error names only the form that was written.
+Rtt = Annotated[
+    Annotated[PositiveDuration, Tag("duration")] | Annotated[UniformRtt, Tag("uniform")], Discriminator(_rtt_kind)
+]
 
 
 class RoutersPath(Model):
@@ -189,7 +200,7 @@ Path = Annotated[RoutersPath | ShortestPath, Field(discriminator="kind")]
 
 class _Group(Model):
     name: str = Field(min_length=1)
-    rtt: PositiveDuration | UniformRtt
+    rtt: Rtt
     #: Network topologies: the routers the data crosses.
     path: Path | None = None
     #: Parking lots: the names of the consecutive links the data crosses.

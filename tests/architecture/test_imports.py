@@ -98,13 +98,29 @@ def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
 #: Layers, lowest first; a module may import its own layer or lower ones only. The first
 #: matching prefix decides a module's layer; "*.cli" modules are the command line.
 LAYERS = [
-    ("units/errors", ["aqmlab.units", "aqmlab.errors", "aqmlab._fields", "aqmlab._engine", "aqmlab.machine"]),
+    (
+        "units/errors",
+        [
+            "aqmlab.units",
+            "aqmlab.errors",
+            "aqmlab._fields",
+            "aqmlab._engine",
+            "aqmlab.machine",
+            "aqmlab._toml",
+            "aqmlab.display",
+            "aqmlab.summary",
+            "aqmlab.progress",
+            "aqmlab._signals",
+            "aqmlab.workload",
+        ],
+    ),
     (
         "results/scenario",
         [
             "aqmlab.results",
             "aqmlab.results_io",
             "aqmlab.plots",
+            "aqmlab.notebook",
             "aqmlab.scenario",
             "aqmlab.queues",
             "aqmlab.topology",
@@ -115,7 +131,7 @@ LAYERS = [
     ),
     ("simulation/fluid/stability", ["aqmlab.simulation", "aqmlab.fluid", "aqmlab.stability", "aqmlab.design"]),
     ("experiments/reproduce/report", ["aqmlab.experiments", "aqmlab.reproduce", "aqmlab.report"]),
-    ("cli", ["aqmlab.cli", "aqmlab.demo"]),
+    ("cli", ["aqmlab.cli", "aqmlab.demo", "aqmlab._lazy_cli", "aqmlab.cli_common", "aqmlab.reference"]),
 ]
 
 

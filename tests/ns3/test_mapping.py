@@ -179,7 +179,7 @@ def test_unsupported_queue_is_named():
 
 
 def test_parking_lot():
-    scenario = aqmlab.Scenario.from_toml(ROOT / "examples" / "seed000-fig16-parking-lot.toml")
+    scenario = aqmlab.Scenario.from_toml(ROOT / "benchmarks" / "ns3" / "scenarios" / "seed000-fig16-parking-lot.toml")
     spec = translate(scenario.resolved())
     words = directives(spec)
     assert [w[1:4] for w in words if w[0] == "link" and w[1].startswith("link")] == [

@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 import pytest
-import tomllib
+from aqmlab import _toml as tomllib
 from aqmlab.cli import app
 from typer.testing import CliRunner
 
@@ -29,12 +29,12 @@ def test_run_writes_data_summary_and_figure(tmp_path):
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in out.iterdir())
     assert "figure.png" in names and "summary.json" in names and "link_trace.parquet" in names
-    assert "utilisation_mean" in result.stdout
+    assert "utilisation mean [%]" in result.stdout
     summary = json.loads((out / "summary.json").read_text())
     assert summary["bottleneck"]["window_start_s"] == 2.0
 
     again = runner.invoke(app, ["summary", str(out)])
-    assert again.exit_code == 0 and "queue_mean_packets" in again.stdout
+    assert again.exit_code == 0 and "queue mean [pkt]" in again.stdout
 
 
 @pytest.mark.parametrize(

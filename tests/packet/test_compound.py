@@ -11,7 +11,7 @@ from pathlib import Path
 import aqmlab
 import aqmlab.congestion
 import pytest
-import tomllib
+from aqmlab import _toml as tomllib
 from scenarios import dumbbell
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "compound-droptail.toml"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import tomllib
+from aqmlab import _toml as tomllib
 from aqmlab import simulate
 from aqmlab.errors import ScenarioError
 from aqmlab.scenario import Scenario

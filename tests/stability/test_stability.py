@@ -369,12 +369,23 @@ def test_cli_commands(tmp_path):
     assert (tmp_path / "s" / "summary.json").exists()
     res = runner.invoke(
         app,
-        ["chart", "ecn", "--x", "tau:0.05:0.3", "--y", "kappa:0.1:100", "--points", "10", "--out", str(tmp_path / "c")],
+        [
+            "chart",
+            "ecn",
+            "--x",
+            "tau=0.05..0.3",
+            "--y",
+            "kappa=0.1..100",
+            "--points",
+            "10",
+            "--out",
+            str(tmp_path / "c"),
+        ],
     )
     assert res.exit_code == 0, res.output
     assert (tmp_path / "c" / "chart.parquet").exists() and (tmp_path / "c" / "chart.png").exists()
-    res = runner.invoke(app, ["chart", "ecn", "--x", "tau:0.3:0.05", "--y", "kappa"])
-    assert res.exit_code == 2 and "LO < HI" in res.output
+    res = runner.invoke(app, ["chart", "ecn", "--x", "tau=0.3..0.05", "--y", "kappa"])
+    assert res.exit_code == 2 and "reversed" in res.output
     res = runner.invoke(app, ["stability", "nosuch"])
     assert res.exit_code == 2 and "allowed" in res.output
     res = runner.invoke(app, ["stability", "ecn", "--set", "kappa"])

@@ -50,13 +50,23 @@ def red_config(
         str | None, typer.Option(help="Delay-conservative: the largest queueing delay, e.g. 20ms.")
     ] = None,
     packets_per_ack: Annotated[float, typer.Option(help="b of the PFTK model: 1, or 2 with delayed ACKs.")] = 1.0,
-    figure: Annotated[Path | None, typer.Option(help="Write the queue laws and the control law to this PNG.")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", "-o", help="Also write red-config.toml and the queue/control-law figure red-config.png here."
+        ),
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists and is not empty.")] = False,
 ) -> None:
     """Recommend RED settings from traffic ranges (seed 003 Sections III-IV) and print a queue
     table to paste into a scenario file."""
     from aqmlab.design.red_config import operating_points
     from aqmlab.design.red_config import red_config as configure
 
+    if out is not None:
+        from aqmlab.cli_common import refuse_to_overwrite
+
+        refuse_to_overwrite(out, force)
     if (flows is None) == (per_flow is None):
         raise typer.BadParameter("give exactly one of --flows and --per-flow", param_hint="--flows/--per-flow")
     try:
@@ -90,9 +100,15 @@ def red_config(
     for name, (p, q) in operating_points(recommendation).items():
         table.add_row(f"operating point with {name}", f"p = {p:.4g}, q = {q:.4g} packets")
     console.print(table)
-    if figure is not None:
+    print(recommendation.toml())
+    if out is not None:
+        import shutil
+
         from aqmlab.design.plots import plot_design
 
-        plot_design(recommendation, figure)
-        console.print(f"wrote {figure}")
-    print(recommendation.toml())
+        if out.exists():
+            shutil.rmtree(out) if out.is_dir() else out.unlink()
+        out.mkdir(parents=True)
+        (out / "red-config.toml").write_text(recommendation.toml() + "\n")
+        plot_design(recommendation, out / "red-config.png")
+        console.print(f"wrote {out}")

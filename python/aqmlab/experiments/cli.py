@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from aqmlab.cli_common import DEFAULT_OUT, refuse_to_overwrite
 from aqmlab.errors import AqmlabError
 
 console = Console(stderr=True)
@@ -22,8 +23,13 @@ def _fail(message: str, code: int = 2) -> None:
 
 def sweep(
     sweep_file: Annotated[Path, typer.Argument(help="Sweep TOML file.")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Study directory.")],
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Study directory [aqmlab-out/sweep/SWEEP-NAME].")
+    ] = None,
     resume: Annotated[bool, typer.Option(help="Continue an interrupted study in OUT.")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace OUT if it exists and is not empty (start the study anew).")
+    ] = False,
     workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
     cluster: Annotated[str | None, typer.Option(help="Dask scheduler address, or 'local' for a LocalCluster.")] = None,
     cache: Annotated[Path | None, typer.Option(help="Another study whose completed runs are reused.")] = None,
@@ -35,6 +41,15 @@ def sweep(
 
     try:
         plan = Sweep.from_toml(sweep_file)
+        out = out or DEFAULT_OUT / "sweep" / plan.name
+        if resume and force:
+            _fail("--resume continues the study in OUT and --force replaces it: give one")
+        if not resume:
+            refuse_to_overwrite(out, force, what=" (continue it with --resume)")
+            if force and out.exists():
+                import shutil
+
+                shutil.rmtree(out) if out.is_dir() else out.unlink()
         ids = {run.id for run in plan.runs()}
         total = len(ids)
         already = len(ids & Study(out).done_ids()) if resume else 0
@@ -54,7 +69,16 @@ def sweep(
                     failed.append(outcome)
                 bar.update(task, advance=1, failed=len(failed))
 
-            run_sweep(plan, out, resume=resume, workers=workers, cluster=cluster, cache=cache, progress=progress)
+            run_sweep(
+                plan,
+                out,
+                resume=resume,
+                workers=workers,
+                cluster=cluster,
+                cache=cache,
+                progress=progress,
+                announce=lambda line: console.print(line, highlight=False),
+            )
     except AqmlabError as error:
         _fail(str(error))
     except KeyboardInterrupt:
@@ -65,31 +89,40 @@ def sweep(
     for outcome in failed:
         console.print(f"[red]failed[/] {outcome.run_id}: {outcome.error} (see {out}/failures/{outcome.run_id}.json)")
     console.print(f"{total - len(failed)} of {total} runs done in {out}")
+    if total - len(failed):
+        print_study(out)
+        console.print(f"again: aqmlab study {out}; HTML: aqmlab report {out}", highlight=False)
     if failed:
         raise typer.Exit(1)
 
 
-def study(directory: Annotated[Path, typer.Argument(help="A study directory.")]) -> None:
-    """Print the per-run summaries of a study."""
+def print_study(directory: Path) -> bool:
+    """The study's runs on stdout: parameters with units, sorted, sized to the terminal (or to
+    its content when stdout is not a terminal). False when there are no completed runs."""
+    from aqmlab.experiments.display import study_rows
     from aqmlab.experiments.store import Study
 
-    table = Study(directory).table()
-    if table.num_rows == 0:
+    headers, rows = study_rows(Study(directory).table())
+    if not rows:
+        return False
+    from rich.markup import escape
+
+    table = Table(title=escape(f"{directory}: {len(rows)} rows"), header_style="bold")
+    for index, header in enumerate(headers):
+        table.add_column(
+            escape(header), justify="left" if header == "link" else "right", no_wrap=index < len(headers) - 1
+        )
+    for row in rows:
+        table.add_row(*(escape(cell) for cell in row))
+    out = Console()
+    if not out.is_terminal:
+        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+        out = Console(width=max(80, sum(widths) + 3 * len(widths) + 1))
+    out.print(table)
+    return True
+
+
+def study(directory: Annotated[Path, typer.Argument(help="A study directory (aqmlab sweep --out).")]) -> None:
+    """Print a study's runs: swept parameters (with units) and key statistics, sorted."""
+    if not print_study(directory):
         _fail(f"{directory} holds no completed runs")
-    columns = [
-        "run_id",
-        "seed",
-        "link",
-        *[c for c in table.column_names if c.startswith("param.")],
-        "queue_mean_packets",
-        "loss_percent",
-        "utilisation_mean",
-        "throughput_bps",
-        "jain_fairness",
-    ]
-    out = Table(title=f"{directory}: {table.num_rows} rows")
-    for column in columns:
-        out.add_column(column.removeprefix("param."))
-    for row in table.select(columns).to_pylist():
-        out.add_row(*(f"{v:.4g}" if isinstance(v, float) else str(v) for v in row.values()))
-    Console().print(out)

@@ -50,6 +50,16 @@ def run_one(run: Run, study_dir: str) -> Outcome:
 Progress = Callable[[Outcome], None]
 
 
+def _describe(client, local: bool) -> str:
+    """'Dask scheduler ADDRESS, dashboard URL' (the dashboard when the scheduler serves one)."""
+    line = f"Dask {'local cluster' if local else 'scheduler'} {client.scheduler.address}"
+    try:
+        services = client.scheduler_info().get("services", {})
+        return line + (f", dashboard {client.dashboard_link}" if "dashboard" in services else "")
+    except Exception:  # the dashboard is a convenience: never fail a sweep over it
+        return line
+
+
 def run_local(runs: list[Run], study: Study, *, workers: int | None = None, progress: Progress | None = None) -> None:
     workers = workers or os.cpu_count() or 1
     if workers == 1:
@@ -108,12 +118,34 @@ def connect_dask(cluster: str, *, workers: int | None = None) -> DaskConnection:
         ) from None
 
 
-def run_dask(runs: list[Run], study: Study, *, connection: DaskConnection, progress: Progress | None = None) -> None:
-    """Run on a Dask cluster (see `connect_dask`). Workers must see the study directory at
-    the same path (a shared filesystem)."""
+def run_dask(
+    runs: list[Run],
+    study: Study,
+    *,
+    connection: DaskConnection,
+    progress: Progress | None = None,
+    announce: Callable[[str], None] | None = None,
+) -> None:
+    """Run on a Dask cluster (see `connect_dask`).
+
+    Workers run in their own working directories, so they are handed the study directory as
+    an absolute path, and must see it at that path (one machine, or a shared filesystem): a
+    run a worker reports done but this process cannot see is reported as failed, never
+    counted. `announce` receives one line naming the scheduler and its dashboard."""
     from distributed import as_completed
 
-    futures = connection.client.map(run_one, runs, study_dir=str(study.directory), pure=False)
+    if announce is not None:
+        announce(_describe(connection.client, connection.local is not None))
+    study_dir = str(study.directory.resolve())
+    futures = connection.client.map(run_one, runs, study_dir=study_dir, pure=False)
     for future in as_completed(futures):
+        outcome = future.result()
+        if outcome.ok and not study.is_done(outcome.run_id):
+            outcome = Outcome(
+                outcome.run_id,
+                False,
+                f"a worker wrote the run under {study_dir}, which this machine does not see: "
+                "the study directory must be on a filesystem shared by the client and the workers",
+            )
         if progress:
-            progress(future.result())
+            progress(outcome)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from aqmlab.experiments.executors import Outcome, Progress, connect_dask, run_dask, run_local
@@ -34,6 +35,7 @@ def run_sweep(
     cluster: str | None = None,
     cache: str | Path | None = None,
     progress: Progress | None = None,
+    announce: Callable[[str], None] | None = None,
 ) -> Study:
     """Run `sweep` into the study directory `out`. With `resume`, continue an interrupted
     study: completed runs are never recomputed; failed ones are retried. With `cache`,
@@ -55,7 +57,7 @@ def run_sweep(
                     still.append(run)
             pending = still
         if connection is not None:
-            run_dask(pending, study, connection=connection, progress=progress)
+            run_dask(pending, study, connection=connection, progress=progress, announce=announce)
         else:
             run_local(pending, study, workers=workers, progress=progress)
     finally:

@@ -139,5 +139,11 @@ class Study:
             return pa.table({})
         return ds.dataset([str(f) for f in files], format="parquet").to_table()
 
+    def _repr_html_(self) -> str:
+        """Jupyter: the runs as `aqmlab study` shows them."""
+        from aqmlab.experiments.display import study_html
+
+        return study_html(self)
+
     def results(self, run_id: str) -> Results:
         return Results.load(self.run_dir(run_id))

@@ -92,12 +92,12 @@ def run(
     force: bool,
 ) -> Path:
     """Validate everything, integrate, then write all outputs atomically."""
+    from aqmlab.cli_common import refuse_to_overwrite
     from aqmlab.fluid.integrate import grid as cartesian
     from aqmlab.fluid.integrate import integrate
     from aqmlab.fluid.plots import plot_phase, plot_timeseries
 
-    if out.exists() and not force:
-        raise FluidError(f"out = {out} exists; allowed: a new directory, or --force to replace it")
+    refuse_to_overwrite(out, force)
     model = get_model(model_name, **_pairs(options, "--option"))
     values = parse_values(model, _pairs(sets, "--set"))
     params = cartesian(**values) if grid and values else values
@@ -160,12 +160,15 @@ def _make_command(name: str):
         record_dt: Annotated[
             float | None, typer.Option("--record-dt", help="Sampling interval of the output, s.")
         ] = None,
-        out: Annotated[Path, typer.Option("--out", "-o", help="Output directory (data + figures).")] = Path(
-            "fluid-out"
-        ),
-        force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists.")] = False,
+        out: Annotated[
+            Path | None, typer.Option("--out", "-o", help=f"Output directory [aqmlab-out/fluid/{name}].")
+        ] = None,
+        force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists and is not empty.")] = False,
     ) -> None:
         try:
+            from aqmlab.cli_common import DEFAULT_OUT
+
+            out = out or DEFAULT_OUT / "fluid" / name
             run(name, sets, options, grid, t_end, h, method, history, perturbation, record_dt, out, force)
         except FluidError as error:
             _fail(str(error))

@@ -322,6 +322,7 @@ def integrate(
             "points": size,
             "wall_time_s": _time.perf_counter() - started,
             "options": getattr(model, "option_values", {}),
+            "units": dict(zip(model.state_names, model.units, strict=False)),
         },
     )
 
@@ -386,5 +387,6 @@ def iterate_map(
             "time_unit": "rtt",
             "wall_time_s": _time.perf_counter() - started,
             "options": getattr(model, "option_values", {}),
+            "units": dict(zip(model.state_names, model.units, strict=False)),
         },
     )

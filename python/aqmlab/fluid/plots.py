@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from aqmlab.fluid.result import FluidResult
+if TYPE_CHECKING:  # annotations only: FluidResult's notebook display imports this module
+    from aqmlab.fluid.result import FluidResult
 
 __all__ = ["plot_timeseries", "plot_phase"]
 
@@ -31,6 +33,23 @@ def _label(result: FluidResult, point: int) -> str:
     if not varying:
         return f"point {point}"
     return ", ".join(f"{key}={result.params[key][point]:.4g}" for key in varying[:3])
+
+
+def unit_of(result: FluidResult, name: str) -> str:
+    """The unit of a state (the model's `units`) or derived quantity (probabilities, delays)."""
+    units = result.meta.get("units", {})
+    if name in units:
+        return units[name]
+    if name.startswith("p") and name[1:].isdigit() or name == "p":
+        return "probability"
+    if name.startswith("delay"):
+        return "s"
+    return ""
+
+
+def axis_label(result: FluidResult, name: str) -> str:
+    unit = unit_of(result, name)
+    return f"{name} ({unit})" if unit and unit != "1" else (f"{name} (dimensionless)" if unit == "1" else name)
 
 
 def _figure(width=7.0, height=4.0):
@@ -56,7 +75,7 @@ def plot_timeseries(
         values = result.state(name)
         for point in chosen:
             axis.plot(result.times, values[point], lw=0.9, label=_label(result, point))
-        axis.set_ylabel(name)
+        axis.set_ylabel(axis_label(result, name))
         axis.grid(alpha=0.3)
     axes[-1].set_xlabel(time_label)
     if len(chosen) > 1:
@@ -86,8 +105,10 @@ def plot_phase(
         axis.plot(values[point], lagged[point], lw=0.7, label=_label(result, point))
     unit = "RTT" if result.meta.get("time_unit") == "rtt" else "s"
     tau = result.phase_delay[0] if delay is None else np.ravel(delay)[0]
-    axis.set_xlabel(f"{name}(t)")
-    axis.set_ylabel(f"{name}(t − {tau:.4g} {unit})")
+    state_unit = unit_of(result, name)
+    suffix = f" ({state_unit})" if state_unit and state_unit != "1" else ""
+    axis.set_xlabel(f"{name}(t){suffix}")
+    axis.set_ylabel(f"{name}(t − {tau:.4g} {unit}){suffix}")
     axis.grid(alpha=0.3)
     if result.n_points > 1:
         axis.legend(fontsize=7)

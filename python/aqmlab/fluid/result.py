@@ -132,8 +132,17 @@ class FluidResult:
     def to_pandas(self):
         return self.to_arrow().to_pandas()
 
+    def _repr_html_(self) -> str:
+        """Jupyter: final states with units and the first state's time series."""
+        from aqmlab.fluid.notebook import fluid_html
+
+        return fluid_html(self)
+
     def to_polars(self):
-        import polars as pl
+        try:
+            import polars as pl
+        except ImportError:
+            raise ImportError("to_polars needs polars: pip install 'aqmlab[polars]'") from None
 
         return pl.from_arrow(self.to_arrow())
 

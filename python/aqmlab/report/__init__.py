@@ -64,12 +64,15 @@ class Section:
     tables: list[Table] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
     code: str = ""
+    #: 2: a top-level section (in the table of contents); 3: a part of the section before it.
+    level: int = 2
 
 
 def fmt(value: Any) -> str:
-    if isinstance(value, float):
-        return "–" if value != value else f"{value:.4g}"
-    return "–" if value is None else str(value)
+    """Plain numbers: 35,790 not 3.579e+04 (aqmlab.display.number)."""
+    from aqmlab.display import number
+
+    return number(value)
 
 
 def png_figure(path: Path, caption: str) -> Figure:
@@ -84,9 +87,14 @@ def matplotlib_figure(fig: Any, caption: str) -> Figure:
 
 
 def statistics_table(summaries: dict[str, dict[str, float]]) -> Table:
+    from aqmlab.display import header, statistic
+
     names = list(summaries)
     keys = list(next(iter(summaries.values())))
-    return Table(["statistic", *names], [[Cell(key), *(Cell(fmt(summaries[n][key])) for n in names)] for key in keys])
+    return Table(
+        ["statistic", *names],
+        [[Cell(header(key)), *(Cell(statistic(key, summaries[n].get(key))) for n in names)] for key in keys],
+    )
 
 
 def comparison_section(comparison: list[dict[str, Any]]) -> Section:
@@ -158,69 +166,63 @@ def run_sections(directory: Path) -> tuple[str, list[Section]]:
     return results.scenario.name, sections
 
 
-def _numeric(value: Any) -> float | None:
-    from aqmlab import units
-
-    if isinstance(value, int | float):
-        return float(value)
-    try:
-        return units.seconds(value)
-    except (ValueError, TypeError):
-        return None
-
-
 def study_sections(directory: Path) -> tuple[str, list[Section]]:
+    from aqmlab.display import header, mean_std, scaled
+    from aqmlab.experiments.display import parameter_columns
     from aqmlab.experiments.store import Study
 
     study = Study(directory)
     meta = json.loads((directory / "study.json").read_text())
-    frame = study.table().to_pandas()
+    table = study.table()
+    frame = table.to_pandas()
     if frame.empty:
         raise ResultsError(f"{directory} holds no completed runs")
-    params = [c for c in frame.columns if c.startswith("param.")]
-    for column in params:
-        frame[column] = frame[column].map(json.loads)
-    order = sorted(
-        range(len(frame)),
-        key=lambda i: tuple(
-            (0, _numeric(frame[c].iloc[i])) if _numeric(frame[c].iloc[i]) is not None else (1, str(frame[c].iloc[i]))
-            for c in params
-        ),
-    )
-    frame = frame.iloc[order]
+    columns = parameter_columns(table)  # 'param.topology.groups.0.rtt' -> ('rtt [ms]', [10.0, ...])
+    params = list(columns)
+    for column, (_, values) in columns.items():
+        frame[column] = values
+    frame = frame.sort_values([*params, "link"], kind="stable", key=lambda c: c.map(_sortable))
     grouped = frame.groupby([*params, "link"], sort=False)[list(KEY_STATISTICS)].agg(["mean", "std"])
     rows = []
     for key, row in grouped.iterrows():
         key = key if isinstance(key, tuple) else (key,)
         cells = [Cell(fmt(k)) for k in key]
-        cells += [Cell(f"{fmt(row[(s, 'mean')])} ± {fmt(row[(s, 'std')])}") for s in KEY_STATISTICS]
+        for statistic in KEY_STATISTICS:
+            mean, std = row[(statistic, "mean")], row[(statistic, "std")]
+            std = 0.0 if std != std else std  # one seed: no spread
+            cells.append(Cell(mean_std(scaled(statistic, mean), scaled(statistic, std))))
         rows.append(cells)
-    names = [c.removeprefix("param.") for c in params]
+    names = [label for label, _ in columns.values()]
     sections = [
         Section(
             "runs",
             "Runs",
             text=f"{frame.run_id.nunique()} runs; mean ± standard deviation over seeds.",
-            tables=[Table([*names, "link", *KEY_STATISTICS], rows)],
+            tables=[Table([*names, "link", *(header(s) for s in KEY_STATISTICS)], rows)],
         )
     ]
     figures = []
-    for column in params:
-        x = frame[column].map(_numeric)
-        if x.isna().any():
+    for column, (label, _) in columns.items():
+        x = frame[column]
+        if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in x):
             continue
         fig, axes = plt.subplots(1, 3, figsize=(12, 3.4), constrained_layout=True)
         for axis, statistic in zip(axes, ("queue_mean_packets", "utilisation_mean", "loss_percent"), strict=True):
-            for link, part in frame.assign(x=x).groupby("link"):
+            for link, part in frame.assign(x=x.astype(float)).groupby("link"):
                 means = part.groupby("x")[statistic].agg(["mean", "std"])
                 axis.errorbar(
-                    means.index, means["mean"], yerr=means["std"].fillna(0), marker="o", capsize=3, label=link
+                    means.index,
+                    scaled(statistic, means["mean"]),
+                    yerr=scaled(statistic, means["std"].fillna(0)),
+                    marker="o",
+                    capsize=3,
+                    label=link,
                 )
-            axis.set_xlabel(column.removeprefix("param."))
-            axis.set_ylabel(statistic)
+            axis.set_xlabel(label)
+            axis.set_ylabel(header(statistic))
             axis.grid(alpha=0.3)
         axes[0].legend(fontsize=8)
-        figures.append(matplotlib_figure(fig, f"key statistics against {column.removeprefix('param.')}"))
+        figures.append(matplotlib_figure(fig, f"key statistics against {label}"))
     if figures:
         sections.append(Section("figures", "Figures", figures=figures))
     failures = sorted((directory / "failures").glob("*.json")) if (directory / "failures").is_dir() else []
@@ -229,6 +231,10 @@ def study_sections(directory: Path) -> tuple[str, list[Section]]:
         sections.append(Section("failures", "Failed runs", tables=[Table(["run", "error"], rows)]))
     sections.append(Section("sweep", "Sweep", code=json.dumps(meta, indent=2)))
     return meta.get("name", directory.name), sections
+
+
+def _sortable(value: Any) -> Any:
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else str(value)
 
 
 def reproduction_sections(directory: Path) -> tuple[str, list[Section]]:
@@ -265,10 +271,9 @@ def write_combined_report(directories: list[Path], out: Path, title: str, introd
     sections = [Section("introduction", "What this shows", text=introduction)]
     for index, directory in enumerate(directories):
         _, parts = reproduction_sections(directory)
-        for part in parts:
+        for position, part in enumerate(parts):
             part.id = f"r{index}-{part.id}"
-            if part.id.endswith("-comparison"):
-                part.heading = f"{parts[0].heading}: paper against aqmlab"
+            part.level = 2 if position == 0 else 3  # the reproduction's title once, its parts under it
         sections.extend(parts)
     return render(title, sections, str(out.parent), out)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import matplotlib
-import tomllib
+from aqmlab import _toml as tomllib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt

@@ -26,8 +26,17 @@ app = typer.Typer(
 console = Console()
 err = Console(stderr=True)
 
-SetOpt = Annotated[list[str] | None, typer.Option("--set", help="parameter NAME=VALUE (repeatable)")]
-OptOpt = Annotated[list[str] | None, typer.Option("--opt", help="model option NAME=VALUE, e.g. tcp=reno (repeatable)")]
+SetOpt = Annotated[list[str] | None, typer.Option("--set", "-s", help="parameter NAME=VALUE (repeatable)")]
+OptOpt = Annotated[
+    list[str] | None, typer.Option("--option", "-O", help="model option NAME=VALUE, e.g. tcp=reno (repeatable)")
+]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Replace OUT if it exists and is not empty.")]
+
+
+def _default_out(command: str, model: str) -> Path:
+    from aqmlab.cli_common import DEFAULT_OUT
+
+    return DEFAULT_OUT / command / model
 
 
 def _fail(message: str) -> None:
@@ -51,21 +60,6 @@ def _pairs(items, what: str, numeric: bool) -> dict:
     return out
 
 
-def _range(spec: str, what: str, need_range: bool = True):
-    parts = spec.split(":")
-    if len(parts) == 1 and not need_range:
-        return parts[0], None
-    if len(parts) != 3:
-        _fail(f"{what} = {spec!r}; allowed: NAME:LO:HI" + ("" if need_range else " or NAME"))
-    try:
-        lo, hi = float(parts[1]), float(parts[2])
-    except ValueError:
-        _fail(f"{what} = {spec!r}: LO and HI must be numbers; allowed: NAME:LO:HI")
-    if not (math.isfinite(lo) and math.isfinite(hi) and hi > lo):
-        _fail(f"{what} = {spec!r}; allowed: finite LO < HI")
-    return parts[0], (lo, hi)
-
-
 def _model(name, options):
     from aqmlab.fluid.models import get_model
 
@@ -75,24 +69,23 @@ def _model(name, options):
         _fail(str(exc))
 
 
-def _out_dir(out: Path):
-    """A temporary directory next to ``out`` (renamed into place at the end: nothing half-written)."""
+def _out_dir(out: Path, force: bool):
+    """A temporary directory next to ``out`` (renamed into place at the end: nothing half-written);
+    an existing non-empty ``out`` is refused unless ``force`` (the one overwrite rule)."""
+    from aqmlab.cli_common import refuse_to_overwrite
+
     out = Path(out)
+    refuse_to_overwrite(out, force)
     out.parent.mkdir(parents=True, exist_ok=True)
     return Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
 
 
 def _publish(tmp: Path, out: Path):
+    """Replace ``out`` (already cleared to be replaced by `_out_dir`) with ``tmp``."""
     out = Path(out)
     if out.exists():
-        for item in tmp.iterdir():
-            target = out / item.name
-            if target.exists():
-                target.unlink()
-            shutil.move(str(item), target)
-        tmp.rmdir()
-    else:
-        tmp.rename(out)
+        shutil.rmtree(out) if out.is_dir() else out.unlink()
+    tmp.rename(out)
 
 
 def stability_command(
@@ -101,7 +94,11 @@ def stability_command(
     opt: OptOpt = None,
     count: Annotated[int, typer.Option(help="number of rightmost roots to show")] = 6,
     degree: Annotated[int, typer.Option("--degree", help="Chebyshev degree N of the generator discretisation")] = 24,
-    out: Annotated[Path | None, typer.Option(help="directory for roots.parquet, summary.json, roots.png")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="directory for roots, summary, figure [aqmlab-out/stability/MODEL]"),
+    ] = None,
+    force: ForceOpt = False,
 ):
     """Equilibrium, rightmost characteristic roots, verdict and margin, and the papers' conditions side by side."""
     from aqmlab.stability.conditions import conditions_for
@@ -109,13 +106,16 @@ def stability_command(
     from aqmlab.stability.roots import characteristic_roots
 
     params = _pairs(set_, "--set", True)
-    options = _pairs(opt, "--opt", False)
+    options = _pairs(opt, "--option", False)
     m = _model(model, options)
+    out = out or _default_out("stability", model)
+    tmp = _out_dir(out, force)
     try:
         lin = linearise(m, params)
         roots = characteristic_roots(lin, count=count, N=degree)
         conds = conditions_for(m.name, params, options)
     except FluidError as exc:
+        tmp.rmdir()
         _fail(str(exc))
     eq = Table(title=f"{m.name} equilibrium")
     eq.add_column("state")
@@ -142,67 +142,67 @@ def stability_command(
         for c in conds:
             ct.add_row(c.name, c.kind, f"{c.lhs:.6g}", f"{c.rhs:.6g}", "yes" if c.holds else "no", c.source)
         console.print(ct)
-    if out is not None:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
-        from aqmlab.stability.plots import plot_roots
+    from aqmlab.stability.plots import plot_roots
 
-        tmp = _out_dir(out)
-        pq.write_table(
-            pa.table({"re": roots.roots.real, "im": roots.roots.imag, "converged": roots.converged}),
-            tmp / "roots.parquet",
-        )
-        summary = {
-            "model": m.name,
-            "params": lin.params,
-            "options": options,
-            "equilibrium": dict(zip(lin.state_names, lin.equilibrium.tolist(), strict=True)),
-            "verdict": roots.verdict(),
-            "margin": roots.margin,
-            "conditions": [
-                {
-                    k: (bool(v) if isinstance(v, (bool,)) or type(v).__name__ == "bool_" else v)
-                    for k, v in c.row().items()
-                }
-                for c in conds
-            ],
-        }
-        (tmp / "summary.json").write_text(json.dumps(summary, indent=1, default=float))
-        plot_roots(roots, tmp / "roots.png", title=f"{m.name}: {roots.verdict()}")
-        _publish(tmp, out)
-        console.print(f"written: {out}")
+    pq.write_table(
+        pa.table({"re": roots.roots.real, "im": roots.roots.imag, "converged": roots.converged}),
+        tmp / "roots.parquet",
+    )
+    summary = {
+        "model": m.name,
+        "params": lin.params,
+        "options": options,
+        "equilibrium": dict(zip(lin.state_names, lin.equilibrium.tolist(), strict=True)),
+        "verdict": roots.verdict(),
+        "margin": roots.margin,
+        "conditions": [
+            {k: (bool(v) if isinstance(v, (bool,)) or type(v).__name__ == "bool_" else v) for k, v in c.row().items()}
+            for c in conds
+        ],
+    }
+    (tmp / "summary.json").write_text(json.dumps(summary, indent=1, default=float))
+    plot_roots(roots, tmp / "roots.png", title=f"{m.name}: {roots.verdict()}")
+    _publish(tmp, out)
+    console.print(f"written: {out}")
 
 
 def chart_command(
     model: Annotated[str, typer.Argument(help="fluid model name")],
-    x: Annotated[str, typer.Option("--x", help="NAME:LO:HI of the continuation parameter")],
-    y: Annotated[str, typer.Option("--y", help="NAME or NAME:LO:HI (range scanned for the first Hopf point)")],
+    x: Annotated[str, typer.Option("--x", help="NAME=LOW..HIGH of the continuation parameter")],
+    y: Annotated[str, typer.Option("--y", help="NAME, or NAME=LOW..HIGH (range scanned for the first Hopf point)")],
     set_: SetOpt = None,
     opt: OptOpt = None,
     points: Annotated[int, typer.Option(help="points along the boundary")] = 200,
-    out: Annotated[Path, typer.Option(help="output directory (chart.png, chart.parquet, chart.json)")] = Path(
-        "stability-chart"
-    ),
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="directory for chart.png, .parquet, .json [aqmlab-out/chart/MODEL]"),
+    ] = None,
+    force: ForceOpt = False,
 ):
     """Stability chart: the Hopf boundary traced by continuation, with ω and the period along it."""
     import pyarrow.parquet as pq
 
+    from aqmlab.cli_common import named_range, refuse_to_overwrite
     from aqmlab.stability.charts import hopf_chart
     from aqmlab.stability.plots import plot_chart
 
     params = _pairs(set_, "--set", True)
-    options = _pairs(opt, "--opt", False)
+    options = _pairs(opt, "--option", False)
     m = _model(model, options)
-    xname, xr = _range(x, "--x")
-    yname, yr = _range(y, "--y", need_range=False)
+    xname, xr = named_range(x, "--x")
+    yname, yr = named_range(y, "--y", need_range=False)
     if points < 2:
         _fail(f"--points = {points}; allowed: an integer >= 2")
+    out = out or _default_out("chart", model)
+    refuse_to_overwrite(out, force)
     try:
         chart = hopf_chart(m, xname, xr, yname, yr, params, points=points)
     except FluidError as exc:
         _fail(str(exc))
-    tmp = _out_dir(out)
+    tmp = _out_dir(out, force)
     pq.write_table(chart.table(), tmp / "chart.parquet")
     plot_chart(chart, tmp / "chart.png")
     (tmp / "chart.json").write_text(
@@ -228,31 +228,36 @@ def chart_command(
 
 def bifurcation_command(
     model: Annotated[str, typer.Argument(help="fluid model name")],
-    param: Annotated[str, typer.Option("--param", help="NAME:LO:HI")],
+    param: Annotated[str, typer.Option("--param", help="NAME=LOW..HIGH")],
     set_: SetOpt = None,
     opt: OptOpt = None,
     points: Annotated[int, typer.Option(help="parameter values (one batch)")] = 40,
     state: Annotated[str | None, typer.Option(help="state whose amplitude is plotted (default: the first)")] = None,
     t_end: Annotated[float | None, typer.Option(help="integration time, s (default 600 delays)")] = None,
-    out: Annotated[Path, typer.Option(help="output directory (bifurcation.png, bifurcation.parquet)")] = Path(
-        "bifurcation"
-    ),
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="output directory (bifurcation.png, .parquet) [aqmlab-out/bifurcation/MODEL]"),
+    ] = None,
+    force: ForceOpt = False,
 ):
     """Bifurcation diagram: limit-cycle amplitude against a parameter, from batch integration,
     with the Hopf point and the normal-form square-root law when a Hopf point lies in the range."""
     import numpy as np
     import pyarrow.parquet as pq
 
+    from aqmlab.cli_common import named_range, refuse_to_overwrite
     from aqmlab.stability.bifurcation import bifurcation_diagram
     from aqmlab.stability.hopf import find_hopf, lyapunov
     from aqmlab.stability.plots import plot_diagram
 
     params = _pairs(set_, "--set", True)
-    options = _pairs(opt, "--opt", False)
+    options = _pairs(opt, "--option", False)
     m = _model(model, options)
-    name, (lo, hi) = _range(param, "--param")
+    name, (lo, hi) = named_range(param, "--param")
     if points < 1:
         _fail(f"--points = {points}; allowed: an integer >= 1")
+    out = out or _default_out("bifurcation", model)
+    refuse_to_overwrite(out, force)
     try:
         values = np.linspace(lo, hi, points)
         diagram = bifurcation_diagram(m, name, values, params, state=state, t_end=t_end)
@@ -269,7 +274,7 @@ def bifurcation_command(
             info = {"hopf": None, "note": str(exc)}
     except FluidError as exc:
         _fail(str(exc))
-    tmp = _out_dir(out)
+    tmp = _out_dir(out, force)
     pq.write_table(diagram.table(), tmp / "bifurcation.parquet")
     plot_diagram(diagram, tmp / "bifurcation.png", critical=info.get("hopf"), predicted=predicted)
     (tmp / "bifurcation.json").write_text(

@@ -12,6 +12,24 @@ from matplotlib.figure import Figure
 __all__ = ["plot_chart", "plot_diagram", "plot_roots"]
 
 
+def _labelled(model: str, name: str, options: dict | None = None) -> str:
+    """'C (packets/s)': a parameter or state name with the model's unit for it."""
+    from aqmlab.fluid.models import get_model
+
+    try:
+        instance = get_model(model, **(options or {}))
+    except Exception:  # an unknown model or options: the bare name is still a label
+        return name
+    unit = ""
+    if name in instance.params:
+        unit = instance.params[name].unit
+    elif name in instance.state_names and len(instance.units) == len(instance.state_names):
+        unit = instance.units[instance.state_names.index(name)]
+    if unit in ("", "1", "-"):
+        return f"{name} (dimensionless)" if unit else name
+    return f"{name} ({unit})"
+
+
 def _figure(width=6.0, height=4.0, rows=1):
     fig = Figure(figsize=(width, height), dpi=120, layout="constrained")
     FigureCanvasAgg(fig)
@@ -36,12 +54,12 @@ def plot_chart(
         ax.plot(cx, cy, "--", lw=1.2, label=label)
     ax.set_ylim(lo, hi)
     ax.set_xlim(xs[0], xs[-1])
-    ax.set_ylabel(chart.y)
+    ax.set_ylabel(_labelled(chart.model, chart.y, chart.options))
     ax.legend(loc="best", fontsize=8)
     ax.set_title(title or f"{chart.model}: Hopf boundary in ({chart.x}, {chart.y})", fontsize=10)
     ax2.plot(xs, chart.period, color="C0")
     ax2.set_ylabel("period 2π/ω (s)")
-    ax2.set_xlabel(chart.x)
+    ax2.set_xlabel(_labelled(chart.model, chart.x, chart.options))
     path = Path(path)
     fig.savefig(path)
     return path
@@ -55,8 +73,9 @@ def plot_diagram(diagram, path: str | Path, *, critical: float | None = None, pr
         ax.plot(predicted[0], predicted[1], "-", label="normal form K sqrt(p − p_c)")
     if critical is not None:
         ax.axvline(critical, color="k", lw=0.8, ls=":", label="Hopf point")
-    ax.set_xlabel(diagram.param)
-    ax.set_ylabel(f"amplitude of {diagram.state}")
+    options = diagram.meta.get("options", {}) if isinstance(diagram.meta, dict) else {}
+    ax.set_xlabel(_labelled(diagram.model, diagram.param, options))
+    ax.set_ylabel(f"amplitude of {_labelled(diagram.model, diagram.state, options)}")
     ax.legend(fontsize=8)
     path = Path(path)
     fig.savefig(path)
