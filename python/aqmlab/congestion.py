@@ -221,7 +221,9 @@ class Scalable(_Algorithm):
     definition: Literal["kelly", "ns3"] = "kelly"
     a: float = Field(default=0.01, gt=0.0, le=1.0, description="increase per ACK (Kelly 2003); ns3: 1/AIFactor")
     b: float = Field(default=0.125, gt=0.0, lt=1.0, description="decrease fraction (Kelly 2003)")
-    low_window: float = Field(default=16.0, ge=0.0, le=MAX_WINDOW, description="legacy window lwnd (Kelly 2003); not with ns3")
+    low_window: float = Field(
+        default=16.0, ge=0.0, le=MAX_WINDOW, description="legacy window lwnd (Kelly 2003); not with ns3"
+    )
 
     @model_validator(mode="after")
     def _check(self) -> Scalable:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import matplotlib
+
 from aqmlab import _toml as tomllib
 
 matplotlib.use("Agg")
