@@ -2,6 +2,7 @@
 guards every verdict; these check the margins behind two of them)."""
 
 from aqmlab.reproduce import reproduce
+from aqmlab.reproduce.seed004 import OSCILLATION_RATIO
 from aqmlab.results_io import read_reproduction
 
 
@@ -12,12 +13,15 @@ def quick_record(reproduction_id, tmp_path):
 def test_fig2_small_buffer_is_stable_and_100_packets_oscillate_at_200_ms(tmp_path):
     record = quick_record("seed004-fig2", tmp_path)
     assert all(claim["agrees"] for claim in record["comparison"]), record["comparison"]
-    # measured (quick, seeds 1-2): oscillation share 0.43-0.44 at 0.37 Hz, 8-15 times the stable cases'
+    # Each seed on its own meets the declared criterion (OSCILLATION_RATIO, judged on the mean in the
+    # record). Measured (quick, seeds 1-2, SACK timeouts with RFC 6675's pipe): oscillation share
+    # 0.21 and 0.35 against at most 0.063 in the stable cases (3.3-6.3 times); with the old timeout
+    # rule (ssthresh from snd_nxt - snd_una inside SACK recovery) it was 0.43-0.44, 8-15 times.
     shares = {key: record["quantities"][f"{key}.oscillation_share"]["values"] for key in ("b15-rtt10", "b15-rtt200")}
     shares["b100-rtt10"] = record["quantities"]["b100-rtt10.oscillation_share"]["values"]
     oscillating = record["quantities"]["b100-rtt200.oscillation_share"]["values"]
     for seed, value in enumerate(oscillating):
-        assert all(value >= 4 * stable[seed] for stable in shares.values())
+        assert all(value >= OSCILLATION_RATIO * stable[seed] for stable in shares.values())
 
 
 def test_section4_conditions_agree_with_roots_hopf_points_and_fluid_model(tmp_path):
