@@ -356,7 +356,7 @@ def reproduce(
     if update_verdicts:
         from aqmlab.reproduce.verdicts import update
 
-        update(verdicts, records)
+        update(verdicts, records, registered=set(REGISTRY) if reproduction_id == "all" else None)
         console.print(f"updated {sum(len(r['comparison']) for r in records)} verdict(s) in {verdicts}")
 
 

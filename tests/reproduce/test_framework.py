@@ -171,3 +171,12 @@ def test_cli_lists_declarations_and_updates_verdicts_only_in_quick_mode(tmp_path
     )
     assert result.exit_code == 0, result.output
     assert load(verdicts) == {"test-cli/c": "agrees"}
+
+
+def test_updating_all_verdicts_drops_reproductions_that_no_longer_exist(tmp_path):
+    path = tmp_path / "verdicts.json"
+    path.write_text('{"about": "", "verdicts": {"gone/claim-1": "agrees", "kept/a": "differs", "other/b": "agrees"}}')
+    update(path, [{"id": "kept", "comparison": [{"id": "kept/a", "agrees": True}]}])
+    assert load(path) == {"gone/claim-1": "agrees", "kept/a": "agrees", "other/b": "agrees"}  # one id: others kept
+    update(path, [{"id": "kept", "comparison": [{"id": "kept/a", "agrees": True}]}], registered={"kept", "other"})
+    assert load(path) == {"kept/a": "agrees", "other/b": "agrees"}

@@ -11,6 +11,7 @@ and the reason goes in the commit message.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -52,10 +53,16 @@ def differences(expected: dict[str, str], record: dict[str, Any]) -> list[str]:
     return problems
 
 
-def update(path: str | Path, records: list[dict[str, Any]]) -> dict[str, str]:
-    """Replace the entries of these reproductions (all their claim ids) in the file."""
+def update(
+    path: str | Path, records: list[dict[str, Any]], *, registered: Collection[str] | None = None
+) -> dict[str, str]:
+    """Replace the entries of these reproductions (all their claim ids) in the file. With
+    `registered` (every reproduction id, as `reproduce all` passes), entries of reproductions that
+    no longer exist are removed too."""
     path = Path(path)
     current = load(path)
+    if registered is not None:
+        current = {key: value for key, value in current.items() if key.split("/", 1)[0] in set(registered)}
     for record in records:
         prefix = f"{record['id']}/"
         current = {key: value for key, value in current.items() if not key.startswith(prefix)}
