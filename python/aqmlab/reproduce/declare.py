@@ -20,6 +20,7 @@ of its criterion (another set of seeds could flip it).
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -32,17 +33,17 @@ from aqmlab.reproduce.statistics import confidence_interval
 
 
 @dataclass(frozen=True)
-class Criterion:
+class Criterion(ABC):
     """A condition on one number. `boundaries` are the values where it switches."""
 
-    def holds(self, x: float) -> bool:
-        raise NotImplementedError
+    @abstractmethod
+    def holds(self, x: float) -> bool: ...
 
-    def boundaries(self) -> tuple[float, ...]:
-        raise NotImplementedError
+    @abstractmethod
+    def boundaries(self) -> tuple[float, ...]: ...
 
-    def describe(self, unit: str = "") -> str:
-        raise NotImplementedError
+    @abstractmethod
+    def describe(self, unit: str = "") -> str: ...
 
 
 def _num(x: float, unit: str = "") -> str:
