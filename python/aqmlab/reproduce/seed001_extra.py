@@ -31,7 +31,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from aqmlab.reproduce.declare import Above, AtLeast, AtMost, Below, Between, Check, Claim, Declaration, Evidence, Run
+from aqmlab.reproduce.declare import AtLeast, AtMost, Below, Between, Check, Claim, Declaration, Evidence, Run
 from aqmlab.reproduce.registry import register
 from aqmlab.reproduce.seed001 import (
     CX,
@@ -60,7 +60,12 @@ from aqmlab.reproduce.seed001 import (
     tcp_group,
     web_group,
 )
-from aqmlab.reproduce.seed001_switching import phase_measures, timeline
+from aqmlab.reproduce.seed001_switching import (
+    LOSS_BASED_WHILE_PRESENT,
+    LOW_DELAY_WITHOUT_LOSS_BASED,
+    phase_measures,
+    timeline,
+)
 from aqmlab.results import Results
 
 CX_HS = {"kind": "cx_highspeed"}
@@ -692,12 +697,7 @@ register(
                 "without standard HS-TCP the delay-based flows keep the delay low",
                 "'revert back to the low-queueing delay operation'",
                 "Section V-B, Fig. 15",
-                (
-                    Check("onoff.delay_before", Below(DELTA_TH_MS), "delay 50-100 s", "ms"),
-                    Check("onoff.delay_after", Below(DELTA_TH_MS), "delay 350-500 s", "ms"),
-                    Check("onoff.loss_before", AtMost(0.01), "loss before", "%"),
-                    Check("onoff.loss_after", AtMost(0.01), "loss after", "%"),
-                ),
+                LOW_DELAY_WITHOUT_LOSS_BASED,
                 why="as seed001-fig8",
             ),
             Claim(
@@ -705,10 +705,7 @@ register(
                 "with standard HS-TCP present they operate loss-based",
                 "'able to detect the presence of loss-based flows'",
                 "Section V-B, Fig. 15",
-                (
-                    Check("onoff.delay_with", Above(DELTA_TH_MS), "delay 110-250 s", "ms"),
-                    Check("onoff.loss_with", Above(0), "loss 110-250 s", "%"),
-                ),
+                LOSS_BASED_WHILE_PRESENT,
             ),
         ),
         figures=lambda out, evidence: timeline(out, {"seed 1": evidence.kept["onoff"]}, "fig15.png", [None]),

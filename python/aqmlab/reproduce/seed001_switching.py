@@ -40,6 +40,20 @@ from aqmlab.results import Results
 PHASES = {"before": (50.0, 100.0), "with": (110.0, 250.0), "gap": (300.0, 350.0), "after": (350.0, 500.0)}
 
 
+#: The on/off claims of Figs. 8 and 15: delay below δth and no loss before (50-100 s) and after
+#: (350-500 s) the loss-based flows, delay above δth with losses while they are present (110-250 s).
+LOW_DELAY_WITHOUT_LOSS_BASED = (
+    Check("onoff.delay_before", Below(DELTA_TH_MS), "delay 50-100 s", "ms"),
+    Check("onoff.delay_after", Below(DELTA_TH_MS), "delay 350-500 s", "ms"),
+    Check("onoff.loss_before", AtMost(0.01), "loss before", "%"),
+    Check("onoff.loss_after", AtMost(0.01), "loss after", "%"),
+)
+LOSS_BASED_WHILE_PRESENT = (
+    Check("onoff.delay_with", Above(DELTA_TH_MS), "delay 110-250 s", "ms"),
+    Check("onoff.loss_with", Above(0), "loss 110-250 s", "%"),
+)
+
+
 def phase_measures(link: str | None = None, prefix: str = ""):
     def measure(results: Results) -> dict[str, float]:
         out = {}
@@ -83,12 +97,7 @@ register(
                 "without Reno flows the Cx-TCP flows keep the delay low",
                 "'keep the queueing delay below a certain threshold (δth)', no loss",
                 "Section III-A7, Fig. 8",
-                (
-                    Check("onoff.delay_before", Below(DELTA_TH_MS), "delay 50-100 s", "ms"),
-                    Check("onoff.delay_after", Below(DELTA_TH_MS), "delay 350-500 s", "ms"),
-                    Check("onoff.loss_before", AtMost(0.01), "loss before", "%"),
-                    Check("onoff.loss_after", AtMost(0.01), "loss after", "%"),
-                ),
+                LOW_DELAY_WITHOUT_LOSS_BASED,
                 why="'no loss' read as below 0.01 % (ours: 1 s bins of the figure cannot show less)",
             ),
             Claim(
@@ -96,10 +105,7 @@ register(
                 "with Reno flows present the Cx-TCP flows switch to loss-based operation",
                 "high queueing delay and losses between 100 and 300 s",
                 "Section III-A7, Fig. 8",
-                (
-                    Check("onoff.delay_with", Above(DELTA_TH_MS), "delay 110-250 s", "ms"),
-                    Check("onoff.loss_with", Above(0), "loss 110-250 s", "%"),
-                ),
+                LOSS_BASED_WHILE_PRESENT,
                 why="loss-based operation is Region B: delay above δth, and losses",
             ),
             Claim(
