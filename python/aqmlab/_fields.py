@@ -73,16 +73,28 @@ def _quantity(parse, *, positive: bool):
     return PlainValidator(check)
 
 
+#: The sentence that explains each quantity's spellings, by its `x-quantity` name. A field's
+#: own description replaces it in the JSON Schema; `aqmlab.reference` appends it back there and
+#: leaves it out of the Markdown table, whose type column already says the same.
+UNIT_TEXTS: dict[str, str] = {}
+
+
 def _schema(kind: str, unit: str, example: str, pattern: str, minimum_exclusive: bool) -> WithJsonSchema:
     number: dict[str, Any] = {"type": "number"}
     number["exclusiveMinimum" if minimum_exclusive else "minimum"] = 0
+    return _unit_schema(
+        kind,
+        unit,
+        example,
+        [{"type": "string", "pattern": pattern}, number],
+        f"a string with a unit, e.g. {example!r}; a number is {unit}",
+    )
+
+
+def _unit_schema(kind: str, unit: str, example: str, forms: list[dict[str, Any]], text: str) -> WithJsonSchema:
+    UNIT_TEXTS[kind] = f"{kind}: {text}"
     return WithJsonSchema(
-        {
-            "anyOf": [{"type": "string", "pattern": pattern}, number],
-            "description": f"{kind}: a string with a unit, e.g. {example!r}; a number is {unit}",
-            "examples": [example],
-            "x-unit": unit,
-        }
+        {"anyOf": forms, "description": UNIT_TEXTS[kind], "examples": [example], "x-unit": unit, "x-quantity": kind}
     )
 
 
@@ -106,13 +118,12 @@ PacketSize = Annotated[
 QueueLimit = Annotated[
     Number,
     _quantity(_queue_limit, positive=False),
-    WithJsonSchema(
-        {
-            "anyOf": [{"type": "string", "pattern": _LIMIT}, {"type": "integer", "minimum": 1}],
-            "description": "queue limit: packets ('2084p') or bytes ('3MB'); a bare integer is packets",
-            "examples": ["2084p"],
-            "x-unit": "packets",
-        }
+    _unit_schema(
+        "queue limit",
+        "packets",
+        "2084p",
+        [{"type": "string", "pattern": _LIMIT}, {"type": "integer", "minimum": 1}],
+        "packets ('2084p') or bytes ('3MB'); a bare integer is packets",
     ),
 ]
 #: A window in segments (initial or maximum window, window thresholds of window laws).
@@ -120,6 +131,8 @@ Window = Annotated[float, Field(gt=0.0, le=MAX_WINDOW, allow_inf_nan=False)]
 
 
 class Model(BaseModel):
-    """Frozen, and unknown fields are errors (a typo never passes silently)."""
+    """Frozen, and unknown fields are errors (a typo never passes silently). Each field is
+    documented by the string literal right after it (pydantic's attribute docstrings): that
+    text is the field's description in docs/scenario.md and in the JSON Schema."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)

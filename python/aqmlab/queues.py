@@ -14,7 +14,9 @@ class DropTail(Model):
     """First in, first out; arrivals beyond `limit` are dropped."""
 
     kind: Literal["drop_tail"] = "drop_tail"
+    """Selects drop-tail: first in, first out, with no early drops."""
     limit: QueueLimit = "1000p"
+    """Buffer size: an arrival that does not fit in it is dropped."""
 
     def resolved(self, link_delay_ns: int) -> dict[str, Any]:
         return {"kind": "drop_tail", "limit": units.queue_limit(self.limit)}
@@ -25,9 +27,15 @@ class RandomDrop(Model):
     with `ecn`, ECN-capable packets are marked instead (RFC 3168 Section 5)."""
 
     kind: Literal["random_drop"] = "random_drop"
+    """Selects random drop."""
     limit: QueueLimit = "1000p"
+    """Buffer size: an arrival that does not fit in it is dropped."""
     probability: float = Field(ge=0.0, le=1.0)
+    """Probability with which each arrival is dropped, independently of the queue length
+    (seed 003 Section II-B)."""
     ecn: bool = False
+    """Mark ECN-capable arrivals instead of dropping them (RFC 3168 Section 5); arrivals that
+    are not ECN-capable are still dropped."""
 
     def resolved(self, link_delay_ns: int) -> dict[str, Any]:
         return {
@@ -58,20 +66,53 @@ class Red(Model):
     """
 
     kind: Literal["red"] = "red"
+    """Selects RED."""
     limit: QueueLimit = "1000p"
+    """Buffer size: an arrival that does not fit in it is dropped."""
     min_th: float = Field(default=0.0, ge=0.0, le=MAX_BYTES)
+    """Minimum threshold: no early drop while the average queue is below it; packets (bytes
+    with `queue_in_bytes`). 0 = ns-2's automatic max(5 packets, target_delay · C / 2), C the
+    link rate in packets/s (ns-2 `thresh_ 0`)."""
     max_th: float = Field(default=0.0, ge=0.0, le=MAX_BYTES)
+    """Maximum threshold, where the drop probability reaches `max_p`; packets (bytes with
+    `queue_in_bytes`). 0 = ns-2's automatic 3 · min_th (ns-2 `maxthresh_ 0`)."""
     max_p: float = Field(default=0.1, gt=0.0, le=1.0)
+    """Drop probability at `max_th` (p̄ of Floyd and Jacobson 1993); 0.1 = 1/ns-2's `linterm_ 10`."""
     q_weight: float = -1.0
+    """EWMA weight w_q of the average queue (Floyd and Jacobson 1993): a weight in (0, 1], or
+    ns-2's automatic weights with C the link rate in packets/s: 0 = 1 − exp(−1/C), −1 (ns-2
+    `q_weight_ -1`) = 1 − exp(−1/(10 · RTT · C)) with RTT = max(3 (link delay + 1/C), 0.1 s),
+    −2 = 1 − exp(−10/C)."""
     gentle: bool = True
+    """Gentle RED: above `max_th` the probability rises linearly from `max_p` to 1 at
+    2 · max_th, instead of every arrival being dropped (ns-2 `gentle_ true`)."""
     wait: bool = True
+    """Space early drops as ns-2's `wait_`: no drop while count · p_b < 1 (count = arrivals
+    since the last drop), then p_b / (2 − count · p_b); off, Floyd and Jacobson's
+    p_b / (1 − count · p_b)."""
     ecn: bool = False
+    """Mark ECN-capable packets instead of dropping them early (ns-2 `setbit_ false`); packets
+    that are not ECN-capable, and drops forced by the thresholds or the buffer, stay drops."""
     mark_p: float | None = Field(default=0.1, gt=0.0, le=1.0)
+    """With `ecn`: an ECN-capable packet is marked only while the control-law probability is
+    below `mark_p` and dropped above it (ns-2 `mark_p_ 0.1`, `use_mark_p_ true`); `None`
+    (from Python) always marks."""
     byte_mode: bool = False
+    """Byte mode: scale the drop probability by packet size / `mean_packet_size` (ns-2
+    `bytes_`, true in ns-2 since 2004; see docs/queues/red.md)."""
     queue_in_bytes: bool = False
+    """Measure the queue, its average and the thresholds in bytes instead of packets (ns-2
+    `queue_in_bytes_`, true in ns-2 since 2004; see docs/queues/red.md)."""
     instantaneous: bool = False
+    """Decide on the instantaneous queue instead of the average (seed 000 eqs. (25)-(26));
+    the average is still computed and traced."""
     mean_packet_size: PacketSize = "1500B"
+    """Mean packet size (ns-2 `mean_pktsize_`, 500 B there): converts the link rate to packets/s
+    for the automatic weight and thresholds and the idle-time decay of the average, and
+    scales byte mode. Set it to the scenario's packet size."""
     target_delay: PositiveDuration = "5ms"
+    """Target queueing delay that sets the automatic thresholds (`min_th = 0`) (ns-2
+    `targetdelay_ 0.005`)."""
 
     @model_validator(mode="after")
     def _check(self) -> Red:
@@ -106,13 +147,27 @@ class Pi(Model):
     """
 
     kind: Literal["pi"] = "pi"
+    """Selects the PI controller."""
     limit: QueueLimit = "1000p"
+    """Buffer size: an arrival that does not fit in it is dropped."""
     a: float = Field(default=1.822e-5, ge=0.0, le=1e6)
+    """Gain a on the current queue error q(kT) − q_ref, per packet (Hollot et al. 2001
+    Section V design example)."""
     b: float = Field(default=1.816e-5, ge=0.0, le=1e6)
-    sampling_frequency: float = Field(default=160.0, gt=0.0, le=1e9, description="Hz")
+    """Gain b on the previous queue error q((k−1)T) − q_ref, per packet (Hollot et al. 2001
+    Section V design example)."""
+    sampling_frequency: float = Field(default=160.0, gt=0.0, le=1e9)
+    """Sampling frequency 1/T of the controller, Hz: p is updated this often (Hollot et al.
+    2001 Section V)."""
     q_ref: float = Field(default=200.0, ge=0.0, le=MAX_BYTES)
+    """Reference queue length q_ref the controller steers to; packets (bytes with
+    `queue_in_bytes`) (Hollot et al. 2001 Section V)."""
     ecn: bool = False
+    """Mark ECN-capable packets with probability p instead of dropping them; packets that are
+    not ECN-capable are still dropped."""
     queue_in_bytes: bool = False
+    """Sample the queue in bytes: `q_ref` is then in bytes, and `a` and `b` must be divided by
+    the packet size."""
 
     def resolved(self, link_delay_ns: int) -> dict[str, Any]:
         return {
@@ -137,15 +192,30 @@ class Rem(Model):
     """
 
     kind: Literal["rem"] = "rem"
+    """Selects REM."""
     limit: QueueLimit = "1000p"
+    """Buffer size: an arrival that does not fit in it is dropped."""
     gamma: float = Field(default=0.001, gt=0.0, le=1e6)
+    """Step size γ of the price update (Athuraliya et al. 2001)."""
     alpha: float = Field(default=0.1, ge=0.0, le=1e6)
+    """Weight α of the backlog error b − b* against the rate mismatch x − c in the price
+    update (Athuraliya et al. 2001; ns-2 hard-codes 0.1)."""
     phi: float = Field(default=1.001, gt=1.0, le=1e6)
-    target_backlog: float = Field(default=20.0, ge=0.0, le=MAX_BYTES, description="b*, packets")
+    """Base φ of the marking probability 1 − φ^(−price) (Athuraliya et al. 2001)."""
+    target_backlog: float = Field(default=20.0, ge=0.0, le=MAX_BYTES)
+    """Target backlog b*, packets (of `mean_packet_size` with `queue_in_bytes`) (Athuraliya et
+    al. 2001; ns-2 `pbo_ 20`)."""
     update_interval: PositiveDuration = "2ms"
+    """Period of the price update (ns-2 `pupdtime_ 0.002`)."""
     ecn: bool = False
+    """Mark ECN-capable packets instead of dropping them; packets that are not ECN-capable
+    are still dropped."""
     queue_in_bytes: bool = False
+    """Count backlog and arrivals as bytes / `mean_packet_size` instead of packets (ns-2 `qib_`)."""
     mean_packet_size: PacketSize | None = None
+    """Packet size that converts the link rate (and bytes) to packets per update interval
+    (ns-2 `mean_pktsize_`); unset: the packet size of the first flow group (of the group
+    itself on its edge links)."""
 
     def resolved(self, link_delay_ns: int) -> dict[str, Any]:
         return {
@@ -169,11 +239,20 @@ class Codel(Model):
     queued)."""
 
     kind: Literal["codel"] = "codel"
+    """Selects CoDel."""
     limit: QueueLimit = "1000p"
+    """Buffer size: an arrival that does not fit in it is dropped."""
     target: PositiveDuration = "5ms"
+    """TARGET: the acceptable standing queueing delay (sojourn time) (RFC 8289 Section 4.3)."""
     interval: PositiveDuration = "100ms"
+    """INTERVAL: how long the sojourn time must stay above `target` before the first drop,
+    and the base of the spacing interval/sqrt(count) of the next ones (RFC 8289 Section 4.4)."""
     ecn: bool = False
+    """Mark an ECN-capable head packet instead of dropping it (RFC 8289 Section 5, as Linux);
+    packets that are not ECN-capable are still dropped."""
     mtu: PacketSize = "1500B"
+    """MAXPACKET: no drop while at most this many bytes are queued (RFC 8289 Section 5:
+    "SHOULD use interface MTU")."""
 
     def resolved(self, link_delay_ns: int) -> dict[str, Any]:
         return {
@@ -192,17 +271,36 @@ class Pie(Model):
     threshold 10 %); de-randomisation (Section 5.4) off, the 2 % cap (Section 5.5) on."""
 
     kind: Literal["pie"] = "pie"
+    """Selects PIE."""
     limit: QueueLimit = "1000p"
+    """Buffer size: an arrival that does not fit in it is dropped."""
     target: PositiveDuration = "15ms"
+    """QDELAY_REF: the queueing delay PIE steers to (RFC 8033 Section 4.2)."""
     update_interval: PositiveDuration = "15ms"
+    """T_UPDATE: period of the drop-probability update (RFC 8033 Section 4.2)."""
     alpha: float = Field(default=0.125, ge=0.0, le=1e6)
+    """Gain α on the delay error qdelay − target, 1/s (RFC 8033 Section 4.2)."""
     beta: float = Field(default=1.25, ge=0.0, le=1e6)
+    """Gain β on the delay change qdelay − qdelay_old, 1/s (RFC 8033 Section 4.2)."""
     max_burst: Duration = "150ms"
+    """MAX_BURST: burst allowance, during which no packet is dropped at random (RFC 8033
+    Section 4.4)."""
     ecn: bool = False
+    """Mark ECN-capable packets instead of dropping them while the drop probability is at
+    most `mark_ecn_threshold` (RFC 8033 Section 5.1); other packets are dropped."""
     mark_ecn_threshold: float = Field(default=0.1, ge=0.0, le=1.0)
+    """mark_ecnth: with `ecn`, the drop probability above which ECN-capable packets are dropped
+    rather than marked (RFC 8033 Section 5.1)."""
     derandomize: bool = False
+    """De-randomisation (RFC 8033 Section 5.4, optional): drop on an accumulated probability
+    (none below 0.85, always at 8.5) instead of independently per packet."""
     cap_drop_adjustment: bool = True
+    """Cap the increase of the drop probability at 2 % per update once it is at least 10 %
+    (RFC 8033 Section 5.5, optional; Appendix B and Linux apply it)."""
     mean_packet_size: PacketSize | None = None
+    """MEAN_PKTSIZE: no random drop while at most two such packets are queued (RFC 8033
+    Appendix A `drop_early`); unset: the packet size of the first flow group (of the group
+    itself on its edge links)."""
 
     def resolved(self, link_delay_ns: int) -> dict[str, Any]:
         return {
@@ -234,10 +332,17 @@ class Threshold(Model):
     the queue holds at least `q_th` packets (bytes with `queue_in_bytes`)."""
 
     kind: Literal["threshold"] = "threshold"
+    """Selects the threshold policy."""
     limit: QueueLimit = "1000p"
+    """Buffer size: an arrival that does not fit in it is dropped."""
     q_th: float = Field(gt=0.0, le=MAX_BYTES)
+    """Threshold q_th: an arrival that finds at least this many packets queued (bytes with
+    `queue_in_bytes`) is dropped (seed 000 Section VI-A; Section VI-C uses 15 packets)."""
     ecn: bool = False
+    """Mark ECN-capable arrivals and admit them instead of dropping them (the queue may then
+    pass `q_th`); packets that are not ECN-capable are still dropped."""
     queue_in_bytes: bool = False
+    """Compare the queue in bytes with a `q_th` in bytes."""
 
     def resolved(self, link_delay_ns: int) -> dict[str, Any]:
         return {
@@ -260,18 +365,39 @@ class Ered(Model):
     """
 
     kind: Literal["ered"] = "ered"
+    """Selects E-RED."""
     limit: QueueLimit = "1000p"
+    """Buffer size of the real queue: an arrival that does not fit in it is dropped."""
     gamma: float = Field(default=0.95, gt=0.0, le=1.0)
+    """Virtual capacity factor γ: the virtual queue is served at γ · C (seed 002 Section V;
+    0.9 in Section V-D)."""
     alpha: float = Field(default=1.0, gt=0.0, le=1e6)
+    """Gain α of the link law (34), giving the exponent κ = α / (C · delay_scale) (seed 002
+    Section V-A; α ≤ 1/2 is the sufficient stability condition quoted for Reno)."""
     p_min: float = Field(default=0.0005, gt=0.0, lt=1.0)
+    """Marking probability at b̃ = b_min, where marking starts (seed 002 Section V-A)."""
     p_max: float = Field(default=0.1, gt=0.0, le=1.0)
+    """Marking probability at b_max = b_min + ln(p_max / p_min) / κ; above b_max every
+    arrival is marked or dropped (seed 002 Section V-A)."""
     b_min: float | None = Field(default=None, ge=0.0, le=MAX_BYTES)
+    """Virtual-queue length below which nothing is marked; packets (bytes with
+    `queue_in_bytes`). Unset: 1/5 of the real buffer `limit` (seed 002 Section V)."""
     delay_scale: PositiveDuration
+    """Round-trip time D that normalises the gain, κ = α / (C · D): give the largest RTT of the
+    flows through the link (reconstructed; docs/queues/ered.md)."""
     variant: Literal["iq", "aq"] = "iq"
+    """`"iq"`: the marking profile applies to the virtual queue itself (E-RED-iq); `"aq"`: to
+    its EWMA with weight `q_weight` (E-RED-aq, seed 002 eq. (37))."""
     q_weight: float = Field(default=0.001, gt=0.0, le=1.0)
+    """EWMA weight of E-RED-aq, applied at every arrival (seed 002 Section V-B); unused by `"iq"`."""
     ecn: bool = False
+    """Mark ECN-capable packets instead of dropping them (the paper marks: set true to follow
+    it); packets that are not ECN-capable are still dropped."""
     queue_in_bytes: bool = False
+    """Measure the virtual queue and `b_min` in bytes instead of packets."""
     mean_packet_size: PacketSize = "1500B"
+    """Bytes per packet that express the virtual queue in packets and C in packets/s; set it
+    to the scenario's packet size."""
 
     @model_validator(mode="after")
     def _check(self) -> Ered:
@@ -304,7 +430,10 @@ class RedVq(Red):
     apply to the virtual queue, `limit` is the real buffer."""
 
     kind: Literal["red_vq"] = "red_vq"  # type: ignore[assignment]
+    """Selects RED on a virtual queue."""
     gamma: float = Field(default=0.95, gt=0.0, le=1.0)
+    """Virtual capacity factor γ: the virtual queue RED decides on is served at γ · C (seed 002
+    Section V)."""
 
     def resolved(self, link_delay_ns: int) -> dict[str, Any]:
         red = Red.model_validate(self.model_dump(exclude={"kind", "gamma"})).resolved(link_delay_ns)
@@ -318,23 +447,49 @@ class AdaptiveRed(Model):
     `min_th = 0` / `max_th = 0` select ns-2's automatic thresholds from `target_delay`."""
 
     kind: Literal["adaptive_red"] = "adaptive_red"
+    """Selects Adaptive RED."""
     limit: QueueLimit = "1000p"
+    """Buffer size: an arrival that does not fit in it is dropped."""
     min_th: float = Field(default=0.0, ge=0.0, le=MAX_BYTES)
+    """Minimum threshold; packets (bytes with `queue_in_bytes`). 0 = automatic
+    max(5 packets, target_delay · C / 2), C the link rate in packets/s (paper Section 4, ns-2)."""
     max_th: float = Field(default=0.0, ge=0.0, le=MAX_BYTES)
+    """Maximum threshold; packets (bytes with `queue_in_bytes`). 0 = automatic 3 · min_th
+    (paper Section 4, ns-2)."""
     max_p: float = Field(default=0.1, gt=0.0, le=1.0)
+    """Initial drop probability at `max_th`, then adapted every `interval` (ns-2 1/`linterm_`)."""
     q_weight: float = 0.0
+    """EWMA weight of the average queue: 0 = 1 − exp(−1/C), C the link rate in packets/s
+    (paper Section 4; ns-2's code 0); a weight in (0, 1], −1 or −2 as for RED."""
     target_delay: PositiveDuration = "5ms"
+    """Target queueing delay that sets the automatic thresholds (paper and ns-2)."""
     interval: PositiveDuration = "0.5s"
+    """How often `max_p` is adapted: at the first arrival at least this long after its last
+    change (paper; ns-2 `interval_`)."""
     alpha: float = Field(default=0.01, gt=0.0, lt=1.0)
+    """Additive increase: max_p += min(alpha, max_p / 4) when the average is above the target
+    band (paper)."""
     beta: float = Field(default=0.9, gt=0.0, lt=1.0)
+    """Multiplicative decrease: max_p ×= beta when the average is below the target band (paper)."""
     top: float = Field(default=0.5, gt=0.0, le=1.0)
+    """`max_p` is increased only while below `top` (paper)."""
     bottom: float = Field(default=0.01, gt=0.0, lt=1.0)
+    """`max_p` is decreased only while above `bottom` (paper; ns-2's `bottom_ 0` is automatic,
+    see docs/queues/adaptive_red.md)."""
     gentle: bool = True
+    """Gentle RED above `max_th`, as RED's `gentle` (the paper uses it)."""
     wait: bool = True
+    """Space early drops by the count since the last drop, as RED's `wait` (ns-2 `wait_`)."""
     ecn: bool = False
+    """Mark ECN-capable packets instead of dropping them early; packets that are not
+    ECN-capable are still dropped (RED's `mark_p` is not applied)."""
     byte_mode: bool = False
+    """Scale the drop probability by packet size / `mean_packet_size`, as RED's `byte_mode`."""
     queue_in_bytes: bool = False
+    """Measure the queue, its average and the thresholds in bytes, as RED's `queue_in_bytes`."""
     mean_packet_size: PacketSize = "1500B"
+    """Mean packet size: converts the link rate to packets/s for the automatic weight and
+    thresholds, as RED's `mean_packet_size`."""
 
     @model_validator(mode="after")
     def _check(self) -> AdaptiveRed:
@@ -365,13 +520,25 @@ class Avq(Model):
     to the real buffer (packets, or bytes with `queue_in_bytes`)."""
 
     kind: Literal["avq"] = "avq"
+    """Selects AVQ."""
     limit: QueueLimit = "1000p"
+    """Buffer size of the real queue: an arrival that does not fit in it is dropped."""
     gamma: float = Field(default=0.98, gt=0.0, le=1.0)
+    """Desired utilisation γ: the virtual capacity C̃ adapts so that arrivals approach γ · C
+    (Kunniyur and Srikant 2001's simulations)."""
     alpha: float = Field(default=0.15, gt=0.0, le=1e6)
+    """Gain α of the capacity update dC̃/dt = α (γC − λ) (Kunniyur and Srikant 2001's simulations)."""
     virtual_buffer: float | None = Field(default=None, gt=0.0, le=MAX_BYTES)
+    """Virtual buffer B̃: an arrival that would overflow it is marked or dropped; packets
+    (bytes with `queue_in_bytes`). Unset: the real buffer `limit`."""
     ecn: bool = False
+    """Mark ECN-capable packets instead of dropping them (the paper marks: set true to follow
+    it); packets that are not ECN-capable are still dropped."""
     queue_in_bytes: bool = False
+    """Count the virtual queue, its buffer and its capacity in bytes instead of packets."""
     mean_packet_size: PacketSize = "1500B"
+    """Bytes per packet that express C in packets/s (and a byte `limit` in packets for the
+    default `virtual_buffer`)."""
 
     def resolved(self, link_delay_ns: int) -> dict[str, Any]:
         mean = units.bytes_(self.mean_packet_size)

@@ -37,27 +37,31 @@ allowed range. A field whose type is a table with `kind` is one of several forms
 listed under its own heading.
 """
 
-SWEEP_SECTION = """\
+SWEEP_INTRODUCTION = """\
 ## Sweep files
 
-A sweep (`aqmlab sweep FILE --out DIR`) is a base scenario and axes over any of its fields:
-
-| field | type | default | meaning |
-|---|---|---|---|
-| `name` | string | `"sweep"` | the study's name |
-| `base` | string (path) | — | the base scenario file, relative to the sweep file |
-| `seeds` | list of integers | `[1]` | the seeds every point runs with (or `replications = n`: seeds 1..n) |
-| `set` | table: dotted path → value | `{}` | fixed changes to the base, e.g. `duration = "20s"` |
-| `grid` | table: dotted path → list | `{}` | every combination of the lists |
-| `zip` | table: dotted path → list | `{}` | lists walked together (equal lengths) |
-
+A sweep (`aqmlab sweep FILE --out DIR`) is a base scenario and axes over any of its fields.
 A dotted path names a scenario field as written in the file, list items by index:
 `"topology.groups.0.rtt" = ["10ms", "200ms"]`. Values take the same units as in a scenario.
 """
 
 
 def scenario_schema() -> dict[str, Any]:
-    """The JSON Schema of a scenario file (draft 2020-12, as pydantic writes it)."""
+    """The JSON Schema of a scenario file (draft 2020-12, as pydantic writes it). A quantity
+    field's description is its own followed by its unit's, so an editor shows both."""
+    from aqmlab._fields import UNIT_TEXTS
+
+    schema = _model_schema()
+    for model in [schema, *schema.get("$defs", {}).values()]:
+        for spec in model.get("properties", {}).values():
+            unit_text = UNIT_TEXTS.get(spec.get("x-quantity", ""))
+            if unit_text is not None and spec.get("description", unit_text) != unit_text:
+                spec["description"] = f"{spec['description']} {unit_text[0].upper()}{unit_text[1:]}."
+    return schema
+
+
+def _model_schema() -> dict[str, Any]:
+    """The models' JSON Schema, each field's description as written on the model."""
     from aqmlab.scenario import Scenario
 
     schema = Scenario.model_json_schema()
@@ -67,9 +71,10 @@ def scenario_schema() -> dict[str, Any]:
             # `cc = "reno"` is shorthand for `cc = { kind = "reno" }` (transport.Tcp._cc_shorthand).
             kinds = sorted(cc["discriminator"]["mapping"])
             default = {key: cc.pop(key) for key in ("default",) if key in cc}
+            description = cc.pop("description", "congestion control: a name, or a table with `kind` and parameters")
             model["properties"]["cc"] = {
                 "anyOf": [{"type": "string", "enum": kinds}, cc],
-                "description": "congestion control: a name, or a table with `kind` and parameters",
+                "description": description,
                 **default,
             }
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
@@ -79,7 +84,7 @@ def scenario_schema() -> dict[str, Any]:
 
 def _type(spec: dict[str, Any], defs: dict[str, Any]) -> str:
     if "x-unit" in spec:
-        return f"{spec['description'].split(':')[0]} (unit; number = {spec['x-unit']}), e.g. `{spec['examples'][0]}`"
+        return f"{spec['x-quantity']} (unit; number = {spec['x-unit']}), e.g. `{spec['examples'][0]}`"
     if "$ref" in spec:
         return f"table [{spec['$ref'].rsplit('/', 1)[-1]}](#{spec['$ref'].rsplit('/', 1)[-1].lower()})"
     if "const" in spec:
@@ -128,27 +133,38 @@ def _cell(text: str) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
+def _table(model: dict[str, Any], defs: dict[str, Any]) -> list[str]:
+    """The field table of one model's schema."""
+    from aqmlab._fields import UNIT_TEXTS
+
+    required = set(model.get("required", []))
+    lines = ["| field | type | default | bounds | description |", "|---|---|---|---|---|"]
+    for field, spec in model["properties"].items():
+        description = spec.get("description", "")
+        if description == UNIT_TEXTS.get(spec.get("x-quantity", "")):
+            description = ""  # no description of its own, only its unit's: the type column says that
+        lines.append(
+            f"| `{field}` | {_cell(_type(spec, defs))} | {_cell(_default(field, spec, required))} | "
+            f"{_cell(_bounds(spec))} | {_cell(description)} |"
+        )
+    return lines
+
+
 def markdown() -> str:
     """docs/scenario.md: every model, field, unit, default, bound and description."""
-    schema = scenario_schema()
+    from aqmlab.experiments.sweep import SweepFile
+
+    schema = _model_schema()
     defs = schema.get("$defs", {})
     sections = [INTRODUCTION]
     ordered = [("Scenario", schema), *sorted(defs.items())]
     for name, model in ordered:
-        properties = model.get("properties", {})
-        if not properties:
+        if not model.get("properties"):
             continue
-        required = set(model.get("required", []))
-        lines = [f"## {name}", "", _cell(model.get("description", "")), ""]
-        lines += ["| field | type | default | bounds | description |", "|---|---|---|---|---|"]
-        for field, spec in properties.items():
-            description = spec.get("description", "") if "x-unit" not in spec else ""
-            lines.append(
-                f"| `{field}` | {_cell(_type(spec, defs))} | {_cell(_default(field, spec, required))} | "
-                f"{_cell(_bounds(spec))} | {_cell(description)} |"
-            )
+        lines = [f"## {name}", "", _cell(model.get("description", "")), "", *_table(model, defs)]
         sections.append("\n".join(lines) + "\n")
-    sections.append(SWEEP_SECTION)
+    sweep = SweepFile.model_json_schema()
+    sections.append("\n".join([SWEEP_INTRODUCTION, *_table(sweep, sweep.get("$defs", {}))]) + "\n")
     return "\n".join(sections)
 
 

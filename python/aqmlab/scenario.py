@@ -32,7 +32,11 @@ class Trace(Model):
     """What the sampled time series record."""
 
     interval: PositiveDuration = "10ms"
+    """Sampling interval of the link and flow traces; the summary statistics are computed over
+    these samples."""
     flows: int = Field(default=100, ge=0, le=2**32 - 1)
+    """How many flows the flow trace samples (window, RTT): the first `flows` flows of the
+    scenario; 0 for none."""
 
 
 # --- The scenario ------------------------------------------------------------------------
@@ -46,12 +50,22 @@ class Scenario(Model):
     """A packet-level experiment: topology, traffic, duration and what to trace."""
 
     name: str = "scenario"
+    """Name of the scenario, shown in summaries and plots (`aqmlab run` writes to
+    `aqmlab-out/run/NAME` unless given `--out`)."""
     description: str = ""
+    """Free text: what the scenario is for (not read by the engine)."""
     duration: PositiveDuration
+    """Simulated time of the run."""
     measure_start: Duration | None = None
+    """Start of the measurement window that ends at `duration` (summary statistics, goodput);
+    unset: the last 25 s (seed 000 Section V), or the second half of runs shorter than 50 s."""
     seed: int = Field(default=1, ge=0, lt=2**64)
+    """Seed of every random stream; the same scenario and seed give bit-identical results
+    (sweeps and `simulate(seed=...)` may give another)."""
     topology: Topology
+    """The network and its flow groups: a dumbbell, a parking lot or a general network."""
     trace: Trace = Field(default_factory=Trace)
+    """The sampled time series: how often they are sampled and how many flows they follow."""
 
     @model_validator(mode="after")
     def _check(self) -> Scenario:

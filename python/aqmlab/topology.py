@@ -66,18 +66,31 @@ def _check_rtt(index: int, group: Any, one_way_s: float, what: str) -> None:
 
 
 class Bottleneck(Model):
+    """The dumbbell's shared link: left router to right router, and back for the reverse direction."""
+
     rate: Rate
+    """Transmission rate of the bottleneck, in each direction."""
     delay: Duration
+    """One-way propagation delay of the bottleneck, in each direction."""
     queue: Queue
+    """Queue discipline of the forward direction (left to right: data of forward groups, ACKs
+    of reverse ones), a table with `kind` and its parameters."""
     reverse_queue: Queue = Field(default_factory=_large_reverse_buffer)
+    """Queue discipline of the reverse direction (right to left: ACKs of forward groups, data
+    of reverse ones). The default, DropTail with 100 000 packets, is in effect unlimited: give
+    a real buffer when groups send data that way."""
 
 
 class Dumbbell(Model):
     """N sender/receiver pairs sharing one bottleneck link (seed 000 Fig. 5)."""
 
     kind: Literal["dumbbell"] = "dumbbell"
+    """Selects the dumbbell."""
     bottleneck: Bottleneck
+    """The link every flow crosses."""
     groups: list[FlowGroup] = Field(min_length=1)
+    """The flow groups (`[[topology.groups]]`); each flow has its own access and receiver links
+    unless its group shares them."""
 
     @model_validator(mode="after")
     def _check(self) -> Dumbbell:
@@ -116,12 +129,23 @@ class CoreLink(Model):
     model_config = ConfigDict(extra="forbid", frozen=True, validate_by_name=True, serialize_by_alias=True)
 
     name: str = Field(min_length=1)
+    """Name of the link in the results (`NAME` and `NAME_reverse`, also in file names): 1-64
+    letters, digits, `_`, `.` or `-`, unique, not a name the engine gives its edge links."""
     source: str = Field(alias="from")
+    """The router the forward direction leaves (one of `routers`)."""
     target: str = Field(alias="to")
+    """The router the forward direction enters (one of `routers`)."""
     rate: Rate
+    """Transmission rate, in each direction."""
     delay: Duration
+    """One-way propagation delay, in each direction."""
     queue: Queue
+    """Queue discipline of the forward direction (`from` to `to`), a table with `kind` and its
+    parameters."""
     reverse_queue: Queue = Field(default_factory=_large_reverse_buffer)
+    """Queue discipline of the reverse direction (`to` to `from`). The default, DropTail with
+    100 000 packets, is in effect unlimited: give a real buffer when data crosses the link
+    that way."""
 
     def resolved(self) -> dict[str, Any]:
         delay_ns = units.nanoseconds(self.delay)
@@ -141,9 +165,13 @@ class Network(Model):
     or the shortest path), with per-flow access and receiver links at its ends."""
 
     kind: Literal["network"] = "network"
+    """Selects a general network."""
     routers: list[str] = Field(min_length=2)
+    """Names of the routers, unique."""
     links: list[CoreLink] = Field(min_length=1)
+    """The duplex links between routers (`[[topology.links]]`)."""
     groups: list[FlowGroup] = Field(min_length=1)
+    """The flow groups; each needs a `path` through the routers."""
 
     @model_validator(mode="after")
     def _check(self) -> Network:
@@ -185,10 +213,19 @@ class SeriesLink(Model):
     """One link of a parking lot."""
 
     name: str | None = None
+    """Name of the link in the results and in the groups' `crosses` (rules as for network
+    links); unset: `linkN`, N its position counted from 1."""
     rate: Rate
+    """Transmission rate, in each direction."""
     delay: Duration
+    """One-way propagation delay, in each direction."""
     queue: Queue
+    """Queue discipline of the forward direction (router r(N-1) to rN for link N), a table
+    with `kind` and its parameters."""
     reverse_queue: Queue = Field(default_factory=_large_reverse_buffer)
+    """Queue discipline of the reverse direction (rN back to r(N-1)). The default, DropTail
+    with 100 000 packets, is in effect unlimited: give a real buffer when data crosses the
+    link that way."""
 
 
 class ParkingLot(Model):
@@ -197,8 +234,12 @@ class ParkingLot(Model):
     consecutive links its data `crosses`; links are named `link1`, `link2`, ... unless named."""
 
     kind: Literal["parking_lot"] = "parking_lot"
+    """Selects the parking lot."""
     links: list[SeriesLink] = Field(min_length=2)
+    """The links in series, first to last (`[[topology.links]]`): link N joins router r(N-1)
+    to rN."""
     groups: list[FlowGroup] = Field(min_length=1)
+    """The flow groups; each names the links it `crosses`."""
 
     @property
     def link_names(self) -> list[str]:

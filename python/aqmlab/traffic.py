@@ -26,8 +26,11 @@ class UniformStart(Model):
     """Start times independent and uniform in [low, high] (seed 000 Section V: [0, 10 s])."""
 
     kind: Literal["uniform"] = "uniform"
+    """Selects start times drawn uniformly."""
     low: Duration = "0s"
+    """Earliest start time."""
     high: Duration = "10s"
+    """Latest start time."""
 
     @model_validator(mode="after")
     def _check(self) -> UniformStart:
@@ -43,7 +46,9 @@ class FixedStart(Model):
     """Every flow of the group starts at `at` (web groups: arrivals begin at `at`)."""
 
     kind: Literal["fixed"] = "fixed"
+    """Selects one start time for every flow."""
     at: Duration = "0s"
+    """When every flow starts (web groups: when arrivals begin)."""
 
     def resolved(self) -> dict[str, Any]:
         return {"kind": "fixed", "at_ns": units.nanoseconds(self.at)}
@@ -54,8 +59,11 @@ class Staggered(Model):
     apart from 100 s; as a stop, leaving 5 s apart from 250 s."""
 
     kind: Literal["staggered"] = "staggered"
+    """Selects times evenly spaced flow by flow."""
     first: Duration
+    """Start (or stop) time of the group's first flow."""
     spacing: Duration
+    """Time between the starts (or stops) of consecutive flows of the group."""
 
     def resolved(self) -> dict[str, Any]:
         return {
@@ -69,6 +77,7 @@ class NeverStop(Model):
     """Flows run to the end of the simulation (or until a finite transfer completes)."""
 
     kind: Literal["never"] = "never"
+    """Selects no stop time."""
 
     def resolved(self) -> dict[str, Any]:
         return {"kind": "never"}
@@ -78,7 +87,10 @@ class FixedStop(Model):
     """Every flow stops taking new data at `at` (UDP: falls silent; web: arrivals end)."""
 
     kind: Literal["fixed"] = "fixed"
+    """Selects one stop time for every flow."""
     at: Duration
+    """When every flow stops: a TCP flow sends no new data, finishes what it sent and records
+    its end time; a UDP source falls silent; web arrivals end."""
 
     def resolved(self) -> dict[str, Any]:
         return {"kind": "fixed", "at_ns": units.nanoseconds(self.at)}
@@ -94,6 +106,7 @@ class Bulk(Model):
     """A long-lived flow that always has data to send."""
 
     kind: Literal["bulk"] = "bulk"
+    """Selects a long-lived flow."""
 
     def resolved(self) -> dict[str, Any]:
         return {"kind": "bulk"}
@@ -103,7 +116,9 @@ class Finite(Model):
     """A transfer of `size`; its completion time is recorded."""
 
     kind: Literal["finite"] = "finite"
+    """Selects a transfer of fixed size."""
     size: Size
+    """Application data to transfer (headers not counted)."""
 
     def resolved(self) -> dict[str, Any]:
         return {"kind": "finite", "bytes": units.bytes_(self.size)}
@@ -116,24 +131,36 @@ class Pareto(Model):
     """Heavy-tailed sizes: Pareto with `shape` > 1 and mean `mean` (web objects)."""
 
     kind: Literal["pareto"] = "pareto"
+    """Selects Pareto sizes."""
     mean: Size
+    """Mean transfer size (application data); the Pareto scale is mean · (shape − 1) / shape."""
     shape: float = Field(default=1.2, gt=1.0, le=1e6)
+    """Shape (tail index) of the Pareto law: above 1, so the mean is finite; the closer to 1,
+    the heavier the tail."""
 
     def resolved(self) -> dict[str, Any]:
         return {"kind": "pareto", "mean_bytes": float(units.bytes_(self.mean)), "shape": self.shape}
 
 
 class Exponential(Model):
+    """Exponentially distributed sizes with mean `mean`."""
+
     kind: Literal["exponential"] = "exponential"
+    """Selects exponential sizes."""
     mean: Size
+    """Mean transfer size (application data)."""
 
     def resolved(self) -> dict[str, Any]:
         return {"kind": "exponential", "mean_bytes": float(units.bytes_(self.mean))}
 
 
 class FixedSize(Model):
+    """Every transfer of the same `size`."""
+
     kind: Literal["fixed"] = "fixed"
+    """Selects one size for every transfer."""
     size: Size
+    """Size of every transfer (application data)."""
 
     def resolved(self) -> dict[str, Any]:
         return {"kind": "fixed", "bytes": units.bytes_(self.size)}
@@ -153,8 +180,11 @@ class UniformRtt(Model):
     [30, 130] ms). Flows on a shared access link all use `low`."""
 
     kind: Literal["uniform"] = "uniform"
+    """Selects RTTs drawn uniformly."""
     low: PositiveDuration
+    """Smallest RTT, also the RTT of every flow on a shared access link."""
     high: PositiveDuration
+    """Largest RTT."""
 
     @model_validator(mode="after")
     def _check(self) -> UniformRtt:
@@ -174,7 +204,10 @@ class RoutersPath(Model):
     """Network topologies: exactly these routers, consecutive ones joined by a link."""
 
     kind: Literal["routers"] = "routers"
+    """Selects an explicit path."""
     routers: list[str] = Field(min_length=2)
+    """The routers of the path, first (access links) to last (receiver links); consecutive
+    ones must be joined by a link."""
 
     def resolved(self) -> dict[str, Any]:
         return {"kind": "routers", "routers": list(self.routers)}
@@ -186,8 +219,12 @@ class ShortestPath(Model):
     model_config = ConfigDict(extra="forbid", frozen=True, validate_by_name=True, serialize_by_alias=True)
 
     kind: Literal["shortest"] = "shortest"
+    """Selects the shortest path."""
     source: str = Field(alias="from")
+    """First router of the path, where the access links attach."""
     target: str = Field(alias="to")
+    """Last router of the path, where the receiver links attach; the path taken is the one of
+    least propagation delay (the fewest hops on ties)."""
 
     def resolved(self) -> dict[str, Any]:
         return {"kind": "shortest", "from": self.source, "to": self.target}
@@ -199,19 +236,42 @@ Path = Annotated[RoutersPath | ShortestPath, Field(discriminator="kind")]
 
 
 class _Group(Model):
+    """What every flow group has: a name, an RTT, where its data goes, its edge links and
+    when its flows run."""
+
     name: str = Field(min_length=1)
+    """Name of the group in the results (the flows table's `group_name`), unique in the
+    scenario; a mixed group's parts are named `name/algorithm`."""
     rtt: Rtt
-    #: Network topologies: the routers the data crosses.
+    """Two-way propagation delay of each flow, queueing excluded. It must exceed twice the
+    one-way delay of the core links crossed; the rest is split equally between the access and
+    receiver links. One duration, or `{ kind = "uniform", low, high }` to draw each flow's RTT."""
     path: Path | None = None
-    #: Parking lots: the names of the consecutive links the data crosses.
+    """Network topologies (and only they): the routers the group's path crosses, as a list of
+    routers or the shortest path between two."""
     crosses: list[str] | None = Field(default=None, min_length=1)
+    """Parking lots (and only they): the names of the consecutive links the data crosses, in
+    order."""
     access_rate: Rate
+    """Rate of each flow's access link, between its host and the first router of the path
+    (dumbbell: the left one), in each direction."""
     access_queue: Queue = Field(default_factory=DropTail)
+    """Queue discipline of the group's edge links: access and receiver links, both directions."""
     receiver_rate: Rate = "1Gbps"
+    """Rate of each flow's receiver link, between the last router of the path (dumbbell: the
+    right one) and its host, in each direction."""
     direction: Literal["forward", "reverse"] = "forward"
+    """`"forward"`: data from the access links' side to the receiver links' (dumbbell: left to
+    right), ACKs back; `"reverse"`: data the other way, over the reverse links, where it
+    competes with the forward flows' ACKs."""
     shared_access: bool = False
+    """All flows of the group share one access link and one receiver link (and so their
+    queues) instead of one pair each; a uniform `rtt` then gives every flow `low`."""
     start: Start = Field(default_factory=UniformStart)
+    """When the flows start: uniform in [low, high] (default [0, 10 s], seed 000 Section V),
+    fixed, or staggered."""
     stop: Stop = Field(default_factory=NeverStop)
+    """When the flows stop: never (default), at a fixed time, or staggered."""
 
     @property
     def rtt_low_s(self) -> float:
@@ -238,7 +298,10 @@ class Share(Model):
     """A share of a mixed group: this fraction of its flows runs `cc`."""
 
     share: float = Field(gt=0.0, le=1.0)
+    """Fraction of the group's flows in this share; the shares of a mix add up to 1."""
     cc: CongestionControl
+    """Congestion control of this share: a name (`"cubic"`) or a table with `kind` and
+    parameters."""
 
     @model_validator(mode="before")
     @classmethod
@@ -263,10 +326,17 @@ class TcpGroup(_Group):
     Compound, 20 % CUBIC), each share becoming its own group named `name/algorithm`."""
 
     kind: Literal["tcp"] = "tcp"
+    """Selects TCP flows (the default kind of a group)."""
     count: int = Field(ge=1, le=1_000_000)
+    """Number of TCP flows in the group."""
     tcp: Tcp = Field(default_factory=Tcp)
+    """TCP settings of every flow: congestion control, packet size, timers, ECN, SACK."""
     transfer: Transfer = Field(default_factory=Bulk)
+    """What each flow sends: `"bulk"` (always has data) or `{ kind = "finite", size }`."""
     mix: list[Share] | None = Field(default=None, min_length=1)
+    """Split the flows among congestion controls by share (largest-remainder rounding), each
+    share replacing `tcp.cc` and becoming a group `name/algorithm` (seed 004: 80 % Compound,
+    20 % CUBIC)."""
 
     @model_validator(mode="before")
     @classmethod
@@ -310,9 +380,13 @@ class UdpGroup(_Group):
     """`count` constant-bit-rate UDP sources of `rate` each (seed 002 Section V-C)."""
 
     kind: Literal["udp"]
+    """Selects UDP sources."""
     count: int = Field(ge=1, le=1_000_000)
+    """Number of UDP sources in the group."""
     rate: Rate
+    """Sending rate of each source, whole datagrams counted."""
     packet_size: PacketSize = "1500B"
+    """Size of each datagram on the wire."""
 
     def resolved_groups(self) -> list[dict[str, Any]]:
         traffic = {
@@ -335,11 +409,18 @@ class WebGroup(_Group):
     PackMime-HTTP model is replaced by Poisson arrivals and Pareto sizes here)."""
 
     kind: Literal["web"]
-    arrival_rate: float = Field(gt=0.0, le=1e6, allow_inf_nan=False, description="flows per second")
+    """Selects web transfers."""
+    arrival_rate: float = Field(gt=0.0, le=1e6, allow_inf_nan=False)
+    """Mean arrival rate of the Poisson process of transfers, flows per second (seed 000
+    Section V-B: 50)."""
     size: SizeDistribution
+    """Distribution of the transfer sizes: Pareto, exponential or fixed."""
     tcp: Tcp = Field(default_factory=_tahoe)
+    """TCP settings of every transfer; default TCP Tahoe (seed 000 Section V-B)."""
     start: FixedStart = Field(default_factory=FixedStart)
+    """When arrivals begin (a fixed time only)."""
     stop: NeverStop | FixedStop = Field(default_factory=NeverStop, discriminator="kind")
+    """When arrivals end: never (the end of the run) or at a fixed time."""
 
     def resolved_groups(self) -> list[dict[str, Any]]:
         traffic = {

@@ -90,16 +90,29 @@ class Run:
 
 
 class SweepFile(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """A sweep file as written; each field is documented by the string after it (the sweep
+    table of docs/scenario.md)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
     name: str = "sweep"
+    """The study's name (`aqmlab sweep` writes to `aqmlab-out/sweep/NAME` unless given `--out`)."""
     base: str | dict[str, Any]
+    """The base scenario: a file path, relative to the sweep file, or an inline table."""
     seeds: list[int] | None = Field(default=None, min_length=1)
+    """The seeds every point runs with; unset (and no `replications`): the base scenario's
+    `seed`."""
     replications: int | None = Field(default=None, ge=1)
-    set: dict[str, Any] = Field(default_factory=dict)
-    grid: dict[str, list[Any]] = Field(default_factory=dict)
-    zip: dict[str, list[Any]] = Field(default_factory=dict)
+    """Instead of `seeds`: run every point with seeds 1 to `replications`."""
+    set: dict[str, Any] = Field(default={})
+    """Fixed changes to the base, dotted path → value, e.g. `duration = "20s"`."""
+    grid: dict[str, list[Any]] = Field(default={})
+    """Axes of which every combination is run, dotted path → list of values."""
+    zip: dict[str, list[Any]] = Field(default={})
+    """Axes walked together (lists of equal length), dotted path → list of values; combined
+    with every `grid` point."""
     allow_large: bool = False
+    """Run points above the work limits (`aqmlab.workload`) instead of refusing the sweep."""
 
     @model_validator(mode="after")
     def _check(self) -> SweepFile:
