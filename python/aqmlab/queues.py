@@ -91,8 +91,8 @@ class Red(Model):
     since the last drop), then p_b / (2 − count · p_b); off, Floyd and Jacobson's
     p_b / (1 − count · p_b)."""
     ecn: bool = False
-    """Mark ECN-capable packets instead of dropping them early (ns-2 `setbit_ false`); packets
-    that are not ECN-capable, and drops forced by the thresholds or the buffer, stay drops."""
+    """Mark ECN-capable packets instead of dropping them early (ns-2 `setbit_`); packets that
+    are not ECN-capable, and drops forced by the thresholds or the buffer, stay drops."""
     mark_p: float | None = Field(default=0.1, gt=0.0, le=1.0)
     """With `ecn`: an ECN-capable packet is marked only while the control-law probability is
     below `mark_p` and dropped above it (ns-2 `mark_p_ 0.1`, `use_mark_p_ true`); `None`

@@ -130,7 +130,7 @@ class CoreLink(Model):
 
     name: str = Field(min_length=1)
     """Name of the link in the results (`NAME` and `NAME_reverse`, also in file names): 1-64
-    letters, digits, `_`, `.` or `-`, unique, not a name the engine gives its edge links."""
+    letters, digits, `_`, `.` or `-`, unique; `access`, `receiver` and `bottleneck` are reserved."""
     source: str = Field(alias="from")
     """The router the forward direction leaves (one of `routers`)."""
     target: str = Field(alias="to")

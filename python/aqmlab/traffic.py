@@ -266,7 +266,8 @@ class _Group(Model):
     competes with the forward flows' ACKs."""
     shared_access: bool = False
     """All flows of the group share one access link and one receiver link (and so their
-    queues) instead of one pair each; a uniform `rtt` then gives every flow `low`."""
+    queues) instead of one pair each, and a uniform `rtt` gives every flow `low`. Web groups
+    always share."""
     start: Start = Field(default_factory=UniformStart)
     """When the flows start: uniform in [low, high] (default [0, 10 s], seed 000 Section V),
     fixed, or staggered."""
