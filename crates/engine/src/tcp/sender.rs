@@ -11,7 +11,7 @@ use super::cc::{AckEvent, CcInit, CongestionControl, CongestionEvent};
 use super::prr::{Prr, ReductionBound};
 use super::rto::RtoEstimator;
 use super::sack::{NextSeg, SackBlock, Scoreboard, SendState};
-use super::{EcnEcho, LossFlightSize, PartialAckTimer, Recovery, SackRecovery, TcpConfig};
+use super::{EcnEcho, LossFlightSize, PartialAckTimer, Recovery, RecoveryExitCredit, SackRecovery, TcpConfig};
 use crate::error::{EngineError, Result};
 use crate::packet::{Ecn, FlowId, Packet, PacketKind, RouteId, FLAG_CWR, FLAG_ECE, FLAG_RETRANSMIT};
 use crate::rng::Rng;
@@ -79,6 +79,8 @@ pub struct TcpSender {
     prr: Option<Prr>,
     /// FlightSize handed to `on_loss` when SACK recovery starts.
     loss_flight_size: LossFlightSize,
+    /// Whether the ACK ending recovery is handed to the window law (ns-3) or not.
+    recovery_exit_credit: RecoveryExitCredit,
     min_rtt_ns: Time,
     last_rtt_ns: Option<Time>,
     /// Retransmission timer deadline (RFC 6298 Section 5).
@@ -170,6 +172,7 @@ impl TcpSender {
             sack_recovery: config.sack_recovery,
             prr: None,
             loss_flight_size: config.loss_flight_size,
+            recovery_exit_credit: config.recovery_exit_credit,
             min_rtt_ns: 0,
             last_rtt_ns: None,
             rto_deadline: None,
@@ -378,6 +381,15 @@ impl TcpSender {
         }
     }
 
+    /// The ACK that ended loss recovery (cwnd = ssthresh already): with
+    /// `recovery_exit_credit = cumulative`, ns-3's `IncreaseWindow(tcb, segsAcked)` on leaving
+    /// `CA_RECOVERY`, every segment the ACK covers counted (`TcpSocketBase::ProcessAck`).
+    fn credit_recovery_exit(&mut self, acked: u64, rtt: Time, ece: bool, now: Time) {
+        if self.recovery_exit_credit == RecoveryExitCredit::Cumulative {
+            self.window_on_new_ack(acked, rtt, ece, now);
+        }
+    }
+
     /// A finite (or stopped) transfer is complete once everything is acknowledged.
     fn check_complete(&mut self, now: Time) -> bool {
         if let Some(total) = self.total_segments {
@@ -399,6 +411,7 @@ impl TcpSender {
                 // cwnd = ssthresh (the algorithm's window after `on_loss`).
                 self.in_recovery = false;
                 self.inflation = 0.0;
+                self.credit_recovery_exit(acked, rtt, ece, now);
             } else {
                 // RFC 6582 Section 3.2 step 4: partial ACK: retransmit the first unacked
                 // segment, deflate by the amount acknowledged, add back one segment, and
@@ -510,6 +523,7 @@ impl TcpSender {
                     // 3 ends PRR with cwnd = ssthresh too). The scoreboard above HighACK is kept.
                     self.in_recovery = false;
                     self.prr = None;
+                    self.credit_recovery_exit(acked, rtt, ece, now);
                 }
             } else {
                 self.window_on_new_ack(acked, rtt, ece, now);
