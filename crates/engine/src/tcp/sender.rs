@@ -343,7 +343,7 @@ impl TcpSender {
     }
 
     /// New data acknowledged outside loss recovery: the ECN reaction or the window law.
-    fn window_on_new_ack(&mut self, acked: u64, rtt: Time, ece: bool, now: Time) {
+    fn window_on_new_ack(&mut self, acked: u64, delivered: u64, rtt: Time, ece: bool, now: Time) {
         if ece && !self.cc.ecn_per_ack() {
             // RFC 3168 Section 6.1.2: react to ECE at most once per window of data, and never
             // increase the window in response to an ECE ACK. The window ends only when a
@@ -369,6 +369,7 @@ impl TcpSender {
             let event = AckEvent {
                 now,
                 acked_segments: acked,
+                delivered_segments: delivered,
                 rtt_sample_ns: Some(rtt),
                 min_rtt_ns: self.min_rtt_ns,
                 srtt_ns: self.rto.srtt_ns(),
@@ -386,7 +387,7 @@ impl TcpSender {
     /// `CA_RECOVERY`, every segment the ACK covers counted (`TcpSocketBase::ProcessAck`).
     fn credit_recovery_exit(&mut self, acked: u64, rtt: Time, ece: bool, now: Time) {
         if self.recovery_exit_credit == RecoveryExitCredit::Cumulative {
-            self.window_on_new_ack(acked, rtt, ece, now);
+            self.window_on_new_ack(acked, acked, rtt, ece, now);
         }
     }
 
@@ -427,7 +428,7 @@ impl TcpSender {
                 return;
             }
         } else {
-            self.window_on_new_ack(acked, rtt, ece, now);
+            self.window_on_new_ack(acked, acked, rtt, ece, now);
         }
         if self.check_complete(now) {
             return;
@@ -507,7 +508,7 @@ impl TcpSender {
         let ece = self.ecn && ack.has_flag(FLAG_ECE);
         let d = self.dupack_threshold;
         let prr = self.sack_recovery == SackRecovery::Prr;
-        let (una_before, sacked_before) = (self.snd_una, if prr { self.sacked_outstanding() } else { 0 });
+        let (una_before, sacked_before) = (self.snd_una, self.sacked_outstanding());
         // RFC 6675 Section 5: every ACK updates the scoreboard (Update(), Section 4). An ACK
         // that SACKs new data is a duplicate ACK (Section 2), even if it also advances the
         // cumulative ACK.
@@ -526,7 +527,9 @@ impl TcpSender {
                     self.credit_recovery_exit(acked, rtt, ece, now);
                 }
             } else {
-                self.window_on_new_ack(acked, rtt, ece, now);
+                // RFC 6937 Section 3: DeliveredData = change_in(snd.una) + change_in(SACKd).
+                let delivered = (self.snd_una - una_before + self.sacked_outstanding()).saturating_sub(sacked_before);
+                self.window_on_new_ack(acked, delivered, rtt, ece, now);
             }
             if self.check_complete(now) {
                 return;

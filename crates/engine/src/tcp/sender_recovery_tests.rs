@@ -269,3 +269,31 @@ fn recovery_exit_credit_hands_the_cumulative_ack_to_the_window_law() {
         assert!((tx.cwnd() - expected).abs() < 1e-9, "{credit:?}: cwnd {}", tx.cwnd());
     }
 }
+
+/// The window law is handed the segments an ACK *delivers* (RFC 6937's DeliveredData, ns-3's
+/// `currentDelivered`, Linux's `acked_sacked`): when a hole is filled outside recovery, the
+/// cumulative ACK's advance over segments SACKed earlier is not delivery again.
+#[test]
+fn window_laws_see_delivered_segments_not_the_cumulative_advance() {
+    use crate::tcp::cc::scalable::{ScalableConfig, ScalableDefinition};
+    use crate::tcp::CcConfig;
+    let config = TcpConfig {
+        cc: CcConfig::Scalable(ScalableConfig { definition: ScalableDefinition::Ns3, ..Default::default() }),
+        sack: true,
+        initial_window: 20.0,
+        initial_ssthresh: 20.0,
+        max_window: 20.0,
+        ..TcpConfig::default()
+    };
+    let mut tx = sender(&config);
+    let mut out = Vec::new();
+    tx.start(0, &mut out);
+    // Segment 0 arrives late: 1 and 2 are SACKed first (two duplicate ACKs, no recovery).
+    sack_ack(&mut tx, 0, &[(1, 2)], 100 * MS, &mut out);
+    sack_ack(&mut tx, 0, &[(1, 3)], 100 * MS, &mut out);
+    assert!(!tx.in_recovery);
+    assert_eq!(tx.cwnd(), 20.0);
+    // The ACK of 0 advances snd_una by 3 but delivers one segment: +1/20, not +3/20.
+    sack_ack(&mut tx, 3, &[], 101 * MS, &mut out);
+    assert!((tx.cwnd() - (20.0 + 1.0 / 20.0)).abs() < 1e-12, "{}", tx.cwnd());
+}

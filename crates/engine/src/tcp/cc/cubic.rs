@@ -272,6 +272,7 @@ mod tests {
         AckEvent {
             now,
             acked_segments: 1,
+            delivered_segments: 1,
             rtt_sample_ns: Some(srtt),
             min_rtt_ns: srtt,
             srtt_ns: srtt,
