@@ -134,6 +134,9 @@ def spec_key(spec: ns3_mapping.Ns3Spec) -> str:
     of one spec are checked to give identical results), so a run with the same key is reused."""
     directives = [line for line in spec.text().splitlines() if line and not line.startswith("#")]
     digest = hashlib.sha256((HERE / "aqmlab_ns3.cc").read_bytes())
+    if any(ns3_mapping.VARIANT_PREFIX in line for line in directives):
+        # Only specs that name a one-factor variant depend on its source.
+        digest.update((HERE / "ns3_variants.cc").read_bytes())
     digest.update("\n".join(directives).encode())
     return digest.hexdigest()
 
@@ -303,6 +306,7 @@ def compare(
     timing: bool,
     ns3_scenario: aqmlab.Scenario | None = None,
     ns3_seeds: int = 1,
+    ns3_variant: str | None = None,
     cache: bool = True,
 ) -> dict[str, Any]:
     """aqmlab runs `scenario`; ns-3 runs `ns3_scenario` (default: the same), with aqmlab's
@@ -317,8 +321,9 @@ def compare(
     aqmlab_summary = compared_aqmlab(side, ns3_seeds)
     spread = side["spread"]
 
-    spec = ns3_mapping.translate(
-        reference, start_times=side["start_times"][0], seed=1, trace_flows=scenario.trace.flows
+    spec = ns3_mapping.with_variant(
+        ns3_mapping.translate(reference, start_times=side["start_times"][0], seed=1, trace_flows=scenario.trace.flows),
+        ns3_variant,
     )
     ns3_runs, engine_runs, fingerprints = [], [], set()
     raw = None
@@ -340,8 +345,11 @@ def compare(
     ns3_seed_summaries = [metrics.summarise(ns3_link, ns3_flows, start, end)]
     for seed in range(2, ns3_seeds + 1):
         print(f"  {name}: ns-3 seed {seed}/{ns3_seeds} (load {load_average()})", flush=True)
-        other_spec = ns3_mapping.translate(
-            reference, start_times=side["start_times"][seed - 1], seed=1, run=seed, trace_flows=0
+        other_spec = ns3_mapping.with_variant(
+            ns3_mapping.translate(
+                reference, start_times=side["start_times"][seed - 1], seed=1, run=seed, trace_flows=0
+            ),
+            ns3_variant,
         )
         other = run_ns3(other_spec, cache=cache)
         ns3_seed_summaries.append(metrics.summarise(*ns3_records(other, other_spec, link, crossing), start, end))
@@ -404,6 +412,8 @@ def compare(
     }
     if ns3_scenario is not None:
         entry["ns3_scenario"] = ns3_scenario.name
+    if ns3_variant is not None:
+        entry["ns3_variant"] = ns3_variant
     if timing:
         ns3_median = statistics.median(r["run_s"] for r in ns3_runs)
         engine_median = statistics.median(r["run_s"] for r in engine_runs)
@@ -441,7 +451,7 @@ QUICK = (
     "cubic-red-rtt200-minrto1s-sack",
     "access2m-newreno-sack-red",
     "access2m-newreno-sack-red-ecn",
-    "access2m-cubic-sack-red",
+    "access2m-cubic-sack-red-ns3",
     "highspeed20-sack-red-linux-table",
     "scalable50-sack-red-ns3",
     "parking-lot-red50-150-minrto1s-sack",
@@ -472,7 +482,7 @@ def quick_row(row: Row) -> Row:
             {**scenario.model_dump(mode="json", exclude_none=True), "duration": QUICK_DURATION, "measure_start": "20s"}
         )
 
-    return Row(cut(row.scenario), cut(row.ns3_scenario), ns3_seeds=1, aqmlab_seeds=1)
+    return Row(cut(row.scenario), cut(row.ns3_scenario), ns3_seeds=1, aqmlab_seeds=1, ns3_variant=row.ns3_variant)
 
 
 def main() -> None:
@@ -552,6 +562,7 @@ def main() -> None:
                 timing=timed,
                 ns3_scenario=row.ns3_scenario,
                 ns3_seeds=row.ns3_seeds,
+                ns3_variant=row.ns3_variant,
                 cache=not args.fresh_ns3,
             )
             entry["date"] = datetime.now(timezone.utc).isoformat(timespec="seconds")

@@ -160,6 +160,10 @@ class Row:
     ns3_seeds: int = 1
     #: aqmlab seeds (the spread; the compared value when ns3_seeds > 1).
     aqmlab_seeds: int = 3
+    #: A one-factor variant of ns-3's congestion control (`ns3_variants.cc`, e.g.
+    #: "ns3::AqmlabTcpScalableNoExitCredit") in place of the mapped one: the row's one-factor
+    #: experiment on ns-3's side.
+    ns3_variant: str | None = None
 
 
 def _named(base: dict[str, Any], name: str, description: str, **overrides: Any) -> Scenario:
@@ -286,7 +290,46 @@ def issue15_matrix() -> dict[str, Row]:
     ):
         row = by_name[name]
         rows.append(Row(with_pipe_flight_size(row.scenario), ns3_scenario=row.scenario, ns3_seeds=row.ns3_seeds))
+    rows.extend(one_factor_rows(by_name))
     return {row.scenario.name: row for row in rows}
+
+
+def _modified(scenario: Scenario, suffix: str, tcp: dict[str, Any] | None = None, cc: dict[str, Any] | None = None):
+    """`scenario` renamed NAME-`suffix`, with `tcp` settings and `cc` parameters changed in every group."""
+    data = scenario.model_dump(mode="json", exclude_none=True)
+    for group in data["topology"]["groups"]:
+        group["tcp"].update(tcp or {})
+        if cc:
+            law = group["tcp"]["cc"]
+            group["tcp"]["cc"] = {**({"kind": law} if isinstance(law, str) else law), **cc}
+    data["name"] = f"{scenario.name}-{suffix}"
+    return Scenario.from_dict(data)
+
+
+def one_factor_rows(by_name: dict[str, Row]) -> list[Row]:
+    """The one-factor experiments of docs/validation.md ("What the issue 15 rows show"): one
+    setting changed on aqmlab's side against the same ns-3 run (`ns3_scenario`), in both
+    simulators (no `ns3_scenario`), or on ns-3's side only (`ns3_variant`)."""
+    cubic = by_name["access2m-cubic-sack-red"].scenario
+    reno_default = by_name["access2m-newreno-red"].scenario
+    scalable = by_name["scalable50-sack-red-ns3"].scenario
+    return [
+        # CUBIC: ns-3's TcpCubic definition on aqmlab's side (the Reno-friendly alpha above
+        # all), and the Reno-friendly region off in both simulators.
+        Row(_modified(cubic, "ns3", cc={"definition": "ns3"}), ns3_scenario=cubic),
+        Row(_modified(cubic, "nofriendly", cc={"reno_friendly": False})),
+        # aqmlab's defaults behind 2 Mb/s access links with SACK on in both (min RTO 200 ms):
+        # ns-3's recovery without SACK (TcpTxBuffer::AddRenoSack) taken out.
+        Row(_modified(reno_default, "sack200ms", tcp={"sack": True})),
+        # Scalable: ns-3's credit of the ACK ending recovery on aqmlab's side, and ns-3
+        # without it (ns3_variants.cc).
+        Row(_modified(scalable, "exitcredit", tcp={"recovery_exit_credit": "cumulative"}), ns3_scenario=scalable),
+        Row(
+            _modified(scalable, "ns3noexitcredit"),
+            ns3_scenario=scalable,
+            ns3_variant="ns3::AqmlabTcpScalableNoExitCredit",
+        ),
+    ]
 
 
 def with_pipe_flight_size(scenario: Scenario) -> Scenario:

@@ -70,6 +70,37 @@ class Ns3Spec:
         return "\n".join(self.lines) + "\n"
 
 
+#: Type names of the one-factor variants in ns3_variants.cc.
+VARIANT_PREFIX = "ns3::Aqmlab"
+#: Each variant and the ns-3 congestion control it modifies.
+VARIANTS = {
+    "ns3::AqmlabTcpScalableNoExitCredit": "ns3::TcpScalable",
+    "ns3::AqmlabTcpCubicNoExitCredit": "ns3::TcpCubic",
+    "ns3::AqmlabTcpNewRenoNoExitCredit": "ns3::TcpNewReno",
+}
+
+
+def with_variant(spec: Ns3Spec, variant: str | None) -> Ns3Spec:
+    """`spec` with every sender of the congestion control `variant` modifies given `variant`
+    instead (ns3_variants.cc); the spec itself when `variant` is None."""
+    if variant is None:
+        return spec
+    if variant not in VARIANTS:
+        raise ValueError(f"ns3_variant {variant!r}: not one of {sorted(VARIANTS)}")
+    base = VARIANTS[variant]
+    lines, replaced = [], 0
+    for line in spec.lines:
+        words = line.split()
+        if len(words) == 3 and words[0] == "socket_type" and words[2] == base:
+            lines.append(f"# one-factor variant (ns3_variants.cc) in place of {base}")
+            line = f"socket_type {words[1]} {variant}"
+            replaced += 1
+        lines.append(line)
+    if not replaced:
+        raise ValueError(f"ns3_variant {variant!r}: the spec has no sender of {base}")
+    return Ns3Spec(lines, list(spec.monitored), dict(spec.monitored_rate_bps), list(spec.start_times))
+
+
 # --- Queues --------------------------------------------------------------------------------
 
 

@@ -76,7 +76,9 @@ def agreement_table(entries: list[dict[str, Any]]) -> list[str]:
             name += (
                 f" (means: aqmlab seeds 1-{entry['aqmlab_seed_spread']['seeds']}, ns-3 seeds 1-{entry['ns3_seeds']})"
             )
-        if entry.get("ns3_scenario"):
+        if entry.get("ns3_variant"):
+            name += f" (ns-3: {entry['ns3_scenario']} with {entry['ns3_variant'].removeprefix('ns3::')})"
+        elif entry.get("ns3_scenario"):
             name += f" (ns-3: {entry['ns3_scenario']}'s run)"
         lines.append(f"| {name} | " + " | ".join(cells) + f" | {verdict(entry)} |")
     return lines

@@ -28,14 +28,19 @@ if [[ "${1:-}" == "--cxx" ]]; then
     mkdir -p "$HERE/build"
     # dumbbell60.cc: the dumbbell-60 benchmark; aqmlab_ns3.cc: the harness that runs any
     # spec written by ns3_mapping.py (the cross-simulator agreement matrix).
+    # aqmlab_ns3 also links ns3_variants.cc (one-factor variants of ns-3's congestion controls).
     for PROGRAM in dumbbell60 aqmlab_ns3; do
         BIN="$HERE/build/$PROGRAM"
-        if [[ ! -x "$BIN" || "$HERE/$PROGRAM.cc" -nt "$BIN" || "$STAMP" -nt "$BIN" ]]; then
+        SOURCES=("$HERE/$PROGRAM.cc")
+        [[ "$PROGRAM" == aqmlab_ns3 ]] && SOURCES+=("$HERE/ns3_variants.cc")
+        NEWER=false
+        for SOURCE in "${SOURCES[@]}"; do [[ "$SOURCE" -nt "$BIN" ]] && NEWER=true; done
+        if [[ ! -x "$BIN" || "$NEWER" == true || "$STAMP" -nt "$BIN" ]]; then
             # The wheel's libraries are the "release" profile with logging and asserts compiled
             # in: the same definitions as its CMake package (lib64/cmake/ns3/ns3Targets.cmake).
             ${CXX:-g++} -std=c++20 -O2 -DNDEBUG \
                 -D__LINUX__ -DNS3_BUILD_PROFILE_RELEASE -DNS3_LOG_ENABLE -DNS3_ASSERT_ENABLE \
-                -I"$NS3/include" "$HERE/$PROGRAM.cc" -o "$BIN" \
+                -I"$NS3/include" "${SOURCES[@]}" -o "$BIN" \
                 -L"$NS3/lib64" "${MODULES[@]/#/-lns3.44-}" -Wl,-rpath,"$NS3/lib64"
             echo "built $BIN"
         fi

@@ -167,10 +167,22 @@ class Cubic(_Algorithm):
     (α = 3(1 − β)/(1 + β)) and fast convergence. Engine: `tcp/cc/cubic.rs`."""
 
     kind: Literal["cubic"] = "cubic"
+    #: "rfc9438" (default) or "ns3": ns-3 3.44's TcpCubic where it departs from RFC 9438 (the
+    #: Reno-friendly α stays 3(1 − β)/(1 + β); a timeout keeps W_max; target at t + minimum
+    #: RTT). See docs/congestion/cubic.md.
+    definition: Literal["rfc9438", "ns3"] = "rfc9438"
     c: float = Field(default=0.4, gt=0.0, le=100.0, description="C, segments/s³ (RFC 9438 Section 4.1.1)")
     beta: float = Field(default=0.7, gt=0.0, lt=1.0, description="β_cubic (RFC 9438 Section 4.1.1)")
     fast_convergence: bool = Field(default=True, description="RFC 9438 Section 4.7")
     reno_friendly: bool = Field(default=True, description="RFC 9438 Section 4.3")
+
+    def resolved(self) -> dict[str, Any]:
+        # The default definition is left out, so the resolved JSON (and the run ids that hash
+        # it) of every scenario written before the option stays what it was.
+        resolved = self.model_dump()
+        if self.definition == "rfc9438":
+            del resolved["definition"]
+        return resolved
 
 
 HIGHSPEED_SECTION5_PARAMETERS = ("low_window", "high_window", "low_p", "high_p", "high_decrease")

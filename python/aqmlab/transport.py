@@ -58,6 +58,11 @@ class Tcp(Model):
     #: "rfc5681" (default): snd_nxt - snd_una (RFC 6675 step 4.2, RFC 5681 eq. (4)); "pipe":
     #: RFC 6675's pipe, SACKed and lost segments excluded, as ns-3 does (docs/sack.md).
     loss_flight_size: Literal["rfc5681", "pipe"] = "rfc5681"
+    #: The ACK that ends loss recovery (NewReno or SACK). "none" (default): cwnd = ssthresh and
+    #: nothing more (RFC 6582 Section 3.2 step 3, RFC 6675 Section 5 (A)); "cumulative": then
+    #: the window law counts every segment that ACK covers, as ns-3's TcpSocketBase::ProcessAck
+    #: does (IncreaseWindow(tcb, segsAcked)); for comparisons with ns-3 (docs/validation.md).
+    recovery_exit_credit: Literal["none", "cumulative"] = "none"
 
     @model_validator(mode="before")
     @classmethod
@@ -122,4 +127,6 @@ class Tcp(Model):
             resolved["sack_recovery"] = self.sack_recovery
         if self.loss_flight_size != "rfc5681":
             resolved["loss_flight_size"] = self.loss_flight_size
+        if self.recovery_exit_credit != "none":
+            resolved["recovery_exit_credit"] = self.recovery_exit_credit
         return resolved

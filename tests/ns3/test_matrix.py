@@ -4,6 +4,7 @@ Pure Python: no ns-3 is run."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -20,6 +21,8 @@ import ns3_mapping  # noqa: E402
 from matrix import NS3_DEFINITION, issue15_matrix  # noqa: E402
 
 ROWS = agreement.all_rows(3)
+#: Rows whose one factor is on aqmlab's side only, or on ns-3's only (`Row.ns3_variant`).
+SAME_NS3_SPEC = ("-pipe", "-exitcredit", "-ns3noexitcredit", "cubic-sack-red-ns3")
 
 
 @pytest.mark.parametrize("name", sorted(ROWS))
@@ -27,8 +30,10 @@ def test_every_row_maps_to_ns3(name):
     row = ROWS[name]
     spec = ns3_mapping.translate((row.ns3_scenario or row.scenario).resolved(), trace_flows=0)
     assert any(line.startswith("flow ") for line in spec.lines)
-    if row.ns3_scenario is not None and name.endswith("-pipe"):
-        # loss_flight_size = pipe is what ns-3 always does: the same spec, nothing to map.
+    if row.ns3_scenario is not None and name.endswith(SAME_NS3_SPEC):
+        # loss_flight_size = pipe, recovery_exit_credit = cumulative and CUBIC's ns3
+        # definition are what ns-3 always does, and an ns-3 variant is applied to the mapped
+        # spec: the same spec, nothing to map.
         assert spec.text() == ns3_mapping.translate(row.scenario.resolved(), trace_flows=0).text()
     elif row.ns3_scenario is not None:
         # aqmlab's own definition is not ns-3's: the row compares it with ns-3's definition.
@@ -45,7 +50,11 @@ def test_issue15_rows_cover_the_issue_with_matched_and_default_settings():
     rows = issue15_matrix()
     for name, row in rows.items():
         tcp = row.scenario.resolved()["topology"]["groups"][0]["traffic"]["tcp"]
-        matched = "-sack" in name
+        # "-sack-" / "-sack" at the end: matched (SACK, min RTO 1 s); "-sack200ms": SACK only.
+        matched = re.search(r"-sack(-|$)", name) is not None
+        if name.endswith("-sack200ms"):
+            assert tcp["sack"] and tcp["min_rto_ns"] == 200_000_000
+            continue
         assert tcp.get("sack", False) == matched and tcp["min_rto_ns"] == (1_000_000_000 if matched else 200_000_000)
     assert rows["access2m-newreno-sack-red"].ns3_seeds == 2 and rows["access2m-newreno-sack-red-ecn"].ns3_seeds == 2
     group = rows["access2m-newreno-red"].scenario.resolved()["topology"]["groups"][0]
@@ -94,3 +103,41 @@ def test_disagreements_use_the_issue_15_thresholds():
     far = {**ns3, "utilisation": 111.0, "queue_std_packets": 136.0, "loss_percent": 74.0}
     assert metrics.disagreements(far, ns3) == ["utilisation", "queue_std_packets", "loss_percent"]
     assert metrics.disagreements({**ns3, "loss_percent": 0.5}, {**ns3, "loss_percent": 0.0}) == ["loss_percent"]
+
+
+def test_an_ns3_variant_replaces_only_the_congestion_control_it_modifies():
+    row = ROWS["scalable50-sack-red-ns3-ns3noexitcredit"]
+    assert row.ns3_variant == "ns3::AqmlabTcpScalableNoExitCredit"
+    plain = ns3_mapping.translate(row.ns3_scenario.resolved(), trace_flows=0)
+    variant = ns3_mapping.with_variant(plain, row.ns3_variant)
+    changed = [
+        (a, b)
+        for a, b in zip(
+            [line for line in plain.lines if not line.startswith("#")],
+            [line for line in variant.lines if not line.startswith("#")],
+            strict=True,
+        )
+        if a != b
+    ]
+    assert len(changed) == 50
+    assert all(a.endswith(" ns3::TcpScalable") and b.endswith(f" {row.ns3_variant}") for a, b in changed)
+    assert ns3_mapping.with_variant(plain, None) is plain
+    # The variant's source is part of the cache key of the specs that name it, only.
+    assert agreement.spec_key(variant) != agreement.spec_key(plain)
+    with pytest.raises(ValueError, match="ns3_variant"):
+        ns3_mapping.with_variant(plain, "ns3::AqmlabTcpCubicNoExitCredit")
+    with pytest.raises(ValueError, match="not one of"):
+        ns3_mapping.with_variant(plain, "ns3::TcpBic")
+
+
+def test_one_factor_rows_change_one_setting():
+    def tcp(name):
+        return ROWS[name].scenario.resolved()["topology"]["groups"][0]["traffic"]["tcp"]
+
+    base, twin = tcp("access2m-cubic-sack-red"), tcp("access2m-cubic-sack-red-nofriendly")
+    assert {k for k in base if base[k] != twin[k]} == {"cc"} and twin["cc"]["reno_friendly"] is False
+    assert tcp("access2m-cubic-sack-red-ns3")["cc"]["definition"] == "ns3"
+    assert "definition" not in base["cc"]
+    base, twin = tcp("access2m-newreno-red"), tcp("access2m-newreno-red-sack200ms")
+    assert {k for k in set(base) | set(twin) if base.get(k) != twin.get(k)} == {"sack"}
+    assert tcp("scalable50-sack-red-ns3-exitcredit")["recovery_exit_credit"] == "cumulative"

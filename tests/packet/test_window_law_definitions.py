@@ -1,4 +1,5 @@
-"""HighSpeed's and Scalable's `definition` option (issue 15 findings 3 and 4): the scenario
+"""HighSpeed's, Scalable's and CUBIC's `definition` option (issue 15 findings 3 and 4, and
+the access-limited CUBIC row of the ns-3 matrix): the scenario
 field, its checks, and the engine running each definition. The window laws themselves are
 tested against their sources in the engine's unit tests (tcp/cc/highspeed.rs, scalable.rs)."""
 
@@ -59,3 +60,23 @@ def test_scalable_ns3_definition_grows_faster_than_kellys_just_above_lwnd():
         )
         loss[definition] = aqmlab.simulate(Scenario.from_dict(scenario), seed=1).summary()["loss_percent"]
     assert loss["ns3"] > 2 * loss["kelly"], loss
+
+
+def test_cubic_definition_is_resolved_only_when_ns3_and_runs():
+    assert "definition" not in _cc(dumbbell(tcp={"cc": "cubic"}))
+    resolved = Scenario.from_dict(dumbbell(tcp={"cc": {"kind": "cubic", "definition": "ns3"}})).resolved()
+    assert resolved["topology"]["groups"][0]["traffic"]["tcp"]["cc"]["definition"] == "ns3"
+    _engine.Simulation(json.dumps(resolved), 1)
+    with pytest.raises(ScenarioError, match="definition"):
+        Scenario.from_dict(dumbbell(tcp={"cc": {"kind": "cubic", "definition": "linux"}}))
+
+
+def test_recovery_exit_credit_is_resolved_only_when_chosen():
+    tcp = Scenario.from_dict(dumbbell()).resolved()["topology"]["groups"][0]["traffic"]["tcp"]
+    assert "recovery_exit_credit" not in tcp
+    scenario = dumbbell(tcp={"recovery_exit_credit": "cumulative", "sack": True})
+    resolved = Scenario.from_dict(scenario).resolved()
+    assert resolved["topology"]["groups"][0]["traffic"]["tcp"]["recovery_exit_credit"] == "cumulative"
+    _engine.Simulation(json.dumps(resolved), 1)
+    with pytest.raises(ScenarioError, match="recovery_exit_credit"):
+        Scenario.from_dict(dumbbell(tcp={"recovery_exit_credit": "all"}))

@@ -66,6 +66,25 @@ pub enum LossFlightSize {
     Pipe,
 }
 
+/// What the ACK that ends loss recovery does besides setting cwnd = ssthresh.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RecoveryExitCredit {
+    /// RFC 6582 Section 3.2 step 3 ("Full acknowledgments ... set cwnd to ... ssthresh"),
+    /// RFC 6675 Section 5 (A) (the recovery phase ends; cwnd is step 4.2's ssthresh): the
+    /// ACK that ends recovery does not grow the window. The default.
+    #[default]
+    None,
+    /// ns-3 3.44 `TcpSocketBase::ProcessAck`, leaving `CA_RECOVERY`: cwnd = ssthresh, then
+    /// `IncreaseWindow(tcb, segsAcked)` with `segsAcked = (ackNumber - oldHeadSequence) /
+    /// segmentSize`, every segment the ACK covers (the SACKed ones of the whole recovery
+    /// included). Laws that count acknowledged segments (ns-3's TcpScalable, TcpCubic,
+    /// TcpHighSpeed; aqmlab's `scalable` `ns3`, `cubic`'s W_est) then grow by about one
+    /// window's worth of ACKs at once; Reno's +1/cwnd per ACK does not count them. For
+    /// comparisons with ns-3.
+    Cumulative,
+}
+
 /// How the receiver echoes Congestion Experienced marks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -134,6 +153,10 @@ pub struct TcpConfig {
     /// With `sack`: FlightSize on entering recovery, RFC 5681's (default) or ns-3's pipe.
     #[serde(default)]
     pub loss_flight_size: LossFlightSize,
+    /// The ACK that ends loss recovery: no window growth (default) or ns-3's credit of every
+    /// segment it covers.
+    #[serde(default)]
+    pub recovery_exit_credit: RecoveryExitCredit,
 }
 
 impl Default for TcpConfig {
@@ -159,6 +182,7 @@ impl Default for TcpConfig {
             partial_ack_timer: PartialAckTimer::Impatient,
             sack_recovery: SackRecovery::Rfc6675,
             loss_flight_size: LossFlightSize::Rfc5681,
+            recovery_exit_credit: RecoveryExitCredit::None,
         }
     }
 }

@@ -11,7 +11,7 @@ use super::cc::{AckEvent, CcInit, CongestionControl, CongestionEvent};
 use super::prr::{Prr, ReductionBound};
 use super::rto::RtoEstimator;
 use super::sack::{NextSeg, SackBlock, Scoreboard, SendState};
-use super::{EcnEcho, LossFlightSize, PartialAckTimer, Recovery, SackRecovery, TcpConfig};
+use super::{EcnEcho, LossFlightSize, PartialAckTimer, Recovery, RecoveryExitCredit, SackRecovery, TcpConfig};
 use crate::error::{EngineError, Result};
 use crate::packet::{Ecn, FlowId, Packet, PacketKind, RouteId, FLAG_CWR, FLAG_ECE, FLAG_RETRANSMIT};
 use crate::rng::Rng;
@@ -79,6 +79,8 @@ pub struct TcpSender {
     prr: Option<Prr>,
     /// FlightSize handed to `on_loss` when SACK recovery starts.
     loss_flight_size: LossFlightSize,
+    /// Whether the ACK ending recovery is handed to the window law (ns-3) or not.
+    recovery_exit_credit: RecoveryExitCredit,
     min_rtt_ns: Time,
     last_rtt_ns: Option<Time>,
     /// Retransmission timer deadline (RFC 6298 Section 5).
@@ -170,6 +172,7 @@ impl TcpSender {
             sack_recovery: config.sack_recovery,
             prr: None,
             loss_flight_size: config.loss_flight_size,
+            recovery_exit_credit: config.recovery_exit_credit,
             min_rtt_ns: 0,
             last_rtt_ns: None,
             rto_deadline: None,
@@ -340,7 +343,7 @@ impl TcpSender {
     }
 
     /// New data acknowledged outside loss recovery: the ECN reaction or the window law.
-    fn window_on_new_ack(&mut self, acked: u64, rtt: Time, ece: bool, now: Time) {
+    fn window_on_new_ack(&mut self, acked: u64, delivered: u64, rtt: Time, ece: bool, now: Time) {
         if ece && !self.cc.ecn_per_ack() {
             // RFC 3168 Section 6.1.2: react to ECE at most once per window of data, and never
             // increase the window in response to an ECE ACK. The window ends only when a
@@ -366,6 +369,7 @@ impl TcpSender {
             let event = AckEvent {
                 now,
                 acked_segments: acked,
+                delivered_segments: delivered,
                 rtt_sample_ns: Some(rtt),
                 min_rtt_ns: self.min_rtt_ns,
                 srtt_ns: self.rto.srtt_ns(),
@@ -375,6 +379,15 @@ impl TcpSender {
                 high_tx: self.high_tx,
             };
             self.cc.on_ack(&event);
+        }
+    }
+
+    /// The ACK that ended loss recovery (cwnd = ssthresh already): with
+    /// `recovery_exit_credit = cumulative`, ns-3's `IncreaseWindow(tcb, segsAcked)` on leaving
+    /// `CA_RECOVERY`, every segment the ACK covers counted (`TcpSocketBase::ProcessAck`).
+    fn credit_recovery_exit(&mut self, acked: u64, rtt: Time, ece: bool, now: Time) {
+        if self.recovery_exit_credit == RecoveryExitCredit::Cumulative {
+            self.window_on_new_ack(acked, acked, rtt, ece, now);
         }
     }
 
@@ -399,6 +412,7 @@ impl TcpSender {
                 // cwnd = ssthresh (the algorithm's window after `on_loss`).
                 self.in_recovery = false;
                 self.inflation = 0.0;
+                self.credit_recovery_exit(acked, rtt, ece, now);
             } else {
                 // RFC 6582 Section 3.2 step 4: partial ACK: retransmit the first unacked
                 // segment, deflate by the amount acknowledged, add back one segment, and
@@ -414,7 +428,7 @@ impl TcpSender {
                 return;
             }
         } else {
-            self.window_on_new_ack(acked, rtt, ece, now);
+            self.window_on_new_ack(acked, acked, rtt, ece, now);
         }
         if self.check_complete(now) {
             return;
@@ -494,7 +508,7 @@ impl TcpSender {
         let ece = self.ecn && ack.has_flag(FLAG_ECE);
         let d = self.dupack_threshold;
         let prr = self.sack_recovery == SackRecovery::Prr;
-        let (una_before, sacked_before) = (self.snd_una, if prr { self.sacked_outstanding() } else { 0 });
+        let (una_before, sacked_before) = (self.snd_una, self.sacked_outstanding());
         // RFC 6675 Section 5: every ACK updates the scoreboard (Update(), Section 4). An ACK
         // that SACKs new data is a duplicate ACK (Section 2), even if it also advances the
         // cumulative ACK.
@@ -510,9 +524,12 @@ impl TcpSender {
                     // 3 ends PRR with cwnd = ssthresh too). The scoreboard above HighACK is kept.
                     self.in_recovery = false;
                     self.prr = None;
+                    self.credit_recovery_exit(acked, rtt, ece, now);
                 }
             } else {
-                self.window_on_new_ack(acked, rtt, ece, now);
+                // RFC 6937 Section 3: DeliveredData = change_in(snd.una) + change_in(SACKd).
+                let delivered = (self.snd_una - una_before + self.sacked_outstanding()).saturating_sub(sacked_before);
+                self.window_on_new_ack(acked, delivered, rtt, ece, now);
             }
             if self.check_complete(now) {
                 return;

@@ -234,3 +234,66 @@ fn loss_flight_size_pipe_cuts_from_the_pipe_at_entry() {
     let err = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "tcp").err().unwrap();
     assert!(err.to_string().contains("tcp.loss_flight_size"), "{err}");
 }
+
+/// `recovery_exit_credit` (ns-3's TcpSocketBase::ProcessAck leaving CA_RECOVERY): the ACK that
+/// ends a SACK recovery sets cwnd = ssthresh and then, with `cumulative`, hands the window law
+/// every segment it covers. With Scalable's `ns3` law (+1 per min(cwnd, 100) segments) and 20
+/// segments covered at cwnd = ssthresh = 17.5: +20/17.5 segment; `none` leaves cwnd = ssthresh.
+#[test]
+fn recovery_exit_credit_hands_the_cumulative_ack_to_the_window_law() {
+    use crate::tcp::cc::scalable::{ScalableConfig, ScalableDefinition};
+    use crate::tcp::CcConfig;
+    for (credit, expected) in [(RecoveryExitCredit::None, 17.5), (RecoveryExitCredit::Cumulative, 17.5 + 20.0 / 17.5)] {
+        let config = TcpConfig {
+            cc: CcConfig::Scalable(ScalableConfig { definition: ScalableDefinition::Ns3, ..Default::default() }),
+            sack: true,
+            recovery_exit_credit: credit,
+            initial_window: 20.0,
+            initial_ssthresh: 20.0,
+            max_window: 20.0,
+            ..TcpConfig::default()
+        };
+        let mut tx = sender(&config);
+        let mut out = Vec::new();
+        tx.start(0, &mut out);
+        // Segment 0 is lost; 1..19 are SACKed one by one (recovery from the third).
+        for top in 2..=20 {
+            sack_ack(&mut tx, 0, &[(1, top)], 100 * MS, &mut out);
+        }
+        assert!(tx.in_recovery);
+        assert_eq!(tx.ssthresh(), 17.5, "0.875 x FlightSize 20");
+        // The retransmission of 0 arrives; its ACK covers 0..19 (20 segments), RecoveryPoint
+        // (19) is passed: recovery ends.
+        sack_ack(&mut tx, 20, &[], 200 * MS, &mut out);
+        assert!(!tx.in_recovery);
+        assert!((tx.cwnd() - expected).abs() < 1e-9, "{credit:?}: cwnd {}", tx.cwnd());
+    }
+}
+
+/// The window law is handed the segments an ACK *delivers* (RFC 6937's DeliveredData, ns-3's
+/// `currentDelivered`, Linux's `acked_sacked`): when a hole is filled outside recovery, the
+/// cumulative ACK's advance over segments SACKed earlier is not delivery again.
+#[test]
+fn window_laws_see_delivered_segments_not_the_cumulative_advance() {
+    use crate::tcp::cc::scalable::{ScalableConfig, ScalableDefinition};
+    use crate::tcp::CcConfig;
+    let config = TcpConfig {
+        cc: CcConfig::Scalable(ScalableConfig { definition: ScalableDefinition::Ns3, ..Default::default() }),
+        sack: true,
+        initial_window: 20.0,
+        initial_ssthresh: 20.0,
+        max_window: 20.0,
+        ..TcpConfig::default()
+    };
+    let mut tx = sender(&config);
+    let mut out = Vec::new();
+    tx.start(0, &mut out);
+    // Segment 0 arrives late: 1 and 2 are SACKed first (two duplicate ACKs, no recovery).
+    sack_ack(&mut tx, 0, &[(1, 2)], 100 * MS, &mut out);
+    sack_ack(&mut tx, 0, &[(1, 3)], 100 * MS, &mut out);
+    assert!(!tx.in_recovery);
+    assert_eq!(tx.cwnd(), 20.0);
+    // The ACK of 0 advances snd_una by 3 but delivers one segment: +1/20, not +3/20.
+    sack_ack(&mut tx, 3, &[], 101 * MS, &mut out);
+    assert!((tx.cwnd() - (20.0 + 1.0 / 20.0)).abs() < 1e-12, "{}", tx.cwnd());
+}

@@ -223,6 +223,7 @@ mod tests {
         AckEvent {
             now: 0,
             acked_segments: 1,
+            delivered_segments: 1,
             rtt_sample_ns: None,
             min_rtt_ns: 0,
             srtt_ns: 0,

@@ -243,6 +243,7 @@ mod tests {
             AckEvent {
                 now: 0,
                 acked_segments: 1,
+                delivered_segments: 1,
                 rtt_sample_ns: Some(rtt),
                 min_rtt_ns: BASE,
                 srtt_ns: rtt,
@@ -414,6 +415,7 @@ mod tests {
         let mut ack = AckEvent {
             now: 0,
             acked_segments: 1,
+            delivered_segments: 1,
             rtt_sample_ns: Some(BASE),
             min_rtt_ns: BASE,
             srtt_ns: BASE,

@@ -18,10 +18,30 @@ use super::{AckEvent, CongestionControl, CongestionEvent};
 use crate::error::{EngineError, Result};
 use crate::time::Time;
 
+/// Which CUBIC: RFC 9438's, or ns-3 3.44's `TcpCubic` (src/internet/model/tcp-cubic.cc).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CubicDefinition {
+    /// RFC 9438. The default.
+    #[default]
+    Rfc9438,
+    /// ns-3 3.44 `TcpCubic` (derived from Linux `tcp_cubic.c`), where it departs from RFC 9438:
+    /// (1) the Reno-friendly estimate always grows by α_cubic = 3(1 − β)/(1 + β) per window
+    /// (`Update`: `m_tcpCwnd++` every `segCwnd * scale >> 3` ACKs, scale = 8(1 + β)/3/(1 − β);
+    /// Linux `tcp_friendliness` likewise), never by RFC 9438 Section 4.3's α = 1 once W_est
+    /// has reached cwnd_prior; (2) a timeout keeps W_max (`CubicReset` on `CA_LOSS` leaves
+    /// `m_lastMaxCwnd`), so the first stage after it approaches the old W_max with K > 0
+    /// instead of RFC 9438 Section 4.8's K = 0, W_max = cwnd; (3) the target is W_cubic(t +
+    /// minimum RTT) (`t = Now + m_delayMin − m_epochStart`), not t + smoothed RTT.
+    Ns3,
+}
+
 /// CUBIC parameters.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CubicConfig {
+    /// `rfc9438` (the default) or `ns3`.
+    pub definition: CubicDefinition,
     /// C, segments/s³ (RFC 9438 Section 4.1.1: 0.4; seed 004's scaling factor C_s).
     pub c: f64,
     /// β_cubic, the window kept on a congestion event (RFC 9438 Section 4.1.1: 0.7).
@@ -34,7 +54,13 @@ pub struct CubicConfig {
 
 impl Default for CubicConfig {
     fn default() -> Self {
-        CubicConfig { c: 0.4, beta: 0.7, fast_convergence: true, reno_friendly: true }
+        CubicConfig {
+            definition: CubicDefinition::Rfc9438,
+            c: 0.4,
+            beta: 0.7,
+            fast_convergence: true,
+            reno_friendly: true,
+        }
     }
 }
 
@@ -50,6 +76,7 @@ struct Epoch {
 }
 
 pub struct Cubic {
+    definition: CubicDefinition,
     c: f64,
     beta: f64,
     /// α_cubic = 3(1 − β_cubic)/(1 + β_cubic) (RFC 9438 Section 4.3, Figure 4).
@@ -83,6 +110,7 @@ impl Cubic {
             ));
         }
         Ok(Cubic {
+            definition: config.definition,
             c: config.c,
             beta: config.beta,
             alpha: 3.0 * (1.0 - config.beta) / (1.0 + config.beta),
@@ -182,14 +210,23 @@ impl CongestionControl for Cubic {
         }
         let epoch = self.epoch.expect("epoch started");
         let t = (ack.now - epoch.start) as f64 * 1e-9;
-        let rtt_ns = if ack.srtt_ns > 0 { ack.srtt_ns } else { ack.rtt_sample_ns.unwrap_or(0) };
+        let rtt_ns = if self.definition == CubicDefinition::Ns3 && ack.min_rtt_ns > 0 {
+            // ns-3 TcpCubic::Update: t = Now + m_delayMin − m_epochStart (the minimum RTT).
+            ack.min_rtt_ns
+        } else if ack.srtt_ns > 0 {
+            ack.srtt_ns
+        } else {
+            ack.rtt_sample_ns.unwrap_or(0)
+        };
         let rtt = rtt_ns as f64 * 1e-9;
         // RFC 9438 Section 4.2, Figure 3: target = W_cubic(t + RTT) bounded to
         // [cwnd, 1.5 cwnd]; RTT is the smoothed round-trip time.
         let target = (self.c * (t + rtt - epoch.k).powi(3) + epoch.w_max).clamp(self.cwnd, 1.5 * self.cwnd);
         // RFC 9438 Section 4.3, Figure 4: W_est += α_cubic · segments_acked / cwnd, with
         // α_cubic = 1 once W_est has reached cwnd_prior (seed 004 eqs. (3)-(4)).
-        let alpha = if self.w_est >= self.cwnd_prior { 1.0 } else { self.alpha };
+        // ns-3 (and Linux tcp_cubic.c): α_cubic throughout.
+        let alpha =
+            if self.definition == CubicDefinition::Rfc9438 && self.w_est >= self.cwnd_prior { 1.0 } else { self.alpha };
         self.w_est += alpha * ack.acked_segments as f64 / self.cwnd;
         let w_cubic_t = self.c * (t - epoch.k).powi(3) + epoch.w_max;
         if self.reno_friendly && w_cubic_t < self.w_est {
@@ -216,7 +253,8 @@ impl CongestionControl for Cubic {
         // cwnd at its start (`start_epoch`).
         self.congestion(event);
         self.cwnd = 1.0;
-        self.after_timeout = true;
+        // ns-3 TcpCubic::CubicReset keeps m_lastMaxCwnd: the next stage has K > 0 toward it.
+        self.after_timeout = self.definition == CubicDefinition::Rfc9438;
     }
 }
 
@@ -234,6 +272,7 @@ mod tests {
         AckEvent {
             now,
             acked_segments: 1,
+            delivered_segments: 1,
             rtt_sample_ns: Some(srtt),
             min_rtt_ns: srtt,
             srtt_ns: srtt,
@@ -398,6 +437,62 @@ mod tests {
         assert_eq!(cc.epoch_k(), Some(0.0));
         // W_cubic(t) = C t³ + cwnd_epoch
         assert!((cc.w_cubic(2.0).unwrap() - (0.4 * 8.0 + start)).abs() < 1e-9);
+    }
+
+    fn ns3() -> CubicConfig {
+        CubicConfig { definition: CubicDefinition::Ns3, ..CubicConfig::default() }
+    }
+
+    /// `definition = "ns3"` against ns-3 3.44's TcpCubic (tcp-cubic.cc).
+    #[test]
+    fn ns3_definition_keeps_alpha_cubic_past_cwnd_prior() {
+        // TcpCubic::Update: m_tcpCwnd++ every segCwnd·scale >> 3 ACKs, scale = 8(1 + β)/3/(1 − β)
+        // (15 at β = 0.7): α ≈ 8/15 segment per window at every window, also once the
+        // estimate has passed cwnd_prior (RFC 9438 Section 4.3 then uses α = 1).
+        for (config, alpha) in [(ns3(), 3.0 * 0.3 / 1.7), (CubicConfig::default(), 1.0)] {
+            let mut cc = cubic(config.clone(), 20.0, 1e9);
+            cc.on_loss(&loss(20));
+            let (rtt, mut now) = (MS, 10_000 * MS);
+            while cc.window() < 20.5 {
+                now = round(&mut cc, now, rtt);
+            }
+            let before = cc.window();
+            round(&mut cc, now, rtt);
+            let n = before.floor();
+            let gain = cc.window() - before;
+            assert!((gain - alpha * n / before).abs() < 0.05, "{:?}: +{gain} per window", config.definition);
+        }
+    }
+
+    #[test]
+    fn ns3_definition_keeps_w_max_after_a_timeout_and_aims_one_min_rtt_ahead() {
+        // TcpCubic::CubicReset (CongestionStateSet(CA_LOSS)) leaves m_lastMaxCwnd: the first
+        // stage after the timeout has K = cbrt((W_max − cwnd)/C) > 0, not RFC 9438 4.8's K = 0.
+        let mut cc = cubic(CubicConfig { reno_friendly: false, ..ns3() }, 100.0, 1e9);
+        cc.on_loss(&loss(100));
+        cc.on_rto(&loss(60));
+        assert_eq!((cc.window(), cc.ssthresh()), (1.0, 0.7 * 60.0));
+        let mut now = 0;
+        while cc.window() < cc.ssthresh() {
+            cc.on_ack(&ack(now, 100 * MS));
+            now += MS;
+        }
+        let start = cc.window();
+        cc.on_ack(&ack(now, 100 * MS));
+        // Fast convergence at the timeout: W_max = 70·(1 + β)/2 = 59.5 (cwnd 70 < W_max 100).
+        assert!((cc.w_max() - 59.5).abs() < 1e-9, "{}", cc.w_max());
+        assert!((cc.epoch_k().unwrap() - ((59.5 - start) / 0.4).cbrt()).abs() < 1e-9);
+        // Target W_cubic(t + minimum RTT) (t = Now + m_delayMin − m_epochStart): with the
+        // smoothed RTT at 300 ms and the minimum at 100 ms, the first ACK of a stage moves cwnd
+        // by (W_cubic(0.1 s) − cwnd)/cwnd.
+        let mut cc = cubic(CubicConfig { reno_friendly: false, ..ns3() }, 100.0, 1e9);
+        cc.on_loss(&loss(100));
+        let event = AckEvent { min_rtt_ns: 100 * MS, ..ack(0, 300 * MS) };
+        cc.on_ack(&event);
+        let w_cubic = cc.w_cubic(0.1).unwrap();
+        assert!((cc.window() - (70.0 + (w_cubic - 70.0) / 70.0)).abs() < 1e-9);
+        let serde: CubicConfig = serde_json::from_str(r#"{"definition": "ns3"}"#).unwrap();
+        assert_eq!(serde, ns3());
     }
 
     #[test]

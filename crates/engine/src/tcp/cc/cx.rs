@@ -301,6 +301,7 @@ mod tests {
         AckEvent {
             now: 0,
             acked_segments: 1,
+            delivered_segments: 1,
             rtt_sample_ns: Some((rtt_ms * 1e6) as Time),
             min_rtt_ns: (min_rtt_ms * 1e6) as Time,
             srtt_ns: 0,

@@ -101,6 +101,7 @@ mod tests {
         AckEvent {
             now,
             acked_segments: 1,
+            delivered_segments: 1,
             rtt_sample_ns: Some(rtt),
             min_rtt_ns: min_rtt,
             srtt_ns: rtt,

@@ -38,8 +38,15 @@ pub struct CcInit {
 #[derive(Clone, Copy, Debug)]
 pub struct AckEvent {
     pub now: Time,
-    /// Segments newly acknowledged by this ACK (>= 1).
+    /// Segments newly acknowledged by this ACK (>= 1): the cumulative ACK's advance.
     pub acked_segments: u64,
+    /// Segments newly delivered by this ACK: RFC 6937's DeliveredData, the advance of the
+    /// cumulative ACK plus the change in SACKed segments (segments SACKed by earlier ACKs and
+    /// now covered are not counted again; equal to `acked_segments` without SACK). What ns-3
+    /// (`currentDelivered`) and Linux (`acked_sacked`) hand their window laws, except that
+    /// with `recovery_exit_credit = cumulative` the ACK ending recovery passes every segment
+    /// it covers, as ns-3 does there.
+    pub delivered_segments: u64,
     /// RTT sample carried by this ACK (timestamp echo), ns.
     pub rtt_sample_ns: Option<Time>,
     /// Smallest RTT seen so far, ns (0 before the first sample).

@@ -72,6 +72,7 @@ mod tests {
         AckEvent {
             now: 0,
             acked_segments: n,
+            delivered_segments: n,
             rtt_sample_ns: None,
             min_rtt_ns: 0,
             srtt_ns: 0,

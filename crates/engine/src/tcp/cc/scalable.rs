@@ -128,9 +128,13 @@ impl CongestionControl for Scalable {
             // RFC 5681 Section 3.1 slow start (Kelly 2003 keeps it).
             self.cwnd += 1.0;
         } else if self.definition == ScalableDefinition::Ns3 {
-            // ns-3 TcpScalable::CongestionAvoidance, Linux tcp_cong_avoid_ai(tp, min(cwnd,
-            // AI_CNT)): one segment per min(cwnd, AIFactor = 1/a) ACKs.
-            self.cwnd += 1.0 / self.cwnd.min(1.0 / self.a);
+            // ns-3 TcpScalable::CongestionAvoidance (`m_ackCnt += segmentsAcked`, one segment
+            // each time m_ackCnt reaches w = min(segCwnd, m_aiFactor)), Linux
+            // tcp_cong_avoid_ai(tp, min(cwnd, AI_CNT), acked): one segment per min(cwnd,
+            // AIFactor = 1/a) segments *delivered* (ns-3's segmentsAcked comes from
+            // currentDelivered, Linux's acked from acked_sacked), so an ACK covering two
+            // segments (delayed ACKs) counts twice.
+            self.cwnd += ack.delivered_segments as f64 / self.cwnd.min(1.0 / self.a);
         } else if self.cwnd <= self.low_window {
             // Legacy window: Reno congestion avoidance (RFC 5681 eq. (3)).
             self.cwnd += 1.0 / self.cwnd;
@@ -161,6 +165,7 @@ mod tests {
         AckEvent {
             now: 0,
             acked_segments: 1,
+            delivered_segments: 1,
             rtt_sample_ns: None,
             min_rtt_ns: 0,
             srtt_ns: 0,
@@ -247,6 +252,14 @@ mod tests {
         let mut cc = Scalable::new(&ns3(), 18.0, 18.0, "cc").unwrap();
         cc.on_ack(&ack());
         assert!((cc.window() - (18.0 + 1.0 / 18.0)).abs() < 1e-12);
+        // ns-3 counts segments (`m_ackCnt += segmentsAcked`), Linux too (tcp_cong_avoid_ai(tp,
+        // w, acked)): an ACK of two segments (delayed ACKs) adds 2/18; Kelly's law is per ACK.
+        let mut cc = Scalable::new(&ns3(), 18.0, 18.0, "cc").unwrap();
+        cc.on_ack(&AckEvent { acked_segments: 2, delivered_segments: 2, ..ack() });
+        assert!((cc.window() - (18.0 + 2.0 / 18.0)).abs() < 1e-12);
+        let mut kelly = Scalable::new(&ScalableConfig::default(), 200.0, 200.0, "cc").unwrap();
+        kelly.on_ack(&AckEvent { acked_segments: 2, delivered_segments: 2, ..ack() });
+        assert!((kelly.window() - 200.01).abs() < 1e-12);
         // AIFactor follows a: a = 0.02 is ns-3's default AIFactor 50.
         let fifty = ScalableConfig { a: 0.02, ..ns3() };
         let mut cc = Scalable::new(&fifty, 200.0, 200.0, "cc").unwrap();
