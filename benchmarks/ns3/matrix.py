@@ -87,7 +87,14 @@ def scenario(tcp: str, queue: str, rtt_ms: int, min_rto: str = "200ms", sack: bo
                         "count": FLOWS,
                         "rtt": f"{rtt_ms}ms",
                         "access_rate": "1Gbps",
-                        "tcp": {"cc": TCPS[tcp], "packet_size": f"{PACKET_BYTES}B", "min_rto": min_rto, "sack": sack},
+                        "tcp": {
+                            "cc": TCPS[tcp],
+                            "packet_size": f"{PACKET_BYTES}B",
+                            "min_rto": min_rto,
+                            "sack": sack,
+                            # ns-3's SACK sender always does RFC 6675's Limited Transmit.
+                            "limited_transmit": sack,
+                        },
                         "start": {"kind": "uniform", "low": "0s", "high": "10s"},
                     }
                 ],
@@ -137,9 +144,11 @@ GENTLE_RED = {
     "gentle": True,
 }
 #: "Matched" rows: SACK (RFC 6675 recovery in both) and min RTO 1 s (ns-3's RTO estimator out
-#: of the comparison, README.md); the other settings (initial window, delayed ACKs, timestamps,
-#: limited transmit) are made equal by the mapping in every row.
-MATCHED_TCP = {"sack": True, "min_rto": "1s"}
+#: of the comparison, README.md); the other settings (initial window, delayed ACKs, timestamps)
+#: are made equal by the mapping in every row. Limited Transmit is on: ns-3's SACK sender
+#: sends by cwnd - pipe in every state, RFC 6675 Section 5 step (3), whatever its
+#: LimitedTransmit attribute says (ns3_mapping refuses sack without it; docs/sack.md).
+MATCHED_TCP = {"sack": True, "min_rto": "1s", "limited_transmit": True}
 #: A HighSpeed or Scalable definition other than the one ns-3 implements: the row's ns-3 side
 #: is the ns-3 definition's (`Row.ns3_scenario`).
 NS3_DEFINITION = {"highspeed": "linux_table", "scalable": "ns3"}

@@ -262,6 +262,16 @@ def _tcp_defaults(tcp: dict[str, Any], spec: Ns3Spec, buffer_bytes: int) -> int:
     add(f"default ns3::TcpSocket::DelAckTimeout {tcp['delayed_ack_timeout_ns']}ns", f"{where}.delayed_ack_timeout_ns")
     add(f"default ns3::TcpSocketBase::UseEcn {'On' if tcp['ecn'] else 'Off'}", f"{where}.ecn")
     add(f"default ns3::TcpSocketBase::ReTxThreshold {tcp['dupack_threshold']}", f"{where}.dupack_threshold")
+    if tcp.get("sack", False) and not tcp["limited_transmit"]:
+        # ns-3's SACK sender sends by cwnd - pipe in every state (TcpSocketBase::SendPendingData,
+        # AvailableWindow = cwnd - BytesInFlight(), RFC 6675's pipe): each SACK of a duplicate
+        # ACK before fast retransmit lets a new segment out, i.e. RFC 6675 Section 5 step (3).
+        # Its LimitedTransmit attribute acts only without SACK (DupAck, SendPendingData:
+        # `!m_sackEnabled && m_limitedTx`), so it cannot be turned off (docs/sack.md).
+        raise Unsupported(
+            f"{where}.limited_transmit = false with sack = true: ns-3's SACK sender always does RFC 6675's "
+            "Limited Transmit (step (3), cwnd - pipe); set limited_transmit = true"
+        )
     add(
         f"default ns3::TcpSocketBase::LimitedTransmit {str(tcp['limited_transmit']).lower()}",
         f"{where}.limited_transmit",

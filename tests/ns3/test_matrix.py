@@ -47,6 +47,8 @@ def test_issue15_rows_cover_the_issue_with_matched_and_default_settings():
         tcp = row.scenario.resolved()["topology"]["groups"][0]["traffic"]["tcp"]
         matched = "-sack" in name
         assert tcp.get("sack", False) == matched and tcp["min_rto_ns"] == (1_000_000_000 if matched else 200_000_000)
+        # ns-3's SACK sender always does RFC 6675's Limited Transmit (ns3_mapping refuses sack without it).
+        assert tcp["limited_transmit"] == matched
     assert rows["access2m-newreno-sack-red"].ns3_seeds == 2 and rows["access2m-newreno-sack-red-ecn"].ns3_seeds == 2
     group = rows["access2m-newreno-red"].scenario.resolved()["topology"]["groups"][0]
     assert group["access_rate_bps"] == 2_000_000 and group["access_queue"]["limit"] == {"packets": 100}
