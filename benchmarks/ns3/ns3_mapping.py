@@ -242,7 +242,8 @@ def _tcp_defaults(tcp: dict[str, Any], spec: Ns3Spec, buffer_bytes: int) -> int:
     add(f"default ns3::TcpSocket::SegmentSize {segment}", f"{where}.packet_size_bytes - header_bytes")
     # aqmlab has no TCP options: no timestamps, so a 1500-byte packet carries 1460 bytes.
     add("default ns3::TcpSocketBase::Timestamp false", "aqmlab (no TCP options)")
-    # RFC 6675's cwnd - pipe is ns-3's TcpClassicRecovery with SACK; RFC 6937's PRR is TcpPrrRecovery.
+    # RFC 6675's cwnd - pipe is ns-3's TcpClassicRecovery with SACK; RFC 6937's PRR is TcpPrrRecovery
+    # (which counts DeliveredData its own way, whatever aqmlab's prr_delivered says: docs/sack.md).
     prr = tcp.get("sack_recovery", "rfc6675") == "prr"
     recovery_type, source = (
         ("TcpPrrRecovery", "sack_recovery = prr") if prr else ("TcpClassicRecovery", "recovery = new_reno")
