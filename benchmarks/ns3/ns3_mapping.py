@@ -273,7 +273,8 @@ def _tcp_defaults(tcp: dict[str, Any], spec: Ns3Spec, buffer_bytes: int) -> int:
     add(f"default ns3::TcpSocket::SegmentSize {segment}", f"{where}.packet_size_bytes - header_bytes")
     # aqmlab has no TCP options: no timestamps, so a 1500-byte packet carries 1460 bytes.
     add("default ns3::TcpSocketBase::Timestamp false", "aqmlab (no TCP options)")
-    # RFC 6675's cwnd - pipe is ns-3's TcpClassicRecovery with SACK; RFC 6937's PRR is TcpPrrRecovery.
+    # RFC 6675's cwnd - pipe is ns-3's TcpClassicRecovery with SACK; RFC 6937's PRR is TcpPrrRecovery
+    # (which counts DeliveredData its own way, whatever aqmlab's prr_delivered says: docs/sack.md).
     prr = tcp.get("sack_recovery", "rfc6675") == "prr"
     recovery_type, source = (
         ("TcpPrrRecovery", "sack_recovery = prr") if prr else ("TcpClassicRecovery", "recovery = new_reno")
@@ -293,10 +294,21 @@ def _tcp_defaults(tcp: dict[str, Any], spec: Ns3Spec, buffer_bytes: int) -> int:
     add(f"default ns3::TcpSocket::DelAckTimeout {tcp['delayed_ack_timeout_ns']}ns", f"{where}.delayed_ack_timeout_ns")
     add(f"default ns3::TcpSocketBase::UseEcn {'On' if tcp['ecn'] else 'Off'}", f"{where}.ecn")
     add(f"default ns3::TcpSocketBase::ReTxThreshold {tcp['dupack_threshold']}", f"{where}.dupack_threshold")
-    add(
-        f"default ns3::TcpSocketBase::LimitedTransmit {str(tcp['limited_transmit']).lower()}",
-        f"{where}.limited_transmit",
-    )
+    if tcp.get("sack", False) and not tcp["limited_transmit"]:
+        # ns-3's SACK sender sends by cwnd - pipe in every state (TcpSocketBase::SendPendingData,
+        # AvailableWindow = cwnd - BytesInFlight(), RFC 6675's pipe): each SACK of a duplicate
+        # ACK before fast retransmit lets a new segment out, i.e. RFC 6675 Section 5 step (3).
+        # Its LimitedTransmit attribute acts only without SACK (DupAck, SendPendingData:
+        # `!m_sackEnabled && m_limitedTx`), so it cannot be turned off (docs/sack.md).
+        raise Unsupported(
+            f"{where}.limited_transmit = false with sack = true: ns-3's SACK sender always does RFC 6675's "
+            "Limited Transmit (step (3), cwnd - pipe); set limited_transmit = true"
+        )
+    # With SACK ns-3 ignores LimitedTransmit (above); the spec says `false` there, as it did
+    # before the check, so that stored ns-3 runs stay valid: run 1 of access2m-newreno-sack-red
+    # is bit-identical with true and false (docs/sack.md).
+    limited = tcp["limited_transmit"] and not tcp.get("sack", False)
+    add(f"default ns3::TcpSocketBase::LimitedTransmit {str(limited).lower()}", f"{where}.limited_transmit")
     add(f"default ns3::TcpSocketBase::Sack {str(tcp.get('sack', False)).lower()}", f"{where}.sack")
     # Window scaling on, and buffers large enough that neither the sender's buffer nor the
     # receiver's advertised window ever limits a flow (aqmlab: max_window).

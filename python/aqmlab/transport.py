@@ -63,6 +63,12 @@ class Tcp(Model):
     #: the window law counts every segment that ACK covers, as ns-3's TcpSocketBase::ProcessAck
     #: does (IncreaseWindow(tcb, segsAcked)); for comparisons with ns-3 (docs/validation.md).
     recovery_exit_credit: Literal["none", "cumulative"] = "none"
+    #: With sack_recovery = "prr": PRR's DeliveredData. "rfc6937" (default): change in snd.una
+    #: + change in SACKed (RFC 6937 Section 3); "ns3": as ns-3 3.44's TcpPrrRecovery receives
+    #: it, one segment more per ACK that SACKs new data (RFC 6937's estimate for a duplicate ACK
+    #: without SACK, added on top) until prr_delivered reaches RecoverFS, and an ACK that both
+    #: SACKs and advances snd.una counted twice. For comparisons with ns-3 (docs/sack.md).
+    prr_delivered: Literal["rfc6937", "ns3"] = "rfc6937"
 
     @model_validator(mode="before")
     @classmethod
@@ -97,6 +103,11 @@ class Tcp(Model):
                 "loss_flight_size = 'pipe' needs sack = true: pipe is RFC 6675's count from the SACK "
                 "scoreboard (use the default 'rfc5681' without SACK)"
             )
+        if self.prr_delivered == "ns3" and self.sack_recovery != "prr":
+            raise ValueError(
+                "prr_delivered = 'ns3' needs sack_recovery = 'prr': it changes how Proportional Rate "
+                f"Reduction counts delivered data (got sack_recovery = {self.sack_recovery!r})"
+            )
         return self
 
     def resolved(self) -> dict[str, Any]:
@@ -129,4 +140,6 @@ class Tcp(Model):
             resolved["loss_flight_size"] = self.loss_flight_size
         if self.recovery_exit_credit != "none":
             resolved["recovery_exit_credit"] = self.recovery_exit_credit
+        if self.prr_delivered != "rfc6937":
+            resolved["prr_delivered"] = self.prr_delivered
         return resolved

@@ -166,11 +166,21 @@ def test_definitions_ns3_does_not_implement_are_unsupported(cc, message):
         ({"tcp": {"recovery": "tahoe"}}, "Tahoe"),
         ({"tcp": {"initial_window": 1.5}}, "whole segments"),
         ({"stop": {"kind": "fixed", "at": "50s"}}, "stop"),
+        # ns-3's SACK sender always sends by cwnd - pipe (RFC 6675 step (3)); its
+        # LimitedTransmit attribute acts only without SACK.
+        ({"tcp": {"sack": True}}, r"tcp\.limited_transmit = false with sack = true"),
     ],
 )
 def test_unsupported_group_settings_are_named(change, message):
     with pytest.raises(Unsupported, match=message):
         translate(with_group(dumbbell(), **change))
+
+
+def test_sack_maps_with_limited_transmit_on():
+    values = defaults(translate(with_group(dumbbell(), tcp={"sack": True, "limited_transmit": True})))
+    assert values["ns3::TcpSocketBase::Sack"] == "true"
+    # ns-3 ignores the attribute with SACK; the spec keeps the text stored runs were made with.
+    assert values["ns3::TcpSocketBase::LimitedTransmit"] == "false"
 
 
 def test_unsupported_queue_is_named():

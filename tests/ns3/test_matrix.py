@@ -22,7 +22,7 @@ from matrix import NS3_DEFINITION, issue15_matrix  # noqa: E402
 
 ROWS = agreement.all_rows(3)
 #: Rows whose one factor is on aqmlab's side only, or on ns-3's only (`Row.ns3_variant`).
-SAME_NS3_SPEC = ("-pipe", "-exitcredit", "-ns3noexitcredit", "cubic-sack-red-ns3")
+SAME_NS3_SPEC = ("-pipe", "-ns3delivered", "-exitcredit", "-ns3noexitcredit", "cubic-sack-red-ns3")
 
 
 @pytest.mark.parametrize("name", sorted(ROWS))
@@ -56,6 +56,8 @@ def test_issue15_rows_cover_the_issue_with_matched_and_default_settings():
             assert tcp["sack"] and tcp["min_rto_ns"] == 200_000_000
             continue
         assert tcp.get("sack", False) == matched and tcp["min_rto_ns"] == (1_000_000_000 if matched else 200_000_000)
+        # ns-3's SACK sender always does RFC 6675's Limited Transmit (ns3_mapping refuses sack without it).
+        assert tcp["limited_transmit"] == matched
     assert rows["access2m-newreno-sack-red"].ns3_seeds == 2 and rows["access2m-newreno-sack-red-ecn"].ns3_seeds == 2
     group = rows["access2m-newreno-red"].scenario.resolved()["topology"]["groups"][0]
     assert group["access_rate_bps"] == 2_000_000 and group["access_queue"]["limit"] == {"packets": 100}

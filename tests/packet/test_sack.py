@@ -181,3 +181,16 @@ def test_loss_flight_size_pipe_is_resolved_only_when_chosen_and_needs_sack():
     assert pipe.resolved()["topology"]["groups"][0]["traffic"]["tcp"]["loss_flight_size"] == "pipe"
     with pytest.raises(Exception, match="loss_flight_size"):
         aqmlab.Scenario.model_validate(with_path(BURSTS, "topology.groups.0.tcp", {**tcp, "loss_flight_size": "pipe"}))
+
+
+def test_prr_delivered_ns3_is_resolved_only_when_chosen_and_needs_prr():
+    tcp = {**BURSTS["topology"]["groups"][0]["tcp"], "sack": True}
+    prr = {**tcp, "sack_recovery": "prr"}
+    default = aqmlab.Scenario.model_validate(with_path(BURSTS, "topology.groups.0.tcp", prr))
+    assert "prr_delivered" not in default.resolved()["topology"]["groups"][0]["traffic"]["tcp"]
+    ns3 = aqmlab.Scenario.model_validate(
+        with_path(BURSTS, "topology.groups.0.tcp", {**tcp, "sack_recovery": "prr", "prr_delivered": "ns3"})
+    )
+    assert ns3.resolved()["topology"]["groups"][0]["traffic"]["tcp"]["prr_delivered"] == "ns3"
+    with pytest.raises(Exception, match="prr_delivered = 'ns3' needs sack_recovery = 'prr'"):
+        aqmlab.Scenario.model_validate(with_path(BURSTS, "topology.groups.0.tcp", {**tcp, "prr_delivered": "ns3"}))

@@ -85,6 +85,22 @@ pub enum RecoveryExitCredit {
     Cumulative,
 }
 
+/// What Proportional Rate Reduction counts as DeliveredData (`sack_recovery = prr`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PrrDelivered {
+    /// RFC 6937 Section 3: DeliveredData = change_in(snd.una) + change_in(SACKd). The default.
+    #[default]
+    Rfc6937,
+    /// As ns-3 3.44's `TcpPrrRecovery` receives it: one segment more on every ACK that SACKs
+    /// new data while prr_delivered < RecoverFS (`DoRecovery`: `if (isDupAck && m_prrDelivered <
+    /// m_recoveryFlightSize) deliveredBytes += segmentSize`, on top of the SACKed bytes), and
+    /// an ACK that both SACKs new data and advances snd.una counted twice (`DupAck` and the
+    /// partial-ACK branch of `ProcessAck` each call `DoRecovery` with the same delivered
+    /// bytes). For comparisons with ns-3 (docs/sack.md).
+    Ns3,
+}
+
 /// How the receiver echoes Congestion Experienced marks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -157,6 +173,9 @@ pub struct TcpConfig {
     /// segment it covers.
     #[serde(default)]
     pub recovery_exit_credit: RecoveryExitCredit,
+    /// With `sack_recovery = prr`: PRR's DeliveredData, RFC 6937's (default) or ns-3's.
+    #[serde(default)]
+    pub prr_delivered: PrrDelivered,
 }
 
 impl Default for TcpConfig {
@@ -183,6 +202,7 @@ impl Default for TcpConfig {
             sack_recovery: SackRecovery::Rfc6675,
             loss_flight_size: LossFlightSize::Rfc5681,
             recovery_exit_credit: RecoveryExitCredit::None,
+            prr_delivered: PrrDelivered::Rfc6937,
         }
     }
 }

@@ -80,6 +80,10 @@ impl Prr {
         self.prr_delivered
     }
 
+    pub fn recover_fs(&self) -> u64 {
+        self.recover_fs
+    }
+
     pub fn prr_out(&self) -> u64 {
         self.prr_out
     }

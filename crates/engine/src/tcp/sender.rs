@@ -11,7 +11,9 @@ use super::cc::{AckEvent, CcInit, CongestionControl, CongestionEvent};
 use super::prr::{Prr, ReductionBound};
 use super::rto::RtoEstimator;
 use super::sack::{NextSeg, SackBlock, Scoreboard, SendState};
-use super::{EcnEcho, LossFlightSize, PartialAckTimer, Recovery, RecoveryExitCredit, SackRecovery, TcpConfig};
+use super::{
+    EcnEcho, LossFlightSize, PartialAckTimer, PrrDelivered, Recovery, RecoveryExitCredit, SackRecovery, TcpConfig,
+};
 use crate::error::{EngineError, Result};
 use crate::packet::{Ecn, FlowId, Packet, PacketKind, RouteId, FLAG_CWR, FLAG_ECE, FLAG_RETRANSMIT};
 use crate::rng::Rng;
@@ -81,6 +83,8 @@ pub struct TcpSender {
     loss_flight_size: LossFlightSize,
     /// Whether the ACK ending recovery is handed to the window law (ns-3) or not.
     recovery_exit_credit: RecoveryExitCredit,
+    /// PRR's DeliveredData: RFC 6937's or ns-3's (`ns3_prr_delivered`).
+    prr_delivered: PrrDelivered,
     min_rtt_ns: Time,
     last_rtt_ns: Option<Time>,
     /// Retransmission timer deadline (RFC 6298 Section 5).
@@ -124,6 +128,13 @@ impl TcpSender {
                 format!("{field}.sack_recovery"),
                 "prr",
                 "\"rfc6675\" without sack (Proportional Rate Reduction paces RFC 6675's SACK recovery; set sack = true)",
+            ));
+        }
+        if config.prr_delivered == PrrDelivered::Ns3 && config.sack_recovery != SackRecovery::Prr {
+            return Err(EngineError::invalid(
+                format!("{field}.prr_delivered"),
+                "ns3",
+                "\"rfc6937\" without sack_recovery = prr (it changes how PRR counts delivered data)",
             ));
         }
         if config.loss_flight_size == LossFlightSize::Pipe && !config.sack {
@@ -173,6 +184,7 @@ impl TcpSender {
             prr: None,
             loss_flight_size: config.loss_flight_size,
             recovery_exit_credit: config.recovery_exit_credit,
+            prr_delivered: config.prr_delivered,
             min_rtt_ns: 0,
             last_rtt_ns: None,
             rto_deadline: None,
@@ -538,8 +550,11 @@ impl TcpSender {
             self.arm_timer(now);
         }
         // RFC 6937 Section 3: DeliveredData = change_in(snd.una) + change_in(SACKd).
-        let delivered =
+        let mut delivered =
             if prr { (self.snd_una - una_before + self.sacked_outstanding()).saturating_sub(sacked_before) } else { 0 };
+        if prr && self.prr_delivered == PrrDelivered::Ns3 && newly_sacked > 0 {
+            delivered = self.ns3_prr_delivered(delivered, self.snd_una > una_before);
+        }
         if self.in_recovery {
             // RFC 6675 Section 5 (B)-(C): SetPipe(), then send while cwnd - pipe >= 1 SMSS
             // (or, with PRR, the sndcnt of RFC 6937 Section 3).
@@ -562,6 +577,23 @@ impl TcpSender {
             }
         }
         self.send_available(now, out);
+    }
+
+    /// `prr_delivered = ns3`: the DeliveredData ns-3 3.44's `TcpPrrRecovery::DoRecovery` ends
+    /// up adding for an ACK that SACKs new data, from RFC 6937's `delivered`. ns-3 treats it as
+    /// a duplicate ACK and adds one segment while prr_delivered < RecoverFS (RFC 6937 Section 3
+    /// estimates DeliveredData as 1 MSS per duplicate ACK only when SACK is not in use; ns-3
+    /// adds it to the SACKed bytes, including on the ACK that starts recovery), and when the
+    /// ACK also advances snd.una it calls `DoRecovery` a second time with the same bytes
+    /// (`TcpSocketBase::DupAck`, then `ProcessAck`'s partial-ACK branch). Docs: docs/sack.md.
+    fn ns3_prr_delivered(&self, delivered: u64, advanced_una: bool) -> u64 {
+        let Some(prr) = self.prr.as_ref().filter(|_| self.in_recovery) else {
+            // The ACK that starts recovery: EnterRecovery -> DoRecovery(delivered, isDupAck).
+            return delivered + 1;
+        };
+        let dupack_segment = u64::from(prr.prr_delivered() < prr.recover_fs());
+        let second_call = if advanced_una { delivered } else { 0 };
+        delivered + dupack_segment + second_call
     }
 
     /// SACKed segments above the cumulative ACK (RFC 6937's "SACKd").

@@ -186,6 +186,61 @@ fn prr_spreads_the_reduction_over_the_acks_of_the_recovery() {
     assert!(prr[3..].windows(2).all(|w| w[0] + w[1] <= 2), "{prr:?}: no burst");
 }
 
+/// `prr_delivered = ns3` (ns-3 3.44's TcpPrrRecovery): each ACK that SACKs a new segment
+/// counts 2 delivered segments until prr_delivered reaches RecoverFS (20), so PRR sends one
+/// segment per ACK for the first half of the recovery instead of one per two; an ACK that
+/// also advances snd.una counts its delivered data twice more.
+#[test]
+fn prr_delivered_ns3_counts_a_segment_more_per_sacked_dupack() {
+    let mut per_ack = Vec::new();
+    for counting in [PrrDelivered::Rfc6937, PrrDelivered::Ns3] {
+        let config = TcpConfig {
+            sack: true,
+            sack_recovery: SackRecovery::Prr,
+            prr_delivered: counting,
+            initial_window: 20.0,
+            initial_ssthresh: 20.0,
+            max_window: 40.0,
+            ..TcpConfig::default()
+        };
+        let mut tx = sender(&config);
+        let mut out = Vec::new();
+        tx.start(0, &mut out);
+        sack_ack(&mut tx, 1, &[], 100 * MS, &mut out);
+        sack_ack(&mut tx, 2, &[], 100 * MS, &mut out);
+        out.clear();
+        // 2 lost; segments 3..21 SACKed one per ACK; recovery starts on the third.
+        let mut sent = Vec::new();
+        for top in 4..=22 {
+            sack_ack(&mut tx, 2, &[(3, top)], 101 * MS, &mut out);
+            sent.push(out.len());
+            out.clear();
+        }
+        let prr = tx.prr.unwrap();
+        per_ack.push((sent, prr.prr_delivered(), prr.prr_out()));
+        if counting == PrrDelivered::Ns3 {
+            // A partial ACK of 3 segments that also SACKs one: 2 x 4 + (prr_delivered 27 >=
+            // RecoverFS 20, so no extra segment).
+            assert_eq!(tx.ns3_prr_delivered(4, true), 8);
+            assert_eq!(tx.ns3_prr_delivered(1, false), 1);
+        }
+    }
+    // RFC 6937: 17 segments delivered in recovery; one sent per two until pipe reaches
+    // ssthresh (10), then PRR-SSRB's one per ACK: 10 sent (as the test above).
+    assert_eq!(per_ack[0], (vec![0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1], 17, 10));
+    // ns-3: 2 per ACK while prr_delivered < RecoverFS (the ACK entering recovery and the nine
+    // after it, prr_delivered 2, 4, ..., 20), then 1: one segment per ACK until then (the flight
+    // does not shrink), one per two after; 27 counted, CEIL(27 * 10 / 20) = 14 sent.
+    assert_eq!(per_ack[1], (vec![0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 0, 1], 27, 14));
+}
+
+#[test]
+fn prr_delivered_ns3_needs_prr() {
+    let config = TcpConfig { sack: true, prr_delivered: PrrDelivered::Ns3, ..TcpConfig::default() };
+    let err = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "groups[0].tcp").err().unwrap();
+    assert!(err.to_string().contains("groups[0].tcp.prr_delivered"), "{err}");
+}
+
 #[test]
 fn prr_needs_sack() {
     let config = TcpConfig { sack_recovery: SackRecovery::Prr, ..TcpConfig::default() };
