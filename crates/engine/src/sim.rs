@@ -147,7 +147,8 @@ impl Simulation {
             return Err(EngineError::invalid("trace.interval_ns", 0, "an interval > 0"));
         }
         let network = topology::build(scenario, seed)?;
-        let mut events = EventQueue::default();
+        // About one pending event per link (the head of its propagation FIFO).
+        let mut events = EventQueue::for_expected_events(network.links.len());
         let flows = network
             .flows
             .iter()
