@@ -85,8 +85,12 @@ def measure(label: str, runner: str, points: list[str], runs: int, seed: int) ->
             "runs": len(samples),
             "samples": samples,
         }
-        print(f"{label} {point}: cpu {cpu:.3f} s, {events} events, {1e9 * cpu / events:.0f} ns/event, "
-              f"rss {entry['points'][point]['peak_rss_mib_median']:.1f} MiB, load {samples[-1]['load_1min']}", flush=True)
+        rss = entry["points"][point]["peak_rss_mib_median"]
+        print(
+            f"{label} {point}: cpu {cpu:.3f} s, {events} events, {1e9 * cpu / events:.0f} ns/event, "
+            f"rss {rss:.1f} MiB, load {samples[-1]['load_1min']}",
+            flush=True,
+        )
         RESULTS.write_text(json.dumps(report, indent=1) + "\n")
 
 
