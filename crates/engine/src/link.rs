@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 
 use crate::packet::Packet;
-use crate::queue::{Queue, QueueCounters};
+use crate::queue::Queue;
 use crate::rng::Rng;
 use crate::time::{Serialiser, Time};
 
@@ -54,8 +54,6 @@ pub struct Link {
     pub propagating: VecDeque<(Time, Packet)>,
     /// Whether the link is sampled into the link trace.
     pub monitored: bool,
-    /// Queue counters at the previous sample (per-interval differences).
-    pub counters_at_last_sample: QueueCounters,
     /// Serialisation times with the sub-nanosecond remainder carried (no drift).
     pub serialiser: Serialiser,
 }
@@ -81,7 +79,6 @@ impl Link {
             done_pending: false,
             propagating: VecDeque::new(),
             monitored,
-            counters_at_last_sample: QueueCounters::default(),
             serialiser: Serialiser::default(),
         }
     }

@@ -5,6 +5,7 @@ use crate::error::{EngineError, Result};
 use crate::event::{Event, EventQueue};
 use crate::link::Link;
 use crate::packet::{Packet, PacketKind};
+use crate::queue::QueueCounters;
 use crate::queue::Verdict;
 use crate::rng::{stream, StreamKind};
 use crate::tcp::receiver::TcpReceiver;
@@ -89,7 +90,13 @@ pub struct Simulation {
     traced_flows: usize,
     events: EventQueue,
     links: Vec<Link>,
-    routes: Vec<Vec<u32>>,
+    /// The links of every route back to back: route `r` is
+    /// `route_links[route_start[r]..route_start[r + 1]]` (one allocation, not one per route).
+    route_links: Vec<u32>,
+    route_start: Vec<u32>,
+    /// The monitored links (sampled into the link trace) and their queue counters at the
+    /// previous sample: a sample costs O(monitored links), not O(all links) (4 per flow).
+    sampled: Vec<(u32, QueueCounters)>,
     flows: Vec<Flow>,
     /// Packets emitted by a TCP end during one event (reused: no allocation per packet).
     outbox: Vec<Packet>,
@@ -140,7 +147,8 @@ impl Simulation {
             return Err(EngineError::invalid("trace.interval_ns", 0, "an interval > 0"));
         }
         let network = topology::build(scenario, seed)?;
-        let mut events = EventQueue::default();
+        // About one pending event per link (the head of its propagation FIFO).
+        let mut events = EventQueue::for_expected_events(network.links.len());
         let flows = network
             .flows
             .iter()
@@ -178,7 +186,17 @@ impl Simulation {
         events.schedule(scenario.trace.interval_ns, Event::Sample);
         let samples = (scenario.duration_ns / scenario.trace.interval_ns) as usize;
         let traced_flows = (scenario.trace.flows as usize).min(flows.len());
-        let monitored_links = network.links.iter().filter(|link| link.monitored).count();
+        let sampled: Vec<(u32, QueueCounters)> = (network.links.iter().enumerate())
+            .filter(|(_, link)| link.monitored)
+            .map(|(id, _)| (id as u32, QueueCounters::default()))
+            .collect();
+        let mut route_start = Vec::with_capacity(network.routes.len() + 1);
+        let mut route_links = Vec::with_capacity(network.routes.iter().map(Vec::len).sum());
+        for route in &network.routes {
+            route_start.push(route_links.len() as u32);
+            route_links.extend_from_slice(route);
+        }
+        route_start.push(route_links.len() as u32);
         events.schedule(scenario.measure_start_ns, Event::MeasureStart);
         Ok(Simulation {
             now: 0,
@@ -188,10 +206,12 @@ impl Simulation {
             traced_flows,
             events,
             links: network.links,
-            routes: network.routes,
+            route_links,
+            route_start,
             flows,
             outbox: Vec::with_capacity(64),
-            link_trace: LinkTrace::with_capacity(samples * monitored_links),
+            link_trace: LinkTrace::with_capacity(samples * sampled.len()),
+            sampled,
             flow_trace: FlowTrace::with_capacity(samples * traced_flows),
             created: 0,
             delivered: 0,
@@ -199,6 +219,17 @@ impl Simulation {
             last_sample: 0,
             work_limit: u64::MAX,
         })
+    }
+
+    /// The links of route `route`, in order.
+    fn route(&self, route: u32) -> &[u32] {
+        let route = route as usize;
+        &self.route_links[self.route_start[route] as usize..self.route_start[route + 1] as usize]
+    }
+
+    /// The first link of route `route`.
+    fn first_link(&self, route: u32) -> u32 {
+        self.route_links[self.route_start[route as usize] as usize]
     }
 
     pub fn now(&self) -> Time {
@@ -327,9 +358,10 @@ impl Simulation {
             self.events.schedule(next, Event::Arrival(link_id));
         }
         packet.hop += 1;
-        let route = &self.routes[packet.route as usize];
-        if (packet.hop as usize) < route.len() {
-            let next_link = route[packet.hop as usize];
+        let route = packet.route as usize;
+        let next = self.route_start[route] as usize + packet.hop as usize;
+        if next < self.route_start[route + 1] as usize {
+            let next_link = self.route_links[next];
             self.send_on_link(next_link, packet);
         } else {
             self.deliver(packet);
@@ -375,7 +407,7 @@ impl Simulation {
     fn emit(&mut self, out: &mut Vec<Packet>) {
         for packet in out.drain(..) {
             self.created += 1;
-            let first = self.routes[packet.route as usize][0];
+            let first = self.first_link(packet.route);
             self.send_on_link(first, packet);
         }
         if out.capacity() > OUTBOX_KEPT {
@@ -421,7 +453,7 @@ impl Simulation {
         }
         if let Some(packet) = packet {
             self.created += 1;
-            let first = self.routes[packet.route as usize][0];
+            let first = self.first_link(packet.route);
             self.send_on_link(first, packet);
         }
     }
@@ -488,16 +520,14 @@ impl Simulation {
         let interval_s = to_secs(now - self.last_sample);
         self.last_sample = now;
         let trace = &mut self.link_trace;
-        for (id, link) in self.links.iter_mut().enumerate() {
-            if !link.monitored {
-                continue;
-            }
+        for (id, at_last_sample) in &mut self.sampled {
+            let link = &self.links[*id as usize];
             let c = link.queue.counters;
-            let p = link.counters_at_last_sample;
-            link.counters_at_last_sample = c;
+            let p = *at_last_sample;
+            *at_last_sample = c;
             let departed_bytes = (c.departure_bytes - p.departure_bytes) as f64;
             trace.time_s.push(t);
-            trace.link.push(id as u32);
+            trace.link.push(*id);
             trace.queue_packets.push(link.queue.len_packets() as f64);
             trace.queue_bytes.push(link.queue.len_bytes() as f64);
             trace.average_queue.push(link.queue.average_queue());
@@ -550,8 +580,7 @@ impl Simulation {
             let stats = flow.tcp().map(|sender| sender.stats).unwrap_or_default();
             flows.flow.push(id as u32);
             flows.group.push(flow.group);
-            let traced: Vec<&str> = self.routes[flow.route as usize]
-                .iter()
+            let traced: Vec<&str> = (self.route(flow.route).iter())
                 .map(|&link| &self.links[link as usize])
                 .filter(|link| link.monitored)
                 .map(|link| link.name.as_str())

@@ -254,15 +254,12 @@ pub struct Queue {
 
 impl Queue {
     pub fn new(limit: Limit, link_rate_bps: u64, policy: Box<dyn QueuePolicy>) -> Self {
-        // Start small and grow with use: most links of a large topology (per-flow access and
-        // receiver links) never hold more than a few packets, and reserving their whole
-        // limit up front cost 48 KB per link (386 MB for 2000 flows).
-        let capacity = match limit {
-            Limit::Packets(n) => (n as usize).min(16),
-            Limit::Bytes(b) => ((b / 1500) as usize).clamp(1, 16),
-        };
+        // Start empty and grow with use: most links of a large topology (per-flow access and
+        // receiver links) hold no packet most of the time (an idle link puts a packet straight
+        // on the wire through the queue), and reserving their whole limit up front cost 48 KB
+        // per link (386 MB for 2000 flows); even 16 packets each were 3 KB per flow.
         Queue {
-            fifo: VecDeque::with_capacity(capacity),
+            fifo: VecDeque::new(),
             bytes: 0,
             limit,
             idle_since: Some(0),
