@@ -1,6 +1,7 @@
 """Stability and Hopf-bifurcation analysis of the fluid models (see docs/stability.md)."""
 
 from aqmlab.stability.charts import Chart, grid_chart, hopf_chart
+from aqmlab.stability.packet_stability import PacketChart, packet_chart
 from aqmlab.stability.hopf import HopfPoint, Lyapunov, appendix_ctcp_noavg, find_hopf, lyapunov, transversality
 from aqmlab.stability.linearise import Linearisation, StabilityError, linearise
 from aqmlab.stability.roots import Roots, characteristic_roots
@@ -9,6 +10,7 @@ __all__ = [
     "Chart",
     "HopfPoint",
     "Linearisation",
+    "PacketChart",
     "Lyapunov",
     "Roots",
     "StabilityError",
@@ -19,5 +21,6 @@ __all__ = [
     "hopf_chart",
     "linearise",
     "lyapunov",
+    "packet_chart",
     "transversality",
 ]
