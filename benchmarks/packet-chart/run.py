@@ -41,8 +41,15 @@ def main() -> None:
     began = datetime.datetime.now(datetime.timezone.utc)
     started = time.perf_counter()
     chart = packet_chart(
-        "seed000-fig6-rtt10", X, Y, seeds=(1, 2, 3), duration_s=150.0, analysis_start_s=50.0,
-        out=store, workers=2, cluster=args.cluster,
+        "seed000-fig6-rtt10",
+        X,
+        Y,
+        seeds=(1, 2, 3),
+        duration_s=150.0,
+        analysis_start_s=50.0,
+        out=store,
+        workers=2,
+        cluster=args.cluster,
     )
     wall = time.perf_counter() - started
     children = resource.getrusage(resource.RUSAGE_CHILDREN)

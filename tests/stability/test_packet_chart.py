@@ -20,7 +20,15 @@ SMALL = {
             "delay": "2ms",
             "queue": {"kind": "red", "limit": "400p", "min_th": 10, "max_th": 30, "max_p": 0.1, "q_weight": -1},
         },
-        "groups": [{"name": "reno", "count": 10, "rtt": "20ms", "access_rate": "10Mbps", "tcp": {"cc": "reno", "packet_size": "1500B"}}],
+        "groups": [
+            {
+                "name": "reno",
+                "count": 10,
+                "rtt": "20ms",
+                "access_rate": "10Mbps",
+                "tcp": {"cc": "reno", "packet_size": "1500B"},
+            }
+        ],
     },
 }
 SMALL_TOML = """
@@ -50,7 +58,9 @@ def measures(chart) -> str:
 
 
 def summary(chart):
-    return [(b.x, b.status, b.stable_y, b.oscillating_y, [(y, v.verdict) for y, v in b.probes]) for b in chart.boundaries]
+    return [
+        (b.x, b.status, b.stable_y, b.oscillating_y, [(y, v.verdict) for y, v in b.probes]) for b in chart.boundaries
+    ]
 
 
 def test_rerun_skips_stored_probes_and_gives_the_same_chart(tmp_path):
@@ -76,7 +86,9 @@ def test_two_dask_workers_and_two_processes_give_the_one_process_chart(tmp_path)
 
 
 def test_fluid_overlay_reports_both_mappings():
-    chart = packet_chart(SMALL, "per_flow_capacity=100", "rtt=0.01..0.4", **{**SETTINGS, "max_rounds": 0, "fluid": True})
+    chart = packet_chart(
+        SMALL, "per_flow_capacity=100", "rtt=0.01..0.4", **{**SETTINGS, "max_rounds": 0, "fluid": True}
+    )
     curves = chart.fluid["curves"]
     assert chart.fluid["model"] == "ctcp-red" and set(curves) == {"paper", "mapped"}
     # seed 000's parameters at C̃ = 100: the Hopf point of Fig. 2a, 84.8 ms, period 63 s

@@ -1,11 +1,11 @@
 """The axes of a packet stability chart: what a value sets in a dumbbell scenario, and which
 parameter of seed 000's fluid model it is.
 
-| axis | unit | packet scenario | fluid parameter |
-|---|---|---|---|
-| `rtt` | s | every group's `rtt` (propagation round-trip time) | τ |
-| `per_flow_capacity` | packets/s | bottleneck `rate` = value × flows × packet size; access links raised to at least twice the per-flow rate so the bottleneck stays the bottleneck | C̃ (seed 000 eq. 3: C = N C̃) |
-| `q_th` | packets | the threshold policy's `q_th` (seed 000 Section VI) | q_th (eq. 36) |
+* `rtt` (s): every group's `rtt` (propagation round-trip time); fluid τ.
+* `per_flow_capacity` (packets/s): the bottleneck `rate` = value × flows × packet size, access
+  links raised to at least twice the per-flow rate so that the bottleneck stays the
+  bottleneck; fluid C̃ (seed 000 eq. 3: C = N C̃).
+* `q_th` (packets): the threshold policy's `q_th` (seed 000 Section VI); fluid q_th (eq. 36).
 
 The fluid side (`fluid_setting`) names the model that matches the scenario's queue (RED
 deciding on its average: `ctcp-red`, eq. 9; on the instantaneous queue: `ctcp-red-noavg`,
@@ -94,7 +94,7 @@ def axis(name: str, field: str) -> Axis:
 
 
 def parse_axis(text: str, field: str, *, points: bool) -> tuple[str, list[float]]:
-    """"NAME=V1,V2,..." or "NAME=LOW..HIGH" (with `points`: "NAME=LOW..HIGH:N", N evenly
+    """ "NAME=V1,V2,..." or "NAME=LOW..HIGH" (with `points`: "NAME=LOW..HIGH:N", N evenly
     spaced values) into (name, values); errors name `field`."""
     if "=" not in text:
         raise ValueError(f"{field} = {text!r}; allowed: NAME=LOW..HIGH{':N' if points else ''} or NAME=V1,V2,...")

@@ -62,7 +62,10 @@ def run_packet_chart(
 
     def progress(task, record, stored):
         if not stored:
-            echo(f"  {task.point[0]:g}, {task.point[1]:g} seed {task.seed}: {record['verdict']} (r = {record['relative_swing']:.2f})")
+            echo(
+                f"  {task.point[0]:g}, {task.point[1]:g} seed {task.seed}: {record['verdict']} "
+                f"(r = {record['relative_swing']:.2f})"
+            )
 
     chart = packet_chart(
         scenario,

@@ -14,7 +14,6 @@ cluster: every run is seeded, and the search depends only on the verdicts.
 
 from __future__ import annotations
 
-import copy
 import math
 import os
 import tempfile
