@@ -129,6 +129,10 @@ def test_cli_packet_chart_writes_and_resumes(tmp_path):
     assert [row["per_flow_capacity"] for row in record["boundaries"]] == [100.0, 150.0]
     again = runner.invoke(app, command)
     assert again.exit_code == 0 and "0 runs computed" in again.output
+    other = runner.invoke(app, [*command[:-1], str(tmp_path), "--seeds", "1"])  # not a chart directory
+    assert other.exit_code == 2 and "holds no packet chart to resume; pass --force" in other.output
+    changed = runner.invoke(app, [*command, "--seeds", "1"])
+    assert changed.exit_code == 2 and "holds a different packet chart" in changed.output
     bad = runner.invoke(app, ["chart", str(toml), "--packet", "--x", "speed=1", "--y", ARGS[1]])
     assert bad.exit_code == 2 and "allowed: rtt, per_flow_capacity, q_th" in bad.output
     bad = runner.invoke(app, ["chart", str(toml), "--packet", "--x", ARGS[0], "--y", ARGS[1], "--seeds", "a"])

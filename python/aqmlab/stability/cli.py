@@ -219,6 +219,10 @@ def chart_command(
         target = Path(out or _default_out("chart", f"packet-{Path(model).stem}"))
         if force and target.exists():
             shutil.rmtree(target) if target.is_dir() else target.unlink()
+        elif not (target / "chart.json").is_file():  # a packet chart's directory is resumed, nothing else is touched
+            from aqmlab.cli_common import refuse_to_overwrite
+
+            refuse_to_overwrite(target, force, what=" and holds no packet chart to resume")
         try:
             run_packet_chart(
                 model,

@@ -75,7 +75,10 @@ class ProbeStore:
         text = json.dumps(description, indent=1, sort_keys=True, default=str)
         if meta.is_file():
             if json.loads(meta.read_text()) != json.loads(text):
-                raise ResultsError(f"{self.directory} holds a different packet chart; use another directory")
+                raise ResultsError(
+                    f"{self.directory} holds a different packet chart; use another directory or pass --force "
+                    "to replace it"
+                )
             return
         if self.directory.exists() and any(p.name != "probes" for p in self.directory.iterdir()):
             raise ResultsError(f"{self.directory} exists and is not a packet-chart directory")
