@@ -66,8 +66,8 @@ class Boundary:
         unanimous verdicts: 1 − Σ 2⁻ⁿ); 0 without a bracket."""
         if not self.bracketed:
             return 0.0
-        ends = [verdict for y, verdict in self.probes if y in (self.stable_y, self.oscillating_y)]
-        return max(0.0, 1.0 - sum(1.0 - verdict.confidence for verdict in ends[-2:]))
+        ends = (self.verdict_at(self.stable_y), self.verdict_at(self.oscillating_y))
+        return max(0.0, 1.0 - sum(1.0 - verdict.confidence for verdict in ends))
 
     def verdict_at(self, y: float) -> SeedVerdict:
         return next(verdict for value, verdict in self.probes if value == y)
