@@ -29,7 +29,7 @@ Y = "rtt=0.01..0.31"
 
 
 def main() -> None:
-    from aqmlab.stability import packet_chart
+    from aqmlab.experiments.packet_chart import packet_chart
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cluster", default=None, help="'local' for a 2-worker Dask LocalCluster")

@@ -5,8 +5,8 @@ import math
 
 import numpy as np
 import pytest
-from aqmlab.stability.boundary_search import search_boundaries
-from aqmlab.stability.oscillation import classify, clopper_pearson, combine, ewma, measure_signal
+from aqmlab.experiments.packet_chart.oscillation import classify, clopper_pearson, combine, ewma, measure_signal
+from aqmlab.experiments.packet_chart.search import search_boundaries
 
 DT = 0.01
 T = np.arange(0.0, 100.0, DT)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 from aqmlab.cli import app
-from aqmlab.stability import packet_chart
+from aqmlab.experiments.packet_chart import packet_chart
 from typer.testing import CliRunner
 
 SMALL = {

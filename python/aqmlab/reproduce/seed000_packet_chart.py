@@ -11,7 +11,7 @@ axes, with seed 000's parameters and with the scenario's own.
 Full versions: the Section V dumbbell (60 Compound TCP flows, RED(50, 100) with ns-2's
 automatic weight, buffer 2084, 1500-byte packets) with the axis values set, 150 s runs
 measured from 50 s, 5 seeds per probe (a unanimous verdict: 96.9 % by the sign test of
-`aqmlab.stability.oscillation`). Quick versions: 10 flows instead of 60 (C = 10 C̃), 40 s runs
+`aqmlab.experiments.packet_chart.oscillation`). Quick versions: 10 flows instead of 60 (C = 10 C̃), 40 s runs
 measured from 10 s, 2 seeds, 2 x values and one bisection: a smoke test of the same code,
 whose verdicts guard it in `make test`; the full version is the one whose numbers count.
 
@@ -113,7 +113,7 @@ def agreement_text(chart, values: dict[str, float]) -> str:
 
 def compute_chart(name: str, scenario, x_quick: str, x_full: str, y: str, **options):
     def compute(out: Path, quick: bool) -> Computed:
-        from aqmlab.stability import packet_chart
+        from aqmlab.experiments.packet_chart import packet_chart
 
         chart = packet_chart(scenario(quick), x_quick if quick else x_full, y, **run_settings(quick), **options)
         chart.plot(out / f"{name}.png")
@@ -176,7 +176,7 @@ register(
         claims=red_claims("Fig. 2a", "τ = 84.8 ms at C̃ = 100 (Hopf point, γ = 1e-4)"),
         notes="Packet RTTs are propagation RTTs; the fluid τ is the mean RTT, propagation plus queueing "
         "(≈ 6-12 ms more here: a queue of 50-100 packets at 100 Mb/s).",
-        full_cost="≈15 min",
+        full_cost="≈12 min (estimated: 240 runs of 150 s)",
     )
 )
 
@@ -196,7 +196,7 @@ register(
         claims=red_claims("Fig. 4a", "τ = 0.273 s at C̃ = 100 (Hopf point without averaging)"),
         notes="The oscillation is judged on RED's average, traced also when RED decides on the instantaneous "
         "queue (docs/stability.md). Packet RTTs are propagation RTTs.",
-        full_cost="≈20 min",
+        full_cost="≈15 min (estimated: up to 320 runs of 150 s)",
     )
 )
 
@@ -243,6 +243,6 @@ register(
         ),
         notes="The threshold policy's queue is read through an EWMA of 1 s (docs/stability.md); its band is "
         "[0, q_th]. The fluid model's paper set is C̃ = 100 with τ the axis RTT.",
-        full_cost="≈15 min",
+        full_cost="≈5 min (estimated: up to 175 runs of 150 s)",
     )
 )

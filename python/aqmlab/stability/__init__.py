@@ -3,14 +3,12 @@
 from aqmlab.stability.charts import Chart, grid_chart, hopf_chart
 from aqmlab.stability.hopf import HopfPoint, Lyapunov, appendix_ctcp_noavg, find_hopf, lyapunov, transversality
 from aqmlab.stability.linearise import Linearisation, StabilityError, linearise
-from aqmlab.stability.packet_stability import PacketChart, packet_chart
 from aqmlab.stability.roots import Roots, characteristic_roots
 
 __all__ = [
     "Chart",
     "HopfPoint",
     "Linearisation",
-    "PacketChart",
     "Lyapunov",
     "Roots",
     "StabilityError",
@@ -21,6 +19,5 @@ __all__ = [
     "hopf_chart",
     "linearise",
     "lyapunov",
-    "packet_chart",
     "transversality",
 ]

@@ -212,7 +212,7 @@ def chart_command(
     over several seeds per probe) beside the fluid model's Hopf curve (docs/stability.md)."""
     if packet:
         from aqmlab.errors import AqmlabError
-        from aqmlab.stability.packet_cli import run_packet_chart
+        from aqmlab.experiments.packet_chart.command import run_packet_chart
 
         if set_ or opt:
             _fail("--set and --option are for fluid charts; allowed with --packet: the scenario's own values")

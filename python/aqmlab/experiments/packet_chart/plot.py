@@ -12,7 +12,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from aqmlab.stability.packet_axes import AXES  # noqa: E402
+from aqmlab.experiments.packet_chart.axes import AXES  # noqa: E402
 
 FLUID_STYLE = {"paper": ("k-", "fluid Hopf, seed 000's parameters"), "mapped": ("C1--", "fluid Hopf, mapped")}
 

@@ -1,4 +1,4 @@
-"""`aqmlab chart SCENARIO --packet`: the packet stability chart (`packet_stability.packet_chart`)
+"""`aqmlab chart SCENARIO --packet`: the packet stability chart (`chart.packet_chart`)
 written to OUT: the probe store (rerun the same command to resume), chart.json (brackets,
 confidence, periods, fluid Hopf points), boundaries.parquet, probes.parquet and chart.png."""
 
@@ -58,7 +58,7 @@ def run_packet_chart(
     echo,
 ) -> None:
     """The command's work; every bad input is a ValueError (or AqmlabError) naming the field."""
-    from aqmlab.stability.packet_stability import packet_chart
+    from aqmlab.experiments.packet_chart.chart import packet_chart
 
     def progress(task, record, stored):
         if not stored:

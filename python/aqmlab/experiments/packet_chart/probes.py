@@ -49,8 +49,8 @@ class ProbeTask:
 
 def measure_probe(scenario: dict[str, Any], seed: int, analysis_start_s: float) -> dict[str, Any]:
     """Simulate and measure one probe (runs in a worker)."""
+    from aqmlab.experiments.packet_chart.oscillation import measure_run
     from aqmlab.simulation import simulate
-    from aqmlab.stability.oscillation import measure_run
 
     results = simulate(scenario, seed=seed)
     row = measure_run(results, analysis_start_s).row()

@@ -1,11 +1,11 @@
 """`packet_chart`: the stability boundary of a packet scenario, located by bisection with several
 seeds per probe, beside the Hopf curve of the matching fluid model (issue 20).
 
-For each x the boundary in y is bracketed and bisected (`boundary_search`), each probe
-classified over its seeds (`oscillation`), every run stored as it finishes (`packet_probes`:
+For each x the boundary in y is bracketed and bisected (`search`), each probe
+classified over its seeds (`oscillation`), every run stored as it finishes (`probes`:
 resumable, local or Dask). The fluid side (`fluid_curves`) is the Hopf point in y of the
 matching fluid model at each x, with seed 000's parameters ("paper") and with the scenario's
-own ("mapped") (`packet_axes.fluid_setting`), with its period 2π/ω beside the packet
+own ("mapped") (`axes.fluid_setting`), with its period 2π/ω beside the packet
 oscillation period at the bracket's oscillating end.
 
 Same scenario, axes, seeds and settings give the same chart, on one process, a pool or a Dask
@@ -25,10 +25,10 @@ from typing import Any
 import numpy as np
 
 import aqmlab
-from aqmlab.stability.boundary_search import Boundary, search_boundaries
-from aqmlab.stability.oscillation import combine
-from aqmlab.stability.packet_axes import AXES, axis, fluid_setting, parse_axis
-from aqmlab.stability.packet_probes import ProbeStore, ProbeTask, run_probes
+from aqmlab.experiments.packet_chart.axes import AXES, axis, fluid_setting, parse_axis
+from aqmlab.experiments.packet_chart.oscillation import combine
+from aqmlab.experiments.packet_chart.probes import ProbeStore, ProbeTask, run_probes
+from aqmlab.experiments.packet_chart.search import Boundary, search_boundaries
 
 __all__ = ["PacketChart", "fluid_curves", "packet_chart"]
 
@@ -92,7 +92,7 @@ class PacketChart:
         }
 
     def plot(self, path: str | Path, *, title: str | None = None) -> Path:
-        from aqmlab.stability.packet_chart_plot import plot_packet_chart
+        from aqmlab.experiments.packet_chart.plot import plot_packet_chart
 
         return plot_packet_chart(self, Path(path), title=title)
 
@@ -176,7 +176,7 @@ def packet_chart(
 ) -> PacketChart:
     """The packet stability boundary of `scenario` (a dict, `Scenario`, TOML path or embedded
     name): `x` = "NAME=V1,V2,..." / "NAME=LOW..HIGH:N" / (name, values); `y` = "NAME=LOW..HIGH"
-    / (name, (low, high)); axes of `packet_axes.AXES`. Each probe runs `seeds` for `duration_s`
+    / (name, (low, high)); axes of `axes.AXES`. Each probe runs `seeds` for `duration_s`
     and is measured after `analysis_start_s`; bisection stops at `tolerance` (y units, a ratio
     with `log_y`; default: a sixteenth of the range, 2^(1/4) with `log_y`) or after
     `max_rounds`. `out`: the probe store (rerun to resume; default a temporary directory);
@@ -243,7 +243,7 @@ def packet_chart(
         return verdicts
 
     def apply(xv: float, yv: float) -> dict[str, Any]:
-        from aqmlab.stability.packet_axes import apply_axes
+        from aqmlab.experiments.packet_chart.axes import apply_axes
 
         return apply_axes(base, {xname: xv, yname: yv})
 
