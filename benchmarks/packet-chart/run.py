@@ -26,6 +26,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 X = "per_flow_capacity=100..450:8"
 Y = "rtt=0.01..0.31"
+SETTINGS = {"seeds": (1, 2, 3), "duration_s": 150.0, "analysis_start_s": 50.0}
 
 
 def main() -> None:
@@ -34,23 +35,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cluster", default=None, help="'local' for a 2-worker Dask LocalCluster")
     parser.add_argument("--store", default=None, help="probe store directory [/tmp/packet-chart-<executor>]")
+    parser.add_argument(
+        "--figure-only", action="store_true", help="redraw chart-<executor>.png from the store (no run, no record)"
+    )
     args = parser.parse_args()
     executor = "dask" if args.cluster else "local"
     store = Path(args.store or f"/tmp/packet-chart-{executor}")
+    if args.figure_only:
+        chart = packet_chart("seed000-fig6-rtt10", X, Y, **SETTINGS, out=store)
+        assert chart.meta["runs_computed"] == 0, "the store did not hold every probe"
+        chart.plot(HERE / f"chart-{executor}.png")
+        return
     load_start = os.getloadavg()
     began = datetime.datetime.now(datetime.timezone.utc)
     started = time.perf_counter()
-    chart = packet_chart(
-        "seed000-fig6-rtt10",
-        X,
-        Y,
-        seeds=(1, 2, 3),
-        duration_s=150.0,
-        analysis_start_s=50.0,
-        out=store,
-        workers=2,
-        cluster=args.cluster,
-    )
+    chart = packet_chart("seed000-fig6-rtt10", X, Y, **SETTINGS, out=store, workers=2, cluster=args.cluster)
     wall = time.perf_counter() - started
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     record = {
