@@ -1,5 +1,5 @@
 """Seed 000's stability charts located in packet simulations (issue 20), as declarations: the
-packet boundary (`aqmlab.stability.packet_chart`) beside the fluid Hopf curve of the same
+packet boundary (`aqmlab.experiments.packet_chart`) beside the fluid Hopf curve of the same
 axes, with seed 000's parameters and with the scenario's own.
 
 * `seed000-fig2a-packets`: Fig. 2a's axes, RTT against per-flow capacity C̃, RED(50, 100)
