@@ -13,6 +13,7 @@ from aqmlab.reproduce import (  # noqa: E402, F401
     seed000_fluid,
     seed000_mixed,
     seed000_packet,
+    seed000_packet_chart,
     seed000_table1,
     seed000_threshold,
     seed001,

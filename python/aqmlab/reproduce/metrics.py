@@ -26,8 +26,8 @@ def autocorrelation_period(signal: np.ndarray, interval_s: float) -> tuple[float
     maximum of the first positive lobe that reaches 80 % of the highest autocorrelation there
     (so a cycle is not mistaken for its multiple when the estimate's peaks differ a little),
     in seconds, and the autocorrelation at that lag (near 1 for a regular cycle, near 0 for
-    noise). (nan, 0) when the autocorrelation never crosses zero or has no peak after it (a
-    trend, or a period longer than half the signal)."""
+    noise). (nan, 0) when the autocorrelation never crosses zero or has no positive peak after
+    it (a trend, a period longer than half the signal, or noise)."""
     values = np.asarray(signal, dtype=float)
     values = values[np.isfinite(values)] - np.nanmean(values)
     if values.size < 16 or not np.any(values):
@@ -41,7 +41,7 @@ def autocorrelation_period(signal: np.ndarray, interval_s: float) -> tuple[float
         return float("nan"), 0.0
     tail = acf[negative[0] :]
     peaks = np.nonzero((tail[1:-1] > tail[:-2]) & (tail[1:-1] >= tail[2:]))[0] + 1
-    if peaks.size == 0:
+    if peaks.size == 0 or tail[peaks].max() <= 0:  # no positive lobe after the first zero crossing
         return float("nan"), 0.0
     start = int(np.argmax(tail >= 0.8 * tail[peaks].max()))
     below = np.nonzero(tail[start:] < 0)[0]

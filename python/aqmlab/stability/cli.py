@@ -170,8 +170,13 @@ def stability_command(
 
 
 def chart_command(
-    model: Annotated[str, typer.Argument(help="fluid model name")],
-    x: Annotated[str, typer.Option("--x", help="NAME=LOW..HIGH of the continuation parameter")],
+    model: Annotated[str, typer.Argument(help="fluid model name (with --packet: a scenario, embedded name or TOML)")],
+    x: Annotated[
+        str,
+        typer.Option(
+            "--x", help="NAME=LOW..HIGH of the continuation parameter (--packet: NAME=LOW..HIGH:N or NAME=V1,V2,...)"
+        ),
+    ],
     y: Annotated[str, typer.Option("--y", help="NAME, or NAME=LOW..HIGH (range scanned for the first Hopf point)")],
     set_: SetOpt = None,
     opt: OptOpt = None,
@@ -181,8 +186,62 @@ def chart_command(
         typer.Option("--out", "-o", help="directory for chart.png, .parquet, .json [aqmlab-out/chart/MODEL]"),
     ] = None,
     force: ForceOpt = False,
+    packet: Annotated[
+        bool,
+        typer.Option(
+            "--packet",
+            help="Locate the boundary in packet simulations (axes rtt, per_flow_capacity, q_th); OUT is the "
+            "probe store: rerun to resume",
+        ),
+    ] = False,
+    seeds: Annotated[str, typer.Option(help="--packet: seeds of every probe")] = "1,2,3",
+    duration: Annotated[float, typer.Option(help="--packet: simulated seconds per run")] = 150.0,
+    analysis_start: Annotated[float, typer.Option(help="--packet: the oscillation is measured after this, s")] = 50.0,
+    tolerance: Annotated[
+        float | None, typer.Option(help="--packet: widest accepted bracket in y [range/16; 2^(1/4) with --log-y]")
+    ] = None,
+    log_y: Annotated[bool, typer.Option("--log-y", help="--packet: bisect at geometric midpoints")] = False,
+    max_rounds: Annotated[int, typer.Option(help="--packet: most bisections per x")] = 6,
+    workers: Annotated[int, typer.Option(help="--packet: processes (or Dask workers with --cluster local)")] = 1,
+    cluster: Annotated[
+        str | None, typer.Option(help="--packet: Dask scheduler address, or 'local' for a LocalCluster")
+    ] = None,
 ):
-    """Stability chart: the Hopf boundary traced by continuation, with ω and the period along it."""
+    """Stability chart: the Hopf boundary traced by continuation, with ω and the period along it;
+    with --packet, the boundary where packet simulations start to oscillate (bracketed and bisected
+    over several seeds per probe) beside the fluid model's Hopf curve (docs/stability.md)."""
+    if packet:
+        from aqmlab.errors import AqmlabError
+        from aqmlab.experiments.packet_chart.command import run_packet_chart
+
+        if set_ or opt:
+            _fail("--set and --option are for fluid charts; allowed with --packet: the scenario's own values")
+        target = Path(out or _default_out("chart", f"packet-{Path(model).stem}"))
+        if force and target.exists():
+            shutil.rmtree(target) if target.is_dir() else target.unlink()
+        elif not (target / "chart.json").is_file():  # a packet chart's directory is resumed, nothing else is touched
+            from aqmlab.cli_common import refuse_to_overwrite
+
+            refuse_to_overwrite(target, force, what=" and holds no packet chart to resume")
+        try:
+            run_packet_chart(
+                model,
+                x,
+                y,
+                seeds=seeds,
+                duration=duration,
+                analysis_start=analysis_start,
+                tolerance=tolerance,
+                log_y=log_y,
+                max_rounds=max_rounds,
+                workers=workers,
+                cluster=cluster,
+                out=target,
+                echo=lambda line: console.print(line, highlight=False),
+            )
+        except (ValueError, AqmlabError) as exc:
+            _fail(str(exc))
+        return
     import pyarrow.parquet as pq
 
     from aqmlab.cli_common import named_range, refuse_to_overwrite

@@ -1,0 +1,231 @@
+"""When does a packet run oscillate? The one criterion of packet stability charts (issue 20).
+
+**Per run.** The signal is the queue the policy is judged by, over the analysis window
+(from `analysis_start_s` to the end of the run):
+
+* RED (with or without averaging): RED's average queue as traced (the EWMA with ns-2's
+  automatic weight; traced also when RED decides on the instantaneous queue, where it acts as
+  a low-pass observer of the queue with a time constant of ≈ 1 s at 100 Mb/s);
+* any other policy (seed 000's threshold policy): the queue, smoothed by the same kind of EWMA
+  with a time constant of `SMOOTHING_S` = 1 s, so that the two are read alike.
+
+The band is what the policy tries to hold the signal in: max_th − min_th for RED (the region
+where it controls the drop rate), q_th for the threshold policy (the queue lives in [0, q_th]).
+The swing is the distance between the signal's 5th and 95th percentiles, and the **relative
+swing** r = swing / band. A run is
+
+* **oscillating** when r ≥ 1 (the signal sweeps the whole band: seed 000's "limit-cycle
+  oscillations", Figs. 6-7, where the average runs from below min_th to above max_th);
+* **stable** when r ≤ 1/2 (the signal stays within half the band, as in seed 000's stable
+  cases: swing of 18-24 packets in the 50-packet band at RTT 5-50 ms,
+  benchmarks/fluid-vs-packet);
+* **undecided** between.
+
+These two cut-offs are the ones the seed 000 packet reproductions already use for "oscillates"
+and "stable" (`aqmlab.reproduce.seed000_packet.stable_against_unstable`); they are ours, the
+paper gives no number. The dominant period (autocorrelation of the signal,
+`aqmlab.reproduce.metrics.autocorrelation_period`), the share of the signal's variance at its
+periodogram peak and the smallest 1 s utilisation are measured and recorded with every run but
+do not decide: the packet queue has a regular small cycle of ≈ 0.9 s at every RTT
+(benchmarks/fluid-vs-packet), so a high spectral share alone does not mean instability, and
+utilisation falls only once the oscillation empties the queue, well past its onset.
+
+**Over seeds.** A probe (one parameter point) is run with n seeds. Its verdict is *stable* or
+*oscillating* only when every seed classifies the run so; any disagreement or undecided run
+makes the probe *undecided*. The confidence of a unanimous verdict is that of the exact
+one-sided binomial (sign) test of "a seed is at least as likely to give the other answer":
+the probability of n unanimous seeds under it is at most 2⁻ⁿ, so the confidence is 1 − 2⁻ⁿ
+(87.5 % with 3 seeds, 75 % with 2). The Clopper-Pearson interval of the share of oscillating
+seeds is recorded beside it. We use the classifications, not a t-interval on r: with 2-3
+seeds a Student-t interval is 4.3-12.7 standard errors wide, r is bounded below by the noise
+floor and skewed, and the bisection needs a yes/no answer per probe.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+from scipy.stats import beta
+
+__all__ = [
+    "OSCILLATING_AT",
+    "STABLE_AT",
+    "SMOOTHING_S",
+    "RunMeasures",
+    "SeedVerdict",
+    "classify",
+    "combine",
+    "measure_run",
+    "measure_signal",
+]
+
+#: r at or above which a run oscillates (the signal sweeps the whole band).
+OSCILLATING_AT = 1.0
+#: r at or below which a run is stable (the signal stays within half the band).
+STABLE_AT = 0.5
+#: Time constant of the EWMA that smooths the queue of a policy without an average, s.
+SMOOTHING_S = 1.0
+#: Bin of the utilisation measure, s (seed 000 Fig. 8b).
+UTILISATION_BIN_S = 1.0
+
+VERDICTS = ("stable", "oscillating", "undecided")
+
+
+@dataclass(frozen=True)
+class RunMeasures:
+    """What the criterion reads from one run (all over the analysis window)."""
+
+    relative_swing: float  # r = (95th − 5th percentile of the signal) / band
+    swing: float  # packets
+    band: float  # packets
+    signal_mean: float  # packets
+    queue_mean: float  # packets
+    period_s: float  # dominant period by autocorrelation (nan: none)
+    period_peak: float  # autocorrelation at that lag (≈ 1 for a regular cycle)
+    spectral_share: float  # share of the variance at the periodogram peak (± one bin)
+    utilisation_min: float  # smallest 1 s utilisation, fraction
+    utilisation_mean: float  # fraction
+
+    @property
+    def verdict(self) -> str:
+        return classify(self.relative_swing)
+
+    def row(self) -> dict[str, float | str]:
+        return {**asdict(self), "verdict": self.verdict}
+
+
+def classify(relative_swing: float) -> str:
+    """'stable', 'oscillating' or 'undecided' for one run (module docstring)."""
+    if not np.isfinite(relative_swing):
+        return "undecided"
+    if relative_swing >= OSCILLATING_AT:
+        return "oscillating"
+    if relative_swing <= STABLE_AT:
+        return "stable"
+    return "undecided"
+
+
+def ewma(values: np.ndarray, interval_s: float, time_constant_s: float) -> np.ndarray:
+    """First-order low-pass filter y ← y + (1 − e^(−Δ/T)) (x − y), started at the first value."""
+    from scipy.signal import lfilter
+
+    values = np.asarray(values, dtype=float)
+    if values.size == 0:
+        return values
+    weight = 1.0 - np.exp(-interval_s / time_constant_s)
+    smoothed, _ = lfilter([weight], [1.0, weight - 1.0], values, zi=[(1.0 - weight) * values[0]])
+    return smoothed
+
+
+def measure_signal(
+    signal: np.ndarray, band: float, interval_s: float, *, queue: np.ndarray | None = None, utilisation=None
+) -> RunMeasures:
+    """The criterion's measures of a sampled signal (packets, every `interval_s`) against
+    `band` (packets); `utilisation`: the 1 s utilisation bins of the window (fractions)."""
+    from aqmlab.reproduce.metrics import autocorrelation_period, oscillation_share
+
+    if not band > 0:
+        raise ValueError(f"band = {band!r}; allowed: a positive number of packets")
+    signal = np.asarray(signal, dtype=float)
+    finite = signal[np.isfinite(signal)]
+    if finite.size < 16:
+        raise ValueError(f"the analysis window holds {finite.size} samples; allowed: at least 16 (a longer run)")
+    low, high = np.percentile(finite, [5, 95])
+    period, peak = autocorrelation_period(finite, interval_s)
+    share, _ = oscillation_share(finite, interval_s)
+    bins = np.asarray(utilisation if utilisation is not None else [np.nan], dtype=float)
+    return RunMeasures(
+        relative_swing=float((high - low) / band),
+        swing=float(high - low),
+        band=float(band),
+        signal_mean=float(finite.mean()),
+        queue_mean=float(np.mean(queue)) if queue is not None else float("nan"),
+        period_s=float(period),
+        period_peak=float(peak),
+        spectral_share=float(share),
+        utilisation_min=float(np.min(bins)),
+        utilisation_mean=float(np.mean(bins)),
+    )
+
+
+def policy_band(queue: dict) -> tuple[float, bool]:
+    """(band in packets, whether the policy traces an average) from a resolved queue config."""
+    if "min_th" in queue and "max_th" in queue:
+        return float(queue["max_th"]) - float(queue["min_th"]), True
+    if "q_th" in queue:
+        return float(queue["q_th"]), False
+    raise ValueError(
+        f"queue kind {queue.get('kind')!r}: the oscillation criterion needs a band; allowed: RED "
+        "(min_th, max_th) or the threshold policy (q_th)"
+    )
+
+
+def measure_run(results, analysis_start_s: float) -> RunMeasures:
+    """The criterion's measures of a finished run (its main link), after `analysis_start_s`."""
+    from aqmlab.plots import binned_utilisation
+
+    resolved = results.scenario.resolved()
+    interval = resolved["trace"]["interval_ns"] / 1e9
+    queue_config = results.scenario.model_dump(mode="json")["topology"]["bottleneck"]["queue"]
+    band, has_average = policy_band(queue_config)
+    samples = results.link_samples()
+    queue = samples["queue_packets"]
+    signal = samples["average_queue"] if has_average else ewma(queue, interval, SMOOTHING_S)
+    window = samples["time_s"] > analysis_start_s
+    times, utilisation = binned_utilisation(results, bin_s=UTILISATION_BIN_S)
+    return measure_signal(
+        signal[window],
+        band,
+        interval,
+        queue=queue[window],
+        utilisation=utilisation[times > analysis_start_s + UTILISATION_BIN_S],
+    )
+
+
+@dataclass(frozen=True)
+class SeedVerdict:
+    """A probe's verdict over its seeds (module docstring)."""
+
+    verdict: str
+    seeds: int
+    oscillating: int
+    stable: int
+    undecided: int
+    confidence: float  # 1 − 2⁻ⁿ for a unanimous verdict, 0 otherwise
+    share_low: float  # Clopper-Pearson 95 % interval of the share of oscillating seeds
+    share_high: float
+
+    def row(self) -> dict:
+        return asdict(self)
+
+
+def clopper_pearson(successes: int, trials: int, level: float = 0.95) -> tuple[float, float]:
+    """Exact binomial interval of a proportion (Clopper and Pearson 1934)."""
+    tail = (1.0 - level) / 2.0
+    low = 0.0 if successes == 0 else float(beta.ppf(tail, successes, trials - successes + 1))
+    high = 1.0 if successes == trials else float(beta.ppf(1.0 - tail, successes + 1, trials - successes))
+    return low, high
+
+
+def combine(verdicts: list[str]) -> SeedVerdict:
+    """The probe's verdict from its seeds' classifications: unanimous or undecided."""
+    if not verdicts:
+        raise ValueError("verdicts: allowed: at least one seed's classification")
+    unknown = sorted(set(verdicts) - set(VERDICTS))
+    if unknown:
+        raise ValueError(f"verdicts {unknown}; allowed: {', '.join(VERDICTS)}")
+    n = len(verdicts)
+    counts = {name: verdicts.count(name) for name in VERDICTS}
+    unanimous = next((name for name in ("stable", "oscillating") if counts[name] == n), None)
+    low, high = clopper_pearson(counts["oscillating"], n)
+    return SeedVerdict(
+        verdict=unanimous or "undecided",
+        seeds=n,
+        oscillating=counts["oscillating"],
+        stable=counts["stable"],
+        undecided=counts["undecided"],
+        confidence=1.0 - 0.5**n if unanimous else 0.0,
+        share_low=low,
+        share_high=high,
+    )
