@@ -343,7 +343,7 @@ def one_factor_rows(by_name: dict[str, Row]) -> list[Row]:
         Row(_modified(cubic, "nofriendly", cc={"reno_friendly": False})),
         # aqmlab's defaults behind 2 Mb/s access links with SACK on in both (min RTO 200 ms):
         # ns-3's recovery without SACK (TcpTxBuffer::AddRenoSack) taken out.
-        Row(_modified(reno_default, "sack200ms", tcp={"sack": True})),
+        Row(_modified(reno_default, "sack200ms", tcp={"sack": True, "limited_transmit": True})),
         # Scalable: ns-3's credit of the ACK ending recovery on aqmlab's side, and ns-3
         # without it (ns3_variants.cc).
         Row(_modified(scalable, "exitcredit", tcp={"recovery_exit_credit": "cumulative"}), ns3_scenario=scalable),
