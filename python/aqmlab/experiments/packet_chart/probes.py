@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -26,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from aqmlab.errors import ResultsError
+from aqmlab.experiments.store import _write_atomic
 
 __all__ = ["ProbeStore", "ProbeTask", "measure_probe", "run_probes"]
 
@@ -56,13 +55,6 @@ def measure_probe(scenario: dict[str, Any], seed: int, analysis_start_s: float) 
     row = measure_run(results, analysis_start_s).row()
     row["wall_time_s"] = results.wall_time_s
     return row
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=f".{path.name}.", delete=False) as file:
-        file.write(text)
-    os.replace(file.name, path)
 
 
 class ProbeStore:
