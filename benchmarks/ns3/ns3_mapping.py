@@ -280,6 +280,15 @@ def _tcp_defaults(tcp: dict[str, Any], spec: Ns3Spec, buffer_bytes: int) -> int:
         ("TcpPrrRecovery", "sack_recovery = prr") if prr else ("TcpClassicRecovery", "recovery = new_reno")
     )
     add(f"default ns3::TcpL4Protocol::RecoveryType ns3::{recovery_type}", f"{where}.{source}")
+    # ns-3's ECN reduction goes through its recovery algorithm (TcpSocketBase::EnterCwr calls
+    # EnterRecovery, CA_CWR calls DoRecovery): at once with TcpClassicRecovery, paced with
+    # TcpPrrRecovery. aqmlab's ecn_reduction = prr without PRR recovery has no ns-3 twin; the
+    # other mismatch (PRR recovery, immediate ECN reduction) runs, a documented difference.
+    if tcp.get("ecn_reduction", "immediate") == "prr" and not prr:
+        raise Unsupported(
+            f"{where}.ecn_reduction = 'prr' with sack_recovery = {tcp.get('sack_recovery', 'rfc6675')!r}: ns-3 paces "
+            "its ECN reduction only with TcpPrrRecovery (set sack_recovery = 'prr')"
+        )
     add(f"default ns3::TcpSocket::InitialCwnd {int(tcp['initial_window'])}", f"{where}.initial_window")
     add(
         f"default ns3::TcpSocket::InitialSlowStartThreshold {min(int(tcp['initial_ssthresh'] * segment), 2**32 - 1)}",

@@ -69,6 +69,12 @@ class Tcp(Model):
     #: without SACK, added on top) until prr_delivered reaches RecoverFS, and an ACK that both
     #: SACKs and advances snd.una counted twice. For comparisons with ns-3 (docs/sack.md).
     prr_delivered: Literal["rfc6937", "ns3"] = "rfc6937"
+    #: With `ecn`: how the window comes down after an ECN echo. "immediate" (default): halved
+    #: at once (RFC 3168 Section 6.1.2); "prr": ssthresh at once, then paced by Proportional
+    #: Rate Reduction (RFC 6937 Section 3) until the marked window is acknowledged, without
+    #: window growth meanwhile, a loss in that window continuing the same reduction, as Linux's
+    #: CWR state (since 3.7) and ns-3 with its PRR recovery do (docs/sack.md).
+    ecn_reduction: Literal["immediate", "prr"] = "immediate"
 
     @model_validator(mode="before")
     @classmethod
@@ -108,6 +114,13 @@ class Tcp(Model):
                 "prr_delivered = 'ns3' needs sack_recovery = 'prr': it changes how Proportional Rate "
                 f"Reduction counts delivered data (got sack_recovery = {self.sack_recovery!r})"
             )
+        if self.ecn_reduction == "prr" and not self.ecn:
+            raise ValueError("ecn_reduction = 'prr' needs ecn = true: it paces the window reduction after an ECN echo")
+        if self.ecn_reduction == "prr" and self.cc.kind in PER_ACK_ECN:
+            raise ValueError(
+                f"ecn_reduction = 'prr' does not apply to {self.cc.kind}: it reacts to every marked ACK "
+                "in its window law, not once per window (use the default 'immediate')"
+            )
         return self
 
     def resolved(self) -> dict[str, Any]:
@@ -142,4 +155,6 @@ class Tcp(Model):
             resolved["recovery_exit_credit"] = self.recovery_exit_credit
         if self.prr_delivered != "rfc6937":
             resolved["prr_delivered"] = self.prr_delivered
+        if self.ecn_reduction != "immediate":
+            resolved["ecn_reduction"] = self.ecn_reduction
         return resolved

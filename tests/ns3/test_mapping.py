@@ -169,11 +169,25 @@ def test_definitions_ns3_does_not_implement_are_unsupported(cc, message):
         # ns-3's SACK sender always sends by cwnd - pipe (RFC 6675 step (3)); its
         # LimitedTransmit attribute acts only without SACK.
         ({"tcp": {"sack": True}}, r"tcp\.limited_transmit = false with sack = true"),
+        # ns-3 paces its ECN reduction only through TcpPrrRecovery (EnterCwr -> EnterRecovery).
+        (
+            {"tcp": {"sack": True, "limited_transmit": True, "ecn": True, "ecn_reduction": "prr"}},
+            r"tcp\.ecn_reduction = 'prr' with sack_recovery = 'rfc6675'",
+        ),
     ],
 )
 def test_unsupported_group_settings_are_named(change, message):
     with pytest.raises(Unsupported, match=message):
         translate(with_group(dumbbell(), **change))
+
+
+def test_prr_ecn_reduction_maps_to_ns3_prr_recovery():
+    """ns-3 has no setting for it: its PRR recovery paces the ECN reduction, so the spec is the
+    same as without the option (stored ns-3 runs stay valid)."""
+    tcp = {"sack": True, "limited_transmit": True, "ecn": True, "sack_recovery": "prr"}
+    paced = translate(with_group(dumbbell(), tcp={**tcp, "ecn_reduction": "prr"}))
+    assert defaults(paced)["ns3::TcpL4Protocol::RecoveryType"] == "ns3::TcpPrrRecovery"
+    assert defaults(paced) == defaults(translate(with_group(dumbbell(), tcp=tcp)))
 
 
 def test_sack_maps_with_limited_transmit_on():

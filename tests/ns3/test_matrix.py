@@ -22,7 +22,7 @@ from matrix import NS3_DEFINITION, issue15_matrix  # noqa: E402
 
 ROWS = agreement.all_rows(3)
 #: Rows whose one factor is on aqmlab's side only, or on ns-3's only (`Row.ns3_variant`).
-SAME_NS3_SPEC = ("-pipe", "-ns3delivered", "-exitcredit", "-ns3noexitcredit", "cubic-sack-red-ns3")
+SAME_NS3_SPEC = ("-pipe", "-ns3delivered", "-exitcredit", "-ns3noexitcredit", "cubic-sack-red-ns3", "-prrecn")
 
 
 @pytest.mark.parametrize("name", sorted(ROWS))
@@ -31,8 +31,8 @@ def test_every_row_maps_to_ns3(name):
     spec = ns3_mapping.translate((row.ns3_scenario or row.scenario).resolved(), trace_flows=0)
     assert any(line.startswith("flow ") for line in spec.lines)
     if row.ns3_scenario is not None and name.endswith(SAME_NS3_SPEC):
-        # loss_flight_size = pipe, recovery_exit_credit = cumulative and CUBIC's ns3
-        # definition are what ns-3 always does, and an ns-3 variant is applied to the mapped
+        # loss_flight_size = pipe, recovery_exit_credit = cumulative, ecn_reduction = prr (with
+        # TcpPrrRecovery) and CUBIC's ns3 definition are what ns-3 always does, and an ns-3 variant is applied to the mapped
         # spec: the same spec, nothing to map.
         assert spec.text() == ns3_mapping.translate(row.scenario.resolved(), trace_flows=0).text()
     elif row.ns3_scenario is not None:

@@ -101,6 +101,25 @@ pub enum PrrDelivered {
     Ns3,
 }
 
+/// How a sender brings its window down after an ECN echo (RFC 3168 Section 6.1.2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EcnReduction {
+    /// RFC 3168 Section 6.1.2: "the TCP source halves the congestion window" at once (the
+    /// congestion control's `on_ecn`); the sender is then silent until the flight falls below
+    /// the new window. Other ACKs of the window still grow it. The default.
+    #[default]
+    Immediate,
+    /// The reduction paced by Proportional Rate Reduction (RFC 6937 Section 3), as Linux
+    /// does in its CWR state since 3.7 (commit 684bad11, "tcp: use PRR to reduce cwin in CWR
+    /// state") and ns-3 3.44 does with `TcpPrrRecovery` (`TcpSocketBase::EnterCwr` calls
+    /// `EnterRecovery`, every ACK in `CA_CWR` calls `DoRecovery`): ssthresh is set at once,
+    /// each ACK until the window that carried the mark is acknowledged allows `sndcnt`
+    /// segments, the window law does not grow, and a loss detected meanwhile continues the
+    /// same reduction instead of starting another (Linux's `tcp_enter_recovery` from CWR).
+    Prr,
+}
+
 /// How the receiver echoes Congestion Experienced marks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -176,6 +195,10 @@ pub struct TcpConfig {
     /// With `sack_recovery = prr`: PRR's DeliveredData, RFC 6937's (default) or ns-3's.
     #[serde(default)]
     pub prr_delivered: PrrDelivered,
+    /// With `ecn`: the window reduction after an ECN echo, at once (RFC 3168, default) or
+    /// paced by PRR (Linux, ns-3 with PRR).
+    #[serde(default)]
+    pub ecn_reduction: EcnReduction,
 }
 
 impl Default for TcpConfig {
@@ -203,6 +226,7 @@ impl Default for TcpConfig {
             loss_flight_size: LossFlightSize::Rfc5681,
             recovery_exit_credit: RecoveryExitCredit::None,
             prr_delivered: PrrDelivered::Rfc6937,
+            ecn_reduction: EcnReduction::Immediate,
         }
     }
 }

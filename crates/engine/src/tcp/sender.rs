@@ -12,7 +12,8 @@ use super::prr::{Prr, ReductionBound};
 use super::rto::RtoEstimator;
 use super::sack::{NextSeg, SackBlock, Scoreboard, SendState};
 use super::{
-    EcnEcho, LossFlightSize, PartialAckTimer, PrrDelivered, Recovery, RecoveryExitCredit, SackRecovery, TcpConfig,
+    EcnEcho, EcnReduction, LossFlightSize, PartialAckTimer, PrrDelivered, Recovery, RecoveryExitCredit, SackRecovery,
+    TcpConfig,
 };
 use crate::error::{EngineError, Result};
 use crate::packet::{Ecn, FlowId, Packet, PacketKind, RouteId, FLAG_CWR, FLAG_ECE, FLAG_RETRANSMIT};
@@ -53,6 +54,9 @@ pub struct TcpSender {
     /// One past the highest segment ever sent.
     high_tx: u64,
     dupacks: u32,
+    /// Segments Limited Transmit sent since the cumulative ACK last advanced: RFC 5681
+    /// Section 3.2 step 2 keeps them out of the FlightSize that sets ssthresh.
+    limited_transmit_sent: u64,
     in_recovery: bool,
     /// RFC 6582 Section 4: restart the timer on the first partial ACK only, or on each.
     partial_ack_timer: PartialAckTimer,
@@ -66,6 +70,13 @@ pub struct TcpSender {
     /// this segment (`high_tx` at the reduction: the first segment that can carry CWR).
     ecn_recover: Option<u64>,
     send_cwr: bool,
+    /// At once (RFC 3168) or paced by PRR (Linux's CWR state, ns-3 with PRR).
+    ecn_reduction: EcnReduction,
+    /// The PRR episode of the ECN reduction in progress (`ecn_reduction = prr`), until the
+    /// cumulative ACK passes `ecn_recover`.
+    cwr: Option<Prr>,
+    /// Segments this ACK allows during that reduction (RFC 6937's sndcnt).
+    cwr_sndcnt: u64,
     rto: RtoEstimator,
     /// RFC 6675 loss recovery from SACK information instead of NewReno.
     sack: bool,
@@ -137,6 +148,13 @@ impl TcpSender {
                 "\"rfc6937\" without sack_recovery = prr (it changes how PRR counts delivered data)",
             ));
         }
+        if config.ecn_reduction == EcnReduction::Prr && (!config.ecn || cc.ecn_per_ack()) {
+            return Err(EngineError::invalid(
+                format!("{field}.ecn_reduction"),
+                "prr",
+                "\"immediate\" without ecn, or with a law reacting per marked ACK (PRR paces the once-per-window ECN reduction)",
+            ));
+        }
         if config.loss_flight_size == LossFlightSize::Pipe && !config.sack {
             return Err(EngineError::invalid(
                 format!("{field}.loss_flight_size"),
@@ -170,11 +188,15 @@ impl TcpSender {
             snd_nxt: 0,
             high_tx: 0,
             dupacks: 0,
+            limited_transmit_sent: 0,
             in_recovery: false,
             recover: None,
             inflation: 0.0,
             ecn_recover: None,
             send_cwr: false,
+            ecn_reduction: config.ecn_reduction,
+            cwr: None,
+            cwr_sndcnt: 0,
             rto: RtoEstimator::new(config.min_rto_ns, config.initial_rto_ns, config.max_rto_ns),
             sack: config.sack,
             scoreboard: Scoreboard::default(),
@@ -277,16 +299,27 @@ impl TcpSender {
             self.send_filling_holes(now, out);
             return;
         }
-        let window = self.usable_window();
-        let mut sent_any = false;
+        let window = if self.cwr.is_some() {
+            // A PRR-paced ECN reduction: this ACK's sndcnt segments beyond the flight, within
+            // the receiver's window (Linux's tcp_cwnd_reduction: cwnd = in_flight + sndcnt).
+            let budget = std::mem::take(&mut self.cwr_sndcnt);
+            (self.snd_nxt - self.snd_una + budget).min(self.max_window.floor() as u64)
+        } else {
+            self.usable_window()
+        };
+        let mut sent = 0;
         while self.snd_nxt - self.snd_una < window && self.has_data(self.snd_nxt) {
             let packet = self.segment(self.snd_nxt, now);
             out.push(packet);
             self.snd_nxt += 1;
             self.high_tx = self.high_tx.max(self.snd_nxt);
-            sent_any = true;
+            sent += 1;
         }
-        if sent_any && self.rto_deadline.is_none() {
+        if let Some(prr) = self.cwr.as_mut() {
+            // RFC 6937 Section 3: "prr_out += (data sent)".
+            prr.on_sent(sent);
+        }
+        if sent > 0 && self.rto_deadline.is_none() {
             self.arm_timer(now);
         }
     }
@@ -344,6 +377,7 @@ impl TcpSender {
             self.snd_nxt = self.snd_una;
         }
         self.dupacks = 0;
+        self.limited_transmit_sent = 0;
         // RTT from the echoed timestamp (RFC 7323 Section 4; valid for retransmissions too).
         let rtt = now.saturating_sub(ack.timestamp);
         self.rto.sample(rtt, expected_samples);
@@ -356,7 +390,15 @@ impl TcpSender {
 
     /// New data acknowledged outside loss recovery: the ECN reaction or the window law.
     fn window_on_new_ack(&mut self, acked: u64, delivered: u64, rtt: Time, ece: bool, now: Time) {
-        if ece && !self.cc.ecn_per_ack() {
+        let reacts_once_per_window = ece && !self.cc.ecn_per_ack();
+        if self.cwr_in_progress().is_some() && !reacts_once_per_window {
+            // RFC 6937 Section 3 on every ACK of a PRR-paced ECN reduction; the window law
+            // does not grow meanwhile (Linux's tcp_cong_control: tcp_cwnd_reduction instead
+            // of cong_avoid in CWR; ns-3's ProcessAck: DoRecovery in CA_CWR).
+            self.cwr_on_ack(delivered, false);
+            return;
+        }
+        if reacts_once_per_window {
             // RFC 3168 Section 6.1.2: react to ECE at most once per window of data, and never
             // increase the window in response to an ECE ACK. The window ends only when a
             // segment sent after the reduction is acknowledged: the receiver echoes ECE on
@@ -372,6 +414,15 @@ impl TcpSender {
                 self.ecn_recover = Some(self.high_tx);
                 self.send_cwr = true;
                 self.stats.ecn_reductions += 1;
+                if self.ecn_reduction == EcnReduction::Prr {
+                    // RFC 6937 Section 3 "at the beginning of recovery": ssthresh is the
+                    // law's window after `on_ecn`, RecoverFS the FlightSize it was given.
+                    self.cwr = Some(Prr::start(self.cc.window(), event.in_flight, ReductionBound::SlowStart));
+                    self.cwr_on_ack(delivered, true);
+                }
+            } else if self.cwr.is_some() {
+                // An ECE ACK of the window already answered: the reduction goes on.
+                self.cwr_on_ack(delivered, false);
             }
         } else {
             if ece {
@@ -391,6 +442,44 @@ impl TcpSender {
                 high_tx: self.high_tx,
             };
             self.cc.on_ack(&event);
+        }
+    }
+
+    /// The PRR-paced ECN reduction, if one is in progress: it ends when the cumulative ACK
+    /// passes the window that carried the mark (`ecn_recover`), with cwnd = ssthresh, the
+    /// law's window since `on_ecn` (Linux's tcp_end_cwnd_reduction; ns-3's CA_CWR -> CA_OPEN).
+    fn cwr_in_progress(&mut self) -> Option<&mut Prr> {
+        if self.cwr.is_some() && self.ecn_recover.is_none_or(|recover| self.snd_una > recover) {
+            self.cwr = None;
+        }
+        self.cwr.as_mut()
+    }
+
+    /// RFC 6937 Section 3 for one ACK of a PRR-paced ECN reduction: `delivered` is its
+    /// DeliveredData; the segments it allows go out in `send_available`. `entering`: the ACK
+    /// that starts the reduction (with `prr_delivered = ns3` counted as ns-3 does: EnterCwr's
+    /// DoRecovery adds a segment as for a duplicate ACK, then ProcessAck's CA_CWR branch
+    /// calls DoRecovery again with the same bytes).
+    fn cwr_on_ack(&mut self, delivered: u64, entering: bool) {
+        let delivered = if entering && self.prr_delivered == PrrDelivered::Ns3 { 2 * delivered + 1 } else { delivered };
+        let pipe = self.pipe_for_reduction();
+        let Some(prr) = self.cwr.as_mut() else { return };
+        if delivered == 0 {
+            // Linux's tcp_cwnd_reduction and ns-3's DoRecovery return when nothing was delivered.
+            return;
+        }
+        // Both also send one segment while prr_out is 0 (Linux: `max(sndcnt, prr_out ? 0 : 1)`).
+        let floor = u64::from(prr.prr_out() == 0);
+        self.cwr_sndcnt = prr.on_ack(delivered, pipe).max(floor);
+    }
+
+    /// RFC 6675's pipe outside loss recovery: sent, neither acknowledged nor SACKed.
+    fn pipe_for_reduction(&self) -> u64 {
+        let flight = self.snd_nxt - self.snd_una;
+        if self.sack {
+            flight - self.scoreboard.sacked_between(self.snd_una, self.snd_nxt)
+        } else {
+            flight
         }
     }
 
@@ -459,6 +548,13 @@ impl TcpSender {
             return;
         }
         if self.dupacks < self.dupack_threshold {
+            if self.cwr_in_progress().is_some() {
+                // A PRR-paced ECN reduction: without SACK a duplicate ACK delivers one
+                // segment (RFC 6937 Section 3's estimate; Linux counts it in sacked_out).
+                self.cwr_on_ack(1, false);
+                self.send_available(now, out);
+                return;
+            }
             if self.limited_transmit {
                 // RFC 3042 Section 2: on each of the first two duplicate ACKs send one new
                 // segment if the flight stays within cwnd + 2; cwnd itself is unchanged.
@@ -469,6 +565,7 @@ impl TcpSender {
                     out.push(packet);
                     self.snd_nxt += 1;
                     self.high_tx = self.snd_nxt;
+                    self.limited_transmit_sent += 1;
                 }
             }
             return;
@@ -481,13 +578,20 @@ impl TcpSender {
             return;
         }
         self.recover = Some(self.high_tx - 1);
-        let event = self.congestion_event(now);
+        let mut event = self.congestion_event(now);
+        // RFC 5681 Section 3.2 step 2: "When [RFC3042] is in use, additional data sent in
+        // limited transmit MUST NOT be included in this calculation" (of FlightSize).
+        event.in_flight = event.in_flight.saturating_sub(self.limited_transmit_sent);
         self.stats.fast_recoveries += 1;
         match self.recovery_mode {
             Recovery::NewReno => {
                 // RFC 6582 Section 3.2 step 2: ssthresh = FlightSize/2, retransmit,
-                // cwnd = ssthresh + 3 segments.
-                self.cc.on_loss(&event);
+                // cwnd = ssthresh + 3 segments. A loss in the window of a PRR-paced ECN
+                // reduction continues it (RFC 3168 Section 6.1.2: one reduction per window).
+                if self.cwr_in_progress().is_none() {
+                    self.cc.on_loss(&event);
+                }
+                self.cwr = None;
                 self.in_recovery = true;
                 self.partial_ack_seen = false;
                 self.inflation = self.dupack_threshold as f64;
@@ -498,6 +602,7 @@ impl TcpSender {
             Recovery::Tahoe => {
                 // Tahoe: fast retransmit, then slow start from one segment (go-back-N).
                 self.cc.on_rto(&event);
+                self.cwr = None;
                 self.snd_nxt = self.snd_una;
                 self.arm_timer(now);
                 self.send_available(now, out);
@@ -550,8 +655,8 @@ impl TcpSender {
             self.arm_timer(now);
         }
         // RFC 6937 Section 3: DeliveredData = change_in(snd.una) + change_in(SACKd).
-        let mut delivered =
-            if prr { (self.snd_una - una_before + self.sacked_outstanding()).saturating_sub(sacked_before) } else { 0 };
+        let delivered_data = (self.snd_una - una_before + self.sacked_outstanding()).saturating_sub(sacked_before);
+        let mut delivered = if prr { delivered_data } else { 0 };
         if prr && self.prr_delivered == PrrDelivered::Ns3 && newly_sacked > 0 {
             delivered = self.ns3_prr_delivered(delivered, self.snd_una > una_before);
         }
@@ -570,7 +675,13 @@ impl TcpSender {
             {
                 return;
             }
-            if self.limited_transmit && self.recover.is_none_or(|recover| self.snd_una > recover) {
+            if self.cwr_in_progress().is_some() {
+                // A PRR-paced ECN reduction paces what this duplicate ACK delivered (Linux's
+                // CWR state takes precedence over its Disorder state's limited transmit).
+                if self.snd_una == una_before {
+                    self.cwr_on_ack(delivered_data, false);
+                }
+            } else if self.limited_transmit && self.recover.is_none_or(|recover| self.snd_una > recover) {
                 // RFC 6675 Section 5 step (3): Limited Transmit governed by pipe.
                 self.sack_limited_transmit(now, out);
                 return;
@@ -647,7 +758,21 @@ impl TcpSender {
             // before the fast retransmit (SACKed and lost segments not in flight).
             event.in_flight = self.scoreboard.pipe(self.snd_una, self.high_tx, self.snd_una, self.dupack_threshold);
         }
-        self.cc.on_loss(&event);
+        // RFC 6937 Section 3: RecoverFS = snd.nxt - snd.una (or ns-3's pipe, as above).
+        let recover_fs = event.in_flight;
+        if self.loss_flight_size == LossFlightSize::Rfc5681 {
+            // RFC 6675 (4.2): "[RFC5681] requires that any segments sent as part of the Limited
+            // Transmit mechanism not be counted in FlightSize for the purpose of the above
+            // equation" (RFC 5681 Section 3.2 step 2). ns-3's pipe counts them (`Pipe`).
+            event.in_flight = event.in_flight.saturating_sub(self.limited_transmit_sent);
+        }
+        // A loss in the window of a PRR-paced ECN reduction continues that reduction, its
+        // ssthresh and PRR counters, instead of starting another (RFC 3168 Section 6.1.2:
+        // one reduction per window; Linux's tcp_enter_recovery from CWR).
+        let reduction = self.cwr_in_progress().is_some().then(|| self.cwr.take()).flatten();
+        if reduction.is_none() {
+            self.cc.on_loss(&event);
+        }
         self.in_recovery = true;
         self.inflation = 0.0;
         let sndcnt = (self.sack_recovery == SackRecovery::Prr).then(|| {
@@ -656,7 +781,8 @@ impl TcpSender {
             // RecoverFS = snd.nxt - snd.una ("FlightSize at the start of recovery": the
             // FlightSize of (4.2), pipe with `loss_flight_size = pipe` as ns-3's
             // TcpPrrRecovery); then this ACK's DeliveredData and pipe.
-            let mut prr = Prr::start(self.cc.window(), event.in_flight, ReductionBound::SlowStart);
+            let mut prr =
+                reduction.unwrap_or_else(|| Prr::start(self.cc.window(), recover_fs, ReductionBound::SlowStart));
             let pipe = self.scoreboard.pipe(self.snd_una, self.high_tx, self.snd_una, self.dupack_threshold);
             // The fast retransmit (4.3) goes out even if sndcnt is 0 (Linux's
             // tcp_cwnd_reduction: `sndcnt = max(sndcnt, (tp->prr_out ? 0 : 1))`; ns-3's
@@ -755,6 +881,7 @@ impl TcpSender {
             out.push(packet);
             self.high_tx += 1;
             self.snd_nxt = self.high_tx;
+            self.limited_transmit_sent += 1;
             pipe += 1;
         }
     }
@@ -809,6 +936,9 @@ impl TcpSender {
         self.in_recovery = false;
         self.inflation = 0.0;
         self.dupacks = 0;
+        self.limited_transmit_sent = 0;
+        // A timeout ends a PRR-paced ECN reduction too (Linux's tcp_enter_loss leaves CWR).
+        self.cwr = None;
         if self.sack {
             // RFC 2018 Section 5 ("the data sender SHOULD turn off all of the SACKed bits,
             // since the timeout might indicate that the data receiver has reneged") and
@@ -831,6 +961,10 @@ impl TcpSender {
 #[cfg(test)]
 #[path = "sender_recovery_tests.rs"]
 mod recovery_tests;
+
+#[cfg(test)]
+#[path = "sender_ecn_tests.rs"]
+mod ecn_tests;
 
 #[cfg(test)]
 mod tests {

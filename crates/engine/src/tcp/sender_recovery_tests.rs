@@ -352,3 +352,35 @@ fn window_laws_see_delivered_segments_not_the_cumulative_advance() {
     sack_ack(&mut tx, 3, &[], 101 * MS, &mut out);
     assert!((tx.cwnd() - (20.0 + 1.0 / 20.0)).abs() < 1e-12, "{}", tx.cwnd());
 }
+
+/// RFC 5681 Section 3.2 step 2: the segments Limited Transmit sent on the first duplicate ACKs
+/// are not part of the FlightSize that sets ssthresh (RFC 6675 (4.2) repeats it for SACK).
+/// A window of 10 loses segment 0; the first two duplicate ACKs each let one new segment out
+/// (10 and 11); at the third, FlightSize is still 10 and ssthresh 5, not 12 / 2 = 6.
+#[test]
+fn limited_transmit_segments_are_not_in_the_flight_size_that_sets_ssthresh() {
+    for sack in [false, true] {
+        let config = TcpConfig {
+            sack,
+            limited_transmit: true,
+            initial_window: 10.0,
+            initial_ssthresh: 10.0,
+            ..TcpConfig::default()
+        };
+        let mut tx = sender(&config);
+        let mut out = Vec::new();
+        tx.start(0, &mut out);
+        out.clear();
+        for top in 2..=3 {
+            sack_ack(&mut tx, 0, &[(1, top)], 100 * MS, &mut out);
+        }
+        assert_eq!(seqs(&out), vec![10, 11], "sack {sack}: limited transmit");
+        assert_eq!(tx.limited_transmit_sent, 2);
+        sack_ack(&mut tx, 0, &[(1, 4)], 100 * MS, &mut out);
+        assert_eq!(tx.stats.fast_recoveries, 1, "sack {sack}");
+        assert_eq!(tx.ssthresh(), 5.0, "sack {sack}: FlightSize 10, limited transmit excluded");
+        // A later cumulative ACK starts a new count.
+        sack_ack(&mut tx, 12, &[], 200 * MS, &mut out);
+        assert_eq!(tx.limited_transmit_sent, 0);
+    }
+}
