@@ -437,7 +437,7 @@ def _load_store() -> dict[str, Any]:
 
 
 def _save_store(store: dict[str, Any]) -> None:
-    tmp = RESULTS.with_suffix(".json.tmp")
+    tmp = RESULTS.with_suffix(f".json.{os.getpid()}.tmp")
     tmp.write_text(json.dumps(store, indent=1, allow_nan=True))
     os.replace(tmp, RESULTS)
 

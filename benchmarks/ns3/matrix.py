@@ -355,10 +355,13 @@ def one_factor_rows(by_name: dict[str, Row]) -> list[Row]:
     cubic = by_name["access2m-cubic-sack-red"].scenario
     reno_default = by_name["access2m-newreno-red"].scenario
     scalable = by_name["scalable50-sack-red-ns3"].scenario
+    cubic_rtt20 = sack_matrix()["cubic-red-rtt20-sack"]
     return [
         # CUBIC: ns-3's TcpCubic definition on aqmlab's side (the Reno-friendly alpha above
         # all), and the Reno-friendly region off in both simulators.
         Row(_modified(cubic, "ns3", cc={"definition": "ns3"}), ns3_scenario=cubic),
+        # The same definition on the 1 Gb/s matrix row whose queue std sits at the threshold.
+        Row(_modified(cubic_rtt20, "ns3", cc={"definition": "ns3"}), ns3_scenario=cubic_rtt20),
         Row(_modified(cubic, "nofriendly", cc={"reno_friendly": False})),
         # aqmlab's defaults behind 2 Mb/s access links with SACK on in both (min RTO 200 ms):
         # ns-3's recovery without SACK (TcpTxBuffer::AddRenoSack) taken out.
