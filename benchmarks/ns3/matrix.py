@@ -369,6 +369,8 @@ def one_factor_rows(by_name: dict[str, Row]) -> list[Row]:
         # Scalable: ns-3's credit of the ACK ending recovery on aqmlab's side, and ns-3
         # without it (ns3_variants.cc).
         Row(_modified(scalable, "exitcredit", tcp={"recovery_exit_credit": "cumulative"}), ns3_scenario=scalable),
+        # Scalable: ns-3's at-once retransmission on a partial ACK in SACK recovery.
+        Row(_modified(scalable, "partialack", tcp={"partial_ack_retransmit": "ns3"}), ns3_scenario=scalable),
         Row(
             _modified(scalable, "ns3noexitcredit"),
             ns3_scenario=scalable,

@@ -75,6 +75,10 @@ class Tcp(Model):
     #: window growth meanwhile, a loss in that window continuing the same reduction, as Linux's
     #: CWR state (since 3.7) and ns-3 with its PRR recovery do (docs/sack.md).
     ecn_reduction: Literal["immediate", "prr"] = "immediate"
+    #: With `sack`: a partial ACK during loss recovery. "rfc6675" (default): nothing of its own,
+    #: NextSeg() decides (RFC 6675 Section 5); "ns3": the next lost segment, or else the new head,
+    #: is resent at once outside cwnd, as ns-3 3.44's TcpSocketBase::ProcessAck does (docs/sack.md).
+    partial_ack_retransmit: Literal["rfc6675", "ns3"] = "rfc6675"
 
     @model_validator(mode="before")
     @classmethod
@@ -113,6 +117,11 @@ class Tcp(Model):
             raise ValueError(
                 "prr_delivered = 'ns3' needs sack_recovery = 'prr': it changes how Proportional Rate "
                 f"Reduction counts delivered data (got sack_recovery = {self.sack_recovery!r})"
+            )
+        if self.partial_ack_retransmit == "ns3" and not self.sack:
+            raise ValueError(
+                "partial_ack_retransmit = 'ns3' needs sack = true: it changes SACK-based loss recovery "
+                "(NewReno's partial ACKs always retransmit, RFC 6582)"
             )
         if self.ecn_reduction == "prr" and not self.ecn:
             raise ValueError("ecn_reduction = 'prr' needs ecn = true: it paces the window reduction after an ECN echo")
@@ -157,4 +166,6 @@ class Tcp(Model):
             resolved["prr_delivered"] = self.prr_delivered
         if self.ecn_reduction != "immediate":
             resolved["ecn_reduction"] = self.ecn_reduction
+        if self.partial_ack_retransmit != "rfc6675":
+            resolved["partial_ack_retransmit"] = self.partial_ack_retransmit
         return resolved

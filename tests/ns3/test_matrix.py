@@ -30,6 +30,7 @@ SAME_NS3_SPEC = (
     "cubic-sack-red-ns3",
     "-prrecn",
     "-sack-ns3",
+    "-partialack",
 )
 
 

@@ -194,3 +194,17 @@ def test_prr_delivered_ns3_is_resolved_only_when_chosen_and_needs_prr():
     assert ns3.resolved()["topology"]["groups"][0]["traffic"]["tcp"]["prr_delivered"] == "ns3"
     with pytest.raises(Exception, match="prr_delivered = 'ns3' needs sack_recovery = 'prr'"):
         aqmlab.Scenario.model_validate(with_path(BURSTS, "topology.groups.0.tcp", {**tcp, "prr_delivered": "ns3"}))
+
+
+def test_partial_ack_retransmit_ns3_is_resolved_only_when_chosen_and_needs_sack():
+    tcp = {**BURSTS["topology"]["groups"][0]["tcp"], "sack": True}
+    default = aqmlab.Scenario.model_validate(with_path(BURSTS, "topology.groups.0.tcp", tcp))
+    assert "partial_ack_retransmit" not in default.resolved()["topology"]["groups"][0]["traffic"]["tcp"]
+    ns3 = aqmlab.Scenario.model_validate(
+        with_path(BURSTS, "topology.groups.0.tcp", {**tcp, "partial_ack_retransmit": "ns3"})
+    )
+    assert ns3.resolved()["topology"]["groups"][0]["traffic"]["tcp"]["partial_ack_retransmit"] == "ns3"
+    with pytest.raises(Exception, match="partial_ack_retransmit = 'ns3' needs sack = true"):
+        aqmlab.Scenario.model_validate(
+            with_path(BURSTS, "topology.groups.0.tcp", {**tcp, "sack": False, "partial_ack_retransmit": "ns3"})
+        )

@@ -101,6 +101,21 @@ pub enum PrrDelivered {
     Ns3,
 }
 
+/// What a SACK sender does on a partial ACK during loss recovery.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PartialAckRetransmit {
+    /// RFC 6675 Section 5 (B)-(C): nothing of its own; HighACK and pipe change and NextSeg()
+    /// decides (a hole is resent once IsLost() holds, or by rule (3)). The default.
+    #[default]
+    Rfc6675,
+    /// ns-3 3.44 `TcpSocketBase::ProcessAck`, partial ACK in `CA_RECOVERY`: unless the new head
+    /// was already retransmitted (`IsRetransmittedDataAcked`), `DoRetransmit()` sends the first
+    /// segment marked lost and not yet retransmitted, else the head itself, outside cwnd − pipe
+    /// ("Assume the next seq is lost"). For comparisons with ns-3 (docs/sack.md).
+    Ns3,
+}
+
 /// How a sender brings its window down after an ECN echo (RFC 3168 Section 6.1.2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -199,6 +214,10 @@ pub struct TcpConfig {
     /// paced by PRR (Linux, ns-3 with PRR).
     #[serde(default)]
     pub ecn_reduction: EcnReduction,
+    /// With `sack`: a partial ACK in loss recovery, RFC 6675's (default) or ns-3's at-once
+    /// retransmission.
+    #[serde(default)]
+    pub partial_ack_retransmit: PartialAckRetransmit,
 }
 
 impl Default for TcpConfig {
@@ -227,6 +246,7 @@ impl Default for TcpConfig {
             recovery_exit_credit: RecoveryExitCredit::None,
             prr_delivered: PrrDelivered::Rfc6937,
             ecn_reduction: EcnReduction::Immediate,
+            partial_ack_retransmit: PartialAckRetransmit::Rfc6675,
         }
     }
 }

@@ -12,8 +12,8 @@ use super::prr::{Prr, ReductionBound};
 use super::rto::RtoEstimator;
 use super::sack::{NextSeg, SackBlock, Scoreboard, SendState};
 use super::{
-    EcnEcho, EcnReduction, LossFlightSize, PartialAckTimer, PrrDelivered, Recovery, RecoveryExitCredit, SackRecovery,
-    TcpConfig,
+    EcnEcho, EcnReduction, LossFlightSize, PartialAckRetransmit, PartialAckTimer, PrrDelivered, Recovery,
+    RecoveryExitCredit, SackRecovery, TcpConfig,
 };
 use crate::error::{EngineError, Result};
 use crate::packet::{Ecn, FlowId, Packet, PacketKind, RouteId, FLAG_CWR, FLAG_ECE, FLAG_RETRANSMIT};
@@ -96,6 +96,8 @@ pub struct TcpSender {
     recovery_exit_credit: RecoveryExitCredit,
     /// PRR's DeliveredData: RFC 6937's or ns-3's (`ns3_prr_delivered`).
     prr_delivered: PrrDelivered,
+    /// A partial ACK in SACK recovery: RFC 6675's nothing, or ns-3's at-once retransmission.
+    partial_ack_retransmit: PartialAckRetransmit,
     min_rtt_ns: Time,
     last_rtt_ns: Option<Time>,
     /// Retransmission timer deadline (RFC 6298 Section 5).
@@ -146,6 +148,13 @@ impl TcpSender {
                 format!("{field}.prr_delivered"),
                 "ns3",
                 "\"rfc6937\" without sack_recovery = prr (it changes how PRR counts delivered data)",
+            ));
+        }
+        if config.partial_ack_retransmit == PartialAckRetransmit::Ns3 && !config.sack {
+            return Err(EngineError::invalid(
+                format!("{field}.partial_ack_retransmit"),
+                "ns3",
+                "\"rfc6675\" without sack (it changes SACK loss recovery; set sack = true)",
             ));
         }
         if config.ecn_reduction == EcnReduction::Prr && (!config.ecn || cc.ecn_per_ack()) {
@@ -207,6 +216,7 @@ impl TcpSender {
             loss_flight_size: config.loss_flight_size,
             recovery_exit_credit: config.recovery_exit_credit,
             prr_delivered: config.prr_delivered,
+            partial_ack_retransmit: config.partial_ack_retransmit,
             min_rtt_ns: 0,
             last_rtt_ns: None,
             rto_deadline: None,
@@ -661,6 +671,9 @@ impl TcpSender {
             delivered = self.ns3_prr_delivered(delivered, self.snd_una > una_before);
         }
         if self.in_recovery {
+            if self.snd_una > una_before && self.partial_ack_retransmit == PartialAckRetransmit::Ns3 {
+                self.ns3_partial_ack_retransmit(now, out);
+            }
             // RFC 6675 Section 5 (B)-(C): SetPipe(), then send while cwnd - pipe >= 1 SMSS
             // (or, with PRR, the sndcnt of RFC 6937 Section 3).
             self.sack_transmit(now, out, delivered);
@@ -705,6 +718,27 @@ impl TcpSender {
         let dupack_segment = u64::from(prr.prr_delivered() < prr.recover_fs());
         let second_call = if advanced_una { delivered } else { 0 };
         delivered + dupack_segment + second_call
+    }
+
+    /// `partial_ack_retransmit = ns3`: ns-3 3.44's `ProcessAck` on a partial ACK in recovery.
+    /// Unless the new head was retransmitted already (here: it lies below HighRxt + 1),
+    /// `DoRetransmit()` resends the first segment marked lost and not yet retransmitted
+    /// (NextSeg() rule (1)), or else the head, whatever cwnd − pipe allows; PRR counts it as
+    /// sent (`TcpPrrRecovery::UpdateBytesSent`).
+    fn ns3_partial_ack_retransmit(&mut self, now: Time, out: &mut Vec<Packet>) {
+        if self.snd_una < self.rxt_next || self.snd_una >= self.high_tx {
+            return;
+        }
+        let seq = match self.scoreboard.next_seg(&self.sack_send_state(), self.dupack_threshold) {
+            Some(NextSeg::Lost(seq)) => seq,
+            _ => self.snd_una,
+        };
+        let packet = self.segment(seq, now);
+        out.push(packet);
+        self.rxt_next = self.rxt_next.max(seq + 1);
+        if let Some(prr) = self.prr.as_mut() {
+            prr.on_sent(1);
+        }
     }
 
     /// SACKed segments above the cumulative ACK (RFC 6937's "SACKd").

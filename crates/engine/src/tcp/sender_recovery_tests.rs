@@ -111,6 +111,39 @@ fn partial_ack_in_sack_recovery_retransmits_the_next_hole_when_rfc_6675_says_so(
     assert_eq!((tx.stats.fast_recoveries, tx.stats.timeouts, tx.stats.retransmits), (1, 0, 2));
 }
 
+/// `partial_ack_retransmit = ns3` (ns-3 3.44's `ProcessAck` → `DoRetransmit()`): the same two
+/// losses; at the partial ACK the new head 20 goes out at once, before the new data RFC 6675's
+/// NextSeg() sends first, and is not resent when IsLost(20) becomes true.
+#[test]
+fn partial_ack_retransmit_ns3_resends_the_new_head_at_once() {
+    let config = TcpConfig {
+        sack: true,
+        partial_ack_retransmit: PartialAckRetransmit::Ns3,
+        initial_window: 20.0,
+        initial_ssthresh: 20.0,
+        ..TcpConfig::default()
+    };
+    let rtt = 2 * ONE_WAY;
+    // Segments sent before 20's retransmission in the instant of the partial ACK (the first
+    // of them, 29, left on the ACK just before it).
+    let sent_before_the_hole = |config: &TcpConfig| {
+        let mut tx = sender(config);
+        let log = run_scripted(&mut tx, config, &[2, 20], &[], 2_000 * MS);
+        assert_eq!(retransmissions(&log).iter().map(|r| r.1).collect::<Vec<_>>(), vec![2, 20]);
+        assert_eq!((tx.stats.fast_recoveries, tx.stats.timeouts, tx.stats.retransmits), (1, 0, 2));
+        let at_partial_ack: Vec<(u64, bool)> =
+            log.iter().filter(|&&(t, _, _)| t == 2 * rtt).map(|&(_, seq, r)| (seq, r)).collect();
+        at_partial_ack.iter().position(|&(seq, r)| seq == 20 && r).unwrap()
+    };
+    let rfc6675 = TcpConfig { partial_ack_retransmit: PartialAckRetransmit::Rfc6675, ..config.clone() };
+    assert_eq!(sent_before_the_hole(&config), 1, "ns-3: at once on the partial ACK");
+    assert!(sent_before_the_hole(&rfc6675) > 1, "RFC 6675: new data first");
+    let err = TcpSender::new(0, 0, &TcpConfig { sack: false, ..config }, None, stream(1, StreamKind::Flow, 0), "g.tcp")
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("g.tcp.partial_ack_retransmit"), "{err}");
+}
+
 /// RFC 3168 Section 6.1.2: at most one reduction per window of data. One CE mark: the
 /// receiver echoes ECE on every ACK until the CWR segment reaches it (Section 6.1.3), so
 /// the ACKs of the whole window in flight at the reduction, and the ACK of its last
