@@ -19,7 +19,7 @@ from aqmlab._fields import MAX_WINDOW, Duration, Number, PositiveDuration
 
 
 class _Algorithm(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
     def resolved(self) -> dict[str, Any]:
         """The engine's `CcConfig` JSON for this algorithm."""
@@ -31,6 +31,7 @@ class Reno(_Algorithm):
     halve on loss (RFC 5681 Section 3.1)."""
 
     kind: Literal["reno"] = "reno"
+    """Selects Reno (`cc = "reno"` is the short form)."""
 
 
 OBSERVED = "observed"
@@ -52,13 +53,25 @@ class Cx(_Algorithm):
     Algorithm 1; FreeBSD cc_hd's variant). See docs/congestion/cx.md."""
 
     kind: Literal["cx"] = "cx"
+    """Selects Cx-TCP, the delay-based backoff of seed 001."""
     delta_min: Duration = "5ms"
+    """δmin: queueing delay (averaged RTT − minimum RTT) below which no backoff happens
+    (seed 001 Algorithm 1)."""
     delta_threshold: PositiveDuration = "20ms"
-    #: A positive duration, or "observed" (δmax = RTTmax − RTTmin per flow, seed 001 Section II).
+    """δth: queueing delay at which the backoff probability peaks at `p_max` (seed 001
+    Algorithm 1); must be above `delta_min`."""
     delta_max: Number = DEFAULT_DELTA_MAX
+    """δmax: queueing delay where the backoff probability is back to 0; a positive duration
+    above `delta_threshold`, or "observed" (δmax = RTTmax − RTTmin of each flow, seed 001
+    Section II)."""
     p_max: float = Field(default=0.05, gt=0.0, le=1.0)
+    """Peak backoff probability per ACK, at δ = `delta_threshold` (seed 001 Section III-A)."""
     averaging_time: PositiveDuration = "100ms"
+    """Time constant of the RTT average: each ACK weighs avgRTT/(cwnd·averaging_time) (seed 001
+    Section II gives the proportionality; the value is aqmlab's)."""
     once_per_rtt: bool = False
+    """At most one delay backoff per window of data (FreeBSD cc_hd's variant; not in seed 001
+    Algorithm 1, which may back off on every ACK)."""
 
     @field_validator("delta_max", mode="before")
     @classmethod
@@ -120,11 +133,18 @@ class Pert(_Algorithm):
     10 ms, pmax 0.05, srtt weight 0.99, β 0.35. See docs/congestion/pert.md."""
 
     kind: Literal["pert"] = "pert"
+    """Selects PERT (Bhandarkar et al., SIGCOMM 2007)."""
     t_min: Duration = "5ms"
+    """Queueing delay (srtt − minimum RTT) below which PERT never responds early."""
     t_max: PositiveDuration = "10ms"
+    """Queueing delay at which the early-response probability reaches `p_max`; it then rises
+    linearly to 1 at 2·t_max (gentle RED's shape); must be above `t_min`."""
     p_max: float = Field(default=0.05, gt=0.0, le=1.0)
+    """Early-response probability at `t_max`."""
     srtt_weight: float = Field(default=0.99, ge=0.0, lt=1.0)
+    """History weight of PERT's smoothed RTT per ACK: srtt = w·srtt + (1 − w)·sample."""
     beta: float = Field(default=0.35, gt=0.0, lt=1.0)
+    """Fraction of cwnd given up in an early response: cwnd × (1 − beta); losses still halve."""
 
     @model_validator(mode="after")
     def _check(self) -> Pert:
@@ -152,12 +172,24 @@ class Compound(_Algorithm):
     See docs/congestion/compound.md."""
 
     kind: Literal["compound"] = "compound"
+    """Selects Compound TCP."""
     alpha: float = Field(default=0.125, gt=0.0, le=10.0, allow_inf_nan=False)
+    """α of the delay window's growth, dwnd += (α·win^k − 1)+ per round trip while diff < γ
+    (seed 004 eqs. (6)-(8))."""
     beta: float = Field(default=0.5, gt=0.0, lt=1.0)
+    """β: on a loss the whole window becomes win·(1 − β), dwnd = (win·(1 − β) − cwnd/2)+
+    (seed 004 eqs. (6)-(8))."""
     k: float = Field(default=0.75, gt=0.0, le=1.0)
-    gamma: float = Field(default=30.0, gt=0.0, le=MAX_WINDOW, allow_inf_nan=False, description="packets")
+    """Exponent k of the delay window's growth α·win^k (seed 004 eqs. (6)-(8))."""
+    gamma: float = Field(default=30.0, gt=0.0, le=MAX_WINDOW, allow_inf_nan=False)
+    """γ, packets: backlog estimate diff (expected − actual rate × base RTT) at which the delay
+    window stops growing and starts shrinking (seed 000 Section II-A1)."""
     zeta: float = Field(default=0.5, gt=0.0, le=100.0, allow_inf_nan=False)
-    low_window: float = Field(default=41.0, ge=0.0, le=MAX_WINDOW, allow_inf_nan=False, description="packets")
+    """ζ: the delay window shrinks by ζ·diff per round trip once diff ≥ γ (seed 004 eqs.
+    (6)-(8)); 1 reproduces the Linux/ns-2 port's ETA = 1."""
+    low_window: float = Field(default=41.0, ge=0.0, le=MAX_WINDOW, allow_inf_nan=False)
+    """Packets: the delay window grows only while the whole window is at least this large, so
+    small windows grow as Reno (draft-sridharan-tcpm-ctcp-02's low_wnd)."""
 
 
 #: Every algorithm, tagged on `kind`.
@@ -167,10 +199,11 @@ class Cubic(_Algorithm):
     (α = 3(1 − β)/(1 + β)) and fast convergence. Engine: `tcp/cc/cubic.rs`."""
 
     kind: Literal["cubic"] = "cubic"
-    #: "rfc9438" (default) or "ns3": ns-3 3.44's TcpCubic where it departs from RFC 9438 (the
-    #: Reno-friendly α stays 3(1 − β)/(1 + β); a timeout keeps W_max; target at t + minimum
-    #: RTT). See docs/congestion/cubic.md.
+    """Selects CUBIC."""
     definition: Literal["rfc9438", "ns3"] = "rfc9438"
+    """"rfc9438" (default) or "ns3": ns-3 3.44's TcpCubic where it departs from RFC 9438 (the
+    Reno-friendly α stays 3(1 − β)/(1 + β); a timeout keeps W_max; target at t + minimum
+    RTT). See docs/congestion/cubic.md."""
     c: float = Field(default=0.4, gt=0.0, le=100.0, description="C, segments/s³ (RFC 9438 Section 4.1.1)")
     beta: float = Field(default=0.7, gt=0.0, lt=1.0, description="β_cubic (RFC 9438 Section 4.1.1)")
     fast_convergence: bool = Field(default=True, description="RFC 9438 Section 4.7")
@@ -196,7 +229,11 @@ class HighSpeed(_Algorithm):
     `tcp/cc/highspeed.rs`."""
 
     kind: Literal["highspeed"] = "highspeed"
+    """Selects HighSpeed TCP."""
     definition: Literal["rfc3649", "linux_table"] = "rfc3649"
+    """"rfc3649" (default): a(w) and b(w) from RFC 3649 Section 5's formulas; "linux_table":
+    Appendix B's step table, as Linux and ns-3 use (then the other parameters must keep their
+    defaults). See docs/congestion/highspeed.md."""
     low_window: float = Field(default=38.0, ge=1.0, le=MAX_WINDOW, description="Low_Window (RFC 3649 Section 5)")
     high_window: float = Field(default=83000.0, le=MAX_WINDOW, description="High_Window (RFC 3649 Section 5)")
     low_p: float = Field(default=1e-3, gt=0.0, lt=1.0, description="Low_P (RFC 3649 Section 5)")
@@ -230,7 +267,10 @@ class Scalable(_Algorithm):
     `tcp/cc/scalable.rs`."""
 
     kind: Literal["scalable"] = "scalable"
+    """Selects Scalable TCP."""
     definition: Literal["kelly", "ns3"] = "kelly"
+    """"kelly" (default): Kelly 2003, +a per ACK above the legacy window; "ns3": ns-3's and
+    Linux's +1 segment per min(cwnd, 1/a) ACKs at every window. See docs/congestion/scalable.md."""
     a: float = Field(default=0.01, gt=0.0, le=1.0, description="increase per ACK (Kelly 2003); ns3: 1/AIFactor")
     b: float = Field(default=0.125, gt=0.0, lt=1.0, description="decrease fraction (Kelly 2003)")
     low_window: float = Field(
@@ -253,10 +293,15 @@ class Aimd(_Algorithm):
     Engine: `tcp/cc/aimd.rs`."""
 
     kind: Literal["aimd"] = "aimd"
+    """Selects the generic window law of seed 002 Section IV-A."""
     a: float = Field(default=1.0, gt=0.0, le=100.0)
+    """Increase coefficient: +a·wⁿ segments per unmarked ACK."""
     n: float = Field(default=-1.0, ge=-2.0, le=1.0)
+    """Increase exponent n (−1: Reno's +1/w per ACK; 0: MIMD's constant increase)."""
     b: float = Field(default=0.5, gt=0.0, le=100.0)
+    """Decrease coefficient: −b·wᵐ segments per marked ACK or loss event; below 1 when m = 1."""
     m: float = Field(default=1.0, ge=-2.0, le=2.0)
+    """Decrease exponent m (1: a multiplicative decrease, w·(1 − b))."""
 
     @model_validator(mode="after")
     def _check(self) -> Aimd:
@@ -270,6 +315,7 @@ class IllinoisLike(_Algorithm):
     ACK or loss event). Engine: `tcp/cc/aimd.rs`."""
 
     kind: Literal["illinois_like"] = "illinois_like"
+    """Selects the Illinois-like law of seed 000 Table I."""
     alpha_max: float = Field(default=10.0, gt=0.0, le=1000.0, description="seed 000 Table I")
     beta_min: float = Field(default=0.125, gt=0.0, lt=1.0, description="seed 000 Table I")
 
@@ -279,6 +325,7 @@ class AfricaLike(HighSpeed):
     (per marked ACK or loss event). Engine: `tcp/cc/aimd.rs`."""
 
     kind: Literal["africa_like"] = "africa_like"  # type: ignore[assignment]
+    """Selects the AFRICA-like law of seed 000 Table I (HighSpeed's a(w), b(w))."""
 
 
 class CxHighSpeed(_Algorithm):
@@ -287,8 +334,11 @@ class CxHighSpeed(_Algorithm):
     `kind = "cx"` and `kind = "highspeed"`. Engine: `tcp/cc/cx_highspeed.rs`."""
 
     kind: Literal["cx_highspeed"] = "cx_highspeed"
+    """Selects delay-based HighSpeed TCP (seed 001 Section V-B)."""
     cx: Cx = Field(default_factory=Cx)
+    """The Cx backoff's parameters, as `kind = "cx"` takes them."""
     highspeed: HighSpeed = Field(default_factory=HighSpeed)
+    """The HighSpeed window law's parameters, as `kind = "highspeed"` takes them."""
 
     def resolved(self) -> dict[str, Any]:
         def without_kind(values: dict[str, Any]) -> dict[str, Any]:

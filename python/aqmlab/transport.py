@@ -21,64 +21,90 @@ class Tcp(Model):
     """TCP sender/receiver settings shared by every congestion-control algorithm."""
 
     cc: CongestionControl = Field(default_factory=Reno)
+    """The congestion-control algorithm (window law): a name such as "cubic" or a table with
+    `kind` and its parameters (aqmlab.congestion; docs/congestion/)."""
     recovery: Literal["new_reno", "tahoe"] = "new_reno"
+    """Loss recovery without SACK: "new_reno" (RFC 6582 fast recovery with partial ACKs) or
+    "tahoe" (fast retransmit, then slow start from one segment)."""
     packet_size: PacketSize = "1500B"
+    """Size of a full data packet on the wire, headers included (ns-2's packetSize_ plus
+    header); the payload is packet_size − header_size."""
     header_size: PacketSize = "40B"
+    """TCP/IP header bytes in every data packet; also the size of a pure ACK."""
     initial_window: Window = 2.0
+    """Congestion window at the start, segments (RFC 5681 Section 3.1 allows 2 to 4)."""
     initial_ssthresh: float = Field(default=1.0e9, gt=0.0, le=1.0e9, allow_inf_nan=False)
-    #: The receiver's window; the default, the upper bound, is "unlimited" in practice (10
-    #: million segments: 15 GB of 1500-byte packets).
+    """Slow-start threshold at the start, segments; the default is "unlimited", so the first
+    slow start ends at the first loss or mark (RFC 5681 Section 3.1: "arbitrarily high")."""
     max_window: Window = Field(default=MAX_WINDOW, ge=1.0)
+    """The receiver's window, segments: the sender never has more outstanding; the default, the
+    upper bound, is unlimited in practice (10 million segments: 15 GB of 1500-byte packets)."""
     min_rto: PositiveDuration = "200ms"
+    """Lower bound of the retransmission timeout (RFC 6298 Section 2.4 says 1 s; ns-2 and
+    Linux use 200 ms, the default)."""
     initial_rto: PositiveDuration = "1s"
+    """Retransmission timeout before the first RTT sample (RFC 6298 Section 2.1)."""
     max_rto: PositiveDuration = "60s"
+    """Upper bound of the retransmission timeout after back-offs (RFC 6298 Section 2.5)."""
     delayed_ack: bool = False
+    """Receiver acknowledges every second segment, or after `delayed_ack_timeout` (RFC 1122
+    Section 4.2.3.2); off: one ACK per segment (ns-2's default TCPSink)."""
     delayed_ack_timeout: PositiveDuration = "100ms"
+    """With `delayed_ack`: longest wait before a lone segment is acknowledged."""
     ecn: bool = False
-    #: "rfc3168": ECE on every ACK from a CE mark until CWR (RFC 3168 Section 6.1.3);
-    #: "per_packet": ECE on the ACK of each CE-marked packet only (as DCTCP/AccECN), needed
-    #: by laws reacting per marked ACK (aimd, illinois_like, africa_like).
+    """Negotiate ECN (RFC 3168): data packets are ECN-capable, queues with `ecn` mark them
+    instead of dropping, and the sender reduces its window once per window of marks."""
     ecn_echo: Literal["rfc3168", "per_packet"] = "rfc3168"
+    """"rfc3168": ECE on every ACK from a CE mark until CWR (RFC 3168 Section 6.1.3);
+    "per_packet": ECE on the ACK of each CE-marked packet only (as DCTCP/AccECN), needed by
+    laws reacting per marked ACK (aimd, illinois_like, africa_like)."""
     dupack_threshold: int = Field(default=3, ge=1, le=2**32 - 1)
+    """Duplicate ACKs that trigger a fast retransmit (DupThresh, RFC 5681 Section 3.2; RFC 6675
+    Section 2)."""
     limited_transmit: bool = False
-    #: SACK blocks (RFC 2018) and SACK-based loss recovery (RFC 6675) instead of NewReno's
-    #: fast recovery; see docs/sack.md. Off by default (ns-2's Agent/TCP/Newreno has none).
+    """Limited Transmit (RFC 3042): a new segment on each of the first two duplicate ACKs (with
+    SACK, RFC 6675 Section 5 step (3): while cwnd − pipe allows); those segments are not
+    counted in the FlightSize that sets ssthresh (RFC 5681 Section 3.2 step 2). Off as in ns-2."""
     sack: bool = False
-    #: NewReno partial ACKs (RFC 6582 Section 4): "impatient" restarts the retransmission timer
-    #: on the first partial ACK only (RFC 6582 Section 3.2 step 4; ns-2 and ns-3 do the same), so
-    #: many losses in one window end in a timeout; "slow_but_steady" restarts it on every partial
-    #: ACK (one loss repaired per RTT, however many).
+    """SACK blocks (RFC 2018) and SACK-based loss recovery (RFC 6675) instead of NewReno's
+    fast recovery; see docs/sack.md. Off by default (ns-2's Agent/TCP/Newreno has none)."""
     partial_ack_timer: Literal["impatient", "slow_but_steady"] = "impatient"
-    #: With `sack`: how much is sent per ACK during loss recovery. "rfc6675" (default): while
-    #: cwnd - pipe >= 1 segment (RFC 6675 Section 5, ns-3's TcpClassicRecovery); "prr":
-    #: Proportional Rate Reduction (RFC 6937, PRR-SSRB; Linux's and ns-3's default). "prr"
-    #: needs sack = true. See docs/sack.md.
+    """NewReno partial ACKs (RFC 6582 Section 4): "impatient" restarts the retransmission timer
+    on the first partial ACK only (RFC 6582 Section 3.2 step 4; ns-2 and ns-3 do the same), so
+    many losses in one window end in a timeout; "slow_but_steady" restarts it on every partial
+    ACK (one loss repaired per RTT, however many)."""
     sack_recovery: Literal["rfc6675", "prr"] = "rfc6675"
-    #: With `sack`: FlightSize when loss recovery starts (ssthresh = FlightSize / 2 for Reno).
-    #: "rfc5681" (default): snd_nxt - snd_una (RFC 6675 step 4.2, RFC 5681 eq. (4)); "pipe":
-    #: RFC 6675's pipe, SACKed and lost segments excluded, as ns-3 does (docs/sack.md).
+    """With `sack`: how much is sent per ACK during loss recovery. "rfc6675" (default): while
+    cwnd − pipe >= 1 segment (RFC 6675 Section 5, ns-3's TcpClassicRecovery); "prr":
+    Proportional Rate Reduction (RFC 6937, PRR-SSRB; Linux's and ns-3's default). "prr" needs
+    sack = true. See docs/sack.md."""
     loss_flight_size: Literal["rfc5681", "pipe"] = "rfc5681"
-    #: The ACK that ends loss recovery (NewReno or SACK). "none" (default): cwnd = ssthresh and
-    #: nothing more (RFC 6582 Section 3.2 step 3, RFC 6675 Section 5 (A)); "cumulative": then
-    #: the window law counts every segment that ACK covers, as ns-3's TcpSocketBase::ProcessAck
-    #: does (IncreaseWindow(tcb, segsAcked)); for comparisons with ns-3 (docs/validation.md).
+    """With `sack`: FlightSize when loss recovery starts (ssthresh = FlightSize / 2 for Reno).
+    "rfc5681" (default): snd_nxt − snd_una less the limited-transmit segments (RFC 6675 step
+    4.2, RFC 5681 eq. (4)); "pipe": RFC 6675's pipe, SACKed and lost segments excluded, as
+    ns-3 does (docs/sack.md)."""
     recovery_exit_credit: Literal["none", "cumulative"] = "none"
-    #: With sack_recovery = "prr": PRR's DeliveredData. "rfc6937" (default): change in snd.una
-    #: + change in SACKed (RFC 6937 Section 3); "ns3": as ns-3 3.44's TcpPrrRecovery receives
-    #: it, one segment more per ACK that SACKs new data (RFC 6937's estimate for a duplicate ACK
-    #: without SACK, added on top) until prr_delivered reaches RecoverFS, and an ACK that both
-    #: SACKs and advances snd.una counted twice. For comparisons with ns-3 (docs/sack.md).
+    """The ACK that ends loss recovery (NewReno or SACK). "none" (default): cwnd = ssthresh and
+    nothing more (RFC 6582 Section 3.2 step 3, RFC 6675 Section 5 (A)); "cumulative": then the
+    window law counts every segment that ACK covers, as ns-3's TcpSocketBase::ProcessAck does
+    (IncreaseWindow(tcb, segsAcked)); for comparisons with ns-3 (docs/validation.md)."""
     prr_delivered: Literal["rfc6937", "ns3"] = "rfc6937"
-    #: With `ecn`: how the window comes down after an ECN echo. "immediate" (default): halved
-    #: at once (RFC 3168 Section 6.1.2); "prr": ssthresh at once, then paced by Proportional
-    #: Rate Reduction (RFC 6937 Section 3) until the marked window is acknowledged, without
-    #: window growth meanwhile, a loss in that window continuing the same reduction, as Linux's
-    #: CWR state (since 3.7) and ns-3 with its PRR recovery do (docs/sack.md).
+    """With sack_recovery = "prr": PRR's DeliveredData. "rfc6937" (default): change in snd.una
+    + change in SACKed (RFC 6937 Section 3); "ns3": as ns-3 3.44's TcpPrrRecovery receives it,
+    one segment more per ACK that SACKs new data (RFC 6937's estimate for a duplicate ACK
+    without SACK, added on top) until prr_delivered reaches RecoverFS, and an ACK that both
+    SACKs and advances snd.una counted twice. For comparisons with ns-3 (docs/sack.md)."""
     ecn_reduction: Literal["immediate", "prr"] = "immediate"
-    #: With `sack`: a partial ACK during loss recovery. "rfc6675" (default): nothing of its own,
-    #: NextSeg() decides (RFC 6675 Section 5); "ns3": the next lost segment, or else the new head,
-    #: is resent at once outside cwnd, as ns-3 3.44's TcpSocketBase::ProcessAck does (docs/sack.md).
+    """With `ecn`: how the window comes down after an ECN echo. "immediate" (default): halved
+    at once (RFC 3168 Section 6.1.2); "prr": ssthresh at once, then paced by Proportional Rate
+    Reduction (RFC 6937 Section 3) until the marked window is acknowledged, without window
+    growth meanwhile, a loss in that window continuing the same reduction, as Linux's CWR
+    state (since 3.7) and ns-3 with its PRR recovery do (docs/sack.md)."""
     partial_ack_retransmit: Literal["rfc6675", "ns3"] = "rfc6675"
+    """With `sack`: a partial ACK during loss recovery. "rfc6675" (default): nothing of its
+    own, NextSeg() decides (RFC 6675 Section 5); "ns3": the next lost segment, or else the new
+    head, is resent at once outside cwnd, as ns-3 3.44's TcpSocketBase::ProcessAck does
+    (docs/sack.md)."""
 
     @model_validator(mode="before")
     @classmethod
