@@ -30,3 +30,19 @@ def test_public_names_still_resolve_on_first_use():
 
     assert aqmlab.Scenario.__name__ == "Scenario" and callable(aqmlab.simulate)
     assert {"Results", "Scenario", "simulate", "ScenarioError"} <= set(dir(aqmlab))
+
+
+def test_a_run_and_its_data_files_load_neither_pandas_nor_a_plotting_library():
+    """issue 19's hand-off budget: `simulate`, the summaries and writing the tables build and
+    read Arrow columns from their buffers (aqmlab._arrow), so pyarrow's pandas shim, which
+    imports pandas (~0.3 s of CPU) on any `pa.array` or `to_numpy`, is never consulted."""
+    code = (
+        "import tempfile, aqmlab\n"
+        "scenario = {'name': 'tiny', 'duration': '1s', 'topology': {'kind': 'dumbbell', 'bottleneck': "
+        "{'rate': '10Mbps', 'delay': '5ms', 'queue': {'kind': 'red', 'limit': '100p', 'min_th': 5, 'max_th': 15}}, "
+        "'groups': [{'name': 'g', 'count': 3, 'rtt': '40ms', 'access_rate': '100Mbps'}]}}\n"
+        "results = aqmlab.simulate(scenario, seed=1)\n"
+        "assert results.summaries()\n"
+        "results.save(tempfile.mkdtemp() + '/out')\n"
+    )
+    assert not _loaded(code) & {"pandas", "matplotlib", "scipy", "polars", "dask"}

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from aqmlab import _arrow as arrow  # noqa: E402
+
 if TYPE_CHECKING:  # annotations only: Results imports this module for its notebook display
     from aqmlab.results import Results
 
@@ -93,12 +95,12 @@ def average_window(results: Results, *, flows: int = WINDOW_FLOWS) -> tuple[np.n
     trace = results.flow_trace
     if trace.num_rows == 0:
         return np.array([]), np.array([])
-    flow_ids = trace.column("flow").to_numpy()
+    flow_ids = arrow.to_numpy(trace.column("flow"))
     traced = np.unique(flow_ids)
     chosen = traced[np.unique(np.linspace(0, traced.size - 1, min(flows, traced.size)).round().astype(int))]
     rows = np.isin(flow_ids, chosen)
-    time_s = trace.column("time_s").to_numpy()[rows]
-    cwnd = trace.column("cwnd").to_numpy()[rows]
+    time_s = arrow.to_numpy(trace.column("time_s"))[rows]
+    cwnd = arrow.to_numpy(trace.column("cwnd"))[rows]
     times, inverse = np.unique(time_s, return_inverse=True)
     mean = np.bincount(inverse, weights=cwnd) / np.bincount(inverse)
     return times, mean
@@ -108,7 +110,7 @@ def binned_utilisation(
     results: Results, *, bin_s: float = UTILISATION_BIN_S, link: str | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     samples = results.link_samples(link)
-    rate = float(results.links.column("rate_bps")[results.link_id(link)].as_py())
+    rate = float(arrow.to_numpy(results.links.column("rate_bps"))[results.link_id(link)])
     index = np.floor((samples["time_s"] - 1e-12) / bin_s).astype(np.int64)
     per_bin = np.bincount(index, weights=samples["departed_bytes"])
     times = (np.arange(per_bin.size) + 1) * bin_s

@@ -34,6 +34,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from aqmlab import _arrow as arrow
 from aqmlab._signals import held_interrupts
 from aqmlab.errors import EmptyWindowError, ResultsError, ScenarioError
 from aqmlab.scenario import Scenario
@@ -74,10 +75,10 @@ class Results:
         return cls(
             scenario=scenario,
             seed=seed,
-            link_trace=pa.table(raw["link_trace"]),
-            flow_trace=pa.table(raw["flow_trace"]),
+            link_trace=arrow.table(raw["link_trace"]),
+            flow_trace=arrow.table(raw["flow_trace"]),
             flows=flows,
-            links=pa.table(links),
+            links=arrow.table(links),
             counters=dict(raw["counters"]),
             end_s=end_s,
             finished=finished,
@@ -124,24 +125,25 @@ class Results:
     def link_id(self, name: str | None = None) -> int:
         """The id of the traced (monitored) link `name`; edge links never match."""
         name = self.main_link if name is None else name
-        names = self.links.column("name").to_pylist()
-        monitored = self.links.column("monitored").to_pylist()
+        names = arrow.to_strings(self.links.column("name"))
+        monitored = arrow.to_numpy(self.links.column("monitored")).tolist()
         matches = [i for i, (n, m) in enumerate(zip(names, monitored, strict=True)) if n == name and m]
         if name not in self.traced_links or len(matches) != 1:
             raise KeyError(f"no traced link named {name!r}; traced links are {self.traced_links}")
-        return int(self.links.column("link")[matches[0]].as_py())
+        return int(arrow.to_numpy(self.links.column("link"))[matches[0]])
 
     def link_samples(self, name: str | None = None) -> dict[str, np.ndarray]:
         """The trace columns of one traced link (default: the main link), as numpy arrays."""
         link = self.link_id(name)
-        ids = self.link_trace.column("link").to_numpy()
+        ids = arrow.to_numpy(self.link_trace.column("link"))
         rows = ids == link
-        return {column: self.link_trace.column(column).to_numpy()[rows] for column in self.link_trace.column_names}
+        return {column: arrow.to_numpy(self.link_trace.column(column))[rows] for column in self.link_trace.column_names}
 
     def crossing(self, name: str | None = None) -> np.ndarray:
         """Mask of the flows whose data crosses the traced link `name`."""
         name = self.main_link if name is None else name
-        return np.array([name in links.split(",") for links in self.flows.column("core_links").to_pylist()], dtype=bool)
+        core_links = arrow.to_strings(self.flows.column("core_links"))
+        return np.array([name in links.split(",") for links in core_links], dtype=bool)
 
     @property
     def measure_start_s(self) -> float:
@@ -161,7 +163,7 @@ class Results:
         start, end = self.measure_start_s, self.end_s
         samples = self.link_samples(link)
         link_row = self.link_id(link)
-        rate_bps = float(self.links.column("rate_bps")[link_row].as_py())
+        rate_bps = float(arrow.to_numpy(self.links.column("rate_bps"))[link_row])
         in_window = samples["time_s"] > start + 1e-12
         if not in_window.any():
             raise EmptyWindowError(self._empty_window_reason(link or self.main_link))
@@ -175,12 +177,12 @@ class Results:
             samples["time_s"][in_window], samples["departed_bytes"][in_window], start, end, rate_bps
         )
         crossing = self.crossing(link)
-        goodput = self.flows.column("goodput_bps").to_numpy()[crossing]
+        goodput = arrow.to_numpy(self.flows.column("goodput_bps"))[crossing]
         # Jain's index over the flows present during the whole window (long-lived ones).
-        present = (self.flows.column("start_s").to_numpy()[crossing] <= start) & np.isnan(
-            self.flows.column("end_s").to_numpy()[crossing]
+        present = (arrow.to_numpy(self.flows.column("start_s"))[crossing] <= start) & np.isnan(
+            arrow.to_numpy(self.flows.column("end_s"))[crossing]
         )
-        fct = self.flows.column("fct_s").to_numpy()[crossing]
+        fct = arrow.to_numpy(self.flows.column("fct_s"))[crossing]
         window = end - start
         return Summary(
             {
@@ -353,7 +355,7 @@ def _flows_table(scenario: Scenario, flows: dict[str, np.ndarray], end_s: float)
     # Payload goodput over the measurement window (flows that ended early count until then).
     columns["goodput_bps"] = delivered * 8.0 / window if window > 0 else np.full(delivered.shape, np.nan)
     columns["fct_s"] = np.asarray(flows["end_s"]) - np.asarray(flows["start_s"])
-    return pa.table(columns)
+    return arrow.table(columns)
 
 
 def _binned_utilisation(
