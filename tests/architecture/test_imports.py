@@ -112,6 +112,7 @@ LAYERS = [
             "aqmlab.progress",
             "aqmlab._signals",
             "aqmlab.workload",
+            "aqmlab._arrow",
         ],
     ),
     (
