@@ -8,9 +8,9 @@ use crate::rng::{stream, StreamKind};
 
 const MS: Time = 1_000_000;
 
-/// A window of 20 segments in congestion avoidance (0..19 sent at time 0).
-fn sender_with_window_20(ecn_reduction: EcnReduction, sack: bool) -> (TcpSender, Vec<Packet>) {
-    let config = TcpConfig {
+/// An ECN sender starting in congestion avoidance with a window of 20 segments.
+fn window_20(ecn_reduction: EcnReduction, sack: bool) -> TcpConfig {
+    TcpConfig {
         ecn: true,
         ecn_reduction,
         sack,
@@ -18,7 +18,12 @@ fn sender_with_window_20(ecn_reduction: EcnReduction, sack: bool) -> (TcpSender,
         initial_window: 20.0,
         initial_ssthresh: 20.0,
         ..TcpConfig::default()
-    };
+    }
+}
+
+/// A window of 20 segments in congestion avoidance (0..19 sent at time 0).
+fn sender_with_window_20(ecn_reduction: EcnReduction, sack: bool) -> (TcpSender, Vec<Packet>) {
+    let config = window_20(ecn_reduction, sack);
     let mut tx = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "tcp").unwrap();
     let mut out = Vec::new();
     tx.start(0, &mut out);
@@ -101,16 +106,7 @@ fn prr_reduction_ends_once_the_marked_window_is_acknowledged() {
 /// ECE on the ACK of segment 0; the ACKs of 1..=8 follow; segment 9 is lost and the next
 /// three ACKs SACK 10, 11 and 12. Returns the sender once it entered loss recovery.
 fn loss_after_a_mark(ecn_reduction: EcnReduction, sack_recovery: SackRecovery) -> TcpSender {
-    let config = TcpConfig {
-        ecn: true,
-        ecn_reduction,
-        sack: true,
-        sack_recovery,
-        limited_transmit: true,
-        initial_window: 20.0,
-        initial_ssthresh: 20.0,
-        ..TcpConfig::default()
-    };
+    let config = TcpConfig { sack_recovery, ..window_20(ecn_reduction, true) };
     let mut tx = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "tcp").unwrap();
     let mut out = Vec::new();
     tx.start(0, &mut out);
