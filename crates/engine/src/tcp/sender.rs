@@ -665,7 +665,12 @@ impl TcpSender {
             self.arm_timer(now);
         }
         // RFC 6937 Section 3: DeliveredData = change_in(snd.una) + change_in(SACKd).
-        let delivered_data = (self.snd_una - una_before + self.sacked_outstanding()).saturating_sub(sacked_before);
+        // (Only PRR and a PRR-paced ECN reduction use it.)
+        let delivered_data = if prr || self.cwr.is_some() {
+            (self.snd_una - una_before + self.sacked_outstanding()).saturating_sub(sacked_before)
+        } else {
+            0
+        };
         let mut delivered = if prr { delivered_data } else { 0 };
         if prr && self.prr_delivered == PrrDelivered::Ns3 && newly_sacked > 0 {
             delivered = self.ns3_prr_delivered(delivered, self.snd_una > una_before);
