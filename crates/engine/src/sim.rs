@@ -308,9 +308,14 @@ impl Simulation {
         // TransmissionDone event: the packet goes straight onto the wire (most links of a
         // dumbbell are idle most of the time, so this halves their events).
         let idle = !link.done_pending && link.busy_until <= now;
-        if idle {
+        if idle && link.queue.len_packets() == 0 {
             // ns-2 semantics: the queue has been idle since the link finished its last packet.
             link.queue.note_idle_since(link.busy_until);
+            // Enqueue then dequeue at once, without touching the queue's buffer.
+            if let Some(packet) = link.queue.pass_through(packet, now, &mut link.rng) {
+                self.transmit(link_id, packet);
+            }
+            return;
         }
         if let Verdict::Drop(_) = link.queue.enqueue(packet, now, &mut link.rng) {
             return; // counted by the queue
@@ -324,19 +329,25 @@ impl Simulation {
         }
     }
 
-    /// Put the head of the queue on the wire: it reaches the far end one transmission time
-    /// plus the propagation delay from now (the propagation FIFO holds it from now on).
+    /// Put the head of the queue on the wire.
     fn start_transmission(&mut self, link_id: u32) {
+        let link = &mut self.links[link_id as usize];
+        if let Some(packet) = link.queue.dequeue(self.now, &mut link.rng) {
+            self.transmit(link_id, packet);
+        }
+    }
+
+    /// `packet` leaves the queue now: it reaches the far end one transmission time plus the
+    /// propagation delay from now (the propagation FIFO holds it from now on).
+    fn transmit(&mut self, link_id: u32, packet: Packet) {
         let now = self.now;
         let link = &mut self.links[link_id as usize];
-        if let Some(packet) = link.queue.dequeue(now, &mut link.rng) {
-            let done = now + link.serialiser.next(packet.size_bytes, link.rate_bps);
-            link.busy_until = done;
-            let arrival = done + link.delay;
-            link.propagating.push_back((arrival, packet));
-            if link.propagating.len() == 1 {
-                self.events.schedule(arrival, Event::Arrival(link_id));
-            }
+        let done = now + link.serialiser.next(packet.size_bytes, link.rate_bps);
+        link.busy_until = done;
+        let arrival = done + link.delay;
+        link.propagating.push_back((arrival, packet));
+        if link.propagating.len() == 1 {
+            self.events.schedule(arrival, Event::Arrival(link_id));
         }
     }
 

@@ -318,6 +318,68 @@ impl Queue {
         verdict
     }
 
+    /// Offer a packet to this queue while it is empty and its link idle, and take it straight
+    /// back for transmission: exactly [`Queue::enqueue`] followed by [`Queue::dequeue`] at
+    /// the same instant (same policy calls with the same views, same counters; the sojourn is
+    /// 0), without touching the FIFO's buffer. Most hops of a large topology cross an idle
+    /// per-flow edge link, and the buffer is a separate allocation: one cache miss saved per
+    /// hop (benchmarks/scale/README.md). Returns the packet to transmit, or `None` if the
+    /// policy or the limit dropped it.
+    pub fn pass_through(&mut self, mut packet: Packet, now: Time, rng: &mut Rng) -> Option<Packet> {
+        debug_assert!(self.fifo.is_empty(), "pass_through on a non-empty queue");
+        // `enqueue` on an empty queue.
+        self.counters.arrivals += 1;
+        self.counters.arrival_bytes += packet.size_bytes as u64;
+        let view = self.view();
+        let mut verdict = self.policy.on_arrival(&packet, &view, now, rng);
+        if let Verdict::Mark(_) = verdict {
+            if packet.ecn == Ecn::NotEct {
+                // RFC 3168 Section 5, as in `enqueue`.
+                verdict = Verdict::Drop(DropReason::Early);
+            }
+        }
+        if !matches!(verdict, Verdict::Drop(_)) && !self.fits(&packet) {
+            verdict = Verdict::Drop(DropReason::Overflow);
+            self.policy.on_overflow();
+        }
+        match verdict {
+            Verdict::Drop(reason) => {
+                self.count_drop(reason);
+                return None;
+            }
+            Verdict::Mark(_) => {
+                packet.ecn = Ecn::Ce;
+                self.counters.marked += 1;
+            }
+            Verdict::Enqueue => {}
+        }
+        packet.enqueued_at = now;
+        self.idle_since = None;
+        self.counters.enqueued += 1;
+        // `dequeue` of that single packet: the policy sees the queue empty again.
+        let view = QueueView { packets: 0, bytes: 0, idle_since: None, link_rate_bps: self.link_rate_bps };
+        let mut departure = self.policy.on_dequeue(&packet, &view, now, rng);
+        if let Departure::Mark(_) = departure {
+            if packet.ecn == Ecn::NotEct {
+                departure = Departure::Drop(DropReason::Early);
+            } else {
+                packet.ecn = Ecn::Ce;
+                self.counters.marked += 1;
+            }
+        }
+        if let Departure::Drop(reason) = departure {
+            self.count_drop(reason);
+            self.counters.dropped_on_dequeue += 1;
+            // `dequeue` found the queue empty after the drop: idle from now (ns-2).
+            self.idle_since = Some(now);
+            return None;
+        }
+        self.counters.departures += 1;
+        self.counters.departure_bytes += packet.size_bytes as u64;
+        // Sojourn 0: `sojourn_ns_sum` is unchanged.
+        Some(packet)
+    }
+
     /// The link went idle at `since` with this queue empty (ns-2: the link asked for a
     /// packet and found none). Used when the engine skips that request for an idle link.
     pub fn note_idle_since(&mut self, since: Time) {
@@ -393,6 +455,9 @@ impl Queue {
         self.policy.virtual_queue()
     }
 }
+
+#[cfg(test)]
+mod pass_through_tests;
 
 #[cfg(test)]
 mod tests {
