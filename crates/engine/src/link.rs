@@ -37,25 +37,68 @@ impl LinkRole {
     }
 }
 
+/// Packets propagating on a link, arrival times non-decreasing. The head is kept inline in
+/// the link record and the rest in a FIFO: an arrival reads the packet from the cache lines
+/// the link's other fields share, and refilling the head from the FIFO's separate buffer is
+/// off the packet's path to its next link (with many flows both are cache misses, and the
+/// processor overlaps the refill with the next link's; benchmarks/scale/README.md).
+#[derive(Default)]
+pub struct Propagation {
+    head: Option<(Time, Packet)>,
+    rest: VecDeque<(Time, Packet)>,
+}
+
+impl Propagation {
+    /// Add a packet arriving at `arrival` (no earlier than those already propagating).
+    /// Returns true if it is the head: its arrival needs an event.
+    pub fn push(&mut self, arrival: Time, packet: Packet) -> bool {
+        if self.head.is_none() {
+            self.head = Some((arrival, packet));
+            true
+        } else {
+            self.rest.push_back((arrival, packet));
+            false
+        }
+    }
+
+    /// Take the head, which has arrived, and return it with the arrival time of the next
+    /// head, if any (its event to schedule).
+    pub fn pop(&mut self) -> Option<(Packet, Option<Time>)> {
+        let (_, packet) = self.head.take()?;
+        self.head = self.rest.pop_front();
+        Some((packet, self.head.map(|(arrival, _)| arrival)))
+    }
+
+    pub fn len(&self) -> usize {
+        usize::from(self.head.is_some()) + self.rest.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.head.is_none()
+    }
+}
+
+/// A link. `repr(C)` keeps the fields in this order: those every packet crossing the link
+/// touches first, together (a few adjacent cache lines), the name and role last.
+#[repr(C)]
 pub struct Link {
-    pub role: LinkRole,
-    /// Name in traces: "bottleneck", a network link's name, or the edge role.
-    pub name: String,
-    pub rate_bps: u64,
-    pub delay: Time,
-    pub queue: Queue,
-    pub rng: Rng,
-    /// The packet being serialised, if any.
     /// End of the current (or last) transmission.
     pub busy_until: Time,
-    /// A TransmissionDone event is scheduled (only while packets wait in the queue).
-    pub done_pending: bool,
-    /// Packets propagating, with their arrival times (non-decreasing).
-    pub propagating: VecDeque<(Time, Packet)>,
-    /// Whether the link is sampled into the link trace.
-    pub monitored: bool,
+    pub delay: Time,
+    pub rate_bps: u64,
     /// Serialisation times with the sub-nanosecond remainder carried (no drift).
     pub serialiser: Serialiser,
+    /// A TransmissionDone event is scheduled (only while packets wait in the queue).
+    pub done_pending: bool,
+    /// Whether the link is sampled into the link trace.
+    pub monitored: bool,
+    pub role: LinkRole,
+    /// Packets on the wire: being serialised or propagating.
+    pub propagating: Propagation,
+    pub queue: Queue,
+    pub rng: Rng,
+    /// Name in traces: "bottleneck", a network link's name, or the edge role.
+    pub name: String,
 }
 
 impl Link {
@@ -69,17 +112,17 @@ impl Link {
         monitored: bool,
     ) -> Self {
         Link {
-            role,
-            name: name.to_string(),
-            rate_bps,
+            busy_until: 0,
             delay,
+            rate_bps,
+            serialiser: Serialiser::default(),
+            done_pending: false,
+            monitored,
+            role,
+            propagating: Propagation::default(),
             queue,
             rng,
-            busy_until: 0,
-            done_pending: false,
-            propagating: VecDeque::new(),
-            monitored,
-            serialiser: Serialiser::default(),
+            name: name.to_string(),
         }
     }
 
@@ -87,5 +130,28 @@ impl Link {
     pub fn in_flight(&self) -> u64 {
         // The packet being serialised is already in the propagation FIFO.
         self.propagating.len() as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn propagation_is_a_fifo_with_the_head_inline() {
+        let mut wire = Propagation::default();
+        assert!(wire.is_empty() && wire.pop().is_none());
+        let packet = |seq| Packet { seq, ..Packet::test_data(1000, crate::packet::Ecn::NotEct, 0) };
+        assert!(wire.push(10, packet(0)), "the first packet is the head");
+        assert!(!wire.push(12, packet(1)));
+        assert!(!wire.push(12, packet(2)));
+        assert_eq!(wire.len(), 3);
+        let (first, next) = wire.pop().unwrap();
+        assert_eq!((first.seq, next), (0, Some(12)));
+        assert!(!wire.push(15, packet(3)), "the head is still occupied");
+        let order: Vec<(u64, Option<Time>)> = std::iter::from_fn(|| wire.pop()).map(|(p, next)| (p.seq, next)).collect();
+        assert_eq!(order, vec![(1, Some(12)), (2, Some(15)), (3, None)]);
+        assert!(wire.is_empty() && wire.len() == 0);
+        assert!(wire.push(20, packet(4)), "an emptied wire takes a new head");
     }
 }

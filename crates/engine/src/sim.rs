@@ -345,8 +345,7 @@ impl Simulation {
         let done = now + link.serialiser.next(packet.size_bytes, link.rate_bps);
         link.busy_until = done;
         let arrival = done + link.delay;
-        link.propagating.push_back((arrival, packet));
-        if link.propagating.len() == 1 {
+        if link.propagating.push(arrival, packet) {
             self.events.schedule(arrival, Event::Arrival(link_id));
         }
     }
@@ -364,8 +363,8 @@ impl Simulation {
 
     fn on_arrival(&mut self, link_id: u32) {
         let link = &mut self.links[link_id as usize];
-        let (_, mut packet) = link.propagating.pop_front().expect("arrival on an empty link");
-        if let Some(&(next, _)) = link.propagating.front() {
+        let (mut packet, next_head) = link.propagating.pop().expect("arrival on an empty link");
+        if let Some(next) = next_head {
             self.events.schedule(next, Event::Arrival(link_id));
         }
         packet.hop += 1;

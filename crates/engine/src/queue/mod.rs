@@ -241,12 +241,14 @@ impl QueueCounters {
     }
 }
 
-/// A FIFO queue with a limit, counters and a policy.
+/// A FIFO queue with a limit, counters and a policy. `repr(C)`: the fields every packet
+/// touches, in this order, right after the link's (see `link::Link`).
+#[repr(C)]
 pub struct Queue {
     fifo: VecDeque<Packet>,
     bytes: u64,
-    limit: Limit,
     idle_since: Option<Time>,
+    limit: Limit,
     link_rate_bps: u64,
     policy: Box<dyn QueuePolicy>,
     pub counters: QueueCounters,
