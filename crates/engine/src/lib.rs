@@ -13,6 +13,7 @@ pub mod link;
 pub mod packet;
 pub mod queue;
 pub mod rng;
+pub mod route;
 pub mod sim;
 pub mod tcp;
 pub mod time;

@@ -69,6 +69,11 @@ impl Propagation {
         Some((packet, self.head.map(|(arrival, _)| arrival)))
     }
 
+    /// The packet that arrives next, if any.
+    pub fn head(&self) -> Option<&Packet> {
+        self.head.as_ref().map(|(_, packet)| packet)
+    }
+
     pub fn len(&self) -> usize {
         usize::from(self.head.is_some()) + self.rest.len()
     }
@@ -80,7 +85,7 @@ impl Propagation {
 
 /// A link. `repr(C)` keeps the fields in this order: those every packet crossing the link
 /// touches first, together (a few adjacent cache lines), the name and role last.
-#[repr(C)]
+#[repr(C, align(64))]
 pub struct Link {
     /// End of the current (or last) transmission.
     pub busy_until: Time,

@@ -4,7 +4,8 @@ use crate::time::Time;
 
 /// Index of a flow (a sender/receiver pair) in the simulation.
 pub type FlowId = u32;
-/// Index of a route (a list of links) in the simulation.
+/// A route (a list of links) of the simulation: the position of its first link in the
+/// simulation's route table (`route::Routes`).
 pub type RouteId = u32;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

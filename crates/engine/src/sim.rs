@@ -4,10 +4,11 @@ use crate::config::Scenario;
 use crate::error::{EngineError, Result};
 use crate::event::{Event, EventQueue};
 use crate::link::Link;
-use crate::packet::{Packet, PacketKind};
+use crate::packet::{Packet, PacketKind, RouteId};
 use crate::queue::QueueCounters;
 use crate::queue::Verdict;
 use crate::rng::{stream, StreamKind};
+use crate::route::Routes;
 use crate::tcp::receiver::TcpReceiver;
 use crate::tcp::sender::TcpSender;
 use crate::time::{to_secs, Time};
@@ -90,10 +91,8 @@ pub struct Simulation {
     traced_flows: usize,
     events: EventQueue,
     links: Vec<Link>,
-    /// The links of every route back to back: route `r` is
-    /// `route_links[route_start[r]..route_start[r + 1]]` (one allocation, not one per route).
-    route_links: Vec<u32>,
-    route_start: Vec<u32>,
+    /// Every route's links, back to back (one allocation, not one per route).
+    routes: Routes,
     /// The monitored links (sampled into the link trace) and their queue counters at the
     /// previous sample: a sample costs O(monitored links), not O(all links) (4 per flow).
     sampled: Vec<(u32, QueueCounters)>,
@@ -108,6 +107,64 @@ pub struct Simulation {
     last_sample: Time,
     /// Work (events + packets created) after which `run_for` stops for good; see `work`.
     work_limit: u64,
+}
+
+/// What the event loop reads, for prefetching ahead of it.
+struct Layout<'a> {
+    links: &'a [Link],
+    routes: &'a Routes,
+    flows: &'a [Flow],
+}
+
+impl Layout<'_> {
+    /// Bring into cache what `event`, due within microseconds, will touch: with many flows
+    /// the per-flow records (edge links, routes, TCP ends) do not fit in the caches, and an
+    /// arrival otherwise waits for four of them from memory one after the other (its link,
+    /// the route, the next link or the TCP end). Here, during the event queue's settling, the
+    /// loads of different events are independent and overlap. Reads only; no effect on
+    /// results (benchmarks/scale/README.md).
+    fn prefetch_for(&self, event: &Event) {
+        match *event {
+            Event::Arrival(link) => {
+                let Some(packet) = self.links[link as usize].propagating.head() else { return };
+                if let Some(next_link) = self.routes.link(packet.route, packet.hop + 1) {
+                    prefetch_lines(&self.links[next_link as usize], 5);
+                } else {
+                    match &self.flows[packet.flow as usize].ends {
+                        Ends::Tcp { sender, receiver } => match packet.kind {
+                            PacketKind::Ack => prefetch_lines(sender, 4),
+                            _ => prefetch_lines(receiver, 2),
+                        },
+                        Ends::Udp { sink, .. } => prefetch_lines(sink, 1),
+                    }
+                }
+            }
+            Event::TransmissionDone(link) => prefetch_lines(&self.links[link as usize], 5),
+            _ => {}
+        }
+    }
+}
+
+/// Prefetch the first `lines` cache lines of `record`.
+#[inline(always)]
+fn prefetch_lines<T>(record: &T, lines: usize) {
+    let start = record as *const T as *const u8;
+    for line in 0..lines.min(std::mem::size_of::<T>().div_ceil(64)) {
+        prefetch(start.wrapping_add(64 * line));
+    }
+}
+
+/// A prefetch hint for the cache line at `address`.
+#[inline(always)]
+fn prefetch(address: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults and has no architectural effect (any address is
+    // allowed); SSE, which provides it, is part of the x86_64 baseline.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(address as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = address;
 }
 
 /// Why `run_for` returned.
@@ -147,6 +204,8 @@ impl Simulation {
             return Err(EngineError::invalid("trace.interval_ns", 0, "an interval > 0"));
         }
         let network = topology::build(scenario, seed)?;
+        // Packets carry the table position of their route (`route::Routes`).
+        let (routes, route_ids) = Routes::new(&network.routes);
         // About one pending event per link (the head of its propagation FIFO).
         let mut events = EventQueue::for_expected_events(network.links.len());
         let flows = network
@@ -161,12 +220,12 @@ impl Simulation {
                     Transport::Tcp { tcp, total_bytes } => {
                         let rng = stream(seed, StreamKind::Flow, i as u64);
                         Ends::Tcp {
-                            sender: TcpSender::new(id, spec.forward_route, tcp, *total_bytes, rng, &field)?,
-                            receiver: TcpReceiver::new(id, spec.reverse_route, tcp, *total_bytes),
+                            sender: TcpSender::new(id, route_ids[spec.forward_route as usize], tcp, *total_bytes, rng, &field)?,
+                            receiver: TcpReceiver::new(id, route_ids[spec.reverse_route as usize], tcp, *total_bytes),
                         }
                     }
                     Transport::Udp { rate_bps, packet_bytes } => Ends::Udp {
-                        source: UdpSource::new(id, spec.forward_route, *rate_bps, *packet_bytes, spec.stop),
+                        source: UdpSource::new(id, route_ids[spec.forward_route as usize], *rate_bps, *packet_bytes, spec.stop),
                         sink: UdpSink::default(),
                     },
                 };
@@ -175,7 +234,7 @@ impl Simulation {
                 }
                 Ok(Flow {
                     group: spec.group,
-                    route: spec.forward_route,
+                    route: route_ids[spec.forward_route as usize],
                     start: spec.start,
                     stop: spec.stop,
                     ends,
@@ -190,13 +249,6 @@ impl Simulation {
             .filter(|(_, link)| link.monitored)
             .map(|(id, _)| (id as u32, QueueCounters::default()))
             .collect();
-        let mut route_start = Vec::with_capacity(network.routes.len() + 1);
-        let mut route_links = Vec::with_capacity(network.routes.iter().map(Vec::len).sum());
-        for route in &network.routes {
-            route_start.push(route_links.len() as u32);
-            route_links.extend_from_slice(route);
-        }
-        route_start.push(route_links.len() as u32);
         events.schedule(scenario.measure_start_ns, Event::MeasureStart);
         Ok(Simulation {
             now: 0,
@@ -206,8 +258,7 @@ impl Simulation {
             traced_flows,
             events,
             links: network.links,
-            route_links,
-            route_start,
+            routes,
             flows,
             outbox: Vec::with_capacity(64),
             link_trace: LinkTrace::with_capacity(samples * sampled.len()),
@@ -221,15 +272,9 @@ impl Simulation {
         })
     }
 
-    /// The links of route `route`, in order.
-    fn route(&self, route: u32) -> &[u32] {
-        let route = route as usize;
-        &self.route_links[self.route_start[route] as usize..self.route_start[route + 1] as usize]
-    }
-
     /// The first link of route `route`.
-    fn first_link(&self, route: u32) -> u32 {
-        self.route_links[self.route_start[route as usize] as usize]
+    fn first_link(&self, route: RouteId) -> u32 {
+        self.routes.link(route, 0).expect("routes are not empty")
     }
 
     pub fn now(&self) -> Time {
@@ -281,7 +326,12 @@ impl Simulation {
             if self.work() >= stop_at && self.events.next_time().is_some_and(|next| next <= limit) {
                 return if self.work() >= self.work_limit { Stop::WorkLimit } else { Stop::Slice };
             }
-            let Some((time, event)) = self.events.pop_until(limit) else { break };
+            let layout = Layout {
+                links: &self.links,
+                routes: &self.routes,
+                flows: &self.flows,
+            };
+            let Some((time, event)) = self.events.pop_until_hinting(limit, |event| layout.prefetch_for(event)) else { break };
             self.now = time;
             self.events_processed += 1;
             match event {
@@ -368,13 +418,9 @@ impl Simulation {
             self.events.schedule(next, Event::Arrival(link_id));
         }
         packet.hop += 1;
-        let route = packet.route as usize;
-        let next = self.route_start[route] as usize + packet.hop as usize;
-        if next < self.route_start[route + 1] as usize {
-            let next_link = self.route_links[next];
-            self.send_on_link(next_link, packet);
-        } else {
-            self.deliver(packet);
+        match self.routes.link(packet.route, packet.hop) {
+            Some(next_link) => self.send_on_link(next_link, packet),
+            None => self.deliver(packet),
         }
     }
 
@@ -590,7 +636,7 @@ impl Simulation {
             let stats = flow.tcp().map(|sender| sender.stats).unwrap_or_default();
             flows.flow.push(id as u32);
             flows.group.push(flow.group);
-            let traced: Vec<&str> = (self.route(flow.route).iter())
+            let traced: Vec<&str> = (self.routes.links(flow.route).iter())
                 .map(|&link| &self.links[link as usize])
                 .filter(|link| link.monitored)
                 .map(|link| link.name.as_str())
