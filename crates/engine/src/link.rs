@@ -74,6 +74,12 @@ impl Propagation {
         self.head.as_ref().map(|(_, packet)| packet)
     }
 
+    /// The packet that arrives after the head, if any (for prefetching: an arrival moves it
+    /// into the head).
+    pub fn second(&self) -> Option<&Packet> {
+        self.rest.front().map(|(_, packet)| packet)
+    }
+
     pub fn len(&self) -> usize {
         usize::from(self.head.is_some()) + self.rest.len()
     }
@@ -156,7 +162,8 @@ mod tests {
         assert!(!wire.push(15, packet(3)), "the head is still occupied");
         let order: Vec<(u64, Option<Time>)> = std::iter::from_fn(|| wire.pop()).map(|(p, next)| (p.seq, next)).collect();
         assert_eq!(order, vec![(1, Some(12)), (2, Some(15)), (3, None)]);
-        assert!(wire.is_empty() && wire.len() == 0);
+        assert!(wire.is_empty());
+        assert_eq!(wire.len(), 0);
         assert!(wire.push(20, packet(4)), "an emptied wire takes a new head");
     }
 }

@@ -37,6 +37,11 @@ impl Routes {
         (link != END).then_some(link)
     }
 
+    #[inline]
+    pub fn first_link(&self, route: RouteId) -> u32 {
+        self.table[route as usize]
+    }
+
     /// The links of `route`, in order.
     pub fn links(&self, route: RouteId) -> &[u32] {
         let rest = &self.table[route as usize..];

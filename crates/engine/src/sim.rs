@@ -18,8 +18,9 @@ use crate::udp::{UdpSink, UdpSource};
 
 struct Flow {
     group: u32,
-    /// Route of the flow's data.
-    route: u32,
+    /// Route of the flow's data, and of its acknowledgements.
+    route: RouteId,
+    reverse_route: RouteId,
     start: Time,
     stop: Option<Time>,
     ends: Ends,
@@ -126,21 +127,50 @@ impl Layout<'_> {
     fn prefetch_for(&self, event: &Event) {
         match *event {
             Event::Arrival(link) => {
-                let Some(packet) = self.links[link as usize].propagating.head() else { return };
+                let propagating = &self.links[link as usize].propagating;
+                let Some(packet) = propagating.head() else { return };
+                if let Some(second) = propagating.second() {
+                    prefetch_lines(second, 1);
+                }
                 if let Some(next_link) = self.routes.link(packet.route, packet.hop + 1) {
-                    prefetch_lines(&self.links[next_link as usize], 5);
-                } else {
-                    match &self.flows[packet.flow as usize].ends {
-                        Ends::Tcp { sender, receiver } => match packet.kind {
-                            PacketKind::Ack => prefetch_lines(sender, 4),
-                            _ => prefetch_lines(receiver, 2),
-                        },
-                        Ends::Udp { sink, .. } => prefetch_lines(sink, 1),
-                    }
+                    self.prefetch_link(next_link);
+                    return;
+                }
+                let flow = &self.flows[packet.flow as usize];
+                match &flow.ends {
+                    // An ACK makes the sender send on its data route, data makes the receiver
+                    // acknowledge on the reverse route.
+                    Ends::Tcp { sender, receiver } => match packet.kind {
+                        PacketKind::Ack => {
+                            prefetch_lines(sender, 8);
+                            self.prefetch_link(self.routes.first_link(flow.route));
+                        }
+                        _ => {
+                            prefetch_lines(receiver, 4);
+                            self.prefetch_link(self.routes.first_link(flow.reverse_route));
+                        }
+                    },
+                    Ends::Udp { sink, .. } => prefetch_lines(sink, 1),
                 }
             }
-            Event::TransmissionDone(link) => prefetch_lines(&self.links[link as usize], 5),
+            Event::TransmissionDone(link) => self.prefetch_link(link),
             _ => {}
+        }
+    }
+}
+
+impl Layout<'_> {
+    /// The link record's fields that a packet touches, and the head and tail of its queue.
+    fn prefetch_link(&self, link: u32) {
+        let link = &self.links[link as usize];
+        prefetch_lines(link, 5);
+        let (head, tail) = link.queue.ends();
+        if let Some(head) = head {
+            prefetch_lines(head, 1);
+        }
+        if let Some(tail) = tail {
+            // The next packet queued goes right after the tail.
+            prefetch_lines(tail, 2);
         }
     }
 }
@@ -235,6 +265,7 @@ impl Simulation {
                 Ok(Flow {
                     group: spec.group,
                     route: route_ids[spec.forward_route as usize],
+                    reverse_route: route_ids[spec.reverse_route as usize],
                     start: spec.start,
                     stop: spec.stop,
                     ends,
@@ -272,9 +303,8 @@ impl Simulation {
         })
     }
 
-    /// The first link of route `route`.
     fn first_link(&self, route: RouteId) -> u32 {
-        self.routes.link(route, 0).expect("routes are not empty")
+        self.routes.first_link(route)
     }
 
     pub fn now(&self) -> Time {

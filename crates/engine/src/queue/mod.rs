@@ -433,6 +433,11 @@ impl Queue {
         }
     }
 
+    /// The packets at the head and the tail of the queue (for prefetching).
+    pub fn ends(&self) -> (Option<&Packet>, Option<&Packet>) {
+        (self.fifo.front(), self.fifo.back())
+    }
+
     pub fn len_packets(&self) -> u32 {
         self.fifo.len() as u32
     }

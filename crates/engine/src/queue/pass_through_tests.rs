@@ -103,7 +103,7 @@ impl QueuePolicy for EveryThirdHeadDropped {
     }
     fn on_dequeue(&mut self, _: &Packet, _: &QueueView, _: Time, _: &mut Rng) -> Departure {
         self.heads += 1;
-        if self.heads % 3 == 0 {
+        if self.heads.is_multiple_of(3) {
             Departure::Drop(DropReason::Early)
         } else {
             Departure::Mark(MarkReason::Forced)
