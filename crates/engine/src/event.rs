@@ -1,8 +1,9 @@
 //! The event queue: events ordered by (time, sequence number), so simultaneous events run
 //! in the order they were scheduled and every run is deterministic.
 
-use dary_heap::QuaternaryHeap;
-use std::cmp::Ordering;
+mod quad_heap;
+
+use quad_heap::QuadHeap;
 
 use crate::time::Time;
 
@@ -25,35 +26,6 @@ pub enum Event {
     MeasureStart,
 }
 
-/// A pending event of the 4-ary heap, ordered by (time, sequence): by time, then by
-/// scheduling order. 24 bytes (a `u128` key made it 32 with its 16-byte alignment).
-#[derive(Clone, Copy, Debug)]
-pub struct HeapEntry {
-    time: Time,
-    sequence: u64,
-    event: Event,
-}
-
-const _: () = assert!(std::mem::size_of::<HeapEntry>() == 24);
-
-impl PartialEq for HeapEntry {
-    fn eq(&self, other: &Self) -> bool {
-        (self.time, self.sequence) == (other.time, other.sequence)
-    }
-}
-impl Eq for HeapEntry {}
-impl PartialOrd for HeapEntry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for HeapEntry {
-    /// Reversed so that the max-heap pops the earliest (time, sequence) first.
-    fn cmp(&self, other: &Self) -> Ordering {
-        (other.time, other.sequence).cmp(&(self.time, self.sequence))
-    }
-}
-
 /// A pending event of the radix heap and its key `(time << 64) | sequence` (unique).
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -73,7 +45,7 @@ pub enum EventQueue {
     /// A 4-ary heap: shallower than a binary heap, so `pop` (43 % of the run time with
     /// std's `BinaryHeap`, see benchmarks/dumbbell-60) touches fewer cache lines.
     Heap {
-        heap: QuaternaryHeap<HeapEntry>,
+        heap: QuadHeap,
         next_sequence: u64,
         /// The root is the event last popped, left in place while it is processed: the first
         /// event scheduled meanwhile replaces it with one sift-down, where a pop then a push
@@ -86,7 +58,7 @@ pub enum EventQueue {
 
 impl Default for EventQueue {
     fn default() -> Self {
-        EventQueue::Heap { heap: QuaternaryHeap::new(), next_sequence: 0, root_taken: false }
+        EventQueue::Heap { heap: QuadHeap::default(), next_sequence: 0, root_taken: false }
     }
 }
 
@@ -103,14 +75,12 @@ impl EventQueue {
     pub fn schedule(&mut self, time: Time, event: Event) {
         match self {
             EventQueue::Heap { heap, next_sequence, root_taken } => {
-                let entry = HeapEntry { time, sequence: *next_sequence, event };
+                let key = (u128::from(time) << 64) | u128::from(*next_sequence);
                 *next_sequence += 1;
-                if *root_taken {
-                    *root_taken = false;
-                    // Replace the taken root; dropping the guard sifts the new entry down.
-                    *heap.peek_mut().expect("a taken root") = entry;
+                if std::mem::take(root_taken) {
+                    heap.replace_top(key, event);
                 } else {
-                    heap.push(entry);
+                    heap.push(key, event);
                 }
             }
             EventQueue::Radix(radix) => radix.schedule(time, event),
@@ -131,12 +101,13 @@ impl EventQueue {
                 if std::mem::take(root_taken) {
                     heap.pop();
                 }
-                let root = heap.peek()?;
-                if root.time > limit {
+                let (key, event) = heap.peek()?;
+                let time = (key >> 64) as Time;
+                if time > limit {
                     return None;
                 }
                 *root_taken = true;
-                Some((root.time, root.event))
+                Some((time, event))
             }
             EventQueue::Radix(radix) => radix.pop_until(limit, soon),
         }
@@ -149,7 +120,7 @@ impl EventQueue {
                 if std::mem::take(root_taken) {
                     heap.pop();
                 }
-                heap.peek().map(|e| e.time)
+                heap.peek().map(|(key, _)| (key >> 64) as Time)
             }
             EventQueue::Radix(radix) => radix.settle(&mut |_| {}).map(|key| (key >> 64) as Time),
         }
