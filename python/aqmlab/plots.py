@@ -125,7 +125,10 @@ def plot_run(
     start = results.measure_start_s if window_only else 0.0
     samples = results.link_samples(link)
     in_view = samples["time_s"] >= start
-    fig, axes = plt.subplots(4, 1, figsize=(7.5, 8.5), sharex=True, constrained_layout=True)
+    # Fixed margins, not constrained layout: the figure's layout is always the same, and
+    # constrained layout was a quarter of the figure's cost (benchmarks/scale/README.md).
+    fig, axes = plt.subplots(4, 1, figsize=(7.5, 8.5), sharex=True)
+    fig.subplots_adjust(left=0.13, right=0.97, bottom=0.06, top=0.95, hspace=0.1)
     thresholds = queue_thresholds(results, link)
     trace(axes[0], samples["time_s"][in_view], samples["queue_packets"][in_view], color="tab:blue")
     mark_thresholds(axes[0], thresholds)
