@@ -34,7 +34,9 @@ sys.path.insert(0, str(HERE))
 #: point name -> (flows, rate b/s, simulated s) of `scaled_dumbbell`, or a scenario file.
 POINTS: dict[str, tuple[int, float, float] | Path] = {
     "flows-100": (100, 1e8, 10.0),
+    "flows-300": (300, 3e8, 10.0),
     "flows-1000": (1000, 1e9, 10.0),
+    "flows-3000": (3000, 3e9, 10.0),
     "flows-10000": (10000, 1e10, 10.0),
     "flows-100000-10G": (100000, 1e10, 10.0),
     "seed002-large-capacity-full": ROOT / "benchmarks" / "large-scale" / "scenario.toml",
@@ -94,7 +96,7 @@ def measure(label: str, runner: str, points: list[str], runs: int, seed: int) ->
         RESULTS.write_text(json.dumps(report, indent=1) + "\n")
 
 
-def plot() -> None:
+def plot(labels: list[str] | None) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -103,12 +105,16 @@ def plot() -> None:
     report = json.loads(RESULTS.read_text())
     fig, ax = plt.subplots(figsize=(6, 4))
     for label, entry in report.items():
-        flows = sorted((POINTS[p][0], v["ns_per_event"]) for p, v in entry["points"].items() if p.startswith("flows-1"))
-        flows = [(n, ns) for n, ns in flows if n <= 10000]
-        ax.plot([n for n, _ in flows], [ns for _, ns in flows], "o-", label=f"{label}: N × 1 Mb/s, 10 s")
+        if labels and label not in labels:
+            continue
+        series = [p for p in entry["points"] if p.startswith("flows-") and p != "flows-100000-10G"]
+        flows = sorted((POINTS[p][0], entry["points"][p]["ns_per_event"]) for p in series)
+        (line,) = ax.plot([n for n, _ in flows], [ns for _, ns in flows], "o-", label=f"{label}: N × 1 Mb/s, 10 s")
         big = entry["points"].get("flows-100000-10G")
         if big:
-            ax.plot([100000], [big["ns_per_event"]], "s", label=f"{label}: 100 000 flows, 10 Gb/s, 10 s")
+            ax.plot(
+                [100000], [big["ns_per_event"]], "s", color=line.get_color(), label=f"{label}: 100 000 flows, 10 Gb/s, 10 s"
+            )
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("flows N")
@@ -128,10 +134,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--plot-only", action="store_true")
+    parser.add_argument("--plot-labels", nargs="*", help="labels to plot (default: all)")
     args = parser.parse_args()
     if not args.plot_only:
         measure(args.label, args.runner, args.points, args.runs, args.seed)
-    plot()
+    plot(args.plot_labels)
 
 
 if __name__ == "__main__":
