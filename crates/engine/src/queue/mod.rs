@@ -287,19 +287,21 @@ impl Queue {
         }
     }
 
-    /// Offer a packet to the queue. Returns the verdict; on `Drop` the packet is gone.
-    pub fn enqueue(&mut self, mut packet: Packet, now: Time, rng: &mut Rng) -> Verdict {
+    /// Count an arriving packet and decide on it: the policy's verdict, a mark turned into a
+    /// drop for a packet that is not ECN-capable, the buffer limit. A dropped packet is counted;
+    /// an admitted one carries CE if marked, and its enqueue time.
+    fn admit(&mut self, packet: &mut Packet, now: Time, rng: &mut Rng) -> Verdict {
         self.counters.arrivals += 1;
         self.counters.arrival_bytes += packet.size_bytes as u64;
         let view = self.view();
-        let mut verdict = self.policy.on_arrival(&packet, &view, now, rng);
+        let mut verdict = self.policy.on_arrival(packet, &view, now, rng);
         if let Verdict::Mark(_) = verdict {
             if packet.ecn == Ecn::NotEct {
                 // A policy may only mark ECN-capable packets (RFC 3168 Section 5).
                 verdict = Verdict::Drop(DropReason::Early);
             }
         }
-        if !matches!(verdict, Verdict::Drop(_)) && !self.fits(&packet) {
+        if !matches!(verdict, Verdict::Drop(_)) && !self.fits(packet) {
             verdict = Verdict::Drop(DropReason::Overflow);
             self.policy.on_overflow();
         }
@@ -311,11 +313,43 @@ impl Queue {
                     self.counters.marked += 1;
                 }
                 packet.enqueued_at = now;
-                self.bytes += packet.size_bytes as u64;
-                self.fifo.push_back(packet);
                 self.idle_since = None;
                 self.counters.enqueued += 1;
             }
+        }
+        verdict
+    }
+
+    /// The policy's decision on `packet`, just taken from the head (`view` no longer counts
+    /// it): true if it is sent (with CE if marked), false if dropped (counted).
+    fn leave(&mut self, packet: &mut Packet, view: &QueueView, now: Time, rng: &mut Rng) -> bool {
+        let mut departure = self.policy.on_dequeue(packet, view, now, rng);
+        if let Departure::Mark(_) = departure {
+            if packet.ecn == Ecn::NotEct {
+                // RFC 3168 Section 5: only ECN-capable packets may be marked.
+                departure = Departure::Drop(DropReason::Early);
+            } else {
+                packet.ecn = Ecn::Ce;
+                self.counters.marked += 1;
+            }
+        }
+        if let Departure::Drop(reason) = departure {
+            self.count_drop(reason);
+            self.counters.dropped_on_dequeue += 1;
+            return false;
+        }
+        self.counters.departures += 1;
+        self.counters.departure_bytes += packet.size_bytes as u64;
+        self.counters.sojourn_ns_sum += u128::from(now - packet.enqueued_at);
+        true
+    }
+
+    /// Offer a packet to the queue. Returns the verdict; on `Drop` the packet is gone.
+    pub fn enqueue(&mut self, mut packet: Packet, now: Time, rng: &mut Rng) -> Verdict {
+        let verdict = self.admit(&mut packet, now, rng);
+        if !matches!(verdict, Verdict::Drop(_)) {
+            self.bytes += packet.size_bytes as u64;
+            self.fifo.push_back(packet);
         }
         verdict
     }
@@ -329,57 +363,17 @@ impl Queue {
     /// policy or the limit dropped it.
     pub fn pass_through(&mut self, mut packet: Packet, now: Time, rng: &mut Rng) -> Option<Packet> {
         debug_assert!(self.fifo.is_empty(), "pass_through on a non-empty queue");
-        // `enqueue` on an empty queue.
-        self.counters.arrivals += 1;
-        self.counters.arrival_bytes += packet.size_bytes as u64;
-        let view = self.view();
-        let mut verdict = self.policy.on_arrival(&packet, &view, now, rng);
-        if let Verdict::Mark(_) = verdict {
-            if packet.ecn == Ecn::NotEct {
-                // RFC 3168 Section 5, as in `enqueue`.
-                verdict = Verdict::Drop(DropReason::Early);
-            }
-        }
-        if !matches!(verdict, Verdict::Drop(_)) && !self.fits(&packet) {
-            verdict = Verdict::Drop(DropReason::Overflow);
-            self.policy.on_overflow();
-        }
-        match verdict {
-            Verdict::Drop(reason) => {
-                self.count_drop(reason);
-                return None;
-            }
-            Verdict::Mark(_) => {
-                packet.ecn = Ecn::Ce;
-                self.counters.marked += 1;
-            }
-            Verdict::Enqueue => {}
-        }
-        packet.enqueued_at = now;
-        self.idle_since = None;
-        self.counters.enqueued += 1;
-        // `dequeue` of that single packet: the policy sees the queue empty again.
-        let view = QueueView { packets: 0, bytes: 0, idle_since: None, link_rate_bps: self.link_rate_bps };
-        let mut departure = self.policy.on_dequeue(&packet, &view, now, rng);
-        if let Departure::Mark(_) = departure {
-            if packet.ecn == Ecn::NotEct {
-                departure = Departure::Drop(DropReason::Early);
-            } else {
-                packet.ecn = Ecn::Ce;
-                self.counters.marked += 1;
-            }
-        }
-        if let Departure::Drop(reason) = departure {
-            self.count_drop(reason);
-            self.counters.dropped_on_dequeue += 1;
-            // `dequeue` found the queue empty after the drop: idle from now (ns-2).
-            self.idle_since = Some(now);
+        if let Verdict::Drop(_) = self.admit(&mut packet, now, rng) {
             return None;
         }
-        self.counters.departures += 1;
-        self.counters.departure_bytes += packet.size_bytes as u64;
-        // Sojourn 0: `sojourn_ns_sum` is unchanged.
-        Some(packet)
+        // `dequeue` of that single packet: the policy sees the queue empty again.
+        let view = QueueView { packets: 0, bytes: 0, idle_since: None, link_rate_bps: self.link_rate_bps };
+        if self.leave(&mut packet, &view, now, rng) {
+            return Some(packet);
+        }
+        // `dequeue` finds the queue empty after the drop: idle from now (ns-2).
+        self.idle_since = Some(now);
+        None
     }
 
     /// The link went idle at `since` with this queue empty (ns-2: the link asked for a
@@ -403,25 +397,9 @@ impl Queue {
             };
             self.bytes -= packet.size_bytes as u64;
             let view = self.view();
-            let mut departure = self.policy.on_dequeue(&packet, &view, now, rng);
-            if departure == Departure::Mark(MarkReason::Early) || departure == Departure::Mark(MarkReason::Forced) {
-                if packet.ecn == Ecn::NotEct {
-                    // RFC 3168 Section 5: only ECN-capable packets may be marked.
-                    departure = Departure::Drop(DropReason::Early);
-                } else {
-                    packet.ecn = Ecn::Ce;
-                    self.counters.marked += 1;
-                }
+            if self.leave(&mut packet, &view, now, rng) {
+                return Some(packet);
             }
-            if let Departure::Drop(reason) = departure {
-                self.count_drop(reason);
-                self.counters.dropped_on_dequeue += 1;
-                continue;
-            }
-            self.counters.departures += 1;
-            self.counters.departure_bytes += packet.size_bytes as u64;
-            self.counters.sojourn_ns_sum += u128::from(now - packet.enqueued_at);
-            return Some(packet);
         }
     }
 
