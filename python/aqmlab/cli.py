@@ -81,22 +81,6 @@ def _format(value: float) -> str:
     return f"{value:.4g}"
 
 
-def _import_in_background(module: str) -> None:
-    """Import `module` in a thread: the engine releases the GIL while it runs, so the figure's
-    modules (matplotlib, ~0.5 s of CPU) load on the other core meanwhile instead of after the
-    run (benchmarks/scale/README.md). A failure is left for the real import to report."""
-    import importlib
-    import threading
-
-    def load() -> None:
-        try:
-            importlib.import_module(module)
-        except Exception:  # noqa: BLE001 - the import in the main thread raises it
-            pass
-
-    threading.Thread(target=load, name=f"import {module}", daemon=True).start()
-
-
 def run_with_progress(scenario, *, seed: int | None, quiet: bool, allow_large: bool = False):
     from aqmlab.simulation import simulate
 
@@ -127,7 +111,6 @@ def run(
         scenario = Scenario.from_toml(scenario_file)
         out = out or DEFAULT_OUT / "run" / scenario.name
         refuse_to_overwrite(out, force)
-        _import_in_background("aqmlab.plots")
         try:
             results = run_with_progress(scenario, seed=seed, quiet=quiet, allow_large=allow_large)
         except SimulationInterrupted as interrupted:
@@ -205,6 +188,8 @@ def validate(
 
     try:
         scenario = Scenario.from_toml(scenario_file)
+        import numpy  # noqa: F401 - before the engine module (see aqmlab.simulation)
+
         from aqmlab import _engine, workload
 
         estimate = workload.check(scenario, allow_large=allow_large)
