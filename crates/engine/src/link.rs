@@ -160,7 +160,8 @@ mod tests {
         let (first, next) = wire.pop().unwrap();
         assert_eq!((first.seq, next), (0, Some(12)));
         assert!(!wire.push(15, packet(3)), "the head is still occupied");
-        let order: Vec<(u64, Option<Time>)> = std::iter::from_fn(|| wire.pop()).map(|(p, next)| (p.seq, next)).collect();
+        let order: Vec<(u64, Option<Time>)> =
+            std::iter::from_fn(|| wire.pop()).map(|(p, next)| (p.seq, next)).collect();
         assert_eq!(order, vec![(1, Some(12)), (2, Some(15)), (3, None)]);
         assert!(wire.is_empty());
         assert_eq!(wire.len(), 0);

@@ -16,6 +16,10 @@ use crate::topology::{self, Transport};
 use crate::trace::{Counters, FlowRecords, FlowTrace, LinkRecords, LinkTrace, Results};
 use crate::udp::{UdpSink, UdpSource};
 
+mod prefetch;
+
+use prefetch::Layout;
+
 struct Flow {
     group: u32,
     /// Route of the flow's data, and of its acknowledgements.
@@ -110,93 +114,6 @@ pub struct Simulation {
     work_limit: u64,
 }
 
-/// What the event loop reads, for prefetching ahead of it.
-struct Layout<'a> {
-    links: &'a [Link],
-    routes: &'a Routes,
-    flows: &'a [Flow],
-}
-
-impl Layout<'_> {
-    /// Bring into cache what `event`, due within microseconds, will touch: with many flows
-    /// the per-flow records (edge links, routes, TCP ends) do not fit in the caches, and an
-    /// arrival otherwise waits for four of them from memory one after the other (its link,
-    /// the route, the next link or the TCP end). Here, during the event queue's settling, the
-    /// loads of different events are independent and overlap. Reads only; no effect on
-    /// results (benchmarks/scale/README.md).
-    fn prefetch_for(&self, event: &Event) {
-        match *event {
-            Event::Arrival(link) => {
-                let propagating = &self.links[link as usize].propagating;
-                let Some(packet) = propagating.head() else { return };
-                if let Some(second) = propagating.second() {
-                    prefetch_lines(second, 1);
-                }
-                if let Some(next_link) = self.routes.link(packet.route, packet.hop + 1) {
-                    self.prefetch_link(next_link);
-                    return;
-                }
-                let flow = &self.flows[packet.flow as usize];
-                match &flow.ends {
-                    // An ACK makes the sender send on its data route, data makes the receiver
-                    // acknowledge on the reverse route.
-                    Ends::Tcp { sender, receiver } => match packet.kind {
-                        PacketKind::Ack => {
-                            prefetch_lines(sender, 8);
-                            self.prefetch_link(self.routes.first_link(flow.route));
-                        }
-                        _ => {
-                            prefetch_lines(receiver, 4);
-                            self.prefetch_link(self.routes.first_link(flow.reverse_route));
-                        }
-                    },
-                    Ends::Udp { sink, .. } => prefetch_lines(sink, 1),
-                }
-            }
-            Event::TransmissionDone(link) => self.prefetch_link(link),
-            _ => {}
-        }
-    }
-}
-
-impl Layout<'_> {
-    /// The link record's fields that a packet touches, and the head and tail of its queue.
-    fn prefetch_link(&self, link: u32) {
-        let link = &self.links[link as usize];
-        prefetch_lines(link, 5);
-        let (head, tail) = link.queue.ends();
-        if let Some(head) = head {
-            prefetch_lines(head, 1);
-        }
-        if let Some(tail) = tail {
-            // The next packet queued goes right after the tail.
-            prefetch_lines(tail, 2);
-        }
-    }
-}
-
-/// Prefetch the first `lines` cache lines of `record`.
-#[inline(always)]
-fn prefetch_lines<T>(record: &T, lines: usize) {
-    let start = record as *const T as *const u8;
-    for line in 0..lines.min(std::mem::size_of::<T>().div_ceil(64)) {
-        prefetch(start.wrapping_add(64 * line));
-    }
-}
-
-/// A prefetch hint for the cache line at `address`.
-#[inline(always)]
-fn prefetch(address: *const u8) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch never faults and has no architectural effect (any address is
-    // allowed); SSE, which provides it, is part of the x86_64 baseline.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(address as *const i8);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = address;
-}
-
 /// Why `run_for` returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {
@@ -250,12 +167,25 @@ impl Simulation {
                     Transport::Tcp { tcp, total_bytes } => {
                         let rng = stream(seed, StreamKind::Flow, i as u64);
                         Ends::Tcp {
-                            sender: TcpSender::new(id, route_ids[spec.forward_route as usize], tcp, *total_bytes, rng, &field)?,
+                            sender: TcpSender::new(
+                                id,
+                                route_ids[spec.forward_route as usize],
+                                tcp,
+                                *total_bytes,
+                                rng,
+                                &field,
+                            )?,
                             receiver: TcpReceiver::new(id, route_ids[spec.reverse_route as usize], tcp, *total_bytes),
                         }
                     }
                     Transport::Udp { rate_bps, packet_bytes } => Ends::Udp {
-                        source: UdpSource::new(id, route_ids[spec.forward_route as usize], *rate_bps, *packet_bytes, spec.stop),
+                        source: UdpSource::new(
+                            id,
+                            route_ids[spec.forward_route as usize],
+                            *rate_bps,
+                            *packet_bytes,
+                            spec.stop,
+                        ),
                         sink: UdpSink::default(),
                     },
                 };
@@ -356,12 +286,10 @@ impl Simulation {
             if self.work() >= stop_at && self.events.next_time().is_some_and(|next| next <= limit) {
                 return if self.work() >= self.work_limit { Stop::WorkLimit } else { Stop::Slice };
             }
-            let layout = Layout {
-                links: &self.links,
-                routes: &self.routes,
-                flows: &self.flows,
+            let layout = Layout { links: &self.links, routes: &self.routes, flows: &self.flows };
+            let Some((time, event)) = self.events.pop_until_hinting(limit, |event| layout.prefetch_for(event)) else {
+                break;
             };
-            let Some((time, event)) = self.events.pop_until_hinting(limit, |event| layout.prefetch_for(event)) else { break };
             self.now = time;
             self.events_processed += 1;
             match event {

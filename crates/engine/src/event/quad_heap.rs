@@ -109,7 +109,7 @@ mod tests {
             match rng.gen_range(0..3) {
                 0 if !reference.is_empty() => {
                     let expected = reference.pop_first();
-                    assert_eq!(heap.pop().map(|(k, e)| (k, e)), expected.map(|(k, e)| (k, e)));
+                    assert_eq!(heap.pop(), expected);
                 }
                 1 if !reference.is_empty() => {
                     let removed = reference.pop_first().unwrap();

@@ -290,6 +290,7 @@ impl Queue {
     /// Count an arriving packet and decide on it: the policy's verdict, a mark turned into a
     /// drop for a packet that is not ECN-capable, the buffer limit. A dropped packet is counted;
     /// an admitted one carries CE if marked, and its enqueue time.
+    #[inline(always)]
     fn admit(&mut self, packet: &mut Packet, now: Time, rng: &mut Rng) -> Verdict {
         self.counters.arrivals += 1;
         self.counters.arrival_bytes += packet.size_bytes as u64;
@@ -322,6 +323,7 @@ impl Queue {
 
     /// The policy's decision on `packet`, just taken from the head (`view` no longer counts
     /// it): true if it is sent (with CE if marked), false if dropped (counted).
+    #[inline(always)]
     fn leave(&mut self, packet: &mut Packet, view: &QueueView, now: Time, rng: &mut Rng) -> bool {
         let mut departure = self.policy.on_dequeue(packet, view, now, rng);
         if let Departure::Mark(_) = departure {

@@ -114,7 +114,8 @@ impl QueuePolicy for EveryThirdHeadDropped {
 #[test]
 fn pass_through_follows_dequeue_side_drops_and_marks() {
     let policy = || Box::new(EveryThirdHeadDropped { heads: 0 });
-    let (mut shortcut, mut reference) = (Queue::new(Limit::Packets(4), RATE_BPS, policy()), Queue::new(Limit::Packets(4), RATE_BPS, policy()));
+    let (mut shortcut, mut reference) =
+        (Queue::new(Limit::Packets(4), RATE_BPS, policy()), Queue::new(Limit::Packets(4), RATE_BPS, policy()));
     drive(&mut shortcut, &mut reference, "alternate at head");
     let c = reference.counters;
     assert!(c.dropped_on_dequeue > 1000 && c.marked > 1000, "{c:?}");

@@ -1,0 +1,95 @@
+//! Prefetching ahead of the event loop: while the radix heap settles, it reports the events
+//! due within microseconds, and [`Layout::prefetch_for`] brings into cache the records their
+//! handlers will touch (benchmarks/scale/README.md, issue 19). Hints only: no effect on
+//! results.
+
+use super::{Ends, Flow};
+use crate::event::Event;
+use crate::link::Link;
+use crate::packet::PacketKind;
+use crate::route::Routes;
+
+/// What the event loop reads, for prefetching ahead of it.
+pub(super) struct Layout<'a> {
+    pub links: &'a [Link],
+    pub routes: &'a Routes,
+    pub flows: &'a [Flow],
+}
+
+impl Layout<'_> {
+    /// Bring into cache what `event`, due within microseconds, will touch: with many flows
+    /// the per-flow records (edge links, routes, TCP ends) do not fit in the caches, and an
+    /// arrival otherwise waits for four of them from memory one after the other (its link,
+    /// the route, the next link or the TCP end). Here, during the event queue's settling, the
+    /// loads of different events are independent and overlap. Reads only; no effect on
+    /// results (benchmarks/scale/README.md).
+    pub fn prefetch_for(&self, event: &Event) {
+        match *event {
+            Event::Arrival(link) => {
+                let propagating = &self.links[link as usize].propagating;
+                let Some(packet) = propagating.head() else { return };
+                if let Some(second) = propagating.second() {
+                    prefetch_lines(second, 1);
+                }
+                if let Some(next_link) = self.routes.link(packet.route, packet.hop + 1) {
+                    self.prefetch_link(next_link);
+                    return;
+                }
+                let flow = &self.flows[packet.flow as usize];
+                match &flow.ends {
+                    // An ACK makes the sender send on its data route, data makes the receiver
+                    // acknowledge on the reverse route.
+                    Ends::Tcp { sender, receiver } => match packet.kind {
+                        PacketKind::Ack => {
+                            prefetch_lines(sender, 8);
+                            self.prefetch_link(self.routes.first_link(flow.route));
+                        }
+                        _ => {
+                            prefetch_lines(receiver, 4);
+                            self.prefetch_link(self.routes.first_link(flow.reverse_route));
+                        }
+                    },
+                    Ends::Udp { sink, .. } => prefetch_lines(sink, 1),
+                }
+            }
+            Event::TransmissionDone(link) => self.prefetch_link(link),
+            _ => {}
+        }
+    }
+
+    /// The link record's fields that a packet touches, and the head and tail of its queue.
+    fn prefetch_link(&self, link: u32) {
+        let link = &self.links[link as usize];
+        prefetch_lines(link, 5);
+        let (head, tail) = link.queue.ends();
+        if let Some(head) = head {
+            prefetch_lines(head, 1);
+        }
+        if let Some(tail) = tail {
+            // The next packet queued goes right after the tail.
+            prefetch_lines(tail, 2);
+        }
+    }
+}
+
+/// Prefetch the first `lines` cache lines of `record`.
+#[inline(always)]
+fn prefetch_lines<T>(record: &T, lines: usize) {
+    let start = record as *const T as *const u8;
+    for line in 0..lines.min(std::mem::size_of::<T>().div_ceil(64)) {
+        prefetch(start.wrapping_add(64 * line));
+    }
+}
+
+/// A prefetch hint for the cache line at `address`.
+#[inline(always)]
+fn prefetch(address: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults and has no architectural effect (any address is
+    // allowed); SSE, which provides it, is part of the x86_64 baseline.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(address as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = address;
+}
