@@ -26,7 +26,16 @@ pub enum Event {
     MeasureStart,
 }
 
-/// A pending event of the radix heap and its key `(time << 64) | sequence` (unique).
+/// The key both queues order by: `(time << 64) | sequence`, unique because the sequence is.
+fn key_of(time: Time, sequence: u64) -> u128 {
+    (u128::from(time) << 64) | u128::from(sequence)
+}
+
+fn time_of(key: u128) -> Time {
+    (key >> 64) as Time
+}
+
+/// A pending event of the radix heap and its key (`key_of`).
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     key: u128,
@@ -76,7 +85,7 @@ impl EventQueue {
     pub fn schedule(&mut self, time: Time, event: Event) {
         match self {
             EventQueue::Heap { heap, next_sequence, root_taken } => {
-                let key = (u128::from(time) << 64) | u128::from(*next_sequence);
+                let key = key_of(time, *next_sequence);
                 *next_sequence += 1;
                 if std::mem::take(root_taken) {
                     heap.replace_top(key, event);
@@ -99,11 +108,9 @@ impl EventQueue {
     pub fn pop_until_hinting(&mut self, limit: Time, soon: impl FnMut(&Event)) -> Option<(Time, Event)> {
         match self {
             EventQueue::Heap { heap, root_taken, .. } => {
-                if std::mem::take(root_taken) {
-                    heap.pop();
-                }
+                drop_taken_root(heap, root_taken);
                 let (key, event) = heap.peek()?;
-                let time = (key >> 64) as Time;
+                let time = time_of(key);
                 if time > limit {
                     return None;
                 }
@@ -118,12 +125,10 @@ impl EventQueue {
     pub fn next_time(&mut self) -> Option<Time> {
         match self {
             EventQueue::Heap { heap, root_taken, .. } => {
-                if std::mem::take(root_taken) {
-                    heap.pop();
-                }
-                heap.peek().map(|(key, _)| (key >> 64) as Time)
+                drop_taken_root(heap, root_taken);
+                heap.peek().map(|(key, _)| time_of(key))
             }
-            EventQueue::Radix(radix) => radix.settle(&mut |_| {}).map(|key| (key >> 64) as Time),
+            EventQueue::Radix(radix) => radix.settle(&mut |_| {}).map(time_of),
         }
     }
 
@@ -144,6 +149,14 @@ impl EventQueue {
 /// that is ~30 events ahead, far enough for a prefetch to complete, near enough for the lines
 /// to stay in cache (2^10-2^16 ns were tried: benchmarks/scale/README.md).
 const SOON_BUCKET: usize = 65 + 12;
+
+/// The 4-ary heap's root, if taken by the last pop, leaves for good now (no event was
+/// scheduled to replace it).
+fn drop_taken_root(heap: &mut QuadHeap, root_taken: &mut bool) {
+    if std::mem::take(root_taken) {
+        heap.pop();
+    }
+}
 
 /// Buckets of the radix heap: bucket 0 holds keys equal to `last`, bucket b ≥ 1 the keys
 /// whose highest bit differing from `last` is bit b - 1.
@@ -177,7 +190,7 @@ fn bucket_of(key: u128, last: u128) -> usize {
 
 impl RadixHeap {
     fn schedule(&mut self, time: Time, event: Event) {
-        let key = (u128::from(time) << 64) | u128::from(self.next_sequence);
+        let key = key_of(time, self.next_sequence);
         assert!(key >= self.last, "event scheduled at {time} ns, before the event being processed");
         self.next_sequence += 1;
         self.buckets[bucket_of(key, self.last)].push(Entry { key, event });
@@ -207,12 +220,12 @@ impl RadixHeap {
     }
 
     fn pop_until(&mut self, limit: Time, mut soon: impl FnMut(&Event)) -> Option<(Time, Event)> {
-        if (self.settle(&mut soon)? >> 64) as Time > limit {
+        if time_of(self.settle(&mut soon)?) > limit {
             return None;
         }
         let entry = self.buckets[0].pop().expect("settled");
         self.len -= 1;
-        Some(((entry.key >> 64) as Time, entry.event))
+        Some((time_of(entry.key), entry.event))
     }
 }
 

@@ -233,10 +233,6 @@ impl Simulation {
         })
     }
 
-    fn first_link(&self, route: RouteId) -> u32 {
-        self.routes.first_link(route)
-    }
-
     pub fn now(&self) -> Time {
         self.now
     }
@@ -421,7 +417,7 @@ impl Simulation {
     fn emit(&mut self, out: &mut Vec<Packet>) {
         for packet in out.drain(..) {
             self.created += 1;
-            let first = self.first_link(packet.route);
+            let first = self.routes.first_link(packet.route);
             self.send_on_link(first, packet);
         }
         if out.capacity() > OUTBOX_KEPT {
@@ -467,7 +463,7 @@ impl Simulation {
         }
         if let Some(packet) = packet {
             self.created += 1;
-            let first = self.first_link(packet.route);
+            let first = self.routes.first_link(packet.route);
             self.send_on_link(first, packet);
         }
     }

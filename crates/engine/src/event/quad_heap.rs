@@ -38,12 +38,10 @@ impl QuadHeap {
             if self.keys[parent] < key {
                 break;
             }
-            self.keys[hole] = self.keys[parent];
-            self.events[hole] = self.events[parent];
+            self.fill(hole, parent);
             hole = parent;
         }
-        self.keys[hole] = key;
-        self.events[hole] = event;
+        self.place(hole, key, event);
     }
 
     /// Remove the smallest entry.
@@ -84,12 +82,23 @@ impl QuadHeap {
             if key < self.keys[child] {
                 break;
             }
-            self.keys[hole] = self.keys[child];
-            self.events[hole] = self.events[child];
+            self.fill(hole, child);
             hole = child;
         }
-        self.keys[hole] = key;
-        self.events[hole] = event;
+        self.place(hole, key, event);
+    }
+
+    /// Move the entry at `from` into the hole at `hole`.
+    #[inline(always)]
+    fn fill(&mut self, hole: usize, from: usize) {
+        self.keys[hole] = self.keys[from];
+        self.events[hole] = self.events[from];
+    }
+
+    #[inline(always)]
+    fn place(&mut self, at: usize, key: u128, event: Event) {
+        self.keys[at] = key;
+        self.events[at] = event;
     }
 }
 
