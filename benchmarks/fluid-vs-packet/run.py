@@ -9,13 +9,13 @@ of `RTTS_MS`, with RED deciding on its average ("averaging") and on the instanta
 length). Oscillation measures over [100, 500] s (400 s, so that periods of tens of seconds
 are resolved; the paper looks at the last 25 s): std of the queue and of RED's average,
 the 5-95 % swing of the average, the dominant period by autocorrelation and by the
-periodogram (`aqmlab.reproduce.metrics`), and the minimum 1 s utilisation over the last
+periodogram (`aqmlab.analysis.metrics`), and the minimum 1 s utilisation over the last
 25 s (the paper's Fig. 8b measure) and over [100, 500] s.
 
 Fluid side (`aqmlab.stability`, docs/stability.md): CTCP-RED with averaging (seed 000
 eq. 9, model `ctcp-red`) and without (eq. 26, `ctcp-red-noavg`), at τ = the flows' mean
 measured RTT (srtt of the 15 traced flows), with two parameter sets:
-* "mapped": the packet scenario's parameters per flow (`aqmlab.reproduce.fluid_packet`):
+* "mapped": the packet scenario's parameters per flow (`aqmlab.analysis.fluid_mapping`):
   C̃ = 138.9 packets/s, b = 50/60, b̄ = 100/60, p̄ = 0.1, γ = 0.0072 (ns-2's weight);
 * "paper": the defaults of seed 000 Sections III-IV (C̃ = 100, γ = 1e-4, b = 50, b̄ = 550),
   whose Hopf points (84.8 ms, 0.273 s) are what the paper set its packet runs against.
@@ -41,10 +41,10 @@ from pathlib import Path
 
 import numpy as np
 from aqmlab import units
+from aqmlab.analysis.fluid_mapping import fluid_parameters
+from aqmlab.analysis.metrics import autocorrelation_period, oscillation_share
 from aqmlab.fluid import integrate
 from aqmlab.plots import binned_utilisation
-from aqmlab.reproduce.fluid_packet import fluid_parameters
-from aqmlab.reproduce.metrics import autocorrelation_period, oscillation_share
 from aqmlab.reproduce.seed000_packet import variant
 from aqmlab.simulation import simulate
 from aqmlab.stability import StabilityError, characteristic_roots, find_hopf, linearise

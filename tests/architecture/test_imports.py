@@ -130,6 +130,7 @@ LAYERS = [
             "aqmlab.congestion",
         ],
     ),
+    ("analysis", ["aqmlab.analysis"]),
     ("simulation/fluid/stability", ["aqmlab.simulation", "aqmlab.fluid", "aqmlab.stability", "aqmlab.design"]),
     ("experiments/reproduce/report", ["aqmlab.experiments", "aqmlab.reproduce", "aqmlab.report"]),
     ("cli", ["aqmlab.cli", "aqmlab.demo", "aqmlab._lazy_cli", "aqmlab.cli_common", "aqmlab.reference"]),
@@ -179,3 +180,26 @@ def test_nothing_below_the_command_line_imports_it():
         if {"aqmlab.cli", "aqmlab.demo"} & targets and layer(name) < len(LAYERS) - 1
     )
     assert not offenders, offenders
+
+
+#: Ties that must not come back (issue 26): experiments read the general measures from
+#: `aqmlab.analysis`, not from the reproduction suite above them.
+FORBIDDEN = [
+    ("aqmlab.experiments", "aqmlab.reproduce"),
+    ("aqmlab.analysis", "aqmlab.experiments"),
+    ("aqmlab.analysis", "aqmlab.reproduce"),
+]
+
+
+def test_forbidden_ties_stay_gone():
+    def under(name: str, prefix: str) -> bool:
+        return name == prefix or name.startswith(prefix + ".")
+
+    ties = sorted(
+        f"{name} imports {target}"
+        for name, targets in graph().items()
+        for target in targets
+        for low, high in FORBIDDEN
+        if under(name, low) and under(target, high)
+    )
+    assert not ties, "\n".join(ties)

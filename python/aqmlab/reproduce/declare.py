@@ -27,7 +27,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from aqmlab.reproduce.statistics import confidence_interval
+from aqmlab.analysis.statistics import confidence_interval
 
 # --- criteria ------------------------------------------------------------------------------
 

@@ -13,8 +13,8 @@ import math
 from pathlib import Path
 from typing import Any
 
+from aqmlab.analysis.statistics import confidence_interval, statistics  # noqa: F401 (re-exported)
 from aqmlab.reproduce.declare import Check, Claim, Declaration, Evidence
-from aqmlab.reproduce.statistics import confidence_interval, statistics  # noqa: F401 (re-exported)
 from aqmlab.results_io import write_run
 
 

@@ -26,6 +26,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from aqmlab.analysis.metrics import oscillation_share  # noqa: E402
 from aqmlab.plots import plot_side_by_side  # noqa: E402
 from aqmlab.reproduce.declare import (  # noqa: E402
     Above,
@@ -39,7 +40,6 @@ from aqmlab.reproduce.declare import (  # noqa: E402
     Printed,
     Run,
 )
-from aqmlab.reproduce.metrics import oscillation_share  # noqa: E402
 from aqmlab.reproduce.registry import register  # noqa: E402
 from aqmlab.results import Results  # noqa: E402
 from aqmlab.scenario import embedded_scenario  # noqa: E402

@@ -50,9 +50,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
+from aqmlab.analysis.metrics import oscillation_share
 from aqmlab.plots import binned_utilisation
 from aqmlab.reproduce.declare import Above, AtLeast, Below, Check, Claim, Declaration, Evidence, Run, Seeds
-from aqmlab.reproduce.metrics import oscillation_share
 from aqmlab.reproduce.registry import register
 from aqmlab.results import Results, jain_index
 

@@ -11,7 +11,7 @@ The fluid side (`fluid_setting`) names the model that matches the scenario's que
 deciding on its average: `ctcp-red`, eq. 9; on the instantaneous queue: `ctcp-red-noavg`,
 eq. 26; the threshold policy: `ctcp-threshold`, eq. 36) and its parameters in two mappings:
 "paper", seed 000's defaults (Section IV-A: C̃ = 100, γ = 1e-4, b = 50, b̄ = 550, p̄ = 0.1), and
-"mapped", the scenario's own (`aqmlab.reproduce.fluid_packet.fluid_parameters`; for the
+"mapped", the scenario's own (`aqmlab.analysis.fluid_mapping.fluid_parameters`; for the
 threshold policy only C̃ = C/N and q_th). The axis values then replace their fluid parameters.
 """
 
@@ -132,7 +132,7 @@ def apply_axes(scenario: dict[str, Any], settings: dict[str, float]) -> dict[str
 
 def fluid_setting(scenario: dict[str, Any], settings: dict[str, float]) -> tuple[str, dict[str, dict[str, float]]]:
     """(fluid model, {"paper": params, "mapped": params}) at the axis values `settings`."""
-    from aqmlab.reproduce.fluid_packet import fluid_parameters
+    from aqmlab.analysis.fluid_mapping import fluid_parameters
 
     scenario = apply_axes(scenario, settings)
     queue = _queue(scenario)

@@ -22,9 +22,9 @@ swing** r = swing / band. A run is
 * **undecided** between.
 
 These two cut-offs are the ones the seed 000 packet reproductions already use for "oscillates"
-and "stable" (`aqmlab.reproduce.seed000_packet.stable_against_unstable`); they are ours, the
+and "stable" (`stable_against_unstable` of seed 000's packet reproduction); they are ours, the
 paper gives no number. The dominant period (autocorrelation of the signal,
-`aqmlab.reproduce.metrics.autocorrelation_period`), the share of the signal's variance at its
+`aqmlab.analysis.metrics.autocorrelation_period`), the share of the signal's variance at its
 periodogram peak and the smallest 1 s utilisation are measured and recorded with every run but
 do not decide: the packet queue has a regular small cycle of ≈ 0.9 s at every RTT
 (benchmarks/fluid-vs-packet), so a high spectral share alone does not mean instability, and
@@ -123,7 +123,7 @@ def measure_signal(
 ) -> RunMeasures:
     """The criterion's measures of a sampled signal (packets, every `interval_s`) against
     `band` (packets); `utilisation`: the 1 s utilisation bins of the window (fractions)."""
-    from aqmlab.reproduce.metrics import autocorrelation_period, oscillation_share
+    from aqmlab.analysis.metrics import autocorrelation_period, oscillation_share
 
     if not band > 0:
         raise ValueError(f"band = {band!r}; allowed: a positive number of packets")

@@ -4,8 +4,8 @@ import math
 
 import numpy as np
 import pytest
-from aqmlab.reproduce.fluid_packet import fluid_parameters, red_weight
-from aqmlab.reproduce.metrics import autocorrelation_period
+from aqmlab.analysis.fluid_mapping import fluid_parameters, red_weight
+from aqmlab.analysis.metrics import autocorrelation_period
 
 
 def test_ns2_automatic_weight_matches_the_formula_and_the_engine_test_values():

@@ -16,8 +16,8 @@ queue Q therefore maps to
 * τ: the flows' mean round-trip time (eq. 1 "τ can be regarded as the average round-trip
   time"), which the caller measures (propagation + serialisation + queueing).
 
-Not mapped, and so differences between the two models (stated in
-docs/validation-fluid-packet.md): RED's drop spacing by `count` and `wait` (the fluid model
+Not mapped, and so differences between the two models (measured in
+benchmarks/fluid-vs-packet/README.md): RED's drop spacing by `count` and `wait` (the fluid model
 drops independently with probability p), the forced drops above max_th (the affine law (7)
 extends past b̄), slow start and timeouts, and the engine's Compound TCP being Reno below
 its low_wnd of 41 packets.
