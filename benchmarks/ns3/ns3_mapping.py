@@ -260,8 +260,11 @@ def _cc_defaults(groups: list[dict[str, Any]], spec: Ns3Spec) -> None:
 def _tcp_defaults(tcp: dict[str, Any], spec: Ns3Spec, buffer_bytes: int) -> int:
     """Global TCP defaults; returns the segment size (payload bytes)."""
     where = "tcp"
-    if tcp["recovery"] != "new_reno":
-        raise Unsupported(f"{where}.recovery = {tcp['recovery']!r}: ns-3 has no Tahoe")
+    # The engine's recovery table (crates/engine/src/tcp/recovery/): `kind` and its parameters.
+    kind = tcp["recovery"]["kind"]
+    sack = kind in ("sack", "prr")
+    if kind not in ("new_reno", "sack", "prr"):
+        raise Unsupported(f"{where}.recovery = {kind!r}: ns-3 has no {kind.capitalize()}")
     if tcp["header_bytes"] != NS3_TCP_IP_HEADER_BYTES:
         raise Unsupported(f"{where}.header_bytes = {tcp['header_bytes']}: ns-3's TCP/IP header is 40 bytes")
     if tcp["initial_window"] != int(tcp["initial_window"]):
@@ -275,7 +278,7 @@ def _tcp_defaults(tcp: dict[str, Any], spec: Ns3Spec, buffer_bytes: int) -> int:
     add("default ns3::TcpSocketBase::Timestamp false", "aqmlab (no TCP options)")
     # RFC 6675's cwnd - pipe is ns-3's TcpClassicRecovery with SACK; RFC 6937's PRR is TcpPrrRecovery
     # (which counts DeliveredData its own way, whatever aqmlab's prr_delivered says: docs/sack.md).
-    prr = tcp.get("sack_recovery", "rfc6675") == "prr"
+    prr = kind == "prr"
     recovery_type, source = (
         ("TcpPrrRecovery", "sack_recovery = prr") if prr else ("TcpClassicRecovery", "recovery = new_reno")
     )
@@ -286,7 +289,7 @@ def _tcp_defaults(tcp: dict[str, Any], spec: Ns3Spec, buffer_bytes: int) -> int:
     # other mismatch (PRR recovery, immediate ECN reduction) runs, a documented difference.
     if tcp.get("ecn_reduction", "immediate") == "prr" and not prr:
         raise Unsupported(
-            f"{where}.ecn_reduction = 'prr' with sack_recovery = {tcp.get('sack_recovery', 'rfc6675')!r}: ns-3 paces "
+            f"{where}.ecn_reduction = 'prr' with sack_recovery = 'rfc6675': ns-3 paces "
             "its ECN reduction only with TcpPrrRecovery (set sack_recovery = 'prr')"
         )
     add(f"default ns3::TcpSocket::InitialCwnd {int(tcp['initial_window'])}", f"{where}.initial_window")
@@ -303,7 +306,7 @@ def _tcp_defaults(tcp: dict[str, Any], spec: Ns3Spec, buffer_bytes: int) -> int:
     add(f"default ns3::TcpSocket::DelAckTimeout {tcp['delayed_ack_timeout_ns']}ns", f"{where}.delayed_ack_timeout_ns")
     add(f"default ns3::TcpSocketBase::UseEcn {'On' if tcp['ecn'] else 'Off'}", f"{where}.ecn")
     add(f"default ns3::TcpSocketBase::ReTxThreshold {tcp['dupack_threshold']}", f"{where}.dupack_threshold")
-    if tcp.get("sack", False) and not tcp["limited_transmit"]:
+    if sack and not tcp["limited_transmit"]:
         # ns-3's SACK sender sends by cwnd - pipe in every state (TcpSocketBase::SendPendingData,
         # AvailableWindow = cwnd - BytesInFlight(), RFC 6675's pipe): each SACK of a duplicate
         # ACK before fast retransmit lets a new segment out, i.e. RFC 6675 Section 5 step (3).
@@ -316,9 +319,9 @@ def _tcp_defaults(tcp: dict[str, Any], spec: Ns3Spec, buffer_bytes: int) -> int:
     # With SACK ns-3 ignores LimitedTransmit (above); the spec says `false` there, as it did
     # before the check, so that stored ns-3 runs stay valid: run 1 of access2m-newreno-sack-red
     # is bit-identical with true and false (docs/sack.md).
-    limited = tcp["limited_transmit"] and not tcp.get("sack", False)
+    limited = tcp["limited_transmit"] and not sack
     add(f"default ns3::TcpSocketBase::LimitedTransmit {str(limited).lower()}", f"{where}.limited_transmit")
-    add(f"default ns3::TcpSocketBase::Sack {str(tcp.get('sack', False)).lower()}", f"{where}.sack")
+    add(f"default ns3::TcpSocketBase::Sack {str(sack).lower()}", f"{where}.sack")
     # Window scaling on, and buffers large enough that neither the sender's buffer nor the
     # receiver's advertised window ever limits a flow (aqmlab: max_window).
     add("default ns3::TcpSocketBase::WindowScaling true", f"{where}.max_window (no receiver limit)")

@@ -23,9 +23,11 @@ class Tcp(Model):
     cc: CongestionControl = Field(default_factory=Reno)
     """The congestion-control algorithm (window law): a name such as "cubic" or a table with
     `kind` and its parameters (aqmlab.congestion; docs/congestion/)."""
-    recovery: Literal["new_reno", "tahoe"] = "new_reno"
-    """Loss recovery without SACK: "new_reno" (RFC 6582 fast recovery with partial ACKs) or
-    "tahoe" (fast retransmit, then slow start from one segment)."""
+    recovery: Literal["new_reno", "reno", "tahoe"] = "new_reno"
+    """Loss recovery without SACK: "new_reno" (RFC 6582 fast recovery with partial ACKs),
+    "reno" (RFC 5681 Section 3.2 fast recovery, left on the first new ACK, partial ones
+    included: ns-2's Agent/TCP/Reno) or "tahoe" (fast retransmit, then slow start from one
+    segment). See docs/packet.md, "Loss recovery"."""
     packet_size: PacketSize = "1500B"
     """Size of a full data packet on the wire, headers included (ns-2's packetSize_ plus
     header); the payload is packet_size − header_size."""
@@ -84,7 +86,7 @@ class Tcp(Model):
     4.2, RFC 5681 eq. (4)); "pipe": RFC 6675's pipe, SACKed and lost segments excluded, as
     ns-3 does (docs/sack.md)."""
     recovery_exit_credit: Literal["none", "cumulative"] = "none"
-    """The ACK that ends loss recovery (NewReno or SACK). "none" (default): cwnd = ssthresh and
+    """The ACK that ends loss recovery (Reno, NewReno or SACK). "none" (default): cwnd = ssthresh and
     nothing more (RFC 6582 Section 3.2 step 3, RFC 6675 Section 5 (A)); "cumulative": then the
     window law counts every segment that ACK covers, as ns-3's TcpSocketBase::ProcessAck does
     (IncreaseWindow(tcb, segsAcked)); for comparisons with ns-3 (docs/validation.md)."""
@@ -100,6 +102,11 @@ class Tcp(Model):
     Reduction (RFC 6937 Section 3) until the marked window is acknowledged, without window
     growth meanwhile, a loss in that window continuing the same reduction, as Linux's CWR
     state (since 3.7) and ns-3 with its PRR recovery do (docs/sack.md)."""
+    rto_restart: Literal["new_data", "every_ack"] = "new_data"
+    """Which ACKs restart the retransmission timer while data is outstanding. "new_data"
+    (default): those that acknowledge new data (RFC 6298 Section 5.3); "every_ack": every ACK,
+    duplicates included, as ns-2's Agent/TCP/Linux does, so that a long fast recovery does not
+    end in a timeout (docs/packet.md)."""
     partial_ack_retransmit: Literal["rfc6675", "ns3"] = "rfc6675"
     """With `sack`: a partial ACK during loss recovery. "rfc6675" (default): nothing of its
     own, NextSeg() decides (RFC 6675 Section 5); "ns3": the next lost segment, or else the new
@@ -127,7 +134,7 @@ class Tcp(Model):
         if self.sack and self.recovery != "new_reno":
             raise ValueError(
                 f"sack = true needs recovery = 'new_reno' (got {self.recovery!r}): RFC 6675 recovery "
-                "replaces NewReno's fast recovery and Tahoe has none"
+                "replaces NewReno's fast recovery (Reno's and Tahoe's are not SACK-based)"
             )
         if self.sack_recovery == "prr" and not self.sack:
             raise ValueError(
@@ -158,10 +165,26 @@ class Tcp(Model):
             )
         return self
 
+    def _resolved_recovery(self) -> dict[str, Any]:
+        """The engine's `recovery` table: the algorithm (`kind`) and only its parameters."""
+        if self.sack:
+            recovery: dict[str, Any] = {"kind": "sack"}
+            if self.sack_recovery == "prr":
+                recovery = {"kind": "prr", "delivered": self.prr_delivered}
+            recovery["loss_flight_size"] = self.loss_flight_size
+            recovery["partial_ack_retransmit"] = self.partial_ack_retransmit
+        elif self.recovery == "new_reno":
+            recovery = {"kind": "new_reno", "partial_ack_timer": self.partial_ack_timer}
+        else:
+            recovery = {"kind": self.recovery}
+        if self.recovery != "tahoe":
+            recovery["exit_credit"] = self.recovery_exit_credit
+        return recovery
+
     def resolved(self) -> dict[str, Any]:
         resolved: dict[str, Any] = {
             "cc": self.cc.resolved(),
-            "recovery": self.recovery,
+            "recovery": self._resolved_recovery(),
             "packet_size_bytes": units.bytes_(self.packet_size),
             "header_bytes": units.bytes_(self.header_size),
             "initial_window": self.initial_window,
@@ -176,22 +199,10 @@ class Tcp(Model):
             "ecn_echo": self.ecn_echo,
             "dupack_threshold": self.dupack_threshold,
             "limited_transmit": self.limited_transmit,
-            "partial_ack_timer": self.partial_ack_timer,
         }
-        # Only when on: the resolved JSON (and so the run ids of sweeps, which hash it) of
-        # scenarios without SACK stays what it was; the engine defaults `sack` to false.
-        if self.sack:
-            resolved["sack"] = True
-        if self.sack_recovery != "rfc6675":
-            resolved["sack_recovery"] = self.sack_recovery
-        if self.loss_flight_size != "rfc5681":
-            resolved["loss_flight_size"] = self.loss_flight_size
-        if self.recovery_exit_credit != "none":
-            resolved["recovery_exit_credit"] = self.recovery_exit_credit
-        if self.prr_delivered != "rfc6937":
-            resolved["prr_delivered"] = self.prr_delivered
+        # Sender options only when not the default (the engine defaults them).
         if self.ecn_reduction != "immediate":
             resolved["ecn_reduction"] = self.ecn_reduction
-        if self.partial_ack_retransmit != "rfc6675":
-            resolved["partial_ack_retransmit"] = self.partial_ack_retransmit
+        if self.rto_restart != "new_data":
+            resolved["rto_restart"] = self.rto_restart
         return resolved

@@ -63,9 +63,10 @@ def test_issue15_rows_cover_the_issue_with_matched_and_default_settings():
         matched = re.search(r"-sack(-|$)", name) is not None
         # "-sack200ms", and one-factor rows on the 1 Gb/s SACK matrix (min RTO 200 ms): SACK only.
         if name.endswith("-sack200ms") or name.removesuffix("-ns3") in sack_matrix():
-            assert tcp["sack"] and tcp["min_rto_ns"] == 200_000_000
+            assert tcp["recovery"]["kind"] in ("sack", "prr") and tcp["min_rto_ns"] == 200_000_000
             continue
-        assert tcp.get("sack", False) == matched and tcp["min_rto_ns"] == (1_000_000_000 if matched else 200_000_000)
+        sack = tcp["recovery"]["kind"] in ("sack", "prr")
+        assert sack == matched and tcp["min_rto_ns"] == (1_000_000_000 if matched else 200_000_000)
         # ns-3's SACK sender always does RFC 6675's Limited Transmit (ns3_mapping refuses sack without it).
         assert tcp["limited_transmit"] == matched
     assert rows["access2m-newreno-sack-red"].ns3_seeds == 2 and rows["access2m-newreno-sack-red-ecn"].ns3_seeds == 2
@@ -153,5 +154,6 @@ def test_one_factor_rows_change_one_setting():
     base, twin = tcp("access2m-newreno-red"), tcp("access2m-newreno-red-sack200ms")
     # SACK in both simulators: ns-3's SACK sender always does limited transmit, so aqmlab's
     # twin turns it on with SACK (one factor: ns-3's recovery without SACK taken out).
-    assert {k for k in set(base) | set(twin) if base.get(k) != twin.get(k)} == {"sack", "limited_transmit"}
-    assert tcp("scalable50-sack-red-ns3-exitcredit")["recovery_exit_credit"] == "cumulative"
+    assert {k for k in set(base) | set(twin) if base.get(k) != twin.get(k)} == {"recovery", "limited_transmit"}
+    assert twin["recovery"]["kind"] == "sack"
+    assert tcp("scalable50-sack-red-ns3-exitcredit")["recovery"]["exit_credit"] == "cumulative"

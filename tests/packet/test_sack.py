@@ -130,11 +130,18 @@ def test_sack_runs_are_deterministic():
     assert a.equals(b)
 
 
-def test_sack_is_off_by_default_and_resolved_only_when_on():
-    plain = aqmlab.Scenario.model_validate(copy.deepcopy(BURSTS))
-    assert "sack" not in plain.resolved()["topology"]["groups"][0]["traffic"]["tcp"]
-    on = aqmlab.Scenario.model_validate(_with_sack(BURSTS, True))
-    assert on.resolved()["topology"]["groups"][0]["traffic"]["tcp"]["sack"] is True
+def _resolved_recovery(scenario: dict[str, Any]) -> dict[str, Any]:
+    return aqmlab.Scenario.model_validate(scenario).resolved()["topology"]["groups"][0]["traffic"]["tcp"]["recovery"]
+
+
+def test_sack_is_off_by_default_and_resolved_as_the_recovery_kind():
+    assert _resolved_recovery(copy.deepcopy(BURSTS))["kind"] == "new_reno"
+    assert _resolved_recovery(_with_sack(BURSTS, True)) == {
+        "kind": "sack",
+        "loss_flight_size": "rfc5681",
+        "partial_ack_retransmit": "rfc6675",
+        "exit_credit": "none",
+    }
 
 
 def test_sack_with_tahoe_is_rejected_naming_the_field():
@@ -148,11 +155,10 @@ def _with_sack_recovery(scenario: dict[str, Any], sack_recovery: str, sack: bool
     return with_path(scenario, "topology.groups.0.tcp", {**tcp, "sack": sack, "sack_recovery": sack_recovery})
 
 
-def test_prr_is_resolved_only_when_chosen_and_needs_sack():
-    rfc6675 = aqmlab.Scenario.model_validate(_with_sack_recovery(BURSTS, "rfc6675"))
-    assert "sack_recovery" not in rfc6675.resolved()["topology"]["groups"][0]["traffic"]["tcp"]
-    prr = aqmlab.Scenario.model_validate(_with_sack_recovery(BURSTS, "prr"))
-    assert prr.resolved()["topology"]["groups"][0]["traffic"]["tcp"]["sack_recovery"] == "prr"
+def test_prr_is_resolved_as_its_own_recovery_kind_and_needs_sack():
+    assert _resolved_recovery(_with_sack_recovery(BURSTS, "rfc6675"))["kind"] == "sack"
+    prr = _resolved_recovery(_with_sack_recovery(BURSTS, "prr"))
+    assert (prr["kind"], prr["delivered"]) == ("prr", "rfc6937")
     with pytest.raises(Exception, match="sack_recovery"):
         aqmlab.Scenario.model_validate(_with_sack_recovery(BURSTS, "prr", sack=False))
     with pytest.raises(Exception, match="sack_recovery"):
@@ -171,39 +177,30 @@ def test_prr_recovers_the_bursts_as_rfc_6675_does_and_is_deterministic():
     assert prr["bytes_delivered"].sum() == pytest.approx(classic["bytes_delivered"].sum(), rel=0.05)
 
 
-def test_loss_flight_size_pipe_is_resolved_only_when_chosen_and_needs_sack():
+def test_loss_flight_size_pipe_is_a_sack_recovery_parameter_and_needs_sack():
     tcp = BURSTS["topology"]["groups"][0]["tcp"]
-    default = aqmlab.Scenario.model_validate(_with_sack(BURSTS, True))
-    assert "loss_flight_size" not in default.resolved()["topology"]["groups"][0]["traffic"]["tcp"]
-    pipe = aqmlab.Scenario.model_validate(
-        with_path(BURSTS, "topology.groups.0.tcp", {**tcp, "sack": True, "loss_flight_size": "pipe"})
-    )
-    assert pipe.resolved()["topology"]["groups"][0]["traffic"]["tcp"]["loss_flight_size"] == "pipe"
+    assert _resolved_recovery(_with_sack(BURSTS, True))["loss_flight_size"] == "rfc5681"
+    pipe = with_path(BURSTS, "topology.groups.0.tcp", {**tcp, "sack": True, "loss_flight_size": "pipe"})
+    assert _resolved_recovery(pipe)["loss_flight_size"] == "pipe"
     with pytest.raises(Exception, match="loss_flight_size"):
         aqmlab.Scenario.model_validate(with_path(BURSTS, "topology.groups.0.tcp", {**tcp, "loss_flight_size": "pipe"}))
 
 
-def test_prr_delivered_ns3_is_resolved_only_when_chosen_and_needs_prr():
+def test_prr_delivered_ns3_is_a_prr_parameter_and_needs_prr():
     tcp = {**BURSTS["topology"]["groups"][0]["tcp"], "sack": True}
     prr = {**tcp, "sack_recovery": "prr"}
-    default = aqmlab.Scenario.model_validate(with_path(BURSTS, "topology.groups.0.tcp", prr))
-    assert "prr_delivered" not in default.resolved()["topology"]["groups"][0]["traffic"]["tcp"]
-    ns3 = aqmlab.Scenario.model_validate(
-        with_path(BURSTS, "topology.groups.0.tcp", {**tcp, "sack_recovery": "prr", "prr_delivered": "ns3"})
-    )
-    assert ns3.resolved()["topology"]["groups"][0]["traffic"]["tcp"]["prr_delivered"] == "ns3"
+    assert _resolved_recovery(with_path(BURSTS, "topology.groups.0.tcp", prr))["delivered"] == "rfc6937"
+    ns3 = with_path(BURSTS, "topology.groups.0.tcp", {**prr, "prr_delivered": "ns3"})
+    assert _resolved_recovery(ns3)["delivered"] == "ns3"
     with pytest.raises(Exception, match="prr_delivered = 'ns3' needs sack_recovery = 'prr'"):
         aqmlab.Scenario.model_validate(with_path(BURSTS, "topology.groups.0.tcp", {**tcp, "prr_delivered": "ns3"}))
 
 
-def test_partial_ack_retransmit_ns3_is_resolved_only_when_chosen_and_needs_sack():
+def test_partial_ack_retransmit_ns3_is_a_sack_recovery_parameter_and_needs_sack():
     tcp = {**BURSTS["topology"]["groups"][0]["tcp"], "sack": True}
-    default = aqmlab.Scenario.model_validate(with_path(BURSTS, "topology.groups.0.tcp", tcp))
-    assert "partial_ack_retransmit" not in default.resolved()["topology"]["groups"][0]["traffic"]["tcp"]
-    ns3 = aqmlab.Scenario.model_validate(
-        with_path(BURSTS, "topology.groups.0.tcp", {**tcp, "partial_ack_retransmit": "ns3"})
-    )
-    assert ns3.resolved()["topology"]["groups"][0]["traffic"]["tcp"]["partial_ack_retransmit"] == "ns3"
+    assert _resolved_recovery(with_path(BURSTS, "topology.groups.0.tcp", tcp))["partial_ack_retransmit"] == "rfc6675"
+    ns3 = with_path(BURSTS, "topology.groups.0.tcp", {**tcp, "partial_ack_retransmit": "ns3"})
+    assert _resolved_recovery(ns3)["partial_ack_retransmit"] == "ns3"
     with pytest.raises(Exception, match="partial_ack_retransmit = 'ns3' needs sack = true"):
         aqmlab.Scenario.model_validate(
             with_path(BURSTS, "topology.groups.0.tcp", {**tcp, "sack": False, "partial_ack_retransmit": "ns3"})

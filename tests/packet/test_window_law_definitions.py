@@ -71,12 +71,12 @@ def test_cubic_definition_is_resolved_only_when_ns3_and_runs():
         Scenario.from_dict(dumbbell(tcp={"cc": {"kind": "cubic", "definition": "linux"}}))
 
 
-def test_recovery_exit_credit_is_resolved_only_when_chosen():
+def test_recovery_exit_credit_is_a_parameter_of_the_recovery():
     tcp = Scenario.from_dict(dumbbell()).resolved()["topology"]["groups"][0]["traffic"]["tcp"]
-    assert "recovery_exit_credit" not in tcp
+    assert tcp["recovery"] == {"kind": "new_reno", "partial_ack_timer": "impatient", "exit_credit": "none"}
     scenario = dumbbell(tcp={"recovery_exit_credit": "cumulative", "sack": True})
     resolved = Scenario.from_dict(scenario).resolved()
-    assert resolved["topology"]["groups"][0]["traffic"]["tcp"]["recovery_exit_credit"] == "cumulative"
+    assert resolved["topology"]["groups"][0]["traffic"]["tcp"]["recovery"]["exit_credit"] == "cumulative"
     _engine.Simulation(json.dumps(resolved), 1)
     with pytest.raises(ScenarioError, match="recovery_exit_credit"):
         Scenario.from_dict(dumbbell(tcp={"recovery_exit_credit": "all"}))

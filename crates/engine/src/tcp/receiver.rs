@@ -62,7 +62,7 @@ impl TcpReceiver {
             ack_deadline: None,
             timer_pending: None,
             segments_received: 0,
-            sack: config.sack,
+            sack: config.recovery.uses_sack(),
             sack_recent: SackBlocks::default(),
             sack_store: SackStore::default(),
         }
@@ -304,7 +304,8 @@ mod tests {
 
     #[test]
     fn sack_blocks_most_recent_first_per_rfc_2018_section_4() {
-        let config = TcpConfig { sack: true, ..TcpConfig::default() };
+        let config =
+            TcpConfig { recovery: crate::tcp::RecoveryConfig::Sack(Default::default()), ..TcpConfig::default() };
         let mut rx = TcpReceiver::new(0, 1, &config, None);
         let mut out = Vec::new();
         let block = SackBlock::new;

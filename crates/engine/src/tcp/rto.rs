@@ -1,6 +1,22 @@
 //! Retransmission timer computation, RFC 6298.
 
+use serde::{Deserialize, Serialize};
+
 use crate::time::Time;
+
+/// Which ACKs restart the retransmission timer while data is outstanding.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RtoRestart {
+    /// RFC 6298 Section 5.3: "When an ACK is received that acknowledges new data, restart the
+    /// retransmission timer". Duplicate ACKs leave it running. The default.
+    #[default]
+    NewData,
+    /// Every ACK not older than the cumulative ACK restarts it, duplicates included, as ns-2's
+    /// `Agent/TCP/Linux` does: a timeout then needs a whole RTO without any ACK, so a long
+    /// fast recovery never ends in one.
+    EveryAck,
+}
 
 /// Clock granularity G of RFC 6298 Section 2 (1 ms, as Linux uses).
 const GRANULARITY_NS: Time = 1_000_000;

@@ -2,19 +2,19 @@
 //! paced by Proportional Rate Reduction (RFC 6937 Section 3), as Linux's CWR state and ns-3's
 //! `TcpPrrRecovery` do. Marks are scripted: the ACKs carry ECE where the test says.
 
-use super::tests::{ack, seqs};
+use super::tests::{ack, prr, sack, seqs, FLAG_ECE};
 use super::*;
 use crate::rng::{stream, StreamKind};
 
 const MS: Time = 1_000_000;
 
 /// An ECN sender starting in congestion avoidance with a window of 20 segments.
-fn window_20(ecn_reduction: EcnReduction, sack: bool) -> TcpConfig {
+fn window_20(ecn_reduction: EcnReduction, with_sack: bool) -> TcpConfig {
     TcpConfig {
         ecn: true,
         ecn_reduction,
-        sack,
-        limited_transmit: sack,
+        recovery: if with_sack { sack() } else { RecoveryConfig::default() },
+        limited_transmit: with_sack,
         initial_window: 20.0,
         initial_ssthresh: 20.0,
         ..TcpConfig::default()
@@ -86,13 +86,13 @@ fn prr_reduction_ends_once_the_marked_window_is_acknowledged() {
     let (mut tx, mut out) = sender_with_window_20(EcnReduction::Prr, false);
     tx.on_ack(&marked(1), 100 * MS, &mut out);
     // The reduction covers the window up to high_tx at the mark (21 after the first send).
-    let recover = tx.ecn_recover.unwrap();
+    let recover = tx.ecn_response.recover.unwrap();
     let mut seq = 2;
     while tx.snd_una <= recover {
         tx.on_ack(&ack(seq, 0), 100 * MS + seq * MS, &mut out);
         seq += 1;
     }
-    assert!(tx.cwr.is_none(), "the reduction ended at the ACK beyond {recover}");
+    assert!(!tx.ecn_response.paced(), "the reduction ended at the ACK beyond {recover}");
     assert_eq!(tx.ssthresh(), 9.5);
     // Then congestion avoidance grows the window again, and a new ECE reduces again.
     let before = tx.cwnd();
@@ -100,13 +100,13 @@ fn prr_reduction_ends_once_the_marked_window_is_acknowledged() {
     assert!(tx.cwnd() > before);
     tx.on_ack(&marked(seq + 1), 201 * MS, &mut out);
     assert_eq!(tx.stats.ecn_reductions, 2);
-    assert!(tx.cwr.is_some());
+    assert!(tx.ecn_response.paced());
 }
 
 /// ECE on the ACK of segment 0; the ACKs of 1..=8 follow; segment 9 is lost and the next
 /// three ACKs SACK 10, 11 and 12. Returns the sender once it entered loss recovery.
-fn loss_after_a_mark(ecn_reduction: EcnReduction, sack_recovery: SackRecovery) -> TcpSender {
-    let config = TcpConfig { sack_recovery, ..window_20(ecn_reduction, true) };
+fn loss_after_a_mark(ecn_reduction: EcnReduction, recovery: RecoveryConfig) -> TcpSender {
+    let config = TcpConfig { recovery, ..window_20(ecn_reduction, true) };
     let mut tx = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "tcp").unwrap();
     let mut out = Vec::new();
     tx.start(0, &mut out);
@@ -119,7 +119,7 @@ fn loss_after_a_mark(ecn_reduction: EcnReduction, sack_recovery: SackRecovery) -
     for top in 11..=13 {
         tx.on_ack_with_sack(&ack(9, 0), &[SackBlock::new(10, top)], 110 * MS, &mut out);
     }
-    assert!(tx.in_recovery, "{ecn_reduction:?} {sack_recovery:?}");
+    assert!(tx.in_recovery, "{ecn_reduction:?} {recovery:?}");
     assert_eq!(tx.stats.fast_recoveries, 1);
     assert!(out.iter().any(|p| p.seq == 9 && p.has_flag(FLAG_RETRANSMIT)), "{:?}", seqs(&out));
     tx
@@ -127,19 +127,19 @@ fn loss_after_a_mark(ecn_reduction: EcnReduction, sack_recovery: SackRecovery) -
 
 #[test]
 fn a_loss_in_the_marked_window_continues_the_prr_reduction() {
-    for sack_recovery in [SackRecovery::Rfc6675, SackRecovery::Prr] {
+    for recovery in [sack(), prr()] {
         // RFC 3168 Section 6.1.2, "the congestion window should be reduced only once in
         // response to a series of dropped and/or CE packets from a single window of data":
         // ssthresh stays the mark's 9.5 (Linux's tcp_enter_recovery from CWR).
-        let tx = loss_after_a_mark(EcnReduction::Prr, sack_recovery);
-        assert_eq!(tx.ssthresh(), 9.5, "{sack_recovery:?}");
-        assert!(tx.cwr.is_none());
-        assert_eq!(tx.prr.is_some(), sack_recovery == SackRecovery::Prr);
+        let tx = loss_after_a_mark(EcnReduction::Prr, recovery);
+        assert_eq!(tx.ssthresh(), 9.5, "{recovery:?}");
+        assert!(!tx.ecn_response.paced());
+        assert_eq!(tx.sack_state().prr.is_some(), matches!(recovery, RecoveryConfig::Prr(_)));
     }
     // The default reduces again at the loss, from the FlightSize then: 11 segments of the
     // marked window, silent since the mark (the one limited transmit sent is not counted,
     // RFC 5681 Section 3.2 step 2): ssthresh 5.5.
-    let tx = loss_after_a_mark(EcnReduction::Immediate, SackRecovery::Rfc6675);
+    let tx = loss_after_a_mark(EcnReduction::Immediate, sack());
     assert_eq!(tx.ssthresh(), 5.5);
 }
 

@@ -1,9 +1,11 @@
 //! Sender tests of issue 15: a timeout inside SACK recovery, partial ACKs in SACK recovery,
 //! the ECN window of RFC 3168 Section 6.1.2, and Proportional Rate Reduction (RFC 6937).
 
-use super::tests::{ack, retransmissions, run_scripted, seqs, ONE_WAY};
+use super::tests::{ack, prr, retransmissions, run_scripted, sack, seqs, PrrParams, SackParams, ONE_WAY};
 use super::*;
 use crate::rng::{stream, StreamKind};
+use crate::tcp::recovery::prr::{ns3_delivered, PrrDelivered};
+use crate::tcp::recovery::sack::{LossFlightSize, PartialAckRetransmit};
 
 const MS: Time = 1_000_000;
 
@@ -19,9 +21,8 @@ fn sack_ack(tx: &mut TcpSender, cum: u64, blocks: &[(u64, u64)], now: Time, out:
 /// A window of 20 in congestion avoidance loses segment 2; recovery (ssthresh 10) goes on for
 /// 60 ACKs that SACK 3..66 while new data keeps the pipe at cwnd; then the retransmission of
 /// 2 turns out lost and the timer fires. snd_nxt − snd_una is 73 segments, pipe 10.
-fn sender_after_long_sack_recovery(sack_recovery: SackRecovery) -> (TcpSender, Vec<Packet>) {
-    let config =
-        TcpConfig { sack: true, sack_recovery, initial_window: 20.0, initial_ssthresh: 20.0, ..TcpConfig::default() };
+fn sender_after_long_sack_recovery(recovery: RecoveryConfig) -> (TcpSender, Vec<Packet>) {
+    let config = TcpConfig { recovery, initial_window: 20.0, initial_ssthresh: 20.0, ..TcpConfig::default() };
     let mut tx = sender(&config);
     let mut out = Vec::new();
     tx.start(0, &mut out);
@@ -35,20 +36,20 @@ fn sender_after_long_sack_recovery(sack_recovery: SackRecovery) -> (TcpSender, V
 
 #[test]
 fn timeout_in_sack_recovery_takes_ssthresh_from_pipe_not_from_sacked_data() {
-    let (mut tx, mut out) = sender_after_long_sack_recovery(SackRecovery::Rfc6675);
+    let (mut tx, mut out) = sender_after_long_sack_recovery(sack());
     assert!(tx.in_recovery);
     assert_eq!(tx.stats.fast_recoveries, 1);
     assert_eq!(tx.ssthresh(), 10.0, "RFC 6675 (4.2): FlightSize 20 at the loss");
     assert_eq!((tx.snd_una, tx.high_tx, tx.snd_nxt), (2, 75, 75));
     // pipe: 2 (lost, retransmitted: 0 + 1) and 66..74 (9, sent, not SACKed, not lost).
-    assert_eq!(tx.scoreboard.pipe(tx.snd_una, tx.high_tx, tx.rxt_next, 3), 10);
+    assert_eq!(tx.sack_state().scoreboard.pipe(tx.snd_una, tx.high_tx, tx.sack_state().rxt_next, 3), 10);
     out.clear();
     let deadline = tx.rto_deadline.unwrap();
     assert!(tx.on_timer(deadline, &mut out));
     // RFC 5681 eq. (4) with RFC 6675's pipe as FlightSize: ssthresh = 10 / 2 = 5, cwnd = 1.
     // With snd_nxt - snd_una it was 73 / 2 = 36.5, 3.65 times the recovery's ssthresh.
     assert_eq!((tx.ssthresh(), tx.cwnd()), (5.0, 1.0));
-    assert!(!tx.in_recovery && tx.scoreboard.is_empty());
+    assert!(!tx.in_recovery && tx.sack_state().scoreboard.is_empty());
     // RFC 6298 Section 5.4: the earliest unacknowledged segment, and only it (cwnd 1).
     assert_eq!(seqs(&out), vec![2]);
     assert!(out[0].has_flag(FLAG_RETRANSMIT));
@@ -72,7 +73,7 @@ fn timeout_in_sack_recovery_takes_ssthresh_from_pipe_not_from_sacked_data() {
 #[test]
 fn timeout_outside_recovery_does_not_count_sacked_segments_as_in_flight() {
     // 20 segments out, 10..12 SACKed (two: no recovery). The flight is 18, not 20.
-    let config = TcpConfig { sack: true, initial_window: 20.0, initial_ssthresh: 20.0, ..TcpConfig::default() };
+    let config = TcpConfig { recovery: sack(), initial_window: 20.0, initial_ssthresh: 20.0, ..TcpConfig::default() };
     let mut tx = sender(&config);
     let mut out = Vec::new();
     tx.start(0, &mut out);
@@ -91,7 +92,7 @@ fn timeout_outside_recovery_does_not_count_sacked_segments_as_in_flight() {
 fn partial_ack_in_sack_recovery_retransmits_the_next_hole_when_rfc_6675_says_so() {
     // Window 20, no receiver-window limit; segments 2 and 20 lost. 20 is the first segment
     // sent after the initial window (on the ACK of 0): only 21 is above it in that RTT.
-    let config = TcpConfig { sack: true, initial_window: 20.0, initial_ssthresh: 20.0, ..TcpConfig::default() };
+    let config = TcpConfig { recovery: sack(), initial_window: 20.0, initial_ssthresh: 20.0, ..TcpConfig::default() };
     let mut tx = sender(&config);
     let log = run_scripted(&mut tx, &config, &[2, 20], &[], 2_000 * MS);
     let rtx = retransmissions(&log);
@@ -117,8 +118,10 @@ fn partial_ack_in_sack_recovery_retransmits_the_next_hole_when_rfc_6675_says_so(
 #[test]
 fn partial_ack_retransmit_ns3_resends_the_new_head_at_once() {
     let config = TcpConfig {
-        sack: true,
-        partial_ack_retransmit: PartialAckRetransmit::Ns3,
+        recovery: RecoveryConfig::Sack(SackParams {
+            partial_ack_retransmit: PartialAckRetransmit::Ns3,
+            ..Default::default()
+        }),
         initial_window: 20.0,
         initial_ssthresh: 20.0,
         ..TcpConfig::default()
@@ -135,13 +138,9 @@ fn partial_ack_retransmit_ns3_resends_the_new_head_at_once() {
             log.iter().filter(|&&(t, _, _)| t == 2 * rtt).map(|&(_, seq, r)| (seq, r)).collect();
         at_partial_ack.iter().position(|&(seq, r)| seq == 20 && r).unwrap()
     };
-    let rfc6675 = TcpConfig { partial_ack_retransmit: PartialAckRetransmit::Rfc6675, ..config.clone() };
+    let rfc6675 = TcpConfig { recovery: sack(), ..config.clone() };
     assert_eq!(sent_before_the_hole(&config), 1, "ns-3: at once on the partial ACK");
     assert!(sent_before_the_hole(&rfc6675) > 1, "RFC 6675: new data first");
-    let err = TcpSender::new(0, 0, &TcpConfig { sack: false, ..config }, None, stream(1, StreamKind::Flow, 0), "g.tcp")
-        .err()
-        .unwrap();
-    assert!(err.to_string().contains("g.tcp.partial_ack_retransmit"), "{err}");
 }
 
 /// RFC 3168 Section 6.1.2: at most one reduction per window of data. One CE mark: the
@@ -157,7 +156,7 @@ fn one_mark_one_reduction_and_one_per_window_of_data() {
     let mut tx = sender(&config);
     run_scripted(&mut tx, &config, &[], &[5], 150 * MS);
     assert_eq!((tx.stats.ecn_reductions, tx.cwnd(), tx.ssthresh()), (1, 4.5, 4.5));
-    assert_eq!(tx.ecn_recover, Some(15));
+    assert_eq!(tx.ecn_response.recover, Some(15));
     // At 200 ms the ACKs of 10..14 arrive, all with ECE (15, the CWR segment, left at
     // 200 ms on the ACK of 11). The ACK of 14 acknowledges the whole window of the
     // reduction (snd_una = 15) but not the CWR segment: no second reduction, no increase.
@@ -179,10 +178,9 @@ fn one_mark_one_reduction_and_one_per_window_of_data() {
 #[test]
 fn prr_spreads_the_reduction_over_the_acks_of_the_recovery() {
     let mut per_ack = Vec::new();
-    for mode in [SackRecovery::Rfc6675, SackRecovery::Prr] {
+    for recovery in [sack(), prr()] {
         let config = TcpConfig {
-            sack: true,
-            sack_recovery: mode,
+            recovery,
             initial_window: 20.0,
             initial_ssthresh: 20.0,
             max_window: 40.0,
@@ -201,11 +199,11 @@ fn prr_spreads_the_reduction_over_the_acks_of_the_recovery() {
             sent.push(out.len());
             out.clear();
         }
-        assert_eq!(tx.cwnd(), 10.0, "{mode:?}: ssthresh = cwnd = FlightSize / 2");
+        assert_eq!(tx.cwnd(), 10.0, "{recovery:?}: ssthresh = cwnd = FlightSize / 2");
         per_ack.push(sent);
         // The retransmission is acknowledged with everything: recovery ends at cwnd 10.
         tx.on_ack_with_sack(&ack(tx.high_tx, 100 * MS), &[], 200 * MS, &mut out);
-        assert!(!tx.in_recovery && tx.prr.is_none());
+        assert!(!tx.in_recovery && tx.sack_state().prr.is_none());
         assert_eq!(tx.cwnd(), 10.0);
     }
     // RFC 6675: pipe is 17 after the fast retransmit; nothing until it falls below 10 (the
@@ -228,9 +226,7 @@ fn prr_delivered_ns3_counts_a_segment_more_per_sacked_dupack() {
     let mut per_ack = Vec::new();
     for counting in [PrrDelivered::Rfc6937, PrrDelivered::Ns3] {
         let config = TcpConfig {
-            sack: true,
-            sack_recovery: SackRecovery::Prr,
-            prr_delivered: counting,
+            recovery: RecoveryConfig::Prr(PrrParams { delivered: counting, ..Default::default() }),
             initial_window: 20.0,
             initial_ssthresh: 20.0,
             max_window: 40.0,
@@ -249,13 +245,13 @@ fn prr_delivered_ns3_counts_a_segment_more_per_sacked_dupack() {
             sent.push(out.len());
             out.clear();
         }
-        let prr = tx.prr.unwrap();
+        let prr = tx.sack_state().prr.unwrap();
         per_ack.push((sent, prr.prr_delivered(), prr.prr_out()));
         if counting == PrrDelivered::Ns3 {
             // A partial ACK of 3 segments that also SACKs one: 2 x 4 + (prr_delivered 27 >=
             // RecoverFS 20, so no extra segment).
-            assert_eq!(tx.ns3_prr_delivered(4, true), 8);
-            assert_eq!(tx.ns3_prr_delivered(1, false), 1);
+            assert_eq!(ns3_delivered(tx.sack_state().prr.as_ref(), 4, true), 8);
+            assert_eq!(ns3_delivered(tx.sack_state().prr.as_ref(), 1, false), 1);
         }
     }
     // RFC 6937: 17 segments delivered in recovery; one sent per two until pipe reaches
@@ -267,33 +263,19 @@ fn prr_delivered_ns3_counts_a_segment_more_per_sacked_dupack() {
     assert_eq!(per_ack[1], (vec![0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 0, 1], 27, 14));
 }
 
-#[test]
-fn prr_delivered_ns3_needs_prr() {
-    let config = TcpConfig { sack: true, prr_delivered: PrrDelivered::Ns3, ..TcpConfig::default() };
-    let err = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "groups[0].tcp").err().unwrap();
-    assert!(err.to_string().contains("groups[0].tcp.prr_delivered"), "{err}");
-}
-
-#[test]
-fn prr_needs_sack() {
-    let config = TcpConfig { sack_recovery: SackRecovery::Prr, ..TcpConfig::default() };
-    let err = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "groups[0].tcp").err().unwrap();
-    assert!(err.to_string().contains("groups[0].tcp.sack_recovery"), "{err}");
-}
-
 /// `loss_flight_size = pipe` (ns-3's EnterRecovery): the reduction on entering recovery is
 /// from RFC 6675's pipe, not snd_nxt − snd_una; PRR's RecoverFS follows it.
 #[test]
 fn loss_flight_size_pipe_cuts_from_the_pipe_at_entry() {
-    for (flight, sack_recovery, ssthresh) in [
-        (LossFlightSize::Rfc5681, SackRecovery::Rfc6675, 10.0),
-        (LossFlightSize::Pipe, SackRecovery::Rfc6675, 8.0),
-        (LossFlightSize::Pipe, SackRecovery::Prr, 8.0),
+    let with_sack = |loss_flight_size| RecoveryConfig::Sack(SackParams { loss_flight_size, ..Default::default() });
+    let with_prr = |loss_flight_size| RecoveryConfig::Prr(PrrParams { loss_flight_size, ..Default::default() });
+    for (recovery, ssthresh) in [
+        (with_sack(LossFlightSize::Rfc5681), 10.0),
+        (with_sack(LossFlightSize::Pipe), 8.0),
+        (with_prr(LossFlightSize::Pipe), 8.0),
     ] {
         let config = TcpConfig {
-            sack: true,
-            sack_recovery,
-            loss_flight_size: flight,
+            recovery,
             initial_window: 20.0,
             initial_ssthresh: 20.0,
             max_window: 20.0,
@@ -309,8 +291,8 @@ fn loss_flight_size_pipe_cuts_from_the_pipe_at_entry() {
         }
         // 20 outstanding (2..21), 3 SACKed, 2 lost: pipe = 16, FlightSize = 20.
         assert!(tx.in_recovery);
-        assert_eq!(tx.ssthresh(), ssthresh, "{flight:?} {sack_recovery:?}");
-        if let Some(mut prr) = tx.prr {
+        assert_eq!(tx.ssthresh(), ssthresh, "{recovery:?}");
+        if let Some(mut prr) = tx.sack_state().prr {
             // The entry ACK delivered 1 and sent the fast retransmit. 8 more delivered:
             // CEIL(9 * 8 / RecoverFS) - 1 = CEIL(4.5) - 1 = 4 with RecoverFS = pipe = 16
             // (CEIL(3.6) - 1 = 3 with snd_nxt - snd_una = 20).
@@ -318,9 +300,6 @@ fn loss_flight_size_pipe_cuts_from_the_pipe_at_entry() {
             assert_eq!(prr.on_ack(8, 15), 4, "RecoverFS = pipe = 16");
         }
     }
-    let config = TcpConfig { loss_flight_size: LossFlightSize::Pipe, ..TcpConfig::default() };
-    let err = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "tcp").err().unwrap();
-    assert!(err.to_string().contains("tcp.loss_flight_size"), "{err}");
 }
 
 /// `recovery_exit_credit` (ns-3's TcpSocketBase::ProcessAck leaving CA_RECOVERY): the ACK that
@@ -331,11 +310,10 @@ fn loss_flight_size_pipe_cuts_from_the_pipe_at_entry() {
 fn recovery_exit_credit_hands_the_cumulative_ack_to_the_window_law() {
     use crate::tcp::cc::scalable::{ScalableConfig, ScalableDefinition};
     use crate::tcp::CcConfig;
-    for (credit, expected) in [(RecoveryExitCredit::None, 17.5), (RecoveryExitCredit::Cumulative, 17.5 + 20.0 / 17.5)] {
+    for (exit_credit, expected) in [(ExitCredit::None, 17.5), (ExitCredit::Cumulative, 17.5 + 20.0 / 17.5)] {
         let config = TcpConfig {
             cc: CcConfig::Scalable(ScalableConfig { definition: ScalableDefinition::Ns3, ..Default::default() }),
-            sack: true,
-            recovery_exit_credit: credit,
+            recovery: RecoveryConfig::Sack(SackParams { exit_credit, ..Default::default() }),
             initial_window: 20.0,
             initial_ssthresh: 20.0,
             max_window: 20.0,
@@ -354,7 +332,7 @@ fn recovery_exit_credit_hands_the_cumulative_ack_to_the_window_law() {
         // (19) is passed: recovery ends.
         sack_ack(&mut tx, 20, &[], 200 * MS, &mut out);
         assert!(!tx.in_recovery);
-        assert!((tx.cwnd() - expected).abs() < 1e-9, "{credit:?}: cwnd {}", tx.cwnd());
+        assert!((tx.cwnd() - expected).abs() < 1e-9, "{exit_credit:?}: cwnd {}", tx.cwnd());
     }
 }
 
@@ -367,7 +345,7 @@ fn window_laws_see_delivered_segments_not_the_cumulative_advance() {
     use crate::tcp::CcConfig;
     let config = TcpConfig {
         cc: CcConfig::Scalable(ScalableConfig { definition: ScalableDefinition::Ns3, ..Default::default() }),
-        sack: true,
+        recovery: sack(),
         initial_window: 20.0,
         initial_ssthresh: 20.0,
         max_window: 20.0,
@@ -392,9 +370,9 @@ fn window_laws_see_delivered_segments_not_the_cumulative_advance() {
 /// (10 and 11); at the third, FlightSize is still 10 and ssthresh 5, not 12 / 2 = 6.
 #[test]
 fn limited_transmit_segments_are_not_in_the_flight_size_that_sets_ssthresh() {
-    for sack in [false, true] {
+    for with_sack in [false, true] {
         let config = TcpConfig {
-            sack,
+            recovery: if with_sack { sack() } else { RecoveryConfig::default() },
             limited_transmit: true,
             initial_window: 10.0,
             initial_ssthresh: 10.0,
@@ -407,11 +385,11 @@ fn limited_transmit_segments_are_not_in_the_flight_size_that_sets_ssthresh() {
         for top in 2..=3 {
             sack_ack(&mut tx, 0, &[(1, top)], 100 * MS, &mut out);
         }
-        assert_eq!(seqs(&out), vec![10, 11], "sack {sack}: limited transmit");
+        assert_eq!(seqs(&out), vec![10, 11], "sack {with_sack}: limited transmit");
         assert_eq!(tx.limited_transmit_sent, 2);
         sack_ack(&mut tx, 0, &[(1, 4)], 100 * MS, &mut out);
-        assert_eq!(tx.stats.fast_recoveries, 1, "sack {sack}");
-        assert_eq!(tx.ssthresh(), 5.0, "sack {sack}: FlightSize 10, limited transmit excluded");
+        assert_eq!(tx.stats.fast_recoveries, 1, "sack {with_sack}");
+        assert_eq!(tx.ssthresh(), 5.0, "sack {with_sack}: FlightSize 10, limited transmit excluded");
         // A later cumulative ACK starts a new count.
         sack_ack(&mut tx, 12, &[], 200 * MS, &mut out);
         assert_eq!(tx.limited_transmit_sent, 0);

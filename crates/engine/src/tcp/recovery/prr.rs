@@ -3,8 +3,9 @@
 //! ssthresh instead of waiting (RFC 6675's cwnd − pipe) and then bursting.
 //!
 //! Units are segments (SMSS = 1), as in the rest of the engine. This file is the arithmetic
-//! of RFC 6937 Section 3 only; the sender (`tcp/sender.rs`) calls it from RFC 6675's loss
-//! recovery and sends what NextSeg() picks, `sndcnt` segments at most per ACK.
+//! of RFC 6937 Section 3 and the parameters of `kind = "prr"` recovery; RFC 6675's loss
+//! recovery (`sack.rs`) calls it and sends what NextSeg() picks, `sndcnt` segments at most per
+//! ACK. The ECN response paced by PRR (`tcp/ecn.rs`) uses the same arithmetic.
 //!
 //! RFC 6937 Section 3, the pseudo-code this follows line by line:
 //!
@@ -41,6 +42,69 @@
 //! and CRB unless the ACK cumulatively acknowledges a retransmission (`docs/sack.md`).
 
 use serde::{Deserialize, Serialize};
+
+use super::sack::{LossFlightSize, PartialAckRetransmit, SackParams};
+use super::ExitCredit;
+
+/// What Proportional Rate Reduction counts as DeliveredData.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PrrDelivered {
+    /// RFC 6937 Section 3: DeliveredData = change_in(snd.una) + change_in(SACKd). The default.
+    #[default]
+    Rfc6937,
+    /// As ns-3 3.44's `TcpPrrRecovery` receives it: one segment more on every ACK that SACKs
+    /// new data while prr_delivered < RecoverFS (`DoRecovery`: `if (isDupAck && m_prrDelivered <
+    /// m_recoveryFlightSize) deliveredBytes += segmentSize`, on top of the SACKed bytes), and
+    /// an ACK that both SACKs new data and advances snd.una counted twice (`DupAck` and the
+    /// partial-ACK branch of `ProcessAck` each call `DoRecovery` with the same delivered
+    /// bytes). For comparisons with ns-3 (docs/sack.md).
+    Ns3,
+}
+
+/// The parameters of PRR loss recovery (`kind = "prr"`): RFC 6675's (`SackParams`) and
+/// PRR's DeliveredData.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PrrParams {
+    /// PRR's DeliveredData, RFC 6937's (default) or ns-3's.
+    #[serde(default)]
+    pub delivered: PrrDelivered,
+    #[serde(default)]
+    pub loss_flight_size: LossFlightSize,
+    #[serde(default)]
+    pub partial_ack_retransmit: PartialAckRetransmit,
+    #[serde(default)]
+    pub exit_credit: ExitCredit,
+}
+
+impl PrrParams {
+    pub fn sack(&self) -> SackParams {
+        SackParams {
+            loss_flight_size: self.loss_flight_size,
+            partial_ack_retransmit: self.partial_ack_retransmit,
+            exit_credit: self.exit_credit,
+        }
+    }
+}
+
+/// `delivered = ns3`: the DeliveredData ns-3 3.44's `TcpPrrRecovery::DoRecovery` ends up
+/// adding for an ACK that SACKs new data, from RFC 6937's `delivered`. ns-3 treats it as a
+/// duplicate ACK and adds one segment while prr_delivered < RecoverFS (RFC 6937 Section 3
+/// estimates DeliveredData as 1 MSS per duplicate ACK only when SACK is not in use; ns-3 adds
+/// it to the SACKed bytes, including on the ACK that starts recovery), and when the ACK also
+/// advances snd.una it calls `DoRecovery` a second time with the same bytes
+/// (`TcpSocketBase::DupAck`, then `ProcessAck`'s partial-ACK branch). `episode`: the PRR
+/// state of the recovery in progress (None: this ACK starts recovery). Docs: docs/sack.md.
+pub fn ns3_delivered(episode: Option<&Prr>, delivered: u64, advanced_una: bool) -> u64 {
+    let Some(prr) = episode else {
+        // The ACK that starts recovery: EnterRecovery -> DoRecovery(delivered, isDupAck).
+        return delivered + 1;
+    };
+    let dupack_segment = u64::from(prr.prr_delivered() < prr.recover_fs());
+    let second_call = if advanced_una { delivered } else { 0 };
+    delivered + dupack_segment + second_call
+}
 
 /// The bound on sending once pipe has fallen to ssthresh (RFC 6937 Section 3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,0 +1,72 @@
+//! RFC 5681 Section 3.2's duplicate-ACK counting, shared by the recoveries without SACK
+//! (Tahoe, Reno, NewReno): each supplies the fast retransmit and, for the two with fast
+//! recovery, what a new or a duplicate ACK does while it lasts (`LossRecovery`'s hooks).
+
+use super::LossRecovery;
+use crate::packet::{Packet, FLAG_ECE};
+use crate::tcp::sender::SenderCore;
+use crate::time::Time;
+
+/// An ACK (without SACK blocks) for a sender recovering by duplicate ACKs.
+pub fn on_ack(recovery: &mut LossRecovery, core: &mut SenderCore, ack: &Packet, now: Time, out: &mut Vec<Packet>) {
+    if core.completed_at.is_some() {
+        return;
+    }
+    let ece = core.ecn && ack.has_flag(FLAG_ECE);
+    if ack.seq > core.snd_una {
+        let (acked, rtt) = core.advance_una(ack, now);
+        if core.in_recovery {
+            if recovery.on_recovery_ack(core, acked, rtt, ece, now, out) {
+                return;
+            }
+        } else {
+            core.window_on_new_ack(acked, acked, rtt, ece, now, None);
+        }
+        if core.check_complete(now) {
+            return;
+        }
+        // RFC 6298 Section 5.2/5.3: stop the timer when all is acked, else restart it.
+        core.arm_timer(now);
+        core.send_available(now, out);
+    } else if ack.seq == core.snd_una && core.high_tx > core.snd_una {
+        on_duplicate_ack(recovery, core, now, out);
+    }
+}
+
+fn on_duplicate_ack(recovery: &mut LossRecovery, core: &mut SenderCore, now: Time, out: &mut Vec<Packet>) {
+    core.dupacks += 1;
+    if core.in_recovery {
+        // RFC 5681 Section 3.2 step 4 (RFC 6582 Section 3.2 step 3): inflate by one segment.
+        core.inflation += 1.0;
+        core.send_available(now, out);
+        return;
+    }
+    if core.dupacks < core.dupack_threshold {
+        if core.ecn_response.reducing(core.snd_una) {
+            // A PRR-paced ECN reduction: without SACK a duplicate ACK delivers one
+            // segment (RFC 6937 Section 3's estimate; Linux counts it in sacked_out).
+            core.cwr_on_ack(1, false, None);
+            core.send_available(now, out);
+            return;
+        }
+        if core.limited_transmit {
+            core.limited_transmit(now, out);
+        }
+        return;
+    }
+    if core.dupacks != core.dupack_threshold {
+        return;
+    }
+    // RFC 6582 Section 3.2 step 1: only a loss in new data starts a new episode (ns-2's
+    // `bug_fix_`, on by default, does the same for Tahoe and Reno).
+    if core.recover.is_some_and(|recover| core.snd_una <= recover) {
+        return;
+    }
+    core.recover = Some(core.high_tx - 1);
+    let mut event = core.congestion_event(now);
+    // RFC 5681 Section 3.2 step 2: "When [RFC3042] is in use, additional data sent in
+    // limited transmit MUST NOT be included in this calculation" (of FlightSize).
+    event.in_flight = event.in_flight.saturating_sub(core.limited_transmit_sent);
+    core.stats.fast_recoveries += 1;
+    recovery.on_fast_retransmit(core, &event, now, out);
+}

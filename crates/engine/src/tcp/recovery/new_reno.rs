@@ -1,0 +1,85 @@
+//! NewReno (RFC 6582): Reno's fast recovery (`reno.rs`) that stays in recovery until the
+//! ACK of everything outstanding at the loss (`recover`) arrives, retransmitting the first
+//! unacknowledged segment on each partial ACK — one hole repaired per round trip.
+
+use serde::{Deserialize, Serialize};
+
+use super::{reno, ExitCredit};
+use crate::packet::Packet;
+use crate::tcp::cc::CongestionEvent;
+use crate::tcp::sender::SenderCore;
+use crate::time::Time;
+
+/// When NewReno's fast recovery restarts the retransmission timer on a partial ACK
+/// (RFC 6582 Section 4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PartialAckTimer {
+    /// RFC 6582 Section 3.2 step 4: "For the first partial ACK that arrives during fast
+    /// recovery, also reset the retransmit timer" (the "Impatient" variant of Section 4;
+    /// ns-3's `TcpSocketBase` and ns-2's `Agent/TCP/Newreno` since 2003, `newreno_changes1_ 1`,
+    /// do the same). Many losses in one window end in a timeout. The default.
+    #[default]
+    Impatient,
+    /// Reset it on every partial ACK ("Slow-but-Steady", RFC 6582 Section 4): recovery
+    /// repairs one loss per round trip however many there are.
+    SlowButSteady,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct NewReno {
+    partial_ack_timer: PartialAckTimer,
+    exit_credit: ExitCredit,
+    /// A partial ACK has arrived in the current fast recovery.
+    partial_ack_seen: bool,
+}
+
+impl NewReno {
+    pub fn new(partial_ack_timer: PartialAckTimer, exit_credit: ExitCredit) -> Self {
+        NewReno { partial_ack_timer, exit_credit, partial_ack_seen: false }
+    }
+
+    /// RFC 6582 Section 3.2 step 2: as Reno's (ssthresh, retransmit, cwnd = ssthresh + 3).
+    pub fn on_fast_retransmit(
+        &mut self,
+        core: &mut SenderCore,
+        event: &CongestionEvent,
+        now: Time,
+        out: &mut Vec<Packet>,
+    ) {
+        self.partial_ack_seen = false;
+        reno::enter(core, event, now, out);
+    }
+
+    /// A new ACK in fast recovery; true when it was a partial ACK (handled here entirely).
+    pub fn on_recovery_ack(
+        &mut self,
+        core: &mut SenderCore,
+        acked: u64,
+        rtt: Time,
+        ece: bool,
+        now: Time,
+        out: &mut Vec<Packet>,
+    ) -> bool {
+        if core.snd_una > core.recover.unwrap_or(0) {
+            // RFC 6582 Section 3.2 step 3: full ACK, leave fast recovery with
+            // cwnd = ssthresh (the algorithm's window after `on_loss`).
+            core.in_recovery = false;
+            core.inflation = 0.0;
+            core.credit_recovery_exit(self.exit_credit, acked, rtt, ece, now, None);
+            return false;
+        }
+        // RFC 6582 Section 3.2 step 4: partial ACK: retransmit the first unacked
+        // segment, deflate by the amount acknowledged, add back one segment, and
+        // "for the first partial ACK ... also reset the retransmit timer" (Impatient);
+        // Slow-but-Steady (Section 4) resets it on every partial ACK.
+        core.retransmit_first_unacked(now, out);
+        core.inflation = core.inflation - acked as f64 + 1.0;
+        if !self.partial_ack_seen || self.partial_ack_timer == PartialAckTimer::SlowButSteady {
+            core.arm_timer(now);
+        }
+        self.partial_ack_seen = true;
+        core.send_available(now, out);
+        true
+    }
+}

@@ -1,0 +1,422 @@
+//! SACK-based loss recovery (RFC 6675) from the RFC 2018 blocks the receiver reports: the
+//! scoreboard (`tcp/sack.rs`) says which segments are lost, NextSeg() picks what to send and
+//! pipe bounds how much — several holes repaired in one round trip. With `prr` (`prr.rs`) the
+//! sending during recovery is RFC 6937's sndcnt instead of cwnd − pipe.
+
+use serde::{Deserialize, Serialize};
+
+use super::prr::{Prr, PrrDelivered, ReductionBound};
+use super::ExitCredit;
+use crate::packet::{Packet, FLAG_ECE};
+use crate::tcp::sack::{NextSeg, SackBlock, Scoreboard, SendState};
+use crate::tcp::sender::SenderCore;
+use crate::time::Time;
+
+/// What a SACK sender takes as FlightSize when it enters loss recovery (RFC 6675 step 4.2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LossFlightSize {
+    /// RFC 6675 step (4.2) and RFC 5681 eq. (4): FlightSize = snd_nxt − snd_una, SACKed and
+    /// lost segments included (Linux's Reno likewise halves cwnd). The default.
+    #[default]
+    Rfc5681,
+    /// RFC 6675's pipe (SACKed and lost segments excluded), as ns-3's
+    /// `TcpSocketBase::EnterRecovery` (`GetSsThresh(tcb, BytesInFlight())`): DupThresh + 1
+    /// segments less at a single loss, a deeper cut at small windows. For comparisons with ns-3.
+    Pipe,
+}
+
+/// What a SACK sender does on a partial ACK during loss recovery.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PartialAckRetransmit {
+    /// RFC 6675 Section 5 (B)-(C): nothing of its own; HighACK and pipe change and NextSeg()
+    /// decides (a hole is resent once IsLost() holds, or by rule (3)). The default.
+    #[default]
+    Rfc6675,
+    /// ns-3 3.44 `TcpSocketBase::ProcessAck`, partial ACK in `CA_RECOVERY`: unless the new head
+    /// was already retransmitted (`IsRetransmittedDataAcked`), `DoRetransmit()` sends the first
+    /// segment marked lost and not yet retransmitted, else the head itself, outside cwnd − pipe
+    /// ("Assume the next seq is lost"). For comparisons with ns-3 (docs/sack.md).
+    Ns3,
+}
+
+/// The parameters of SACK loss recovery (`kind = "sack"`; `prr` has them too).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SackParams {
+    /// FlightSize on entering recovery, RFC 5681's (default) or ns-3's pipe.
+    #[serde(default)]
+    pub loss_flight_size: LossFlightSize,
+    /// A partial ACK in loss recovery, RFC 6675's (default) or ns-3's at-once retransmission.
+    #[serde(default)]
+    pub partial_ack_retransmit: PartialAckRetransmit,
+    /// The ACK that ends loss recovery: no window growth (default) or ns-3's credit.
+    #[serde(default)]
+    pub exit_credit: ExitCredit,
+}
+
+/// RFC 6675 loss recovery and its state.
+pub struct Sack {
+    params: SackParams,
+    /// With `prr`: how PRR counts DeliveredData; None: RFC 6675's cwnd − pipe.
+    prr_delivered: Option<PrrDelivered>,
+    /// RFC 6675 Section 3: the SACKed segments above `snd_una`.
+    pub(crate) scoreboard: Scoreboard,
+    /// RFC 6675 HighRxt + 1: segments below it were retransmitted in this recovery.
+    pub(crate) rxt_next: u64,
+    /// RFC 6675 RescueRxt (a segment number), None while undefined.
+    rescue_rxt: Option<u64>,
+    /// The PRR episode of the current recovery (`prr`).
+    pub(crate) prr: Option<Prr>,
+}
+
+impl Sack {
+    pub fn new(params: SackParams, prr_delivered: Option<PrrDelivered>) -> Self {
+        Sack { params, prr_delivered, scoreboard: Scoreboard::default(), rxt_next: 0, rescue_rxt: None, prr: None }
+    }
+
+    /// An ACK with these SACK blocks (RFC 6675 Section 5).
+    pub fn on_ack(
+        &mut self,
+        core: &mut SenderCore,
+        ack: &Packet,
+        blocks: &[SackBlock],
+        now: Time,
+        out: &mut Vec<Packet>,
+    ) {
+        if core.completed_at.is_some() || ack.seq < core.snd_una {
+            return;
+        }
+        let ece = core.ecn && ack.has_flag(FLAG_ECE);
+        let d = core.dupack_threshold;
+        let prr = self.prr_delivered.is_some();
+        let (una_before, sacked_before) = (core.snd_una, self.sacked_outstanding(core));
+        // RFC 6675 Section 5: every ACK updates the scoreboard (Update(), Section 4). An ACK
+        // that SACKs new data is a duplicate ACK (Section 2), even if it also advances the
+        // cumulative ACK.
+        let newly_sacked = self.scoreboard.update(blocks, ack.seq, core.high_tx);
+        if ack.seq > core.snd_una {
+            self.scoreboard.advance(ack.seq);
+            // RFC 6675 Section 5: a cumulative ACK resets DupAcks (in `advance_una`).
+            let (acked, rtt) = core.advance_una(ack, now);
+            if core.in_recovery {
+                if core.recover.is_some_and(|recover| ack.seq > recover) {
+                    // RFC 6675 Section 5 (A): a cumulative ACK beyond RecoveryPoint ends loss
+                    // recovery; cwnd is the ssthresh set on entry (step 4.2; RFC 6937 Section
+                    // 3 ends PRR with cwnd = ssthresh too). The scoreboard above HighACK is kept.
+                    core.in_recovery = false;
+                    self.prr = None;
+                    core.credit_recovery_exit(self.params.exit_credit, acked, rtt, ece, now, Some(&self.scoreboard));
+                }
+            } else {
+                // RFC 6937 Section 3: DeliveredData = change_in(snd.una) + change_in(SACKd).
+                let delivered =
+                    (core.snd_una - una_before + self.sacked_outstanding(core)).saturating_sub(sacked_before);
+                core.window_on_new_ack(acked, delivered, rtt, ece, now, Some(&self.scoreboard));
+            }
+            if core.check_complete(now) {
+                return;
+            }
+            // RFC 6298 Section 5.2/5.3: restart the timer (stop it when all is acknowledged).
+            core.arm_timer(now);
+        }
+        // RFC 6937 Section 3: DeliveredData = change_in(snd.una) + change_in(SACKd).
+        // (Only PRR and a PRR-paced ECN reduction use it.)
+        let delivered_data = if prr || core.ecn_response.paced() {
+            (core.snd_una - una_before + self.sacked_outstanding(core)).saturating_sub(sacked_before)
+        } else {
+            0
+        };
+        let mut delivered = if prr { delivered_data } else { 0 };
+        if self.prr_delivered == Some(PrrDelivered::Ns3) && newly_sacked > 0 {
+            delivered = super::prr::ns3_delivered(
+                self.prr.as_ref().filter(|_| core.in_recovery),
+                delivered,
+                core.snd_una > una_before,
+            );
+        }
+        if core.in_recovery {
+            if core.snd_una > una_before && self.params.partial_ack_retransmit == PartialAckRetransmit::Ns3 {
+                self.ns3_partial_ack_retransmit(core, now, out);
+            }
+            // RFC 6675 Section 5 (B)-(C): SetPipe(), then send while cwnd - pipe >= 1 SMSS
+            // (or, with PRR, the sndcnt of RFC 6937 Section 3).
+            let pipe = self.pipe(core);
+            let sndcnt = self.prr.as_mut().map(|prr| prr.on_ack(delivered, pipe));
+            self.send_next_segments(core, now, out, pipe, sndcnt);
+            return;
+        }
+        if newly_sacked > 0 && core.high_tx > core.snd_una {
+            core.dupacks += 1;
+            // RFC 6675 Section 5 steps (1)-(2): DupAcks >= DupThresh, or IsLost(HighACK + 1)
+            // (DupThresh segments SACKed above the cumulative ACK): enter loss recovery.
+            if (core.dupacks >= d || self.scoreboard.is_lost(core.snd_una, d))
+                && self.enter_recovery(core, now, out, delivered)
+            {
+                return;
+            }
+            if core.ecn_response.reducing(core.snd_una) {
+                // A PRR-paced ECN reduction paces what this duplicate ACK delivered (Linux's
+                // CWR state takes precedence over its Disorder state's limited transmit).
+                if core.snd_una == una_before {
+                    core.cwr_on_ack(delivered_data, false, Some(&self.scoreboard));
+                }
+            } else if core.limited_transmit && core.recover.is_none_or(|recover| core.snd_una > recover) {
+                // RFC 6675 Section 5 step (3): Limited Transmit governed by pipe.
+                self.limited_transmit(core, now, out);
+                return;
+            }
+        }
+        self.send_available(core, now, out);
+    }
+
+    /// RFC 6675 SetPipe() during recovery (HighRxt + 1 = `rxt_next`).
+    fn pipe(&self, core: &SenderCore) -> u64 {
+        self.scoreboard.pipe(core.snd_una, core.high_tx, self.rxt_next, core.dupack_threshold)
+    }
+
+    /// `partial_ack_retransmit = ns3`: ns-3 3.44's `ProcessAck` on a partial ACK in recovery.
+    /// Unless the new head was retransmitted already (here: it lies below HighRxt + 1),
+    /// `DoRetransmit()` resends the first segment marked lost and not yet retransmitted
+    /// (NextSeg() rule (1)), or else the head, whatever cwnd − pipe allows; PRR counts it as
+    /// sent (`TcpPrrRecovery::UpdateBytesSent`).
+    fn ns3_partial_ack_retransmit(&mut self, core: &mut SenderCore, now: Time, out: &mut Vec<Packet>) {
+        if core.snd_una < self.rxt_next || core.snd_una >= core.high_tx {
+            return;
+        }
+        let seq = match self.scoreboard.next_seg(&self.send_state(core), core.dupack_threshold) {
+            Some(NextSeg::Lost(seq)) => seq,
+            _ => core.snd_una,
+        };
+        let packet = core.segment(seq, now);
+        out.push(packet);
+        self.rxt_next = self.rxt_next.max(seq + 1);
+        if let Some(prr) = self.prr.as_mut() {
+            prr.on_sent(1);
+        }
+    }
+
+    /// SACKed segments above the cumulative ACK (RFC 6937's "SACKd").
+    fn sacked_outstanding(&self, core: &SenderCore) -> u64 {
+        self.scoreboard.sacked_between(core.snd_una, u64::MAX)
+    }
+
+    /// FlightSize for a SACK sender's retransmission timeout: what is still in the network
+    /// by RFC 6675's accounting, not snd_nxt − snd_una. In recovery it is SetPipe()'s pipe
+    /// (Section 4: SACKed and lost segments are not in flight, retransmitted ones are);
+    /// otherwise the segments below snd_nxt neither acknowledged nor SACKed (after a timeout
+    /// the go-back-N restarts snd_nxt at snd_una and what was sent before is presumed lost,
+    /// as ns-3's `SetSentListLost`). Why: `docs/sack.md`, "Timeouts inside recovery".
+    /// RFC 5681 Section 3.1 sets ssthresh to "no more than" max(FlightSize/2, 2 SMSS); with
+    /// SACK, snd_nxt − snd_una counts everything SACKed since the loss: after a long recovery
+    /// it was several times the flight, and the timeout raised ssthresh far above the
+    /// recovery's (issue 15). ns-3's ReTxTimeout likewise: GetSsThresh(tcb, BytesInFlight()).
+    pub fn flight_size(&self, core: &SenderCore) -> u64 {
+        if core.in_recovery {
+            self.pipe(core)
+        } else {
+            (core.snd_nxt - core.snd_una) - self.scoreboard.sacked_between(core.snd_una, core.snd_nxt)
+        }
+    }
+
+    /// A retransmission timeout: RFC 2018 Section 5 ("the data sender SHOULD turn off all of
+    /// the SACKed bits, since the timeout might indicate that the data receiver has reneged")
+    /// and RFC 6675 Section 5.1: expunge the scoreboard and end SACK recovery; the
+    /// RecoveryPoint (`recover`, set by the sender) blocks a new recovery until it is
+    /// acknowledged.
+    pub fn on_timeout(&mut self) {
+        self.scoreboard.clear();
+        self.rxt_next = 0;
+        self.rescue_rxt = None;
+        self.prr = None;
+    }
+
+    /// What NextSeg() needs besides the scoreboard (rule (2) checks the receiver's window).
+    fn send_state(&self, core: &SenderCore) -> SendState {
+        SendState {
+            snd_una: core.snd_una,
+            high_tx: core.high_tx,
+            rxt_next: self.rxt_next,
+            new_data_allowed: core.has_data(core.high_tx)
+                && ((core.high_tx - core.snd_una) as f64) < core.max_window.floor(),
+            // Rule (4): HighACK > RescueRxt, HighACK being the last acknowledged segment.
+            rescue_allowed: self.rescue_rxt.is_none_or(|rescue| core.snd_una > rescue + 1),
+            recovery_end: core.recover.map_or(core.high_tx, |recover| recover + 1),
+        }
+    }
+
+    /// RFC 6675 Section 5 step (4): fast retransmit and enter loss recovery. Returns false
+    /// when RFC 6675 Section 5.1 forbids a new recovery (after a timeout, until HighACK
+    /// reaches the RecoveryPoint it set).
+    fn enter_recovery(&mut self, core: &mut SenderCore, now: Time, out: &mut Vec<Packet>, delivered: u64) -> bool {
+        if core.recover.is_some_and(|recover| core.snd_una <= recover) {
+            return false;
+        }
+        // (4.1) RecoveryPoint = HighData.
+        core.recover = Some(core.high_tx - 1);
+        core.stats.fast_recoveries += 1;
+        // (4.2) ssthresh = cwnd = FlightSize / 2 (RFC 5681 eq. (4)) — here the algorithm's
+        // own multiplicative decrease (Reno halves; CUBIC, HighSpeed... use theirs).
+        let mut event = core.congestion_event(now);
+        let d = core.dupack_threshold;
+        if self.params.loss_flight_size == LossFlightSize::Pipe {
+            // ns-3's EnterRecovery: GetSsThresh(tcb, BytesInFlight()), its RFC 6675 pipe
+            // before the fast retransmit (SACKed and lost segments not in flight).
+            event.in_flight = self.scoreboard.pipe(core.snd_una, core.high_tx, core.snd_una, d);
+        }
+        // RFC 6937 Section 3: RecoverFS = snd.nxt - snd.una (or ns-3's pipe, as above).
+        let recover_fs = event.in_flight;
+        if self.params.loss_flight_size == LossFlightSize::Rfc5681 {
+            // RFC 6675 (4.2): "[RFC5681] requires that any segments sent as part of the Limited
+            // Transmit mechanism not be counted in FlightSize for the purpose of the above
+            // equation" (RFC 5681 Section 3.2 step 2). ns-3's pipe counts them (`Pipe`).
+            event.in_flight = event.in_flight.saturating_sub(core.limited_transmit_sent);
+        }
+        // A loss in the window of a PRR-paced ECN reduction continues that reduction, its
+        // ssthresh and PRR counters, instead of starting another (RFC 3168 Section 6.1.2:
+        // one reduction per window; Linux's tcp_enter_recovery from CWR).
+        let reduction = core.ecn_response.take_reduction(core.snd_una);
+        if reduction.is_none() {
+            core.cc.on_loss(&event);
+        }
+        core.in_recovery = true;
+        core.inflation = 0.0;
+        let sndcnt = self.prr_delivered.is_some().then(|| {
+            // RFC 6937 Section 3, at the beginning of recovery: ssthresh = CongCtrlAlg() (the
+            // window the algorithm set in (4.2)), prr_delivered = prr_out = 0,
+            // RecoverFS = snd.nxt - snd.una ("FlightSize at the start of recovery": the
+            // FlightSize of (4.2), pipe with `loss_flight_size = pipe` as ns-3's
+            // TcpPrrRecovery); then this ACK's DeliveredData and pipe.
+            let mut prr =
+                reduction.unwrap_or_else(|| Prr::start(core.cc.window(), recover_fs, ReductionBound::SlowStart));
+            let pipe = self.scoreboard.pipe(core.snd_una, core.high_tx, core.snd_una, d);
+            // The fast retransmit (4.3) goes out even if sndcnt is 0 (Linux's
+            // tcp_cwnd_reduction: `sndcnt = max(sndcnt, (tp->prr_out ? 0 : 1))`; ns-3's
+            // TcpPrrRecovery: "Force a fast retransmit upon entering fast recovery").
+            let sndcnt = prr.on_ack(delivered, pipe).max(1);
+            prr.on_sent(1);
+            self.prr = Some(prr);
+            sndcnt - 1
+        });
+        // (4.3) Retransmit HighACK + 1; HighRxt = RescueRxt = that segment.
+        core.retransmit_first_unacked(now, out);
+        self.rxt_next = core.snd_una + 1;
+        self.rescue_rxt = Some(core.snd_una);
+        core.arm_timer(now);
+        // (4.4) SetPipe() and (4.5) proceed to step (C).
+        let pipe = self.pipe(core);
+        self.send_next_segments(core, now, out, pipe, sndcnt);
+        true
+    }
+
+    /// RFC 6675 Section 5 (C): send what NextSeg() returns while cwnd - pipe >= 1 SMSS, or
+    /// at most `sndcnt` segments when PRR decides (RFC 6937: "prr_out += (data sent)").
+    fn send_next_segments(
+        &mut self,
+        core: &mut SenderCore,
+        now: Time,
+        out: &mut Vec<Packet>,
+        mut pipe: u64,
+        mut sndcnt: Option<u64>,
+    ) {
+        let d = core.dupack_threshold;
+        let cwnd = core.cc.window();
+        let mut sent = false;
+        loop {
+            match sndcnt {
+                Some(0) => break,
+                Some(_) => {}
+                // (C), (C.5): cwnd - pipe >= 1 SMSS.
+                None if cwnd - (pipe as f64) < 1.0 => break,
+                None => {}
+            }
+            // (C.1) NextSeg(); failure ends the loop.
+            let Some(next) = self.scoreboard.next_seg(&self.send_state(core), d) else {
+                break;
+            };
+            match next {
+                NextSeg::Lost(seq) | NextSeg::Unsacked(seq) => {
+                    let packet = core.segment(seq, now);
+                    out.push(packet);
+                    // (C.2) HighRxt = the highest segment retransmitted.
+                    self.rxt_next = seq + 1;
+                }
+                NextSeg::New(seq) => {
+                    let packet = core.segment(seq, now);
+                    out.push(packet);
+                    // (C.3) HighData advances.
+                    core.high_tx = seq + 1;
+                    core.snd_nxt = core.high_tx;
+                }
+                NextSeg::Rescue(seq) => {
+                    let packet = core.segment(seq, now);
+                    out.push(packet);
+                    // Rule (4): RescueRxt = RecoveryPoint; HighRxt is not updated.
+                    self.rescue_rxt = core.recover;
+                }
+            }
+            // (C.4) pipe grows by the segment sent.
+            pipe += 1;
+            if let Some(count) = sndcnt.as_mut() {
+                *count -= 1;
+            }
+            if let Some(prr) = self.prr.as_mut() {
+                prr.on_sent(1);
+            }
+            sent = true;
+        }
+        if sent && core.rto_deadline.is_none() {
+            core.arm_timer(now);
+        }
+    }
+
+    /// RFC 6675 Section 5 step (3), Limited Transmit (RFC 3042) governed by pipe: (3.1) HighRxt
+    /// = HighACK, (3.2) SetPipe(), (3.3) send new data while cwnd - pipe >= 1 SMSS and the
+    /// receiver's window allows.
+    fn limited_transmit(&mut self, core: &mut SenderCore, now: Time, out: &mut Vec<Packet>) {
+        if core.snd_nxt != core.high_tx {
+            return;
+        }
+        self.rxt_next = core.snd_una;
+        let cwnd = core.cc.window();
+        let mut pipe = self.pipe(core);
+        while cwnd - pipe as f64 >= 1.0 && self.send_state(core).new_data_allowed {
+            let packet = core.segment(core.high_tx, now);
+            out.push(packet);
+            core.high_tx += 1;
+            core.snd_nxt = core.high_tx;
+            core.limited_transmit_sent += 1;
+            pipe += 1;
+        }
+    }
+
+    /// Send what the window allows. After a timeout the sender goes back to `snd_una`;
+    /// RFC 6675 Section 5.1 leaves the choice of what to send open and suggests "filling in"
+    /// the sequence space reported missing: go-back-N that skips the segments SACKed since the
+    /// timeout. Segments SACKed do not count as in flight.
+    pub fn send_available(&mut self, core: &mut SenderCore, now: Time, out: &mut Vec<Packet>) {
+        if core.snd_nxt >= core.high_tx || self.scoreboard.is_empty() {
+            core.send_available(now, out);
+            return;
+        }
+        let window = core.usable_window();
+        let mut flight = (core.snd_nxt - core.snd_una) - self.scoreboard.sacked_between(core.snd_una, core.snd_nxt);
+        let mut sent_any = false;
+        while flight < window && core.has_data(core.snd_nxt) {
+            if core.snd_nxt < core.high_tx && self.scoreboard.is_sacked(core.snd_nxt) {
+                core.snd_nxt = self.scoreboard.first_unsacked_from(core.snd_nxt);
+                continue;
+            }
+            let packet = core.segment(core.snd_nxt, now);
+            out.push(packet);
+            core.snd_nxt += 1;
+            core.high_tx = core.high_tx.max(core.snd_nxt);
+            flight += 1;
+            sent_any = true;
+        }
+        if sent_any && core.rto_deadline.is_none() {
+            core.arm_timer(now);
+        }
+    }
+}
