@@ -39,10 +39,11 @@ def fail(message: str, code: int = 2) -> NoReturn:
 
 def refuse_to_overwrite(out: Path, force: bool, *, what: str = "") -> None:
     """The one overwrite rule: an existing, non-empty OUT (a directory, or a file) is refused
-    unless --force."""
+    unless --force. Hidden entries (staging folders and temporary files a killed writer left)
+    do not count: such a folder is written into."""
     if force or not out.exists():
         return
-    if out.is_dir() and not any(out.iterdir()):
+    if out.is_dir() and not any(not entry.name.startswith(".") for entry in out.iterdir()):
         return
     fail(f"{out} exists{' and is not empty' if out.is_dir() else ''}{what}; pass --force to replace it")
 
