@@ -122,9 +122,7 @@ def run(
         except SimulationInterrupted as interrupted:
             results = interrupted.partial
             state = "complete" if results.finished else "partial"
-            console.print(
-                f"{_stopped_by()} at t = {results.end_s:g} s; writing the {state} results", highlight=False
-            )
+            console.print(f"{_stopped_by()} at t = {results.end_s:g} s; writing the {state} results", highlight=False)
         from aqmlab.results_io import write_run
 
         before = _identity(out)

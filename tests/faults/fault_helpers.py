@@ -8,10 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from aqmlab.cli import app
 from robust_helpers import short, to_toml
 from typer.testing import CliRunner
-
-from aqmlab.cli import app
 
 ROOT = Path(__file__).parents[2]
 

@@ -31,7 +31,7 @@ def sweep(
     resume: Annotated[bool, typer.Option(help="Continue an interrupted study in OUT.")] = False,
     force: Annotated[
         bool,
-        typer.Option("--force", help="Replace OUT if it exists and is not empty (start the study anew; a folder is kept)."),
+        typer.Option("--force", help="Replace OUT if it exists and is not empty (start anew; the folder is kept)."),
     ] = False,
     workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
     cluster: Annotated[str | None, typer.Option(help="Dask scheduler address, or 'local' for a LocalCluster.")] = None,

@@ -147,9 +147,7 @@ def run_local(runs: list[Run], study: Study, *, workers: int | None = None, prog
 
         if _signals.last_signal is not None:  # the workers were stopped with the parent
             raise KeyboardInterrupt from None
-        raise ExecutorError(
-            "a worker process died (killed, or out of memory); completed runs are kept"
-        ) from None
+        raise ExecutorError("a worker process died (killed, or out of memory); completed runs are kept") from None
     except BaseException:
         _stop_pool(pool)
         raise

@@ -30,7 +30,7 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
-from aqmlab._fsio import directory_lock, dir_mode, fsync_tree, rename_noreplace, sha256, visible_entries, write_atomic
+from aqmlab._fsio import dir_mode, directory_lock, fsync_tree, rename_noreplace, sha256, visible_entries, write_atomic
 from aqmlab.errors import ResultsError
 from aqmlab.experiments.sweep import Run
 from aqmlab.results import MANIFEST, Results, read_manifest, verify_run
