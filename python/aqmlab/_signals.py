@@ -45,6 +45,19 @@ def exit_code() -> int:
     return 128 + (last_signal or signal.SIGINT)
 
 
+def exit_now(code: int) -> None:
+    """Flush stdout and stderr and end the process with `code` at once."""
+    import os
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
 def _ours(handler) -> bool:
     return handler is signal.default_int_handler or handler is as_interrupt
 

@@ -111,9 +111,10 @@ def run(
     point) is written into; OUT is never replaced without --force, even by a concurrent run."""
     from aqmlab import _signals
     from aqmlab._fsio import os_error_message
-    from aqmlab.scenario import Scenario
 
     try:
+        from aqmlab.scenario import Scenario
+
         scenario = Scenario.from_toml(scenario_file)
         out = out or DEFAULT_OUT / "run" / scenario.name
         refuse_to_overwrite(out, force)
@@ -174,12 +175,9 @@ def _exit_now(code: int):
     """A signal handler ending the process at once with `code` (the output is flushed)."""
 
     def handler(signum, frame) -> None:
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except (OSError, ValueError):
-                pass
-        os._exit(code)
+        from aqmlab import _signals
+
+        _signals.exit_now(code)
 
     return handler
 
@@ -415,18 +413,32 @@ def main() -> None:
     _signals.install()  # SIGTERM and SIGHUP stop a command like Ctrl-C
     try:
         app()
+        code = 0
     except KeyboardInterrupt:
         console.print(_stopped_by(), highlight=False)
-        sys.exit(_signals.exit_code())
+        code = _signals.exit_code()
     except OSError as error:  # a path no command anticipated: still one line, never a traceback
         console.print(f"[bold red]error:[/] {os_error_message(error)}", highlight=False, soft_wrap=True)
-        sys.exit(2)
-    except SystemExit:
+        code = 2
+    except SystemExit as exit:
         # The command has decided the exit code (and written what it writes): a signal
         # while the interpreter shuts down must not turn it into death by that signal.
         for signum in _signals.STOPPING:
             signal.signal(signum, signal.SIG_IGN)
-        raise
+        if not isinstance(exit.code, int | None):
+            raise
+        code = exit.code or 0
+        if code == 130 and _signals.last_signal not in (None, signal.SIGINT):
+            # typer turns a KeyboardInterrupt no command caught (a SIGTERM or SIGHUP while
+            # it loads a command) into a silent exit 130: say what stopped it, and exit 128 + it.
+            console.print(_stopped_by(), highlight=False)
+            code = _signals.exit_code()
+    if _signals.last_signal is not None:
+        # CPython ends a process by SIGINT, whatever its exit code, once a KeyboardInterrupt
+        # went through code it ran from a string (eval, as pydantic does while importing),
+        # even if that interrupt was caught: end with the code the command chose instead.
+        _signals.exit_now(code)
+    sys.exit(code)
 
 
 if __name__ == "__main__":

@@ -45,11 +45,13 @@ def sweep(
 
     from aqmlab import _signals
     from aqmlab._fsio import os_error_message
-    from aqmlab.experiments.runner import SweepStopped, run_sweep
-    from aqmlab.experiments.sweep import Sweep
+    from aqmlab.experiments.runner import SweepStopped
 
     resume_command = "aqmlab sweep ... --resume"
     try:
+        from aqmlab.experiments.runner import run_sweep
+        from aqmlab.experiments.sweep import Sweep
+
         plan = Sweep.from_toml(sweep_file)
         out = out or DEFAULT_OUT / "sweep" / plan.name
         resume_command = f"aqmlab sweep {shlex.quote(str(sweep_file))} --out {shlex.quote(str(out))} --resume"
