@@ -33,7 +33,7 @@ def fail(message: str, code: int = 2) -> NoReturn:
     """One line on stderr, `error: ...`, and exit `code` (2: bad input)."""
     from rich.markup import escape
 
-    console().print(f"[bold red]error:[/] {escape(message)}", highlight=False)
+    console().print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
