@@ -34,10 +34,22 @@ def os_error_message(error: OSError) -> str:
     """One line for an OSError: the path (both paths of a rename), the cause and its errno
     name: 'cannot write out/run: No space left on device (ENOSPC)'."""
     paths = [str(p) for p in (error.filename, error.filename2) if p is not None]
-    cause = error.strerror or str(error) or type(error).__name__
+    if error.errno:
+        cause = os.strerror(error.errno)  # not a library's wording ("Error writing bytes to file. Detail: ...")
+    else:
+        cause = error.strerror or str(error) or type(error).__name__
     code = errno.errorcode.get(error.errno or 0)
     where = " -> ".join(paths) if paths else "(no path given)"
     return f"{where}: {cause}" + (f" ({code})" if code else "")
+
+
+def with_path(error: OSError, path: str | Path) -> OSError:
+    """`error`, naming `path` when it names no file (pyarrow's and matplotlib's OSErrors do not)."""
+    if error.filename is not None:
+        return error
+    named = OSError(error.errno, error.strerror or str(error), str(path))
+    named.__cause__ = error
+    return named
 
 
 class TargetAppeared(FileExistsError):
@@ -116,9 +128,11 @@ def write_atomic(path: str | Path, data: bytes | str) -> Path:
             os.fsync(file.fileno())
         os.chmod(name, file_mode())
         os.replace(name, path)
-    except BaseException:
+    except BaseException as error:
         with suppress(OSError):
             os.unlink(name)
+        if isinstance(error, OSError):
+            raise OSError(error.errno, error.strerror or str(error), str(path)) from error
         raise
     fsync_path(path.parent, directory=True)
     return path

@@ -36,7 +36,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from aqmlab import _arrow as arrow
-from aqmlab._fsio import Staged, TargetAppeared, is_empty_dir, sha256
+from aqmlab._fsio import Staged, TargetAppeared, is_empty_dir, sha256, with_path
 from aqmlab.errors import EmptyWindowError, ResultsError, ScenarioError
 from aqmlab.scenario import Scenario
 from aqmlab.summary import Summary
@@ -289,6 +289,9 @@ class Results:
                 f"{target} appeared while these results were written (another writer?); it was not replaced "
                 "and these results were not written"
             ) from None
+        except OSError as error:
+            staged.discard()
+            raise with_path(error, target) from None
         except BaseException:
             staged.discard()
             raise
