@@ -1,9 +1,13 @@
-"""Ctrl-C at safe points: hold a SIGINT back while something must not be torn in half.
+"""Ctrl-C, SIGTERM and SIGHUP at safe points: hold them back while something must not be torn
+in half.
 
-Python raises `KeyboardInterrupt` at any bytecode boundary. Around the few steps that must
-complete once begun (collecting partial results, renaming a results directory into place),
-`held_interrupts()` records a SIGINT instead and lets the caller act on it afterwards.
-Only the main thread receives signals; elsewhere the context does nothing.
+Python raises `KeyboardInterrupt` at any bytecode boundary on a SIGINT. The `aqmlab` command
+(`install()`) makes SIGTERM and SIGHUP do the same, so a `kill` or a closed terminal stops a
+run like Ctrl-C does: partial results are written and marked partial, staging folders are
+removed, and the exit code is 128 + the signal (`exit_code()`). Around the few steps that
+must complete once begun (collecting partial results, renaming a results directory into
+place), `held_interrupts()` records such a signal instead and lets the caller act on it
+afterwards. Only the main thread receives signals; elsewhere the context does nothing.
 """
 
 from __future__ import annotations
@@ -13,16 +17,63 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+#: The signals that stop aqmlab like Ctrl-C (where `install()` was called).
+STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+#: The last stopping signal received (None before any).
+last_signal: int | None = None
+
+
+def as_interrupt(signum, frame) -> None:
+    """A handler: the signal is a Ctrl-C (KeyboardInterrupt), and `last_signal` remembers it."""
+    global last_signal
+    last_signal = signum
+    raise KeyboardInterrupt
+
+
+def install() -> None:
+    """SIGINT, SIGTERM and SIGHUP raise KeyboardInterrupt (where not ignored or taken over)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for signum in STOPPING:
+        if signal.getsignal(signum) in (signal.SIG_DFL, signal.default_int_handler):
+            signal.signal(signum, as_interrupt)
+
+
+def exit_code() -> int:
+    """128 + the signal that stopped the program (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP)."""
+    return 128 + (last_signal or signal.SIGINT)
+
+
+def exit_now(code: int) -> None:
+    """Flush stdout and stderr and end the process with `code` at once."""
+    import os
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
+def _ours(handler) -> bool:
+    return handler is signal.default_int_handler or handler is as_interrupt
+
 
 class Held:
-    """What happened while interrupts were held: `pending` is true once a SIGINT came."""
+    """What happened while interrupts were held: `pending` is true once a stopping signal came."""
 
     def __init__(self) -> None:
         self.pending = False
-        #: While armed, a SIGINT raises KeyboardInterrupt at once (the default behaviour).
+        #: While armed, a signal raises KeyboardInterrupt at once (the default behaviour).
         self.armed = False
+        self.signum: int | None = None
 
     def _handler(self, signum, frame) -> None:
+        global last_signal
+        last_signal = self.signum = signum
         if self.armed:
             self.armed = False
             self.pending = True
@@ -32,20 +83,21 @@ class Held:
 
 @contextmanager
 def held_interrupts(*, armed: bool = False) -> Iterator[Held]:
-    """Record SIGINTs for the duration (raise them at once while `held.armed`). The previous
-    handler is restored on exit; the caller decides what a pending interrupt means. Leaves
-    signals alone outside the main thread or when the program has its own SIGINT handler."""
+    """Record SIGINTs (and SIGTERM/SIGHUP where `install()` made them interrupts) for the
+    duration; raise them at once while `held.armed`. The previous handlers are restored on
+    exit; the caller decides what a pending interrupt means. Leaves signals alone outside
+    the main thread and where the program has its own handler."""
     held = Held()
     held.armed = armed
     if threading.current_thread() is not threading.main_thread():
         yield held
         return
-    previous = signal.getsignal(signal.SIGINT)
-    if previous is not signal.default_int_handler:
-        yield held
-        return
-    signal.signal(signal.SIGINT, held._handler)
+    previous = {signum: signal.getsignal(signum) for signum in STOPPING}
+    taken = [signum for signum, handler in previous.items() if _ours(handler)]
+    for signum in taken:
+        signal.signal(signum, held._handler)
     try:
         yield held
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for signum in taken:
+            signal.signal(signum, previous[signum])

@@ -30,7 +30,9 @@ console = Console(stderr=True)
 
 
 def _fail(message: str, code: int = 2) -> None:
-    console.print(f"[bold red]error:[/] {message}", highlight=False, markup=True, soft_wrap=True)
+    from rich.markup import escape
+
+    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, markup=True, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -103,11 +105,16 @@ def run(
 ) -> None:
     """Simulate SCENARIO_FILE packet by packet and write results to OUT.
 
-    Ctrl-C stops the run and writes the partial results (marked partial); the exit code is
-    0 only when OUT holds complete results, 130 when it holds partial ones or nothing new."""
-    from aqmlab.scenario import Scenario
+    Ctrl-C, SIGTERM and SIGHUP stop the run and write the partial results (marked partial);
+    the exit code is 0 only when OUT holds complete results, 128 + the signal (130 for
+    Ctrl-C) when it holds partial ones or nothing new. An existing empty OUT (or a mount
+    point) is written into; OUT is never replaced without --force, even by a concurrent run."""
+    from aqmlab import _signals
+    from aqmlab._fsio import os_error_message
 
     try:
+        from aqmlab.scenario import Scenario
+
         scenario = Scenario.from_toml(scenario_file)
         out = out or DEFAULT_OUT / "run" / scenario.name
         refuse_to_overwrite(out, force)
@@ -116,7 +123,7 @@ def run(
         except SimulationInterrupted as interrupted:
             results = interrupted.partial
             state = "complete" if results.finished else "partial"
-            console.print(f"interrupted at t = {results.end_s:g} s; writing the {state} results", highlight=False)
+            console.print(f"{_stopped_by()} at t = {results.end_s:g} s; writing the {state} results", highlight=False)
         from aqmlab.results_io import write_run
 
         before = _identity(out)
@@ -124,14 +131,18 @@ def run(
             write_run(results, out, force=force)
         except KeyboardInterrupt:
             if _identity(out) == before:
-                _fail("interrupted while writing the results; nothing written", code=130)
-        # The results are on disk: from now on Ctrl-C only cuts the report short, and the
+                _fail(f"{_stopped_by()} while writing the results; nothing written", code=_signals.exit_code())
+        # The results are on disk: from now on a signal only cuts the report short, and the
         # exit code still says what OUT holds.
-        signal.signal(signal.SIGINT, _exit_now(0 if results.finished else 130))
+        for signum in _signals.STOPPING:
+            if signal.getsignal(signum) not in (signal.SIG_IGN, None):
+                signal.signal(signum, _exit_now(0 if results.finished else _signals.exit_code()))
     except AqmlabError as error:
         _fail(str(error))
+    except OSError as error:
+        _fail(os_error_message(error))
     except KeyboardInterrupt:
-        _fail("interrupted; nothing written", code=130)
+        _fail(f"{_stopped_by()}; nothing written", code=_signals.exit_code())
     if results.finished:
         Console().print(
             summary_table(
@@ -147,19 +158,26 @@ def run(
         highlight=False,
         soft_wrap=True,
     )
-    raise typer.Exit(130)
+    raise typer.Exit(_signals.exit_code())
+
+
+def _stopped_by() -> str:
+    """'interrupted' (Ctrl-C), or 'stopped by SIGTERM' / 'stopped by SIGHUP'."""
+    from aqmlab import _signals
+
+    signum = _signals.last_signal
+    if signum is None or signum == signal.SIGINT:
+        return "interrupted"
+    return f"stopped by {signal.Signals(signum).name}"
 
 
 def _exit_now(code: int):
-    """A SIGINT handler ending the process at once with `code` (the output is flushed)."""
+    """A signal handler ending the process at once with `code` (the output is flushed)."""
 
     def handler(signum, frame) -> None:
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except (OSError, ValueError):
-                pass
-        os._exit(code)
+        from aqmlab import _signals
+
+        _signals.exit_now(code)
 
     return handler
 
@@ -205,16 +223,22 @@ def validate(
 @app.command()
 def summary(directory: Annotated[Path, typer.Argument(help="A results directory written by `aqmlab run`.")]) -> None:
     """Print the summary of saved results. Exit code 0 for complete results, 1 for partial
-    ones (an interrupted run: a note says where it stopped)."""
+    ones (an interrupted run: a note says where it stopped), 2 for damaged ones (a file does
+    not match its checksum in run.json: the message names it)."""
+    from aqmlab._fsio import os_error_message
     from aqmlab.results import Results
 
     try:
+        if not directory.exists():
+            _fail(f"{directory} does not exist")
         results = Results.load(directory)
         summaries = results.summaries()
     except EmptyWindowError as error:
         _fail(f"partial results: {error}", code=1)
     except AqmlabError as error:
         _fail(str(error))
+    except OSError as error:
+        _fail(os_error_message(error))
     title = f"{directory} ({results.scenario.name})" + (" [PARTIAL]" if results.partial else "")
     Console().print(summary_table(title, summaries))
     if results.partial:
@@ -256,20 +280,40 @@ def report(
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace OUT/report.html if it exists.")] = False,
 ) -> None:
-    """Write a self-contained HTML report, OUT/report.html (figures, tables, scenario, paper comparison)."""
+    """Write a self-contained HTML report, OUT/report.html (figures, tables, scenario, paper comparison).
+
+    Damaged runs of a study (files not matching their checksums) are left out and named."""
+    from aqmlab import _signals
+    from aqmlab._fsio import os_error_message
     from aqmlab.progress import status
     from aqmlab.report import write_report
 
+    if not directory.exists():
+        _fail(f"{directory} does not exist")
     target = (out or directory) / "report.html"
     refuse_to_overwrite(target, force)
+    problems = ""
     try:
         if out is not None:
             out.mkdir(parents=True, exist_ok=True)
         with status(f"writing the report of {directory}"):
             path = write_report(directory, target)
+        if (directory / "study.json").is_file():
+            from aqmlab.experiments.store import Study
+
+            study = Study(directory)
+            study.table()
+            problems = study.describe_problems() if study.problems else ""
     except AqmlabError as error:
         _fail(str(error))
+    except OSError as error:
+        _fail(os_error_message(error))
+    except KeyboardInterrupt:
+        _fail(f"{_stopped_by()}; no report written", code=_signals.exit_code())
     console.print(f"wrote {path}")
+    if problems:
+        console.print(f"[bold yellow]warning:[/] {problems}", highlight=False, soft_wrap=True)
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -363,16 +407,38 @@ def reproduce(
 
 
 def main() -> None:
+    from aqmlab import _signals
+    from aqmlab._fsio import os_error_message
+
+    _signals.install()  # SIGTERM and SIGHUP stop a command like Ctrl-C
     try:
         app()
+        code = 0
     except KeyboardInterrupt:
-        console.print("interrupted")
-        sys.exit(130)
-    except SystemExit:
-        # The command has decided the exit code (and written what it writes): a Ctrl-C
-        # while the interpreter shuts down must not turn it into death by SIGINT.
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        raise
+        console.print(_stopped_by(), highlight=False)
+        code = _signals.exit_code()
+    except OSError as error:  # a path no command anticipated: still one line, never a traceback
+        console.print(f"[bold red]error:[/] {os_error_message(error)}", highlight=False, soft_wrap=True)
+        code = 2
+    except SystemExit as exit:
+        # The command has decided the exit code (and written what it writes): a signal
+        # while the interpreter shuts down must not turn it into death by that signal.
+        for signum in _signals.STOPPING:
+            signal.signal(signum, signal.SIG_IGN)
+        if not isinstance(exit.code, int | None):
+            raise
+        code = exit.code or 0
+        if code == 130 and _signals.last_signal not in (None, signal.SIGINT):
+            # typer turns a KeyboardInterrupt no command caught (a SIGTERM or SIGHUP while
+            # it loads a command) into a silent exit 130: say what stopped it, and exit 128 + it.
+            console.print(_stopped_by(), highlight=False)
+            code = _signals.exit_code()
+    if _signals.last_signal is not None:
+        # CPython ends a process by SIGINT, whatever its exit code, once a KeyboardInterrupt
+        # went through code it ran from a string (eval, as pydantic does while importing),
+        # even if that interrupt was caught: end with the code the command chose instead.
+        _signals.exit_now(code)
+    sys.exit(code)
 
 
 if __name__ == "__main__":

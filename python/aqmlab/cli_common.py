@@ -33,16 +33,17 @@ def fail(message: str, code: int = 2) -> NoReturn:
     """One line on stderr, `error: ...`, and exit `code` (2: bad input)."""
     from rich.markup import escape
 
-    console().print(f"[bold red]error:[/] {escape(message)}", highlight=False)
+    console().print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
 def refuse_to_overwrite(out: Path, force: bool, *, what: str = "") -> None:
     """The one overwrite rule: an existing, non-empty OUT (a directory, or a file) is refused
-    unless --force."""
+    unless --force. Hidden entries (staging folders and temporary files a killed writer left)
+    do not count: such a folder is written into."""
     if force or not out.exists():
         return
-    if out.is_dir() and not any(out.iterdir()):
+    if out.is_dir() and not any(not entry.name.startswith(".") for entry in out.iterdir()):
         return
     fail(f"{out} exists{' and is not empty' if out.is_dir() else ''}{what}; pass --force to replace it")
 

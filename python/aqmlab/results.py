@@ -9,8 +9,10 @@ Tables (pyarrow; `results.to_pandas(name)` / `results.to_polars(name)` convert):
   - `links`: one row per link with its totals.
 
 `save(dir)` writes the tables as Parquet plus `scenario.json` (the scenario as given and
-resolved, the seed) and `summary.json`, atomically: a complete new directory replaces the
-old one only once everything is written, so a failure never leaves a half-written result.
+resolved, the seed), `summary.json` and `run.json` (the sha256 of every file), atomically: a
+complete new directory replaces the old one only once everything is written, so a failure
+never leaves a half-written result, and a directory another writer created meanwhile is never
+replaced. `load(dir)` verifies the checksums: a damaged file is an error that names it.
 
 Results of an interrupted run are partial (`finished` false): every summary says so
 (`partial`), and a summary of a window that holds no trace sample (the run stopped before
@@ -20,11 +22,10 @@ such a summary is a record with `partial`, the window and the `error`.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
-import shutil
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +36,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from aqmlab import _arrow as arrow
-from aqmlab._signals import held_interrupts
+from aqmlab._fsio import Staged, TargetAppeared, is_empty_dir, sha256, with_path
 from aqmlab.errors import EmptyWindowError, ResultsError, ScenarioError
 from aqmlab.scenario import Scenario
 from aqmlab.summary import Summary
@@ -250,32 +251,50 @@ class Results:
     # --- persistence ---------------------------------------------------------------------
 
     def save(
-        self, directory: str | Path, *, overwrite: bool = False, extra: Callable[[Path], Any] | None = None
+        self,
+        directory: str | Path,
+        *,
+        overwrite: bool = False,
+        extra: Callable[[Path], Any] | None = None,
+        info: dict[str, Any] | None = None,
     ) -> Path:
-        """Write Parquet tables and JSON beside them; atomic (see module docstring).
+        """Write Parquet tables and JSON beside them, all or nothing (see module docstring),
+        with `run.json`: `info` and the sha256 of every file (`verify_run` checks them).
 
-        `extra(staging_dir)` may add files (figures) that land together with the data.
+        `extra(staging_dir)` may add files (figures) that land together with the data. An
+        existing, non-empty `directory` is replaced only with `overwrite`; one that appears
+        while the results are written (another writer) is never replaced (`ResultsError`).
+        An empty folder or a mount point is written into and keeps its mode.
         """
         target = Path(directory)
-        if target.exists() and not overwrite and any(target.iterdir()):
-            raise ResultsError(f"{target} exists and is not empty; pass overwrite=True (CLI: --force) to replace it")
-        if target.exists() and not target.is_dir():
-            raise ResultsError(f"{target} exists and is not a directory")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+        if os.path.lexists(target) and not overwrite:
+            if not target.is_dir():
+                raise ResultsError(f"{target} exists and is not a directory; pass overwrite=True (CLI: --force)")
+            if not is_empty_dir(target):
+                raise ResultsError(
+                    f"{target} exists and is not empty; pass overwrite=True (CLI: --force) to replace it"
+                )
+        staged = Staged(target)
         try:
-            self._write(staging)
+            self._write(staged.path)
             if extra is not None:
-                extra(staging)
+                extra(staged.path)
+            write_manifest(staged.path, info or {})
             # The swap completes once begun: a Ctrl-C during it is raised right after, so
             # the caller knows the directory holds these results (issue 17).
-            with held_interrupts() as held:
-                _replace_directory(staging, target)
+            staged.publish(overwrite=overwrite, last=(MANIFEST,))
+        except TargetAppeared:
+            staged.discard()
+            raise ResultsError(
+                f"{target} appeared while these results were written (another writer?); it was not replaced "
+                "and these results were not written"
+            ) from None
+        except OSError as error:
+            staged.discard()
+            raise with_path(error, target) from None
         except BaseException:
-            shutil.rmtree(staging, ignore_errors=True)
+            staged.discard()
             raise
-        if held.pending:
-            raise KeyboardInterrupt
         return target
 
     def _write(self, directory: Path) -> None:
@@ -296,7 +315,13 @@ class Results:
         (directory / "summary.json").write_text(json.dumps(self.summary_records(), indent=2))
 
     @classmethod
-    def load(cls, directory: str | Path) -> Results:
+    def load(cls, directory: str | Path, *, verify: bool = True) -> Results:
+        """The results saved in `directory`; with `verify`, a damaged file (its checksum in
+        `run.json` does not match) is a `ResultsError` naming it."""
+        if verify:
+            problems = verify_run(Path(directory))
+            if problems:
+                raise ResultsError(f"{directory} is damaged: {'; '.join(problems)}")
         try:
             return cls._load(Path(directory))
         except (OSError, ValueError, KeyError, TypeError, pa.ArrowException) as error:
@@ -386,17 +411,59 @@ def _json_safe(summary: dict[str, float]) -> dict[str, float | None]:
     return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in summary.items()}
 
 
-def _replace_directory(staging: Path, target: Path) -> None:
-    """Swap `staging` into place of `target`; the old results survive any failure before the swap."""
-    if not target.exists():
-        os.replace(staging, target)
-        return
-    retired = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))
-    retired.rmdir()
-    os.replace(target, retired)
+#: The file of a run directory that lists the sha256 of every other file (and its own).
+MANIFEST = "run.json"
+
+
+def _self_checksum(record: dict[str, Any]) -> str:
+    body = {k: v for k, v in record.items() if k != "checksum"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def write_manifest(directory: Path, info: dict[str, Any]) -> None:
+    """`directory/run.json`: `info`, the sha256 of every file (`files`) and of itself (`checksum`)."""
+    files = {
+        path.relative_to(directory).as_posix(): sha256(path)
+        for path in sorted(directory.rglob("*"))
+        if path.is_file() and path.name != MANIFEST
+    }
+    record = {**info, "files": files}
+    record["checksum"] = _self_checksum(record)
+    (directory / MANIFEST).write_text(json.dumps(record, indent=2, default=str))
+
+
+def read_manifest(directory: Path) -> dict[str, Any]:
+    """`run.json`, checked against its own checksum (`ResultsError` when damaged or missing)."""
+    path = directory / MANIFEST
     try:
-        os.replace(staging, target)
-    except BaseException:
-        os.replace(retired, target)
-        raise
-    shutil.rmtree(retired, ignore_errors=True)
+        record = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ResultsError(f"{MANIFEST} is missing") from None
+    except (OSError, ValueError) as error:
+        raise ResultsError(f"{MANIFEST} is unreadable ({type(error).__name__})") from None
+    if not isinstance(record, dict) or ("checksum" in record and record["checksum"] != _self_checksum(record)):
+        raise ResultsError(f"{MANIFEST} is damaged (checksum mismatch)")
+    return record
+
+
+def verify_run(directory: Path, *, require: bool = False) -> list[str]:
+    """What is wrong with a run directory's files: missing, or not matching the checksums of
+    `run.json`. Directories written before checksums existed (a `run.json` without `files`)
+    pass, and so does one without `run.json` unless `require`."""
+    if not (directory / MANIFEST).exists() and not require:
+        return []
+    try:
+        record = read_manifest(directory)
+    except ResultsError as error:
+        return [str(error)]
+    problems = []
+    for name, digest in record.get("files", {}).items():
+        path = directory / name
+        try:
+            if sha256(path) != digest:
+                problems.append(f"{name} is damaged (checksum mismatch)")
+        except FileNotFoundError:
+            problems.append(f"{name} is missing")
+        except OSError as error:
+            problems.append(f"{name} is unreadable ({error.strerror})")
+    return problems

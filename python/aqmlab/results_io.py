@@ -4,7 +4,8 @@ none of them imports another's internals.
 
 * `write_run(results, out, force=...)`: a run directory (Parquet tables, `scenario.json`,
   `summary.json`) with its figures, all or nothing (`Results.save`).
-* `write_json` / `read_json`: a JSON file written atomically (a reader never sees half of it).
+* `write_json` / `read_json`: a JSON file written atomically and durably (a reader never
+  sees half of it; the temporary file never outlives a failure).
 * `write_reproduction` / `read_reproduction`: a reproduction's `reproduction.json` (what the
   paper states, what aqmlab measured, the criterion and the verdict of every claim).
 """
@@ -15,6 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from aqmlab._fsio import write_atomic
 from aqmlab.errors import ResultsError
 from aqmlab.results import Results
 
@@ -35,11 +37,7 @@ def write_run(results: Results, out: str | Path, *, force: bool) -> Path:
 
 def write_json(path: str | Path, value: Any) -> Path:
     """`value` as indented JSON at `path`, replaced atomically."""
-    path = Path(path)
-    staging = path.with_name(f".{path.name}.tmp")
-    staging.write_text(json.dumps(value, indent=2, default=str) + "\n")
-    staging.replace(path)
-    return path
+    return write_atomic(path, json.dumps(value, indent=2, default=str) + "\n")
 
 
 def read_json(path: str | Path) -> Any:

@@ -90,7 +90,8 @@ def test_existing_output_is_kept_without_force(tmp_path):
 
 
 def test_mounted_in_the_main_cli(tmp_path):
-    main = pytest.importorskip("aqmlab.cli")
+    import aqmlab.cli as main
+
     out = tmp_path / "main"
     result = runner.invoke(main.app, ["fluid", "ecn", "--set", "kappa=0.5", "--t-end", "2", "--out", str(out)])
     assert result.exit_code == 0, result.output

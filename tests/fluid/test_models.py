@@ -120,8 +120,8 @@ def test_red_map_uses_a_given_queue_law():
     """Seed 003 II-D: the map takes any queue law G; with the PFTK law of aqmlab.design (Fig. 8's
     RED: p_max = 0.1, q_min = 12.5, q_max = 37.5, B = 75, 500-byte packets) the operating point is
     the intersection q = G(H(q)) and the map converges to it."""
-    queue_law = pytest.importorskip("aqmlab.design.queue_law")
-    pftk = pytest.importorskip("aqmlab.design.pftk")
+    from aqmlab.design import pftk, queue_law
+
     law = queue_law.QueueLaw(rate_bps=1.5e6, flows=8, rtt_s=0.1, buffer_packets=75, tcp=pftk.TcpModel(packet_bytes=500))
     model = get_model("red-map")
     custom = type(model)(queue_law=law.queue)

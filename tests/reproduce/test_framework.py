@@ -25,7 +25,7 @@ from aqmlab.results_io import read_reproduction
 
 
 def test_printed_values_carry_their_precision():
-    assert Printed("0.273") == Printed("0.273")
+    assert Printed("0.273").value == 0.273 and Printed("84.8").value == 84.8
     assert Printed("0.273").tolerance == pytest.approx(0.0005)
     assert Printed("39").tolerance == pytest.approx(0.5)
     assert Printed("84.8").tolerance == pytest.approx(0.05)

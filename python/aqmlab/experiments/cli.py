@@ -17,7 +17,9 @@ console = Console(stderr=True)
 
 
 def _fail(message: str, code: int = 2) -> None:
-    console.print(f"[bold red]error:[/] {message}", highlight=False)
+    from rich.markup import escape
+
+    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -28,32 +30,40 @@ def sweep(
     ] = None,
     resume: Annotated[bool, typer.Option(help="Continue an interrupted study in OUT.")] = False,
     force: Annotated[
-        bool, typer.Option("--force", help="Replace OUT if it exists and is not empty (start the study anew).")
+        bool,
+        typer.Option("--force", help="Replace OUT if it exists and is not empty (start anew; the folder is kept)."),
     ] = False,
     workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).")] = None,
     cluster: Annotated[str | None, typer.Option(help="Dask scheduler address, or 'local' for a LocalCluster.")] = None,
     cache: Annotated[Path | None, typer.Option(help="Another study whose completed runs are reused.")] = None,
 ) -> None:
-    """Run every point of SWEEP_FILE into a resumable study directory."""
-    from aqmlab.experiments.runner import run_sweep
-    from aqmlab.experiments.store import Study
-    from aqmlab.experiments.sweep import Sweep
+    """Run every point of SWEEP_FILE into a resumable study directory.
 
+    --resume recomputes damaged runs and rewrites damaged or missing summaries (and says so).
+    Ctrl-C, SIGTERM and SIGHUP stop the sweep and its workers; completed runs are kept."""
+    import shlex
+
+    from aqmlab import _signals
+    from aqmlab._fsio import os_error_message
+    from aqmlab.experiments.runner import SweepStopped
+
+    resume_command = "aqmlab sweep ... --resume"
     try:
+        from aqmlab.experiments.runner import run_sweep
+        from aqmlab.experiments.sweep import Sweep
+
         plan = Sweep.from_toml(sweep_file)
         out = out or DEFAULT_OUT / "sweep" / plan.name
+        resume_command = f"aqmlab sweep {shlex.quote(str(sweep_file))} --out {shlex.quote(str(out))} --resume"
         if resume and force:
             _fail("--resume continues the study in OUT and --force replaces it: give one")
+        if out.exists() and not out.is_dir() and resume:
+            _fail(f"{out} is a file, not a study directory")
         if not resume:
             refuse_to_overwrite(out, force, what=" (continue it with --resume)")
-            if force and out.exists():
-                import shutil
-
-                shutil.rmtree(out) if out.is_dir() else out.unlink()
         ids = {run.id for run in plan.runs()}
         total = len(ids)
-        already = len(ids & Study(out).done_ids()) if resume else 0
-        failed = []
+        failed, done_now = [], []
         columns = (
             TextColumn("{task.description}"),
             BarColumn(),
@@ -62,32 +72,42 @@ def sweep(
             TimeRemainingColumn(),
         )
         with Progress(*columns, console=console) as bar:
-            task = bar.add_task(plan.name, total=total, completed=already, failed=0)
+            task = bar.add_task(plan.name, total=total, completed=0, failed=0)
 
             def progress(outcome):
-                if not outcome.ok:
-                    failed.append(outcome)
+                (done_now if outcome.ok else failed).append(outcome)
                 bar.update(task, advance=1, failed=len(failed))
+
+            def announce(line: str) -> None:
+                console.print(line, highlight=False, soft_wrap=True)
 
             run_sweep(
                 plan,
                 out,
                 resume=resume,
+                force=force,
                 workers=workers,
                 cluster=cluster,
                 cache=cache,
                 progress=progress,
-                announce=lambda line: console.print(line, highlight=False),
+                announce=announce,
+                already=lambda count: bar.update(task, completed=count),  # verified runs kept
             )
+    except SweepStopped as error:
+        _fail(f"{error}; completed runs are kept — continue with: {resume_command}")
     except AqmlabError as error:
         _fail(str(error))
+    except OSError as error:
+        _fail(os_error_message(error))
     except KeyboardInterrupt:
-        _fail(
-            f"interrupted; completed runs are kept — continue with: aqmlab sweep {sweep_file} --out {out} --resume",
-            code=130,
-        )
+        stopped = "interrupted" if _signals.last_signal in (None, 2) else f"stopped by {_signal_name()}"
+        _fail(f"{stopped}; completed runs are kept — continue with: {resume_command}", code=_signals.exit_code())
     for outcome in failed:
-        console.print(f"[red]failed[/] {outcome.run_id}: {outcome.error} (see {out}/failures/{outcome.run_id}.json)")
+        console.print(
+            f"[red]failed[/] {outcome.run_id}: {outcome.error} (see {out}/failures/{outcome.run_id}.json)",
+            highlight=False,
+            soft_wrap=True,
+        )
     console.print(f"{total - len(failed)} of {total} runs done in {out}")
     if total - len(failed):
         print_study(out)
@@ -96,15 +116,27 @@ def sweep(
         raise typer.Exit(1)
 
 
-def print_study(directory: Path) -> bool:
+def _signal_name() -> str:
+    import signal
+
+    from aqmlab import _signals
+
+    return signal.Signals(_signals.last_signal).name
+
+
+def print_study(directory: Path) -> tuple[bool, bool]:
     """The study's runs on stdout: parameters with units, sorted, sized to the terminal (or to
-    its content when stdout is not a terminal). False when there are no completed runs."""
+    its content when stdout is not a terminal). A damaged run or summary is left out and named
+    in a warning on stderr. (any rows shown, any damage found)."""
     from aqmlab.experiments.display import study_rows
     from aqmlab.experiments.store import Study
 
-    headers, rows = study_rows(Study(directory).table())
+    study = Study(directory)
+    headers, rows = study_rows(study.table())
+    if study.problems:
+        console.print(f"[bold yellow]warning:[/] {study.describe_problems()}", highlight=False, soft_wrap=True)
     if not rows:
-        return False
+        return False, bool(study.problems)
     from rich.markup import escape
 
     table = Table(title=escape(f"{directory}: {len(rows)} rows"), header_style="bold")
@@ -119,10 +151,26 @@ def print_study(directory: Path) -> bool:
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
         out = Console(width=max(80, sum(widths) + 3 * len(widths) + 1))
     out.print(table)
-    return True
+    return True, bool(study.problems)
 
 
 def study(directory: Annotated[Path, typer.Argument(help="A study directory (aqmlab sweep --out).")]) -> None:
-    """Print a study's runs: swept parameters (with units) and key statistics, sorted."""
-    if not print_study(directory):
-        _fail(f"{directory} holds no completed runs")
+    """Print a study's runs: swept parameters (with units) and key statistics, sorted.
+
+    Every run is checked against its checksums: damaged ones are named (exit code 1)."""
+    from aqmlab._fsio import os_error_message
+
+    if not directory.exists():
+        _fail(f"{directory} does not exist")
+    if not directory.is_dir() or not (directory / "study.json").is_file():
+        _fail(f"{directory} is not a study directory (no study.json)")
+    try:
+        shown, damaged = print_study(directory)
+    except AqmlabError as error:
+        _fail(str(error))
+    except OSError as error:
+        _fail(os_error_message(error))
+    if not shown:
+        _fail(f"{directory} holds no completed runs", code=1)
+    if damaged:
+        raise typer.Exit(1)

@@ -23,7 +23,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 import aqmlab  # noqa: E402
 from aqmlab.errors import ResultsError  # noqa: E402
-from aqmlab.results_io import is_reproduction, read_reproduction  # noqa: E402
+from aqmlab.results_io import is_reproduction, read_json, read_reproduction  # noqa: E402
 
 KEY_STATISTICS = (
     "queue_mean_packets",
@@ -172,11 +172,13 @@ def study_sections(directory: Path) -> tuple[str, list[Section]]:
     from aqmlab.experiments.store import Study
 
     study = Study(directory)
-    meta = json.loads((directory / "study.json").read_text())
+    meta = read_json(directory / "study.json")
     table = study.table()
     frame = table.to_pandas()
     if frame.empty:
-        raise ResultsError(f"{directory} holds no completed runs")
+        raise ResultsError(
+            f"{directory} holds no completed runs" + (f"; {study.describe_problems()}" if study.problems else "")
+        )
     columns = parameter_columns(table)  # 'param.topology.groups.0.rtt' -> ('rtt [ms]', [10.0, ...])
     params = list(columns)
     for column, (_, values) in columns.items():
@@ -227,10 +229,21 @@ def study_sections(directory: Path) -> tuple[str, list[Section]]:
         sections.append(Section("figures", "Figures", figures=figures))
     failures = sorted((directory / "failures").glob("*.json")) if (directory / "failures").is_dir() else []
     if failures:
-        rows = [[Cell(f.stem), Cell(json.loads(f.read_text())["error"])] for f in failures]
+        rows = [[Cell(f.stem), Cell(_failure_error(f))] for f in failures if not f.name.startswith(".")]
         sections.append(Section("failures", "Failed runs", tables=[Table(["run", "error"], rows)]))
+    if study.problems:
+        rows = [[Cell(run_id), Cell(why)] for run_id, why in sorted(study.problems.items())]
+        text = "Left out of the tables and figures above: recompute them with aqmlab sweep SWEEP --out DIR --resume."
+        sections.append(Section("damaged", "Damaged runs", text=text, tables=[Table(["run", "problem"], rows)]))
     sections.append(Section("sweep", "Sweep", code=json.dumps(meta, indent=2)))
     return meta.get("name", directory.name), sections
+
+
+def _failure_error(path: Path) -> str:
+    try:
+        return str(json.loads(path.read_text())["error"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return "(the failure record is unreadable)"
 
 
 def _sortable(value: Any) -> Any:
@@ -260,10 +273,9 @@ def render(title: str, sections: list[Section], where: str, path: Path) -> Path:
         figures=figures,
         subtitle=f"aqmlab {aqmlab.__version__}, {datetime.datetime.now().isoformat(timespec='seconds')}, {where}",
     )
-    staging = path.with_name(f".{path.name}.tmp")
-    staging.write_text(html)
-    staging.replace(path)
-    return path
+    from aqmlab._fsio import write_atomic
+
+    return write_atomic(path, html)
 
 
 def write_combined_report(directories: list[Path], out: Path, title: str, introduction: str) -> Path:
