@@ -26,7 +26,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["Jet", "taylor_rhs", "jacobians"]
+__all__ = ["Jet", "taylor_rhs", "jacobians", "jacobians_at"]
 
 
 def _is_jet(x) -> bool:
@@ -430,13 +430,22 @@ def taylor_rhs(model, P: dict, y: np.ndarray, lag: np.ndarray, dy: np.ndarray, d
 
 
 def jacobians(model, P: dict, size: int, y_eq: np.ndarray) -> np.ndarray:
-    """∂f/∂x(t − τ_a) for a = 0 (no delay) .. m at the constant state ``y_eq`` (n, B):
-    shape (B, m + 1, n_out, n_in), exact (order-1 jets, one column per argument and state)."""
-    n = model.n_states
+    """∂f/∂x(t − τ_a) for a = 0 (no delay) .. m at the constant state ``y_eq`` (n, B) (history
+    equal to it): shape (B, m + 1, n_out, n_in), exact. ``P`` unprepared, as from ``resolve``."""
     m = len(model.delay_names)
+    lag = np.repeat(y_eq[None], m, axis=0) if m else np.empty((0, *y_eq.shape))
+    return jacobians_at(model, P, y_eq, lag)
+
+
+def jacobians_at(model, P: dict, y: np.ndarray, lag: np.ndarray) -> np.ndarray:
+    """∂f/∂x(t) and ∂f/∂x(t − τ_k) at the states ``y`` (n, B) with delayed states ``lag``
+    (m, n, B): shape (B, m + 1, n_out, n_in), exact (order-1 jets, one batch column per point,
+    argument and state, one call of the right-hand side). ``P`` unprepared (floats or (B,))."""
+    n, size = y.shape
+    m = lag.shape[0]
     K = (m + 1) * n  # one direction per (argument, state)
-    Y = np.repeat(y_eq[:, :, None], K, axis=2)  # (n, B, K)
-    L = np.repeat(Y[None], m, axis=0) if m else np.empty((0, n, size, K))
+    Y = np.repeat(y[:, :, None], K, axis=2)  # (n, B, K)
+    L = np.repeat(lag[:, :, :, None], K, axis=3)  # (m, n, B, K)
     dY = np.zeros_like(Y)
     dL = np.zeros_like(L)
     col = 0
