@@ -405,7 +405,8 @@ def orbit_branch(
     q = Lya.q / np.max(np.abs(Lya.q) / scale)  # the critical eigenvector, max relative component 1
     V = 2.0 * np.real(q[None, :] * np.exp(2j * np.pi * mesh.nodes)[:, None])  # 2 Re(q e^(2πis)), (N, n)
     T0 = 2.0 * math.pi / omega
-    wvec = np.concatenate([np.repeat(1.0 / scale[None, :], N, axis=0).ravel() / math.sqrt(N), [1.0 / T0, 1.0 / abs(pc)]])
+    profile_weights = np.repeat(1.0 / scale[None, :], N, axis=0).ravel() / math.sqrt(N)
+    wvec = np.concatenate([profile_weights, [1.0 / T0, 1.0 / abs(pc)]])  # the scaled norm
 
     def amplitude_condition(eps):
         # ⟨x − x*, V⟩ / ⟨V, V⟩ = ε: the amplitude along the Hopf eigenfunction fixed, p free
