@@ -15,7 +15,8 @@ from aqmlab.stability.orbits import Collocation, correct_orbit, orbit_branch
 def test_threshold_orbits_match_simulation_q40_to_100():
     """Seed 000 eq. (36), Section VI-A: the stable cycles for q_th = 40..100. Collocation
     (40 intervals, degree 4) against the RK4 integrator (τ/100 steps, amplitude and period
-    over the last 100 s of 400: q_th = 40 is near the Hopf point, its transient decays slowly): both to ≤ 1e-3 relative (measured: ≤ 1e-4)."""
+    over the last 100 s of 400: q_th = 40 is near the Hopf point, its transient decays
+    slowly): both to ≤ 1e-3 relative (measured: ≤ 1e-4)."""
     qs = np.array([40.0, 60.0, 80.0, 100.0])
     branch = orbit_branch("ctcp-threshold", "q_th", 10.0, 100.0, max_points=40, with_floquet=False)
     assert branch.stop.startswith("q_th left") and not branch.folds
