@@ -118,3 +118,40 @@ def test_fold_of_cycles_and_the_stable_outer_cycle():
     )
     assert sim.amplitude("u", tail=1.0)[0] == pytest.approx(o.amplitude[0], rel=1e-3)
     assert sim.period("u", tail=1.0)[0] == pytest.approx(o.period, rel=1e-3)
+
+
+def test_bifurcation_command_writes_the_orbit_branch_and_the_notebook_shows_it(tmp_path):
+    """`aqmlab bifurcation` continues the orbits from the Hopf point: orbits.parquet (period,
+    amplitudes, multipliers, stability, constraint), the branch in bifurcation.json, and the
+    Diagram's notebook display lists the branch beside the figure."""
+    import json
+
+    import pyarrow.parquet as pq
+    from aqmlab.cli import app
+    from aqmlab.stability.bifurcation import bifurcation_diagram
+    from typer.testing import CliRunner
+
+    out = tmp_path / "threshold"
+    command = [
+        "bifurcation",
+        "ctcp-threshold",
+        "--param",
+        "q_th=30..50",
+        "--points",
+        "3",
+        "--t-end",
+        "60",
+        "-o",
+        str(out),
+    ]
+    result = CliRunner().invoke(app, command)
+    assert result.exit_code == 0, result.output
+    table = pq.read_table(out / "orbits.parquet").to_pydict()
+    assert len(table["q_th"]) >= 3 and all(table["stable"]) and max(table["q_th"]) > 50
+    assert all(mu < 1.0 for mu in table["max_multiplier"])
+    info = json.loads((out / "bifurcation.json").read_text())
+    assert info["orbits"]["end"] == "q_th left [30, 50]" and info["orbits"]["folds"] == []
+    d = bifurcation_diagram("ctcp-threshold", "q_th", [45.0], t_end=50.0)
+    d.orbits = orbit_branch("ctcp-threshold", "q_th", 10.0, 50.0, max_points=4, with_floquet=False)
+    html = d._repr_html_()
+    assert "Hopf point" in html and "branch end" in html and "data:image/png;base64" in html
