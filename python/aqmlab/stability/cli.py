@@ -297,10 +297,16 @@ def bifurcation_command(
         Path | None,
         typer.Option("--out", "-o", help="output directory (bifurcation.png, .parquet) [aqmlab-out/bifurcation/MODEL]"),
     ] = None,
+    orbits: Annotated[
+        bool,
+        typer.Option("--orbits/--no-orbits", help="continue the periodic orbits from the Hopf point (collocation)"),
+    ] = True,
     force: ForceOpt = False,
 ):
     """Bifurcation diagram: limit-cycle amplitude against a parameter, from batch integration,
-    with the Hopf point and the normal-form square-root law when a Hopf point lies in the range."""
+    with the Hopf point, the normal-form square-root law and the branch of periodic orbits
+    (collocation, stable and unstable, with period and Floquet multipliers) when a Hopf point
+    lies in the range."""
     import numpy as np
     import pyarrow.parquet as pq
 
@@ -329,18 +335,37 @@ def bifurcation_command(
             beyond = values[(values - h.value) / L.mu2 > 0]
             predicted = (beyond, [L.amplitude(v - h.value)[j] for v in beyond])
             info = {"hopf": h.value, "omega": h.omega, "kind": L.kind, "l1": L.l1, "mu2": L.mu2, "beta2": L.beta2}
+            if orbits:
+                from aqmlab.stability.orbits import orbit_branch
+
+                try:
+                    branch = orbit_branch(m, name, lo, hi, params, hopf=h)
+                    diagram.orbits = branch
+                    info["orbits"] = {
+                        "points": len(branch.orbits),
+                        "folds": [float(branch.values[i]) for i in branch.folds],
+                        "end": branch.stop,
+                    }
+                except FluidError as exc:
+                    info["orbits"] = {"note": str(exc)}
         except FluidError as exc:
             info = {"hopf": None, "note": str(exc)}
     except FluidError as exc:
         _fail(str(exc))
     tmp = _out_dir(out, force)
     pq.write_table(diagram.table(), tmp / "bifurcation.parquet")
+    if diagram.orbits is not None:
+        pq.write_table(diagram.orbits.table(), tmp / "orbits.parquet")
     plot_diagram(diagram, tmp / "bifurcation.png", critical=info.get("hopf"), predicted=predicted)
     (tmp / "bifurcation.json").write_text(
         json.dumps({"model": m.name, "param": name, **info, **diagram.meta}, indent=1, default=float)
     )
     _publish(tmp, out)
     console.print(f"{m.name}: {points} points; Hopf: {info.get('hopf')} ({info.get('kind', '-')}); written: {out}")
+    if diagram.orbits is not None:
+        b = diagram.orbits
+        kinds = "stable" if b.stable.all() else "unstable" if not b.stable.any() else "stable and unstable"
+        console.print(f"periodic orbits: {len(b.orbits)} ({kinds}), folds: {len(b.folds)}; branch end: {b.stop}")
 
 
 app.command("stability")(stability_command)

@@ -12,8 +12,9 @@
   p^H Δ'(iω) q = 1 (Kuznetsov, Elements of Applied Bifurcation Theory, §3.5, carried to delay
   equations as in Janssens' normal forms for DDEs / DDE-BIFTOOL). The multilinear forms B and C
   are directional derivatives of the model's right-hand side along history functions,
-  evaluated at θ = 0 and θ = −τ_k, by 5- and 6-point central differences (O(h⁴)), all in one
-  batched call. With the eigenvector normalised to q_0 = 1 (seed 000 Appendix), Re c1 equals
+  evaluated at θ = 0 and θ = −τ_k, exact to rounding: second and third Taylor coefficients in
+  truncated Taylor arithmetic (:mod:`aqmlab.stability.jets`) along complex directions,
+  polarised, all in one batched call. With the eigenvector normalised to q_0 = 1 (seed 000 Appendix), Re c1 equals
   the Appendix's Re c1(0), and μ2 = −Re c1/Re λ'(p_c), β2 = 2 Re c1, T2 = −(Im c1 + μ2 Im λ')/ω
   (seed 000 eq. 68 and Hassard-Kazarinoff-Wan).
 * :func:`appendix_ctcp_noavg` — seed 000 Appendix eqs. (47)-(68) for system (26), with the
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from aqmlab.stability.jets import taylor_rhs
 from aqmlab.stability.linearise import StabilityError, linearise_batch, resolve_model
 from aqmlab.stability.roots import char_matrix, char_matrix_derivative, characteristic_roots
 
@@ -199,19 +201,29 @@ def find_hopf(
 def transversality(
     model, params: Mapping[str, object], param: str, omega: float, *, options: Mapping[str, object] | None = None
 ) -> complex:
-    """dλ/dp at the root λ = iω of det Δ(λ; p) = 0: −(∂det/∂p)/(∂det/∂λ). Re > 0 means the pair
-    crosses into the right half-plane as p increases (seed 000 eqs. 23-24, 34)."""
+    """dλ/dp at the root λ = iω of det Δ(λ; p) = 0. Re > 0 means the pair crosses into the right
+    half-plane as p increases (seed 000 eqs. 23-24, 34).
+
+    For a simple root, implicit differentiation of Δ(λ(p); p) q(p) = 0 gives
+    dλ/dp = −(pᴴ ∂Δ/∂p q)/(pᴴ ∂Δ/∂λ q) with q, p the right and left null vectors of Δ(iω)
+    (Kuznetsov, Elements of Applied Bifurcation Theory, 3rd ed., §3.5 / Lemma 3.6 for the ODE
+    case; the same bordering argument holds for the characteristic matrix of a DDE). The null
+    vectors come from the SVD, so an exactly singular Δ(iω) (an accurate Hopf point) is the
+    ordinary case, not a LinAlgError. ∂Δ/∂p (through the equilibrium, the exact Jacobians and
+    the delays) is a 4-point central difference (O(h⁴)) with h = 1e-4·|p|.
+    """
     model = resolve_model(model, options)
     p = float(params[param]) if param in params else model.params[param].default
-    hp = 1e-6 * max(abs(p), 1e-12)
-    s0, s1, s_1 = system_at(model, dict(params), [{param: p}, {param: p + hp}, {param: p - hp}])
+    hp = 1e-4 * max(abs(p), 1e-12)
     lam = 1j * omega
-    d1 = np.linalg.det(char_matrix(*s1, lam))
-    d_1 = np.linalg.det(char_matrix(*s_1, lam))
-    D = char_matrix(*s0, lam)
-    ddl = np.linalg.det(D) * np.trace(np.linalg.solve(D, char_matrix_derivative(*s0, lam)))
-    ddp = (d1 - d_1) / (2 * hp)
-    return complex(-ddp / ddl)
+    s0, s1, s_1, s2, s_2 = system_at(model, dict(params), [{param: p + o * hp} for o in (0.0, 1.0, -1.0, 2.0, -2.0)])
+    dD = (8.0 * (char_matrix(*s1, lam) - char_matrix(*s_1, lam)) - (char_matrix(*s2, lam) - char_matrix(*s_2, lam))) / (
+        12.0 * hp
+    )
+    left, right = _null_vectors(s0, omega)
+    num = left.conj() @ dD @ right
+    den = left.conj() @ char_matrix_derivative(*s0, lam) @ right
+    return complex(-num / den)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -280,56 +292,38 @@ class _Forms:
         """Stack a history function (callable θ -> (n,) complex) into (m+1, n)."""
         return np.array([vec_fn(0.0)] + [vec_fn(-t) for t in self.delays])
 
-    def _eval(self, dirs: np.ndarray, coeffs: list[float], h: float) -> np.ndarray:
-        """Σ_c coeffs[c] f(y + c_off h d) for each direction d (k, m+1, n) real."""
+    def taylor(self, dirs: np.ndarray, order: int) -> np.ndarray:
+        """Taylor coefficient ``order`` of t ↦ f(x* + t d) for each history direction d
+        (k, m+1, n) (complex allowed), exact (:mod:`aqmlab.stability.jets`); shape (k, n)."""
+        dirs = np.asarray(dirs, dtype=complex)
         k = dirs.shape[0]
-        offs = [o for o in coeffs]
-        cols = []
-        for d in dirs:
-            for o in offs:
-                cols.append(self.y[None, :] + o * h * d)
-        X = np.array(cols)  # (k*len, m+1, n)
-        Y = np.ascontiguousarray(X[:, 0, :].T)
-        L = np.ascontiguousarray(np.transpose(X[:, 1:, :], (1, 2, 0)))
+        Y = np.repeat(self.y[:, None], k, axis=1)
+        L = np.repeat(Y[None], self.m, axis=0)
+        dY = np.ascontiguousarray(dirs[:, 0, :].T)
+        dL = np.ascontiguousarray(np.transpose(dirs[:, 1:, :], (1, 2, 0)))
         Q = self.model.prepare(dict(self.P))
-        F = np.asarray(self.model.rhs(0.0, Y, L, Q)).T.reshape(k, len(offs), self.n)
-        return F
+        return taylor_rhs(self.model, Q, Y, L, dY, dL, order)[order].T
 
     def quad(self, dirs: np.ndarray) -> np.ndarray:
-        """B(v, v) for real directions v (k, m+1, n)."""
-        s = np.array([1.0 / m if (m := float(np.max(np.abs(d) / self.scale[None, :]))) > 0 else 1.0 for d in dirs])
-        h = 1e-2
-        F = self._eval(dirs * s[:, None, None], [2, 1, 0, -1, -2], h)
-        d2 = (-F[:, 0] + 16 * F[:, 1] - 30 * F[:, 2] + 16 * F[:, 3] - F[:, 4]) / (12 * h * h)
-        return d2 / (s * s)[:, None]
+        """B(v, v) = f''[v, v] = 2 × the second Taylor coefficient, for directions v (k, m+1, n)."""
+        return 2.0 * self.taylor(dirs, 2)
 
     def cubic(self, dirs: np.ndarray) -> np.ndarray:
-        """C(v, v, v) for real directions v."""
-        s = np.array([1.0 / m if (m := float(np.max(np.abs(d) / self.scale[None, :]))) > 0 else 1.0 for d in dirs])
-        h = 2e-2
-        F = self._eval(dirs * s[:, None, None], [3, 2, 1, -1, -2, -3], h)
-        d3 = (-F[:, 0] + 8 * F[:, 1] - 13 * F[:, 2] + 13 * F[:, 3] - 8 * F[:, 4] + F[:, 5]) / (8 * h**3)
-        return d3 / (s**3)[:, None]
+        """C(v, v, v) = 6 × the third Taylor coefficient."""
+        return 6.0 * self.taylor(dirs, 3)
 
     def B(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
-        """Complex bilinear B(u, v) by polarisation over real and imaginary parts."""
-        ur, ui, vr, vi = u.real, u.imag, v.real, v.imag
-        pairs = [(ur, vr), (ui, vi), (ur, vi), (ui, vr)]
-        dirs = []
-        for a, b in pairs:
-            dirs += [a + b, a - b]
-        Q = self.quad(np.array(dirs))
-        Bs = [(Q[2 * k] - Q[2 * k + 1]) / 4.0 for k in range(4)]
-        return (Bs[0] - Bs[1]) + 1j * (Bs[2] + Bs[3])
+        """Symmetric bilinear B(u, v) = (Q(u + v) − Q(u − v))/4 (polarisation; complex
+        directions are the bilinear extension, so no split into real and imaginary parts)."""
+        Q = self.quad(np.array([u + v, u - v]))
+        return (Q[0] - Q[1]) / 4.0
 
     def C_uub(self, u: np.ndarray) -> np.ndarray:
-        """C(u, u, ū) = C(a,a,a) + C(a,b,b) + i (C(a,a,b) + C(b,b,b)) for u = a + ib."""
-        a, b = u.real, u.imag
-        c = self.cubic(np.array([a, b, a + b, a - b]))
-        ca, cb, cp, cm = c
-        aab = (cp - cm - 2 * cb) / 6.0
-        abb = (cp + cm - 2 * ca) / 6.0
-        return (ca + abb) + 1j * (aab + cb)
+        """C(u, u, ū) = [K(u + ū) − K(u − ū) − 2K(ū)]/6 with K(x) = C(x, x, x) (polarisation of a
+        symmetric trilinear form)."""
+        ub = u.conj()
+        K = self.cubic(np.array([u + ub, u - ub, ub]))
+        return (K[0] - K[1] - 2.0 * K[2]) / 6.0
 
 
 def lyapunov(

@@ -6,12 +6,10 @@ delay system is
     u̇(t) = A_0 u(t) + Σ_k A_k u(t − τ_k),     A_0 = ∂f/∂x(t),  A_k = ∂f/∂x(t − τ_k)
 
 (seed 000 eqs. 11 and 27 are this system written out by hand for the CTCP-RED models; the
-tests compare the two). The right-hand sides use ``np.clip``/``np.where`` for the physical
-boundaries, which complex-step differentiation cannot pass through, so derivatives are
-central differences with one Richardson extrapolation (error O(h^4)), step
-h_j = 1e-3·max(1, |x*_j|) per state; all perturbed arguments go through the model's
-vectorised right-hand side in one call (columns of one batch), so linearising many parameter
-points at once costs one call as well.
+tests compare the two). The derivatives are exact to rounding: the model's own vectorised right-hand side is
+evaluated in first-order Taylor arithmetic (:mod:`aqmlab.stability.jets`, forward-mode
+automatic differentiation; branches of ``np.clip``/``np.where`` are taken on the value), one
+column per (argument, state) direction and parameter point, in one call.
 """
 
 from __future__ import annotations
@@ -22,15 +20,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from aqmlab.fluid.models.base import FluidError, FluidModel
+from aqmlab.stability.jets import jacobians
 
 __all__ = ["Linearisation", "linearise", "linearise_batch", "StabilityError", "resolve_model"]
 
 
 class StabilityError(FluidError):
     """Bad input to the stability tools; the message names the field, the value and what is allowed."""
-
-
-REL_STEP = 1e-3
 
 
 def resolve_model(model, options: Mapping[str, object] | None = None) -> FluidModel:
@@ -107,34 +103,7 @@ def linearise_batch(model: FluidModel, P: dict, size: int, equilibrium: np.ndarr
     y_eq = np.asarray(model.equilibrium(P, size) if equilibrium is None else equilibrium, dtype=float).reshape(n, size)
     if not np.all(np.isfinite(y_eq)):
         raise StabilityError(f"{model.name}: the equilibrium is not finite; allowed: parameters with an equilibrium")
-    h = REL_STEP * np.maximum(1.0, np.abs(y_eq))  # (n, B)
-    # stencil: 1 base-independent set of columns per (argument a in 0..m, state j, offset in ±h, ±2h)
-    offsets = np.array([1.0, -1.0, 2.0, -2.0])
-    n_args = m + 1
-    K = n_args * n * offsets.size
-    Y = np.repeat(y_eq[:, :, None], K, axis=2)  # (n, B, K)
-    L = np.repeat(Y[None], m, axis=0) if m else np.empty((0, n, size, K))
-    col = 0
-    for a in range(n_args):
-        for j in range(n):
-            for o in offsets:
-                target = Y if a == 0 else L[a - 1]
-                target[j, :, col] += o * h[j]
-                col += 1
-    # parameter arrays repeated per column: point b, column c -> flat index b*K + c
-    Q = {}
-    for key, value in P.items():
-        Q[key] = np.repeat(np.asarray(value, dtype=float), K) if np.ndim(value) else value
-    Q = model.prepare(Q)
-    y_flat = Y.reshape(n, size * K)
-    lag_flat = np.ascontiguousarray(L.reshape(m, n, size * K))
-    F = np.asarray(model.rhs(0.0, np.ascontiguousarray(y_flat), lag_flat, Q), dtype=float).reshape(
-        n, size, n_args, n, 4
-    )
-    d1 = (F[..., 0] - F[..., 1]) / 2.0  # f(+h) − f(−h) over 2 (divide by h below)
-    d2 = (F[..., 2] - F[..., 3]) / 4.0
-    deriv = (4.0 * d1 - d2) / 3.0 / h.T[None, :, None, :]  # Richardson, (n_out, B, n_args, n_in)
-    J = np.transpose(deriv, (1, 2, 0, 3))  # (B, n_args, n_out, n_in)
+    J = jacobians(model, P, size, y_eq)  # (B, m + 1, n, n), exact (Taylor arithmetic)
     A0 = np.ascontiguousarray(J[:, 0])
     A = np.ascontiguousarray(J[:, 1:])
     delays = (

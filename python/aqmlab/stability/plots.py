@@ -65,18 +65,54 @@ def plot_chart(
     return path
 
 
-def plot_diagram(diagram, path: str | Path, *, critical: float | None = None, predicted=None) -> Path:
-    fig = _figure()
-    ax = fig.subplots()
-    ax.plot(diagram.values, diagram.amplitude, "o", ms=3, label="integration (half peak-to-peak)")
-    if predicted is not None:
-        ax.plot(predicted[0], predicted[1], "-", label="normal form K sqrt(p − p_c)")
-    if critical is not None:
-        ax.axvline(critical, color="k", lw=0.8, ls=":", label="Hopf point")
+def _segments(branch):
+    """Runs of equal stability along an orbit branch: (indices, stable) with shared end points."""
+    stable = branch.stable
+    runs, start = [], 0
+    for i in range(1, len(stable) + 1):
+        if i == len(stable) or stable[i] != stable[start]:
+            runs.append((np.arange(start, min(i + 1, len(stable))), bool(stable[start])))
+            start = i
+    return runs
+
+
+def draw_diagram(fig, diagram, *, critical: float | None = None, predicted=None) -> None:
+    """Amplitude (and, with an orbit branch, period) against the parameter: integration as dots,
+    the collocated orbit branch (:mod:`aqmlab.stability.orbits`) stable solid, unstable dashed."""
+    branch = getattr(diagram, "orbits", None)
+    axes = fig.subplots(1, 2) if branch is not None else [fig.subplots()]
+    ax = axes[0]
     options = diagram.meta.get("options", {}) if isinstance(diagram.meta, dict) else {}
+    ax.plot(diagram.values, diagram.amplitude, "o", ms=3, color="C0", label="integration (half peak-to-peak)")
+    if predicted is not None:
+        ax.plot(predicted[0], predicted[1], "-", color="C1", lw=0.8, label="normal form K sqrt(p − p_c)")
+    if branch is not None and branch.orbits:
+        j = branch.state_names.index(diagram.state)
+        amp, per, vals = branch.amplitudes(j), branch.periods, branch.values
+        for k, (idx, stable) in enumerate(_segments(branch)):
+            style = "-" if stable else "--"
+            label = None if k > 1 else ("periodic orbits, stable" if stable else "periodic orbits, unstable")
+            ax.plot(vals[idx], amp[idx], style, color="C2", label=label)
+            axes[1].plot(vals[idx], per[idx], style, color="C2")
+        for i in branch.folds:
+            ax.plot(vals[i], amp[i], "k^", ms=5, label="fold of cycles" if i == branch.folds[0] else None)
+        if branch.orbits[-1].constrained:
+            ax.plot(vals[-1], amp[-1], "rx", ms=6, label="box constraint reached")
+        axes[1].plot(diagram.values, diagram.period, "o", ms=3, color="C0")
+        axes[1].set_xlabel(_labelled(diagram.model, diagram.param, options))
+        axes[1].set_ylabel("period (s)")
+    if critical is not None:
+        for axis in axes:
+            axis.axvline(critical, color="k", lw=0.8, ls=":", label="Hopf point" if axis is ax else None)
     ax.set_xlabel(_labelled(diagram.model, diagram.param, options))
     ax.set_ylabel(f"amplitude of {_labelled(diagram.model, diagram.state, options)}")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7)
+
+
+def plot_diagram(diagram, path: str | Path, *, critical: float | None = None, predicted=None) -> Path:
+    branch = getattr(diagram, "orbits", None)
+    fig = _figure(10.0 if branch is not None else 6.0, 4.0)
+    draw_diagram(fig, diagram, critical=critical, predicted=predicted)
     path = Path(path)
     fig.savefig(path)
     return path

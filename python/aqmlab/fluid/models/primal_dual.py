@@ -190,8 +190,9 @@ class PrimalDual(FluidModel):
         dy = np.empty_like(y)
         n_pairs = len(self.pairs)
         # route prices q_r(t) from p_l(t − T^b_{lr}) (eq. 9 or eq. 36)
-        q = np.zeros((R, y.shape[1])) if self.feedback == "linear" else np.ones((R, y.shape[1]))
-        y_links = np.zeros((L, y.shape[1]))
+        # *_like(y): so that the Taylor arithmetic of the stability tools (stability/jets.py) runs through
+        q = np.zeros_like(y[:R]) if self.feedback == "linear" else np.ones_like(y[:R])
+        y_links = np.zeros_like(y[R : R + L])
         for k, (r, link) in enumerate(self.pairs):
             back = lag[R + n_pairs + k]
             p_l = self.price(back[z_index + link], link, P)  # p_l(t − T^b_{lr})
