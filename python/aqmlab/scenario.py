@@ -265,3 +265,28 @@ def embedded_scenario(name: str) -> Scenario:
         raise ScenarioError(f"embedded scenario {name!r} does not exist; known: {', '.join(known)}")
     with resources.as_file(path) as file:
         return Scenario.from_toml(file)
+
+
+def example_names() -> list[str]:
+    """The names of the example scenarios bundled in the package (`aqmlab examples`; the
+    files `examples/` links to, in `aqmlab/scenarios/`)."""
+    from importlib import resources
+
+    folder = resources.files("aqmlab") / "scenarios"
+    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def load_scenario(target: str | Path) -> Scenario:
+    """A scenario from a TOML path or, when the text names no file and is not a path, a
+    bundled example (`aqmlab run seed000-fig6-rtt10` from anywhere)."""
+    path = Path(target)
+    if path.is_file() or str(target).endswith(".toml") or len(path.parts) > 1:
+        return Scenario.from_toml(path)
+    import difflib
+
+    names = example_names()
+    if str(target) in names:
+        return embedded_scenario(str(target))
+    match = difflib.get_close_matches(str(target), names, n=1, cutoff=0.6)
+    hint = f"; did you mean {match[0]!r}?" if match else ""
+    raise ScenarioError(f"{target}: no such scenario file, nor a bundled example{hint} (list them: `aqmlab examples`)")

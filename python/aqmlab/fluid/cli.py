@@ -175,8 +175,12 @@ def _make_command(name: str):
         except KeyboardInterrupt:
             _fail("interrupted; nothing was written", code=130)
 
+    from aqmlab.analysis.fluid_mapping import PER_FLOW, PER_FLOW_MODELS
+
+    physical = PER_FLOW if name in PER_FLOW_MODELS else {}
     params_help = "\n\n".join(
-        f"{key} = {spec.default:g} {spec.unit}: {spec.doc}" for key, spec in getattr(cls(), "params", {}).items()
+        f"{key} = {spec.default:g} {spec.unit}: {spec.doc}" + (f" — {physical[key]}" if key in physical else "")
+        for key, spec in getattr(cls(), "params", {}).items()
     )
     command.__doc__ = f"{cls.title}. Source: {cls.source}.\n\nParameters (--set):\n\n{params_help}"
     return command
