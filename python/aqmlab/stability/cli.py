@@ -498,7 +498,7 @@ def bifurcation_command(
     t_end: Annotated[float | None, typer.Option(help="integration time, s (default 600 delays)")] = None,
     out: Annotated[
         Path | None,
-        typer.Option("--out", "-o", help="output directory (bifurcation.png, .parquet) [aqmlab-out/bifurcation/MODEL]"),
+        typer.Option("--out", "-o", help="also write bifurcation.png, .parquet and .json into this directory"),
     ] = None,
     force: ForceOpt = False,
 ):
@@ -518,8 +518,8 @@ def bifurcation_command(
     name, (lo, hi) = named_range(param, "--param")
     if points < 1:
         _fail(f"--points = {points}; allowed: an integer >= 1")
-    out = out or _default_out("bifurcation", model)
-    refuse_to_overwrite(out, force)
+    if out is not None:
+        refuse_to_overwrite(out, force)
     try:
         values = np.linspace(lo, hi, points)
         diagram = bifurcation_diagram(m, name, values, params, state=state, t_end=t_end)
@@ -536,6 +536,12 @@ def bifurcation_command(
             info = {"hopf": None, "note": str(exc)}
     except FluidError as exc:
         _fail(str(exc))
+    console.print(
+        f"{m.name}: {points} points of {name} in [{lo:g}, {hi:g}]; Hopf: {info.get('hopf')} ({info.get('kind', '-')})",
+        highlight=False,
+    )
+    if out is None:  # the analysis is printed; files only with --out
+        return
     tmp = _out_dir(out, force)
     pq.write_table(diagram.table(), tmp / "bifurcation.parquet")
     plot_diagram(diagram, tmp / "bifurcation.png", critical=info.get("hopf"), predicted=predicted)
@@ -543,7 +549,7 @@ def bifurcation_command(
         json.dumps({"model": m.name, "param": name, **info, **diagram.meta}, indent=1, default=float)
     )
     _publish(tmp, out)
-    console.print(f"{m.name}: {points} points; Hopf: {info.get('hopf')} ({info.get('kind', '-')}); written: {out}")
+    console.print(f"written: {out}")
 
 
 app.command("stability")(stability_command)
