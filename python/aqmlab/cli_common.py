@@ -33,7 +33,7 @@ def fail(message: str, code: int = 2) -> NoReturn:
     """One line on stderr, `error: ...`, and exit `code` (2: bad input)."""
     from rich.markup import escape
 
-    console().print(f"[bold red]error:[/] {escape(message)}", highlight=False)
+    console().print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -67,7 +67,9 @@ def parse_range(text: str, option: str, parse: Callable[[str], Any] = float) -> 
     try:
         values = [parse(part.strip()) for part in parts]
     except ValueError as error:
-        fail(f"{option} {text!r}: {error}")
+        guess = text.replace(":", "..") if ":" in text and ".." not in text else None
+        hint = f"; did you mean {guess!r}?" if guess else ""
+        fail(f"{option} {text!r}: {error}; allowed: a value or a range LOW..HIGH{hint}")
     low, high = values[0], values[-1]
     if isinstance(low, float) and not (math.isfinite(low) and math.isfinite(high)):
         fail(f"{option} {text!r}; allowed: finite values")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Annotated
 
@@ -17,7 +18,9 @@ console = Console(stderr=True)
 
 
 def _fail(message: str, code: int = 2) -> None:
-    console.print(f"[bold red]error:[/] {message}", highlight=False)
+    from rich.markup import escape
+
+    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -83,7 +86,8 @@ def sweep(
         _fail(str(error))
     except KeyboardInterrupt:
         _fail(
-            f"interrupted; completed runs are kept — continue with: aqmlab sweep {sweep_file} --out {out} --resume",
+            "interrupted; completed runs are kept — continue with: "
+            f"aqmlab sweep {shlex.quote(str(sweep_file))} --out {shlex.quote(str(out))} --resume",
             code=130,
         )
     for outcome in failed:

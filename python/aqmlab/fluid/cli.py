@@ -23,7 +23,11 @@ class _ModelGroup(TyperGroup):
 
     def resolve_command(self, ctx, args):
         if args and args[0] not in self.commands and not args[0].startswith("-"):
-            ctx.fail(f"model = {args[0]!r} is not a fluid model; allowed: {', '.join(MODELS)}")
+            import difflib
+
+            match = difflib.get_close_matches(args[0], list(MODELS), n=1, cutoff=0.6)
+            hint = f"; did you mean {match[0]!r}?" if match else ""
+            ctx.fail(f"model = {args[0]!r} is not a fluid model{hint} (allowed: {', '.join(MODELS)})")
         return super().resolve_command(ctx, args)
 
     def list_commands(self, ctx):
