@@ -1,5 +1,5 @@
 """Figure and table of `run.py`'s results (issue 9 item 4): `fluid-vs-packet.png` and
-`table.md` beside this file (the table is copied into docs/validation-fluid-packet.md)."""
+`table.md` beside this file (the mapping itself: docs/fluid-mapping.md)."""
 
 from __future__ import annotations
 

@@ -23,10 +23,38 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     help="aqmlab: TCP congestion control and AQM laboratory.",
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"aqmlab {version('aqmlab')}")
+        except PackageNotFoundError:  # running from a checkout without an install
+            typer.echo("aqmlab (not installed: no version)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """aqmlab: TCP congestion control and AQM laboratory."""
+
+
 console = Console(stderr=True)
+
+
+def _quote(path) -> str:
+    """A path as a shell word (printed commands can be pasted)."""
+    import shlex
+
+    return shlex.quote(str(path))
 
 
 def _fail(message: str, code: int = 2) -> None:
@@ -91,7 +119,9 @@ def run_with_progress(scenario, *, seed: int | None, quiet: bool, allow_large: b
 
 @app.command()
 def run(
-    scenario_file: Annotated[Path, typer.Argument(help="Scenario TOML file.")],
+    scenario_file: Annotated[
+        Path, typer.Argument(help="Scenario TOML file, or a bundled example's name (`aqmlab examples`).")
+    ],
     out: Annotated[
         Path | None,
         typer.Option("--out", "-o", help="Directory for data, summary and figures [aqmlab-out/run/SCENARIO-NAME]."),
@@ -113,9 +143,9 @@ def run(
     from aqmlab._fsio import os_error_message
 
     try:
-        from aqmlab.scenario import Scenario
+        from aqmlab.scenario import load_scenario
 
-        scenario = Scenario.from_toml(scenario_file)
+        scenario = load_scenario(scenario_file)
         out = out or DEFAULT_OUT / "run" / scenario.name
         refuse_to_overwrite(out, force)
         try:
@@ -193,7 +223,9 @@ def _identity(path: Path) -> tuple[int, int] | None:
 
 @app.command()
 def validate(
-    scenario_file: Annotated[Path, typer.Argument(help="Scenario TOML file.")],
+    scenario_file: Annotated[
+        Path, typer.Argument(help="Scenario TOML file, or a bundled example's name (`aqmlab examples`).")
+    ],
     allow_large: Annotated[
         bool, typer.Option("--allow-large", help="Accept a scenario above the work and memory limits.")
     ] = False,
@@ -202,10 +234,10 @@ def validate(
 
     The work estimate comes first: a scenario above the limits is refused before the engine
     allocates anything (with --allow-large it is built, and checked, like any other)."""
-    from aqmlab.scenario import Scenario
+    from aqmlab.scenario import load_scenario
 
     try:
-        scenario = Scenario.from_toml(scenario_file)
+        scenario = load_scenario(scenario_file)
         import numpy  # noqa: F401 - before the engine module (see aqmlab.simulation)
 
         from aqmlab import _engine, workload
@@ -228,6 +260,8 @@ def summary(directory: Annotated[Path, typer.Argument(help="A results directory 
     from aqmlab._fsio import os_error_message
     from aqmlab.results import Results
 
+    if (directory / "study.json").is_file():  # a study directory: its table is `aqmlab study`
+        _fail(f"{directory} is a study (a sweep's runs), not one run; its table: aqmlab study {_quote(directory)}")
     try:
         if not directory.exists():
             _fail(f"{directory} does not exist")

@@ -68,7 +68,9 @@ def parse_range(text: str, option: str, parse: Callable[[str], Any] = float) -> 
     try:
         values = [parse(part.strip()) for part in parts]
     except ValueError as error:
-        fail(f"{option} {text!r}: {error}")
+        guess = text.replace(":", "..") if ":" in text and ".." not in text else None
+        hint = f"; did you mean {guess!r}?" if guess else ""
+        fail(f"{option} {text!r}: {error}; allowed: a value or a range LOW..HIGH{hint}")
     low, high = values[0], values[-1]
     if isinstance(low, float) and not (math.isfinite(low) and math.isfinite(high)):
         fail(f"{option} {text!r}; allowed: finite values")

@@ -205,6 +205,9 @@ def format_validation_error(error: ValidationError, source: str, data: Any = Non
             hint = f"; did you mean {match[0]!r}?" if match else ""
             lines.append((location, f"{location}: unknown field{hint}"))
             continue
+        if item["type"] == "union_tag_invalid":
+            lines.append((location, _unknown_kind(location, item, data)))
+            continue
         message = item["msg"].removeprefix("Value error, ")
         given = item.get("input")
         hidden = isinstance(given, dict | list) or item["type"] == "missing" or repr(given) in message
@@ -214,6 +217,28 @@ def format_validation_error(error: ValidationError, source: str, data: Any = Non
     if len(text) == 1:
         return f"{source}: {text[0]}"
     return "\n".join([f"{source}: {len(text)} problems", *(f"  {line}" for line in text)])
+
+
+def _unknown_kind(location: str, item: dict, data: Any) -> str:
+    """`queue.kind: 'redd' is not one of 'drop_tail', ...; did you mean 'red'?` (the field as
+    written: `cc: 'bbr' ...` for the shorthand `cc = "bbr"`)."""
+    import difflib
+
+    context = item.get("ctx") or {}
+    tag = str(context.get("tag"))
+    expected = [name.strip().strip("'") for name in str(context.get("expected_tags", "")).split(",") if name.strip()]
+    node: Any = data
+    for part in location.split("."):
+        if isinstance(node, dict):
+            node = node.get(part)
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            node = None
+    field = f"{location}.kind" if isinstance(node, dict) else location
+    match = difflib.get_close_matches(tag, expected, n=1, cutoff=0.6)
+    hint = f"; did you mean {match[0]!r}?" if match else ""
+    return f"{field}: {tag!r} is not one of {', '.join(repr(name) for name in expected)}{hint}"
 
 
 def _short(value: Any, limit: int = 80) -> str:
@@ -265,3 +290,28 @@ def embedded_scenario(name: str) -> Scenario:
         raise ScenarioError(f"embedded scenario {name!r} does not exist; known: {', '.join(known)}")
     with resources.as_file(path) as file:
         return Scenario.from_toml(file)
+
+
+def example_names() -> list[str]:
+    """The names of the example scenarios bundled in the package (`aqmlab examples`; the
+    files `examples/` links to, in `aqmlab/scenarios/`)."""
+    from importlib import resources
+
+    folder = resources.files("aqmlab") / "scenarios"
+    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def load_scenario(target: str | Path) -> Scenario:
+    """A scenario from a TOML path or, when the text names no file and is not a path, a
+    bundled example (`aqmlab run seed000-fig6-rtt10` from anywhere)."""
+    path = Path(target)
+    if path.is_file() or str(target).endswith(".toml") or len(path.parts) > 1:
+        return Scenario.from_toml(path)
+    import difflib
+
+    names = example_names()
+    if str(target) in names:
+        return embedded_scenario(str(target))
+    match = difflib.get_close_matches(str(target), names, n=1, cutoff=0.6)
+    hint = f"; did you mean {match[0]!r}?" if match else ""
+    raise ScenarioError(f"{target}: no such scenario file, nor a bundled example{hint} (list them: `aqmlab examples`)")

@@ -23,7 +23,11 @@ class _ModelGroup(TyperGroup):
 
     def resolve_command(self, ctx, args):
         if args and args[0] not in self.commands and not args[0].startswith("-"):
-            ctx.fail(f"model = {args[0]!r} is not a fluid model; allowed: {', '.join(MODELS)}")
+            import difflib
+
+            match = difflib.get_close_matches(args[0], list(MODELS), n=1, cutoff=0.6)
+            hint = f"; did you mean {match[0]!r}?" if match else ""
+            ctx.fail(f"model = {args[0]!r} is not a fluid model{hint} (allowed: {', '.join(MODELS)})")
         return super().resolve_command(ctx, args)
 
     def list_commands(self, ctx):
@@ -88,16 +92,18 @@ def run(
     history: str,
     perturbation: float,
     record_dt: float | None,
-    out: Path,
+    out: Path | None,
     force: bool,
-) -> Path:
-    """Validate everything, integrate, then write all outputs atomically."""
+) -> Path | None:
+    """Validate everything, integrate, print a summary, then (with `out`) write all outputs
+    atomically."""
     from aqmlab.cli_common import refuse_to_overwrite
     from aqmlab.fluid.integrate import grid as cartesian
     from aqmlab.fluid.integrate import integrate
     from aqmlab.fluid.plots import plot_phase, plot_timeseries
 
-    refuse_to_overwrite(out, force)
+    if out is not None:
+        refuse_to_overwrite(out, force)
     model = get_model(model_name, **_pairs(options, "--option"))
     values = parse_values(model, _pairs(sets, "--set"))
     params = cartesian(**values) if grid and values else values
@@ -125,7 +131,6 @@ def run(
             )
         )
 
-    path = result.save(out, overwrite=force, extra=figures)
     summary = result.summary()
     first = result.state_names[0]
     for row in summary.to_pylist()[:10]:
@@ -134,6 +139,16 @@ def run(
             f"{row[first + '_amplitude']:.3g}, period {row[first + '_period']:.4g}",
             highlight=False,
         )
+    if summary.num_rows > 10:
+        console.print(f"... {summary.num_rows - 10} more point(s)", highlight=False)
+    if out is None:
+        console.print(
+            f"{result.n_points} point(s) in {result.meta['wall_time_s']:.2f} s; nothing written (--out DIR writes "
+            "the time series, summary and figures)",
+            highlight=False,
+        )
+        return None
+    path = result.save(out, overwrite=force, extra=figures)
     console.print(f"wrote {path} ({result.n_points} point(s), {result.meta['wall_time_s']:.2f} s)")
     return path
 
@@ -161,22 +176,24 @@ def _make_command(name: str):
             float | None, typer.Option("--record-dt", help="Sampling interval of the output, s.")
         ] = None,
         out: Annotated[
-            Path | None, typer.Option("--out", "-o", help=f"Output directory [aqmlab-out/fluid/{name}].")
+            Path | None,
+            typer.Option("--out", "-o", help="Also write the time series, summary and figures into this directory."),
         ] = None,
         force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists and is not empty.")] = False,
     ) -> None:
         try:
-            from aqmlab.cli_common import DEFAULT_OUT
-
-            out = out or DEFAULT_OUT / "fluid" / name
             run(name, sets, options, grid, t_end, h, method, history, perturbation, record_dt, out, force)
         except FluidError as error:
             _fail(str(error))
         except KeyboardInterrupt:
             _fail("interrupted; nothing was written", code=130)
 
+    from aqmlab.analysis.fluid_mapping import PER_FLOW, PER_FLOW_MODELS
+
+    physical = PER_FLOW if name in PER_FLOW_MODELS else {}
     params_help = "\n\n".join(
-        f"{key} = {spec.default:g} {spec.unit}: {spec.doc}" for key, spec in getattr(cls(), "params", {}).items()
+        f"{key} = {spec.default:g} {spec.unit}: {spec.doc}" + (f" — {physical[key]}" if key in physical else "")
+        for key, spec in getattr(cls(), "params", {}).items()
     )
     command.__doc__ = f"{cls.title}. Source: {cls.source}.\n\nParameters (--set):\n\n{params_help}"
     return command

@@ -1,9 +1,11 @@
-"""Stability and Hopf-bifurcation analysis of the fluid models (see docs/stability.md)."""
+"""Stability and Hopf-bifurcation analysis of the fluid models (see docs/stability.md), and of a
+packet scenario through its fluid model (`of_scenario`, docs/fluid-mapping.md)."""
 
 from aqmlab.stability.charts import Chart, grid_chart, hopf_chart
 from aqmlab.stability.hopf import HopfPoint, Lyapunov, appendix_ctcp_noavg, find_hopf, lyapunov, transversality
 from aqmlab.stability.linearise import Linearisation, StabilityError, linearise
 from aqmlab.stability.roots import Roots, characteristic_roots
+from aqmlab.stability.scenario import ScenarioStability, of_scenario
 
 __all__ = [
     "Chart",
@@ -11,6 +13,7 @@ __all__ = [
     "Linearisation",
     "Lyapunov",
     "Roots",
+    "ScenarioStability",
     "StabilityError",
     "appendix_ctcp_noavg",
     "characteristic_roots",
@@ -19,5 +22,6 @@ __all__ = [
     "hopf_chart",
     "linearise",
     "lyapunov",
+    "of_scenario",
     "transversality",
 ]

@@ -26,7 +26,16 @@ app = typer.Typer(
 console = Console()
 err = Console(stderr=True)
 
-SetOpt = Annotated[list[str] | None, typer.Option("--set", "-s", help="parameter NAME=VALUE (repeatable)")]
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        "-s",
+        help="parameter NAME=VALUE (repeatable). The seed 000 models (ctcp-*) are PER FLOW: C = link packets/s ÷ "
+        "flows, b_min/b_max/buffer = packets ÷ flows; `aqmlab fluid MODEL --help` says what each is, and "
+        "`aqmlab stability SCENARIO.toml` derives them from a packet scenario",
+    ),
+]
 OptOpt = Annotated[
     list[str] | None, typer.Option("--option", "-O", help="model option NAME=VALUE, e.g. tcp=reno (repeatable)")
 ]
@@ -40,7 +49,9 @@ def _default_out(command: str, model: str) -> Path:
 
 
 def _fail(message: str) -> None:
-    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    from rich.markup import escape
+
+    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(2)
 
 
@@ -88,34 +99,101 @@ def _publish(tmp: Path, out: Path):
     tmp.rename(out)
 
 
+def _is_scenario(target: str) -> bool:
+    """A TOML path, an existing file, or a bundled example's name (not a fluid model)."""
+    from aqmlab.fluid.models import MODELS
+
+    if target in MODELS:
+        return False
+    if target.endswith(".toml") or Path(target).is_file():
+        return True
+    from aqmlab.scenario import example_names
+
+    return target in example_names()
+
+
+def _unknown_target(target: str) -> None:
+    import difflib
+
+    from aqmlab.fluid.models import MODELS
+    from aqmlab.scenario import example_names
+
+    known = [*MODELS, *example_names()]
+    match = difflib.get_close_matches(target, known, n=1, cutoff=0.6)
+    hint = f"; did you mean {match[0]!r}?" if match else ""
+    _fail(
+        f"MODEL_OR_SCENARIO = {target!r} is neither a fluid model nor a scenario{hint}; allowed: a model "
+        f"({', '.join(MODELS)}), a scenario TOML file, or a bundled example (`aqmlab examples`)"
+    )
+
+
+def _pick_out(out: Path | None, force: bool) -> Path | None:
+    """Where to write, if anywhere: nothing unless --out (the analysis is always printed)."""
+    if out is None:
+        return None
+    return _out_dir(out, force)
+
+
 def stability_command(
-    model: Annotated[str, typer.Argument(help="fluid model name (see `aqmlab fluid models`)")],
+    target: Annotated[
+        str,
+        typer.Argument(
+            metavar="MODEL_OR_SCENARIO",
+            help="a fluid model (listed by `aqmlab fluid --help`; parameters per flow, see `aqmlab fluid MODEL "
+            "--help`), or a packet scenario: a TOML file or a bundled example (`aqmlab examples`)",
+        ),
+    ],
     set_: SetOpt = None,
     opt: OptOpt = None,
     count: Annotated[int, typer.Option(help="number of rightmost roots to show")] = 6,
     degree: Annotated[int, typer.Option("--degree", help="Chebyshev degree N of the generator discretisation")] = 24,
     out: Annotated[
         Path | None,
-        typer.Option("--out", "-o", help="directory for roots, summary, figure [aqmlab-out/stability/MODEL]"),
+        typer.Option("--out", "-o", help="also write roots, summary and figure into this directory"),
     ] = None,
     force: ForceOpt = False,
+    boundaries: Annotated[
+        bool, typer.Option(" /--no-boundaries", help="scenario: skip the search of the Hopf boundary along each knob")
+    ] = True,
+    verify: Annotated[
+        bool, typer.Option("--verify", help="scenario: run the packet simulation and say whether the queue oscillates")
+    ] = False,
+    seeds: Annotated[str, typer.Option(help="--verify: seeds, e.g. 1,2,3")] = "1,2,3",
+    duration: Annotated[
+        float | None, typer.Option(help="--verify: simulated seconds per run [the scenario's duration]")
+    ] = None,
+    analysis_start: Annotated[
+        float | None, typer.Option(help="--verify: the oscillation is measured after this, s [duration / 5]")
+    ] = None,
 ):
-    """Equilibrium, rightmost characteristic roots, verdict and margin, and the papers' conditions side by side."""
+    """Linear stability at one point: of a fluid model (--set per-flow parameters), or of a packet
+    scenario (its fluid model derived from link rate, flows, packet size, RTT, queue policy and
+    TCP; docs/fluid-mapping.md): mapping, equilibrium, rightmost characteristic roots, verdict
+    and margin, and where the verdict changes along each physical knob."""
+    if _is_scenario(target):
+        if set_ or opt:
+            _fail("--set and --option are for fluid models; a scenario's parameters come from its file")
+        _scenario_stability(target, count, out, force, boundaries, verify, seeds, duration, analysis_start)
+        return
+    if verify:
+        _fail("--verify needs a packet scenario (a TOML file or `aqmlab examples` name); got a fluid model")
+    from aqmlab.fluid.models import MODELS
+
+    if target not in MODELS:
+        _unknown_target(target)
     from aqmlab.stability.conditions import conditions_for
     from aqmlab.stability.linearise import linearise
     from aqmlab.stability.roots import characteristic_roots
 
+    model = target
     params = _pairs(set_, "--set", True)
     options = _pairs(opt, "--option", False)
     m = _model(model, options)
-    out = out or _default_out("stability", model)
-    tmp = _out_dir(out, force)
     try:
         lin = linearise(m, params)
         roots = characteristic_roots(lin, count=count, N=degree)
         conds = conditions_for(m.name, params, options)
     except FluidError as exc:
-        tmp.rmdir()
         _fail(str(exc))
     eq = Table(title=f"{m.name} equilibrium")
     eq.add_column("state")
@@ -123,18 +201,7 @@ def stability_command(
     for name, value in zip(lin.state_names, lin.equilibrium, strict=True):
         eq.add_row(name, f"{value:.6g}")
     console.print(eq)
-    rt = Table(title="rightmost characteristic roots (Chebyshev generator + Newton)")
-    for col in ("Re λ (1/s)", "Im λ (rad/s)", "period (s)", "Newton"):
-        rt.add_column(col, justify="right")
-    for r, ok in zip(roots.roots, roots.converged, strict=True):
-        rt.add_row(
-            f"{r.real:.6g}",
-            f"{r.imag:.6g}",
-            f"{2 * math.pi / r.imag:.4g}" if r.imag > 1e-12 else "-",
-            "ok" if ok else "no",
-        )
-    console.print(rt)
-    console.print(f"verdict: [bold]{roots.verdict()}[/]  margin −max Re λ = {roots.margin:.6g} 1/s")
+    _print_roots(roots)
     if conds:
         ct = Table(title="papers' conditions")
         for col in ("condition", "kind", "lhs", "bound", "holds", "source"):
@@ -142,6 +209,9 @@ def stability_command(
         for c in conds:
             ct.add_row(c.name, c.kind, f"{c.lhs:.6g}", f"{c.rhs:.6g}", "yes" if c.holds else "no", c.source)
         console.print(ct)
+    tmp = _pick_out(out, force)
+    if tmp is None:
+        return
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -167,6 +237,139 @@ def stability_command(
     plot_roots(roots, tmp / "roots.png", title=f"{m.name}: {roots.verdict()}")
     _publish(tmp, out)
     console.print(f"written: {out}")
+
+
+def _print_roots(roots) -> None:
+    rt = Table(title="rightmost characteristic roots (Chebyshev generator + Newton)")
+    for col in ("Re λ (1/s)", "Im λ (rad/s)", "period (s)", "Newton"):
+        rt.add_column(col, justify="right")
+    for r, ok in zip(roots.roots, roots.converged, strict=True):
+        rt.add_row(
+            f"{r.real:.6g}",
+            f"{r.imag:.6g}",
+            f"{2 * math.pi / r.imag:.4g}" if r.imag > 1e-12 else "-",
+            "ok" if ok else "no",
+        )
+    console.print(rt)
+    console.print(f"verdict: [bold]{roots.verdict()}[/]  margin −max Re λ = {roots.margin:.6g} 1/s")
+
+
+def verify_packet(scenario, seeds: list[int], duration: float | None, analysis_start: float | None, echo=None):
+    """Run `scenario` with each seed and classify its queue with the packet charts' detector
+    (`aqmlab.experiments.packet_chart.oscillation`): the per-run measures and the verdict over
+    seeds."""
+    from aqmlab.experiments.packet_chart.oscillation import combine, measure_run
+    from aqmlab.simulation import simulate
+
+    duration = duration or scenario.duration_s
+    start = analysis_start if analysis_start is not None else duration / 5
+    if not 0 <= start < duration:
+        raise ValueError(f"--analysis-start = {start:g} s; allowed: 0 <= it < the duration {duration:g} s")
+    runs = []
+    for seed in seeds:
+        changed = scenario.with_changes(seed=seed, duration=f"{duration}s", measure_start=None)
+        measures = measure_run(simulate(changed), start)
+        runs.append(measures)
+        if echo:
+            echo(
+                f"  seed {seed}: {measures.verdict} (swing {measures.swing:.3g} of a {measures.band:g}-packet band, "
+                f"r = {measures.relative_swing:.2f}; period {measures.period_s:.3g} s)"
+            )
+    return runs, combine([run.verdict for run in runs])
+
+
+def _scenario_stability(target, count, out, force, boundaries, verify, seeds, duration, analysis_start) -> None:
+    from rich.markup import escape
+
+    from aqmlab.errors import AqmlabError
+    from aqmlab.scenario import load_scenario
+    from aqmlab.stability.scenario import of_scenario
+
+    try:
+        scenario = load_scenario(target)
+        result = of_scenario(scenario, boundaries=boundaries, count=count)
+    except (AqmlabError, FluidError, ValueError) as exc:
+        _fail(str(exc))
+    mapping = result.mapping
+    physical = mapping.physical
+    console.print(
+        f"[bold]{escape(result.name)}[/]: {physical.flows} flows, {physical.rate_bps / 1e6:.6g} Mb/s, "
+        f"{physical.packet_bytes:g} B packets, RTT {physical.rtt_s * 1e3:.4g} ms, {physical.policy}, {physical.cc} "
+        f"→ fluid model {mapping.model} (tcp = {mapping.options['tcp']})",
+        highlight=False,
+    )
+    table = Table(title="mapping (docs/fluid-mapping.md)")
+    for col in ("parameter", "value", "unit", "from the scenario", "seed 000"):
+        table.add_column(col)
+    for row in mapping.rows:
+        value = "" if row.value != row.value else f"{row.value:.4g}"
+        table.add_row(row.symbol, value, row.unit, escape(row.physical), row.source)
+    console.print(table)
+    for note in mapping.notes:
+        console.print(f"note: {escape(note)}", highlight=False)
+    eq = ", ".join(f"{k}* = {v:.4g}" for k, v in result.equilibrium.items())
+    queue = (
+        f"; whole queue N q* = {result.equilibrium['q'] * physical.flows:.4g} packets"
+        if "q" in result.equilibrium
+        else ""
+    )
+    console.print(f"equilibrium (per flow): {eq}{queue}", highlight=False)
+    _print_roots(result.roots)
+    for b in result.boundaries:
+        console.print(f"  {b.sentence(result.stable)}", highlight=False)
+    predicted = result.predicted
+    if predicted:
+        line = (
+            f"Hopf point in τ: {predicted['hopf_tau_s'] * 1e3:.4g} ms, period there {predicted['period_s']:.3g} s"
+            + (f", {predicted['kind']}" if "kind" in predicted else "")
+        )
+        if "queue_amplitude_packets" in predicted:
+            line += f"; predicted queue amplitude here ±{predicted['queue_amplitude_packets']:.3g} packets"
+            if not predicted.get("valid_near_boundary"):
+                line += " (normal form, far from the boundary: order of magnitude only)"
+        console.print(line, highlight=False)
+    summary = result.summary()
+    if verify:
+        seed_list = _seed_list(seeds)
+        console.print(
+            f"packet check: {len(seed_list)} run(s) of {duration or scenario.duration_s:g} s ...", highlight=False
+        )
+        try:
+            runs, verdict = verify_packet(
+                scenario, seed_list, duration, analysis_start, echo=lambda line: console.print(line, highlight=False)
+            )
+        except (AqmlabError, ValueError) as exc:
+            _fail(str(exc))
+        agree = {"stable": "stable", "unstable": "oscillating"}.get(result.verdict)
+        relation = (
+            "agrees with"
+            if verdict.verdict == agree
+            else "undecided against"
+            if verdict.verdict == "undecided"
+            else "disagrees with"
+        )
+        console.print(
+            f"packet: [bold]{verdict.verdict}[/] ({verdict.oscillating} of {verdict.seeds} seeds oscillating) — "
+            f"{relation} the fluid verdict {result.verdict}",
+            highlight=False,
+        )
+        summary["packet"] = {"verdict": verdict.row(), "runs": [run.row() for run in runs]}
+    tmp = _pick_out(out, force)
+    if tmp is None:
+        return
+    (tmp / "summary.json").write_text(json.dumps(summary, indent=1, default=float))
+    _publish(tmp, out)
+    console.print(f"written: {out}")
+
+
+def _seed_list(text: str) -> list[int]:
+    try:
+        seeds = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        _fail(f"--seeds {text!r}; allowed: integers separated by commas, e.g. 1,2,3")
+    if not seeds or any(seed < 0 for seed in seeds):
+        _fail(f"--seeds {text!r}; allowed: one or more non-negative integers, e.g. 1,2,3")
+    return seeds
 
 
 def chart_command(
@@ -295,7 +498,7 @@ def bifurcation_command(
     t_end: Annotated[float | None, typer.Option(help="integration time, s (default 600 delays)")] = None,
     out: Annotated[
         Path | None,
-        typer.Option("--out", "-o", help="output directory (bifurcation.png, .parquet) [aqmlab-out/bifurcation/MODEL]"),
+        typer.Option("--out", "-o", help="also write bifurcation.png, .parquet and .json into this directory"),
     ] = None,
     orbits: Annotated[
         bool,
@@ -321,8 +524,8 @@ def bifurcation_command(
     name, (lo, hi) = named_range(param, "--param")
     if points < 1:
         _fail(f"--points = {points}; allowed: an integer >= 1")
-    out = out or _default_out("bifurcation", model)
-    refuse_to_overwrite(out, force)
+    if out is not None:
+        refuse_to_overwrite(out, force)
     try:
         values = np.linspace(lo, hi, points)
         diagram = bifurcation_diagram(m, name, values, params, state=state, t_end=t_end)
@@ -352,6 +555,16 @@ def bifurcation_command(
             info = {"hopf": None, "note": str(exc)}
     except FluidError as exc:
         _fail(str(exc))
+    console.print(
+        f"{m.name}: {points} points of {name} in [{lo:g}, {hi:g}]; Hopf: {info.get('hopf')} ({info.get('kind', '-')})",
+        highlight=False,
+    )
+    if diagram.orbits is not None:
+        b = diagram.orbits
+        kinds = "stable" if b.stable.all() else "unstable" if not b.stable.any() else "stable and unstable"
+        console.print(f"periodic orbits: {len(b.orbits)} ({kinds}), folds: {len(b.folds)}; branch end: {b.stop}")
+    if out is None:  # the analysis is printed; files only with --out
+        return
     tmp = _out_dir(out, force)
     pq.write_table(diagram.table(), tmp / "bifurcation.parquet")
     if diagram.orbits is not None:
@@ -361,11 +574,7 @@ def bifurcation_command(
         json.dumps({"model": m.name, "param": name, **info, **diagram.meta}, indent=1, default=float)
     )
     _publish(tmp, out)
-    console.print(f"{m.name}: {points} points; Hopf: {info.get('hopf')} ({info.get('kind', '-')}); written: {out}")
-    if diagram.orbits is not None:
-        b = diagram.orbits
-        kinds = "stable" if b.stable.all() else "unstable" if not b.stable.any() else "stable and unstable"
-        console.print(f"periodic orbits: {len(b.orbits)} ({kinds}), folds: {len(b.folds)}; branch end: {b.stop}")
+    console.print(f"written: {out}")
 
 
 app.command("stability")(stability_command)
