@@ -106,12 +106,14 @@ def queue_lines(queue: dict[str, Any], where: str, var: str, rate_bps: int, pack
     """(ns-2 queue type, [(tcl line, source)]) for an aqmlab queue; `var` is the Tcl variable
     holding the queue object once the link exists."""
     kind = queue["kind"]
-    limit = queue["limit"]
+    limit = queue.get("limit", {})
     lines: list[tuple[str, str]] = []
     if kind in ("drop_tail", "threshold"):
         if kind == "threshold":
             if queue["ecn"]:
-                raise Unsupported(f"{where}.ecn = true: ns-2's DropTail cannot mark; the threshold policy maps to drops")
+                raise Unsupported(
+                    f"{where}.ecn = true: ns-2's DropTail cannot mark; the threshold policy maps to drops"
+                )
             if queue["queue_in_bytes"]:
                 raise Unsupported(f"{where}.queue_in_bytes = true: the harness maps q_th in packets")
             q_th = queue["q_th"]
@@ -164,7 +166,8 @@ def queue_lines(queue: dict[str, Any], where: str, var: str, rate_bps: int, pack
             (f"${var} set linterm_ {1.0 / queue['max_p']!r}", f"{where}.max_p (= 1/linterm_)"),
             (
                 f"${var} set q_weight_ {weight!r}",
-                f"{where}.q_weight" + (" (instantaneous: weight 1, avg = current queue)" if queue["instantaneous"] else ""),
+                f"{where}.q_weight"
+                + (" (instantaneous: weight 1, avg = current queue)" if queue["instantaneous"] else ""),
             ),
             (f"${var} set gentle_ {str(queue['gentle']).lower()}", f"{where}.gentle"),
             (f"${var} set wait_ {str(queue['wait']).lower()}", f"{where}.wait"),
@@ -304,7 +307,10 @@ def tcp_globals(tcp: dict[str, Any], where: str, program: Ns2Program, options: O
     add("Agent/TCP set overhead_ 0", "no random send delay")
     add(f"Agent/TCP set tss_size_ {LARGE_WINDOW // 10}", "TCP-Linux's send-time ring must exceed the window")
     add(f"Agent/TCPSink/DelAck set interval_ {tcp['delayed_ack_timeout_ns'] / 1e9!r}", f"{where}.delayed_ack_timeout")
-    add(f"Agent/TCPSink/Sack1/DelAck set interval_ {tcp['delayed_ack_timeout_ns'] / 1e9!r}", f"{where}.delayed_ack_timeout")
+    add(
+        f"Agent/TCPSink/Sack1/DelAck set interval_ {tcp['delayed_ack_timeout_ns'] / 1e9!r}",
+        f"{where}.delayed_ack_timeout",
+    )
     return payload
 
 
@@ -397,11 +403,14 @@ def translate(
 
     for core_link in core.links:
         name, a, b = core_link["name"], core_link["from"], core_link["to"]
-        link(a, b, core_link["rate_bps"], core_link["delay_ns"], core_link["queue"], f"{name}.queue")
-        link(b, a, core_link["rate_bps"], core_link["delay_ns"], core_link["reverse_queue"], f"{name}.reverse_queue")
+        field_of = "topology.bottleneck" if topology["kind"] == "dumbbell" else f"topology.links[{name}]"
+        link(a, b, core_link["rate_bps"], core_link["delay_ns"], core_link["queue"], f"{field_of}.queue")
+        link(
+            b, a, core_link["rate_bps"], core_link["delay_ns"], core_link["reverse_queue"], f"{field_of}.reverse_queue"
+        )
     for name in core.monitored:
         core_link = next(cl for cl in core.links if cl["name"] == name)
-        add(f"set qm({name}) [$ns monitor-queue $n({core_link['from']}) $n({core_link['to']}) \"\"]")
+        add(f'set qm({name}) [$ns monitor-queue $n({core_link["from"]}) $n({core_link["to"]}) ""]')
         program.monitored.append(name)
         program.monitored_rate_bps[name] = float(core_link["rate_bps"])
 
@@ -454,7 +463,7 @@ def translate(
                 add(f"$ns attach-agent $s({flow}) $a({flow}); $ns attach-agent $r({flow}) $k({flow})")
                 add(f"$ns connect $a({flow}) $k({flow})")
                 add(f"set app({flow}) [$a({flow}) attach-app FTP]")
-                add(f"$ns at {start!r} \"$app({flow}) start\"")
+                add(f'$ns at {start!r} "$app({flow}) start"')
                 program.payload_bytes.append(traffic["tcp"]["packet_size_bytes"] - NS2_TCP_IP_HEADER_BYTES)
             else:
                 size = traffic["packet_size_bytes"]
@@ -466,9 +475,9 @@ def translate(
                 add(f"$app({flow}) set packetSize_ {size}", f"{where}.packet_size")
                 add(f"$app({flow}) set rate_ {traffic['rate_bps']}", f"{where}.rate")
                 add(f"$app({flow}) set random_ 0")
-                add(f"$ns at {start!r} \"$app({flow}) start\"")
+                add(f'$ns at {start!r} "$app({flow}) start"')
                 if group["stop"]["kind"] == "fixed":
-                    add(f"$ns at {group['stop']['at_ns'] / 1e9!r} \"$app({flow}) stop\"", f"{where}.stop")
+                    add(f'$ns at {group["stop"]["at_ns"] / 1e9!r} "$app({flow}) stop"', f"{where}.stop")
                 program.payload_bytes.append(size)
             flow += 1
 
@@ -477,9 +486,9 @@ def translate(
     add(
         "proc sample {i} {\n"
         f"    global ns out qm; set t [expr $i * {interval!r}]\n"
-        f"    foreach l {{{monitored}}} {{ set m $qm($l); puts $out \"L $l $t [$m set pkts_] "
-        "[$m set parrivals_] [$m set pdrops_] [$m set bdepartures_] [$m set pmarks_]\" }\n"
-        f"    if {{[expr ($i + 1) * {interval!r}] <= {duration!r} + 1e-9}} {{ $ns at [expr ($i + 1) * {interval!r}] \"sample [expr $i + 1]\" }}\n"
+        f'    foreach l {{{monitored}}} {{ set m $qm($l); puts $out "L $l $t [$m set pkts_] '
+        '[$m set parrivals_] [$m set pdrops_] [$m set bdepartures_] [$m set pmarks_]" }\n'
+        f'    if {{[expr ($i + 1) * {interval!r}] <= {duration!r} + 1e-9}} {{ $ns at [expr ($i + 1) * {interval!r}] "sample [expr $i + 1]" }}\n'
         "}",
         "trace.interval (queue monitor: tools/queue-monitor.h)",
     )
@@ -487,11 +496,11 @@ def translate(
         "proc flows {} {\n"
         f"    global ns out a k; set t [$ns now]\n"
         f"    for {{set i 0}} {{$i < {flow_count}}} {{incr i}} {{\n"
-        "        if {[$k($i) info class] == \"Agent/LossMonitor\"} {\n"
-        "            puts $out \"F $i $t [$k($i) set bytes_] 0 0 0\"\n"
+        '        if {[$k($i) info class] == "Agent/LossMonitor"} {\n'
+        '            puts $out "F $i $t [$k($i) set bytes_] 0 0 0"\n'
         "        } else {\n"
-        "            puts $out \"F $i $t [$a($i) set ack_] [$a($i) set nrexmit_] "
-        "[$a($i) set nrexmitpack_] [$a($i) set ncwndcuts_]\"\n"
+        '            puts $out "F $i $t [$a($i) set ack_] [$a($i) set nrexmit_] '
+        '[$a($i) set nrexmitpack_] [$a($i) set ncwndcuts_]"\n'
         "        }\n"
         "    }\n"
         "}",
