@@ -43,9 +43,10 @@ import metrics  # noqa: E402  (benchmarks/ns3/metrics.py)
 import ns2_mapping  # noqa: E402
 import ns2_run  # noqa: E402
 from aqmlab.machine import describe  # noqa: E402
-from matrix import QUICK, rows  # noqa: E402
+from matrix import QUICK, experiment_rows, rows  # noqa: E402
 
 RESULTS = HERE / "agreement.json"
+EXPERIMENTS = HERE / "experiments.json"
 QUICK_RESULTS = HERE / "agreement-quick.json"
 #: Bump when the mapping or the measurement changes, so stored rows are rerun.
 HARNESS_VERSION = 1
@@ -111,17 +112,18 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=3, help="seeds per row in each simulator")
     parser.add_argument("--jobs", type=int, default=2, help="seeds run at once (ns-2 processes)")
     parser.add_argument("--force", action="store_true", help="rerun rows already stored")
+    parser.add_argument("--experiments", action="store_true", help="the one-factor rows (experiments.json)")
     parser.add_argument("--variant", choices=sorted(VARIANTS), help="a one-factor variant of the ns-2 side")
     args = parser.parse_args()
 
-    table = rows()
-    names = QUICK if args.quick else list(table)
+    table = {**rows(), **experiment_rows()}
+    names = QUICK if args.quick else list(experiment_rows() if args.experiments else rows())
     if args.only is not None:
         unknown = [n for n in args.only if n not in table]
         if unknown:
             parser.error(f"unknown rows {unknown}; known: {sorted(table)}")
         names = [n for n in names if n in args.only] or list(args.only)
-    results_path = QUICK_RESULTS if args.quick else RESULTS
+    results_path = QUICK_RESULTS if args.quick else EXPERIMENTS if (args.experiments or args.variant) else RESULTS
     store = json.loads(results_path.read_text()) if results_path.is_file() else {"rows": {}}
     store["meta"] = {
         "machine": describe(ns2=ns2_run.NS),

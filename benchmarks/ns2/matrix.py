@@ -156,6 +156,20 @@ def rows() -> dict[str, Row]:
     return {row.name: row for row in out}
 
 
+def experiment_rows() -> dict[str, Row]:
+    """One-factor experiments on rows that differ (docs/validation-ns2.md): the same row with
+    one setting changed in both simulators. `-minrto1s`: min RTO 1 s, which takes the
+    retransmission timer's estimator (spurious timeouts) out of the comparison."""
+    out = {}
+    for name, row in rows().items():
+        if row.group == "core" and name.endswith("rtt200"):
+            data = row.scenario.model_dump(mode="json")
+            data["topology"]["groups"][0]["tcp"]["min_rto"] = "1s"
+            data["name"] = f"{name}-minrto1s"
+            out[data["name"]] = Row(data["name"], Scenario.from_dict(data), group="experiment")
+    return out
+
+
 #: make validate-ns2-quick: eight rows that tell — one per TCP agent family and queue
 #: semantics (DropTail's limit_ - 1, RED packet and byte mode, ECN, the access-limited and
 #: parking-lot topologies) — chosen from rows that agree in the full matrix.

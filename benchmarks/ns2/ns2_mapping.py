@@ -305,7 +305,6 @@ def tcp_globals(tcp: dict[str, Any], where: str, program: Ns2Program, options: O
     add(f"Agent/TCP set ecn_ {int(tcp['ecn'])}", f"{where}.ecn")
     add("Agent/TCP set maxburst_ 0", "no burst limit (as aqmlab)")
     add("Agent/TCP set overhead_ 0", "no random send delay")
-    add(f"Agent/TCP set tss_size_ {LARGE_WINDOW // 10}", "TCP-Linux's send-time ring must exceed the window")
     add(f"Agent/TCPSink/DelAck set interval_ {tcp['delayed_ack_timeout_ns'] / 1e9!r}", f"{where}.delayed_ack_timeout")
     add(
         f"Agent/TCPSink/Sack1/DelAck set interval_ {tcp['delayed_ack_timeout_ns'] / 1e9!r}",
