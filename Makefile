@@ -8,7 +8,7 @@ export PATH := $(abspath $(VENV))/bin:$(HOME)/.cargo/bin:$(PATH)
 # pip says nothing unless something fails (maturin develop calls it too).
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: setup build test test-rust test-python test-slow demo bench bench-ns3 validate-ns3 validate-ns3-quick lint lock clean reproduce-full verdicts
+.PHONY: setup build test test-rust test-python test-slow demo bench bench-ns3 validate-ns3 validate-ns3-quick validate-ns2 validate-ns2-quick bench-ns2 lint lock clean reproduce-full verdicts
 
 # Create the virtual environment and install the locked Python dependencies: requirements.lock
 # pins everything `make` uses (runtime, test, maturin, ruff) for Python 3.10 to 3.13.
@@ -82,6 +82,25 @@ validate-ns3: build
 # timing in docs/validation.md). Writes benchmarks/ns3/agreement-quick.json.
 validate-ns3-quick: build
 	bash benchmarks/ns3/run_all.sh --quick $(ARGS)
+
+# The ns-2 2.35 agreement matrix (issue 27): 45 rows (6 TCPs x DropTail, RED packet and byte
+# mode x RTT 20/200 ms, access-limited, ECN, parking lot), 3 seeds in each simulator; resumes
+# (ARGS="--force" reruns); writes benchmarks/ns2/agreement.json and docs/validation-ns2.md's tables.
+validate-ns2: build
+	bash benchmarks/ns2/setup.sh
+	nice -n 5 $(PYTHON) benchmarks/ns2/agreement.py $(ARGS)
+	$(PYTHON) benchmarks/ns2/report.py --write
+
+# Eight telling rows of that matrix, 3 seeds each, rerun every time: fails on a disagreement.
+validate-ns2-quick: build
+	bash benchmarks/ns2/setup.sh
+	nice -n 5 $(PYTHON) benchmarks/ns2/agreement.py --quick --force $(ARGS)
+
+# ns-2 against aqmlab (engine, simulate() warm, whole process) on dumbbell-60 and seed 000's
+# Fig. 6 at RTT 200 ms, medians of 5, interleaved; writes benchmarks/ns2/bench.json.
+bench-ns2: build
+	bash benchmarks/ns2/setup.sh
+	nice -n 5 $(PYTHON) benchmarks/ns2/bench.py --runs 5
 
 lint: setup
 	cargo fmt --all -- --check

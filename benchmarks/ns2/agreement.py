@@ -1,0 +1,181 @@
+"""Run the ns-2 agreement matrix (matrix.py) in aqmlab and in ns-2 2.35 and compare (issue 27).
+
+    python benchmarks/ns2/agreement.py                  # every row, 3 seeds each (resumes)
+    python benchmarks/ns2/agreement.py --quick          # the 8 QUICK rows; exit 1 on disagreement
+    python benchmarks/ns2/agreement.py --only sack-red-rtt20 --force
+    python benchmarks/ns2/agreement.py --only cubic-droptail-rtt20 --variant tick10ms
+
+Per row and seed k (k = 1..--seeds): aqmlab `simulate(seed=k)`; then ns-2 with aqmlab seed
+k's flow start times (both simulators start the same flows at the same instants) and
+`$defaultRNG seed k`. Both sides' metrics come from benchmarks/ns3/metrics.py `summarise`
+(the restatement of `Results.summary()`); the compared value is the mean over the seeds, with
+the thresholds of the ns-3 matrix (metrics.METRICS). Per-flow loss-recovery counts (timeouts,
+retransmitted packets, window reductions; whole run) are recorded beside them.
+
+Results: agreement.json (quick: agreement-quick.json) beside this file, rewritten after every
+row, so an interrupted run resumes where it stopped unless --force. At most two simulator
+processes at a time (`--jobs`, default 2), each under `nice -n 5` when started by make.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import statistics
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "ns3"))
+sys.path.insert(0, str(HERE))
+
+import aqmlab  # noqa: E402
+import metrics  # noqa: E402  (benchmarks/ns3/metrics.py)
+import ns2_mapping  # noqa: E402
+import ns2_run  # noqa: E402
+from aqmlab.machine import describe  # noqa: E402
+from matrix import QUICK, experiment_rows, rows  # noqa: E402
+
+RESULTS = HERE / "agreement.json"
+EXPERIMENTS = HERE / "experiments.json"
+QUICK_RESULTS = HERE / "agreement-quick.json"
+#: Bump when the mapping or the measurement changes, so stored rows are rerun.
+HARNESS_VERSION = 1
+COUNTS = ("timeouts_per_flow", "retransmits_per_flow", "reductions_per_flow")
+#: One-factor variants of the ns-2 side (Options), for the experiments in docs/validation-ns2.md.
+VARIANTS = {
+    "tick10ms": {"tick_s": 0.01},
+    "karn": {"timestamps": False},
+    "linux-reno": {"reno_sack_agent": "linux"},
+    "ns2-defaults": {"tick_s": 0.01, "timestamps": False, "syn": True},
+}
+
+
+def one_seed(row: Any, seed: int, options: ns2_mapping.Options) -> dict[str, Any]:
+    began = time.perf_counter()
+    results = aqmlab.simulate(row.scenario, seed=seed)
+    aqmlab_s = time.perf_counter() - began
+    ours = ns2_run.aqmlab_summary(results, row.link)
+    ours.update(ns2_run.recovery_counts(*ns2_run.aqmlab_recovery(results, row.link)))
+    starts = [float(x) for x in results.flows.column("start_s").to_numpy()]
+    program = ns2_mapping.translate(row.scenario.resolved(), start_times=starts, seed=seed, options=options)
+    records = ns2_run.run(program, results.measure_start_s)
+    theirs = ns2_run.summarise(records, program, row.link, results.measure_start_s, results.end_s)
+    clean = lambda d: {k: float(v) for k, v in d.items()}  # noqa: E731
+    return {"seed": seed, "aqmlab": clean(ours), "ns2": clean(theirs), "aqmlab_s": aqmlab_s, "ns2_s": records.wall_s}
+
+
+def compare(per_seed: list[dict[str, Any]]) -> dict[str, Any]:
+    keys = list(metrics.METRICS) + list(COUNTS)
+
+    def mean(side: str, key: str) -> float:
+        values = [run[side][key] for run in per_seed if key in run[side]]
+        finite = [v for v in values if math.isfinite(v)]
+        return float(np.mean(finite)) if finite else math.nan
+
+    def spread(side: str, key: str) -> float:
+        values = [run[side][key] for run in per_seed if math.isfinite(run[side].get(key, math.nan))]
+        return float(statistics.stdev(values)) if len(values) > 1 else math.nan
+
+    aqm = {k: mean("aqmlab", k) for k in keys}
+    ns2 = {k: mean("ns2", k) for k in keys}
+    return {
+        "aqmlab": aqm,
+        "ns2": ns2,
+        "aqmlab_seed_std": {k: spread("aqmlab", k) for k in keys},
+        "ns2_seed_std": {k: spread("ns2", k) for k in keys},
+        "relative_difference": {k: metrics.relative_difference(aqm[k], ns2[k]) for k in keys},
+        "disagreements": metrics.disagreements(aqm, ns2),
+    }
+
+
+def row_key(row: Any, seeds: int, variant: str | None) -> str:
+    text = json.dumps(
+        [row.scenario.resolved(), row.link, seeds, variant, HARNESS_VERSION, aqmlab.__version__], sort_keys=True
+    )
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help=f"the {len(QUICK)} QUICK rows; exit 1 on disagreement")
+    parser.add_argument("--only", nargs="*", default=None, help="rows by name")
+    parser.add_argument("--seeds", type=int, default=3, help="seeds per row in each simulator")
+    parser.add_argument("--jobs", type=int, default=2, help="seeds run at once (ns-2 processes)")
+    parser.add_argument("--force", action="store_true", help="rerun rows already stored")
+    parser.add_argument("--experiments", action="store_true", help="the one-factor rows (experiments.json)")
+    parser.add_argument("--variant", choices=sorted(VARIANTS), help="a one-factor variant of the ns-2 side")
+    args = parser.parse_args()
+
+    table = {**rows(), **experiment_rows()}
+    names = QUICK if args.quick else list(experiment_rows() if args.experiments else rows())
+    if args.only is not None:
+        unknown = [n for n in args.only if n not in table]
+        if unknown:
+            parser.error(f"unknown rows {unknown}; known: {sorted(table)}")
+        names = [n for n in names if n in args.only] or list(args.only)
+    results_path = QUICK_RESULTS if args.quick else EXPERIMENTS if (args.experiments or args.variant) else RESULTS
+    store = json.loads(results_path.read_text()) if results_path.is_file() else {"rows": {}}
+    store["meta"] = {
+        "machine": describe(ns2=ns2_run.NS),
+        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        "thresholds": metrics.METRICS,
+        "note": "2-core VM shared with other engineers' jobs",
+    }
+    options = ns2_mapping.Options(**VARIANTS.get(args.variant, {}))
+    began_all = time.perf_counter()
+    failed = []
+    for name in names:
+        row = table[name]
+        stored_name = name + (f"+{args.variant}" if args.variant else "")
+        key = row_key(row, args.seeds, args.variant)
+        old = store["rows"].get(stored_name)
+        if old and old.get("key") == key and not args.force:
+            print(f"{stored_name}: stored", flush=True)
+            if old["disagreements"]:
+                failed.append(stored_name)
+            continue
+        began = time.perf_counter()
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            per_seed = list(pool.map(lambda s: one_seed(row, s, options), range(1, args.seeds + 1)))
+        entry = {
+            "key": key,
+            "group": row.group,
+            "link": row.link,
+            "variant": args.variant,
+            "options": options.__dict__,
+            "seeds": args.seeds,
+            **compare(per_seed),
+            "per_seed": per_seed,
+            "wall_s": time.perf_counter() - began,
+            "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        }
+        store["rows"][stored_name] = entry
+        tmp = results_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(store, indent=1, sort_keys=True) + "\n")
+        tmp.replace(results_path)
+        diffs = entry["relative_difference"]
+        shown = " ".join(f"{k.split('_')[0]} {diffs[k] * 100:+.0f}%" for k in list(metrics.METRICS)[:5])
+        verdict = "agrees" if not entry["disagreements"] else f"DIFFERS {entry['disagreements']}"
+        print(f"{stored_name}: {verdict}; {shown} ({entry['wall_s']:.0f} s)", flush=True)
+        if entry["disagreements"]:
+            failed.append(stored_name)
+    print(f"{len(names)} rows, {len(names) - len(failed)} agree; {time.perf_counter() - began_all:.0f} s")
+    if args.quick and failed:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
+
+
+__all__ = ["compare", "one_seed", "replace"]

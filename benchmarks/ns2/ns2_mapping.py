@@ -1,0 +1,513 @@
+"""Translate an aqmlab scenario into an ns-2 2.35 Tcl program (issue 27).
+
+Input: `Scenario.resolved()` (the engine's JSON, SI units). Output: an `Ns2Program`, whose
+`text()` is a Tcl script for `ns` (Debian package ns2, 2.35). Every ns-2 variable the harness
+relies on is set explicitly, with the aqmlab field it comes from in a `# from ...` comment
+above it; README.md in this directory tables the mapping and the defaults of the running
+binary (`defaults.tcl`, `defaults.json`). What ns-2 has no counterpart for raises `Unsupported`
+naming the field, so no scenario is silently approximated.
+
+The script writes one text file of records (`RECORDS`):
+  L <link> <t> <pkts_> <parrivals_> <pdrops_> <bdepartures_> <pmarks_>   every trace interval
+  F <flow> <t> <ack_ or bytes_> <nrexmit_> <nrexmitpack_> <ncwndcuts_>    at measure start, end
+`records.parse` turns them into the tables `metrics.summarise` (benchmarks/ns3/metrics.py,
+the restatement of `Results.summary()` tested against it) takes.
+
+ns-2 source cited below is ns-2.35 (ns-allinone-2.35, 2011): tcl/lib/ns-default.tcl,
+queue/drop-tail.cc, queue/red.cc, tcp/tcp.cc, tcp/tcp-linux.cc, tcp/linux/src/*.c,
+tools/queue-monitor.{h,cc}.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "ns3"))
+
+# The topology helpers are the ns-3 harness's (hop-count routes are what ns-2's static
+# routing takes too, `$ns rtproto Static`, unit link costs).
+from ns3_mapping import _core, _path_links, _start_times  # noqa: E402
+
+#: ns-2's TCP/IP header (`Agent/TCP set tcpip_base_hdr_size_ 40`, read from the binary).
+NS2_TCP_IP_HEADER_BYTES = 40
+#: TCP-Linux congestion controls in ns-2.35 (`select_ca NAME`), by aqmlab `cc.kind`.
+LINUX_CC = {"cubic": "cubic", "compound": "compound", "highspeed": "highspeed", "scalable": "scalable"}
+#: ns-2.35's tcp_scalable.c (Linux 2.6.x): TCP_SCALABLE_AI_CNT 50U, TCP_SCALABLE_MD_SCALE 3.
+NS2_SCALABLE_AI_CNT = 50
+#: ns-2.35's tcp_compound.c constants (the Linux port; `get_ca_param compound`: no tunable
+#: parameter): alpha 1/8, beta 1/2, k 3/4, ETA (zeta) 1, gamma 30 (tuned between 5 and 30).
+NS2_COMPOUND = {"alpha": 0.125, "beta": 0.5, "k": 0.75, "zeta": 1.0, "gamma": 30.0}
+#: Window and scoreboard sizes large enough never to bind (ns-2's `window_ 20` caps cwnd).
+LARGE_WINDOW = 1_000_000
+RECORDS = "records.txt"
+
+
+class Unsupported(ValueError):
+    """The scenario uses something ns-2 2.35 has no counterpart for; names the field."""
+
+
+@dataclass
+class Ns2Program:
+    lines: list[str] = field(default_factory=list)
+    monitored: list[str] = field(default_factory=list)
+    monitored_rate_bps: dict[str, float] = field(default_factory=dict)
+    #: For each flow (aqmlab's order): the monitored links its data crosses.
+    flow_links: list[list[str]] = field(default_factory=list)
+    #: For each flow: its start (s), payload bytes per packet, "tcp" or "udp".
+    start_times: list[float] = field(default_factory=list)
+    payload_bytes: list[int] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)
+
+    def add(self, line: str, source: str = "") -> None:
+        if source:
+            self.lines.append(f"# from {source}")
+        self.lines.append(line)
+
+    def comment(self, text: str) -> None:
+        self.lines.append(f"# {text}")
+
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+
+@dataclass(frozen=True)
+class Options:
+    """Settings of the ns-2 side that aqmlab has no field for. The defaults match aqmlab
+    (like with like); `ns2_defaults()` gives ns-2's own, for runs "as the paper printed"."""
+
+    #: `Agent/TCP set tcpTick_` (s): ns-2's default 0.01; aqmlab's RTO has 1 ms granularity
+    #: (crates/engine tcp/rto.rs). TCP-Linux sets 0.001 itself at `select_ca`.
+    tick_s: float = 0.001
+    #: Per-ACK RTT samples as aqmlab takes (`timestamps_ true` with `ts_option_size_ 0`, so the
+    #: header stays 40 bytes); ns-2's default (false) times one segment per RTT (Karn).
+    timestamps: bool = True
+    #: `syn_`: ns-2.35 sends a 40-byte SYN as segment 0 (`syn_ true`); aqmlab starts with data.
+    syn: bool = False
+    #: `Agent/TCP set window_` when aqmlab's max_window is unlimited.
+    window: int = LARGE_WINDOW
+    #: Which agent runs aqmlab's `cc = reno` with `sack = true`: "sack1" (Agent/TCP/Sack1) or
+    #: "linux" (Agent/TCP/Linux with select_ca reno).
+    reno_sack_agent: str = "sack1"
+
+
+def ns2_defaults() -> Options:
+    return Options(tick_s=0.01, timestamps=False, syn=True)
+
+
+# --- Queues --------------------------------------------------------------------------------
+
+
+def queue_lines(queue: dict[str, Any], where: str, var: str, rate_bps: int, packet_bytes: int) -> tuple[str, list]:
+    """(ns-2 queue type, [(tcl line, source)]) for an aqmlab queue; `var` is the Tcl variable
+    holding the queue object once the link exists."""
+    kind = queue["kind"]
+    limit = queue.get("limit", {})
+    lines: list[tuple[str, str]] = []
+    if kind in ("drop_tail", "threshold"):
+        if kind == "threshold":
+            if queue["ecn"]:
+                raise Unsupported(
+                    f"{where}.ecn = true: ns-2's DropTail cannot mark; the threshold policy maps to drops"
+                )
+            if queue["queue_in_bytes"]:
+                raise Unsupported(f"{where}.queue_in_bytes = true: the harness maps q_th in packets")
+            q_th = queue["q_th"]
+            if q_th != int(q_th):
+                raise Unsupported(f"{where}.q_th = {q_th}: a DropTail holding q_th packets needs a whole number")
+            held = min(int(q_th), limit.get("packets", int(q_th)))
+            source = f"{where}.q_th (drop an arrival finding >= q_th queued = a DropTail holding q_th)"
+        elif "packets" in limit:
+            held = limit["packets"]
+            source = f"{where}.limit"
+        else:
+            # drop-tail.cc DropTail::enque, queue_in_bytes_: drop when byteLength + size >=
+            # limit_ * mean_pktsize_; aqmlab admits while bytes + size <= limit: one byte more.
+            lines.append((f"${var} set queue_in_bytes_ true", f"{where}.limit in bytes"))
+            lines.append((f"${var} set mean_pktsize_ 1", f"{where}.limit in bytes (limit_ counts bytes)"))
+            lines.append((f"${var} set limit_ {limit['bytes'] + 1}", f"{where}.limit + 1 byte (drop-tail.cc: >=)"))
+            return "DropTail", lines
+        # drop-tail.cc DropTail::enque: `(q_->length() + 1) >= qlim_` drops, so ns-2's DropTail
+        # holds limit_ - 1 waiting packets; aqmlab's queue holds `limit` waiting packets (the
+        # one on the wire is in neither): limit_ = limit + 1.
+        lines.append((f"${var} set limit_ {held + 1}", f"{source} + 1 (ns-2's DropTail holds limit_ - 1)"))
+        return "DropTail", lines
+    if kind == "red":
+        mean = queue["mean_packet_bytes"]
+        qib = queue["queue_in_bytes"]
+        if "packets" in limit:
+            if qib:
+                # red.cc REDQueue::enque: qlim = limit_ * mean_pktsize with queue_in_bytes_; a
+                # packet limit of full packets is that many packet_bytes.
+                ns2_limit = math.ceil(limit["packets"] * packet_bytes / mean)
+                source = f"{where}.limit x packet_size / mean_packet_size (queue_in_bytes)"
+            else:
+                # red.cc: `if (qlen >= qlim) droptype = DTYPE_FORCED`, qlen before the arrival:
+                # RED holds limit_ waiting packets, as aqmlab.
+                ns2_limit, source = limit["packets"], f"{where}.limit (RED holds limit_)"
+        else:
+            if not qib:
+                raise Unsupported(f"{where}.limit in bytes without queue_in_bytes: ns-2's RED limit_ counts packets")
+            ns2_limit = math.ceil(limit["bytes"] / mean)
+            source = f"{where}.limit / mean_packet_size (queue_in_bytes)"
+        scale = mean if qib else 1.0  # red.cc: th_min = thresh_ * mean_pktsize with qib_
+        weight = 1.0 if queue["instantaneous"] else queue["q_weight"]
+        lines += [
+            (f"${var} set limit_ {ns2_limit}", source),
+            (f"${var} set bytes_ {str(queue['byte_mode']).lower()}", f"{where}.byte_mode"),
+            (f"${var} set queue_in_bytes_ {str(qib).lower()}", f"{where}.queue_in_bytes"),
+            (f"${var} set mean_pktsize_ {mean}", f"{where}.mean_packet_size"),
+            (f"${var} set thresh_ {queue['min_th'] / scale!r}", f"{where}.min_th"),
+            (f"${var} set maxthresh_ {queue['max_th'] / scale!r}", f"{where}.max_th"),
+            (f"${var} set linterm_ {1.0 / queue['max_p']!r}", f"{where}.max_p (= 1/linterm_)"),
+            (
+                f"${var} set q_weight_ {weight!r}",
+                f"{where}.q_weight"
+                + (" (instantaneous: weight 1, avg = current queue)" if queue["instantaneous"] else ""),
+            ),
+            (f"${var} set gentle_ {str(queue['gentle']).lower()}", f"{where}.gentle"),
+            (f"${var} set wait_ {str(queue['wait']).lower()}", f"{where}.wait"),
+            (f"${var} set setbit_ {str(queue['ecn']).lower()}", f"{where}.ecn"),
+            (f"${var} set targetdelay_ {queue['target_delay_ns'] / 1e9!r}", f"{where}.target_delay"),
+        ]
+        mark_p = queue.get("mark_p")
+        if mark_p is None:
+            lines.append((f"${var} set use_mark_p_ false", f"{where}.mark_p = None"))
+        else:
+            lines.append((f"${var} set use_mark_p_ true", f"{where}.mark_p"))
+            lines.append((f"${var} set mark_p_ {mark_p!r}", f"{where}.mark_p"))
+        lines.append((f"${var} set drop_tail_ true", "aqmlab drops the arrival (ns-2 default)"))
+        lines.append((f"${var} set adaptive_ 0", "plain RED"))
+        return "RED", lines
+    names = {"ered": "E-RED", "red_vq": "REDvq", "adaptive_red": "Adaptive RED (aqmlab's variant)"}
+    raise Unsupported(
+        f"{where}.kind = {kind!r}: the harness maps drop_tail, red and threshold only"
+        + (f" ({names[kind]} has no ns-2.35 counterpart)" if kind in names else "")
+    )
+
+
+# --- TCP -----------------------------------------------------------------------------------
+
+
+def tcp_agent(tcp: dict[str, Any], where: str, options: Options) -> tuple[str, str, list[tuple[str, str]]]:
+    """(agent class, sink class, per-agent [(setting, source)]) for a group's TCP."""
+    cc = tcp["cc"]
+    kind = cc["kind"]
+    sack = tcp.get("sack", False)
+    settings: list[tuple[str, str]] = []
+    if tcp.get("ecn_echo", "rfc3168") != "rfc3168":
+        raise Unsupported(f"{where}.ecn_echo = {tcp['ecn_echo']!r}: ns-2's TCPSink echoes per RFC 3168 only")
+    for name, default in (
+        ("sack_recovery", "rfc6675"),
+        ("loss_flight_size", "rfc5681"),
+        ("recovery_exit_credit", "none"),
+        ("prr_delivered", "rfc6937"),
+        ("ecn_reduction", "immediate"),
+        ("partial_ack_retransmit", "rfc6675"),
+    ):
+        if tcp.get(name, default) != default:
+            raise Unsupported(f"{where}.{name} = {tcp[name]!r}: an ns-3 comparison option with no ns-2 counterpart")
+    if kind == "reno":
+        if tcp["recovery"] == "tahoe":
+            if sack:
+                raise Unsupported(f"{where}.sack with tahoe")
+            return "Agent/TCP", "Agent/TCPSink", settings
+        if not sack:
+            if tcp["partial_ack_timer"] != "impatient":
+                raise Unsupported(
+                    f"{where}.partial_ack_timer = 'slow_but_steady': ns-2's Newreno restarts the timer "
+                    "on the first partial ACK only (newreno_changes1_ 1)"
+                )
+            # tcp-newreno.cc: newreno_changes1_ 1 (RFC 2582 impatient variant, read from the binary).
+            return "Agent/TCP/Newreno", "Agent/TCPSink", settings
+        if options.reno_sack_agent == "linux":
+            settings.append(("select_ca reno", f"{where}.cc = reno (TCP-Linux)"))
+            return "Agent/TCP/Linux", "Agent/TCPSink/Sack1", settings
+        return "Agent/TCP/Sack1", "Agent/TCPSink/Sack1", settings
+    if kind not in LINUX_CC:
+        raise Unsupported(
+            f"{where}.cc.kind = {kind!r}: ns-2.35 has no counterpart the harness maps "
+            f"(reno, {', '.join(sorted(LINUX_CC))}; Cx-TCP, PERT, AIMD laws are aqmlab's own)"
+        )
+    if not sack:
+        # tcp-linux.cc: LinuxTcpAgent keeps a ScoreBoard1 and reads SACK blocks (UpdateScoreBoard).
+        raise Unsupported(f"{where}.sack = false with cc = {kind}: ns-2's TCP-Linux is a SACK sender; set sack = true")
+    settings.append((f"select_ca {LINUX_CC[kind]}", f"{where}.cc.kind"))
+    if kind == "cubic":
+        if cc.get("definition", "rfc9438") != "rfc9438":
+            raise Unsupported(f"{where}.cc.definition = {cc['definition']!r}: ns-2's cubic is Linux 2.6's")
+        # tcp_cubic.c: beta/1024 is the window kept on a loss; C = bic_scale * 10 / 1024.
+        settings += [
+            (f"set_ca_param cubic beta {round(cc['beta'] * 1024)}", f"{where}.cc.beta (x 1024)"),
+            (f"set_ca_param cubic bic_scale {round(cc['c'] * 1024 / 10)}", f"{where}.cc.c (x 1024 / 10)"),
+            (f"set_ca_param cubic fast_convergence {int(cc['fast_convergence'])}", f"{where}.cc.fast_convergence"),
+            (f"set_ca_param cubic tcp_friendliness {int(cc['reno_friendly'])}", f"{where}.cc.reno_friendly"),
+        ]
+    elif kind == "highspeed":
+        if cc["definition"] != "linux_table":
+            raise Unsupported(
+                f"{where}.cc.definition = {cc['definition']!r}: ns-2's highspeed is Linux's "
+                "(RFC 3649 Appendix B's table); set definition = 'linux_table'"
+            )
+    elif kind == "scalable":
+        if cc["definition"] != "ns3" or not math.isclose(1.0 / cc["a"], NS2_SCALABLE_AI_CNT) or cc["b"] != 0.125:
+            raise Unsupported(
+                f"{where}.cc (definition {cc['definition']!r}, a {cc['a']}, b {cc['b']}): ns-2.35's "
+                f"tcp_scalable.c is definition = 'ns3' with a = 1/{NS2_SCALABLE_AI_CNT}, b = 0.125"
+            )
+    elif kind == "compound":
+        for name, value in NS2_COMPOUND.items():
+            if not math.isclose(cc[name], value):
+                raise Unsupported(
+                    f"{where}.cc.{name} = {cc[name]}: ns-2.35's tcp_compound.c has {name} = {value} "
+                    "(a constant; gamma is tuned between 5 and 30 there, aqmlab keeps it fixed)"
+                )
+        if cc["low_window"] != 41:
+            raise Unsupported(
+                f"{where}.cc.low_window = {cc['low_window']}: the port's integer arithmetic grows dwnd "
+                "from w >= 41 only (issue 27); keep 41"
+            )
+    return "Agent/TCP/Linux", "Agent/TCPSink/Sack1", settings
+
+
+def tcp_globals(tcp: dict[str, Any], where: str, program: Ns2Program, options: Options) -> int:
+    """Class defaults every TCP agent shares; returns the payload bytes per packet."""
+    add = program.add
+    if tcp["header_bytes"] != NS2_TCP_IP_HEADER_BYTES:
+        raise Unsupported(f"{where}.header_bytes = {tcp['header_bytes']}: ns-2's TCP/IP header is 40 bytes")
+    if tcp["initial_window"] != int(tcp["initial_window"]):
+        raise Unsupported(f"{where}.initial_window = {tcp['initial_window']}: ns-2's windowInit_ is whole packets")
+    if tcp["initial_ssthresh"] < 1e9:
+        raise Unsupported(f"{where}.initial_ssthresh: ns-2 starts ssthresh_ at window_ (tcp.cc reset)")
+    payload = tcp["packet_size_bytes"] - NS2_TCP_IP_HEADER_BYTES
+    # tcp.cc TcpAgent::output: the wire size is size_ (packetSize_) + headersize().
+    add(f"Agent/TCP set packetSize_ {payload}", f"{where}.packet_size - header_size")
+    add(f"Agent/TCP set tcpip_base_hdr_size_ {NS2_TCP_IP_HEADER_BYTES}", f"{where}.header_size")
+    add(f"Agent/TCP set windowInit_ {int(tcp['initial_window'])}", f"{where}.initial_window")
+    window = options.window if tcp["max_window"] >= 1e6 else int(tcp["max_window"])
+    add(f"Agent/TCP set window_ {window}", f"{where}.max_window (ns-2's window_ 20 caps cwnd)")
+    add("Agent/TCP set maxcwnd_ 0", "no cap")
+    add(f"Agent/TCP set minrto_ {tcp['min_rto_ns'] / 1e9!r}", f"{where}.min_rto")
+    add(f"Agent/TCP set maxrto_ {tcp['max_rto_ns'] / 1e9!r}", f"{where}.max_rto")
+    add(f"Agent/TCP set rtxcur_init_ {tcp['initial_rto_ns'] / 1e9!r}", f"{where}.initial_rto")
+    add(f"Agent/TCP set tcpTick_ {options.tick_s!r}", "timer granularity (Options.tick_s; ns-2 default 0.01)")
+    add(f"Agent/TCP set timestamps_ {str(options.timestamps).lower()}", "Options.timestamps (RTT sampling)")
+    add("Agent/TCP set ts_option_size_ 0", "aqmlab has no TCP options (40-byte header)")
+    add(f"Agent/TCP set syn_ {str(options.syn).lower()}", "Options.syn (aqmlab starts with data)")
+    # ns-default.tcl `singledup_ 1`: tcp.cc sends a new segment on each of the first
+    # numdupacks_-1 duplicate ACKs, i.e. Limited Transmit (RFC 3042).
+    add(f"Agent/TCP set singledup_ {int(tcp['limited_transmit'])}", f"{where}.limited_transmit")
+    add(f"Agent/TCP set numdupacks_ {tcp['dupack_threshold']}", f"{where}.dupack_threshold")
+    add(f"Agent/TCP set ecn_ {int(tcp['ecn'])}", f"{where}.ecn")
+    add("Agent/TCP set maxburst_ 0", "no burst limit (as aqmlab)")
+    add("Agent/TCP set overhead_ 0", "no random send delay")
+    add(f"Agent/TCPSink/DelAck set interval_ {tcp['delayed_ack_timeout_ns'] / 1e9!r}", f"{where}.delayed_ack_timeout")
+    add(
+        f"Agent/TCPSink/Sack1/DelAck set interval_ {tcp['delayed_ack_timeout_ns'] / 1e9!r}",
+        f"{where}.delayed_ack_timeout",
+    )
+    return payload
+
+
+def _shared_tcp(groups: list[dict[str, Any]]) -> dict[str, Any] | None:
+    shared = None
+    for index, group in enumerate(groups):
+        if group["traffic"]["kind"] != "tcp":
+            continue
+        tcp = {k: v for k, v in group["traffic"]["tcp"].items() if k not in ("cc", "sack", "recovery")}
+        if shared is None:
+            shared = tcp
+        elif tcp != shared:
+            differing = sorted(k for k in set(tcp) | set(shared) if tcp.get(k) != shared.get(k))
+            raise Unsupported(
+                f"topology.groups[{index}].traffic.tcp: {differing} differ from the first TCP group; "
+                "the harness sets them as ns-2 class defaults"
+            )
+    return shared
+
+
+# --- Groups --------------------------------------------------------------------------------
+
+
+def _check_group(group: dict[str, Any], index: int) -> None:
+    where = f"topology.groups[{index}]"
+    kind = group["traffic"]["kind"]
+    if kind == "web":
+        raise Unsupported(
+            f"{where}.traffic.kind = 'web': aqmlab's Poisson arrivals with Pareto sizes have no faithful "
+            "ns-2 generator (PackMime-HTTP is a different model, seed 000 Section V-B)"
+        )
+    if kind not in ("tcp", "udp"):
+        raise Unsupported(f"{where}.traffic.kind = {kind!r}: the harness maps tcp and udp groups")
+    if kind == "tcp" and group["traffic"]["transfer"]["kind"] != "bulk":
+        raise Unsupported(f"{where}.transfer: the harness maps bulk (long-lived) transfers only")
+    checks = [
+        (group["direction"] == "forward", "direction", "forward only"),
+        (not group["shared_access"], "shared_access", "own access links only"),
+        (group["rtt_spread_ns"] == 0, "rtt", "one RTT per group (aqmlab draws the spread)"),
+        (group["access_queue"]["kind"] == "drop_tail", "access_queue", "drop_tail edge queues"),
+    ]
+    stop = group["stop"]["kind"]
+    checks.append((stop == "never" or (kind == "udp" and stop == "fixed"), "stop", "never (UDP: fixed)"))
+    for ok, name, allowed in checks:
+        if not ok:
+            raise Unsupported(f"{where}.{name}: the harness supports {allowed}")
+
+
+def translate(
+    resolved: dict[str, Any],
+    *,
+    start_times: list[float] | None = None,
+    seed: int = 1,
+    records: str = RECORDS,
+    options: Options | None = None,
+) -> Ns2Program:
+    """The ns-2 program of `resolved` (a `Scenario.resolved()`). `start_times`: each flow's
+    start (s, aqmlab's flow order), e.g. aqmlab's own, so both simulators start the same flows
+    at the same instants. `seed`: ns-2's `defaultRNG` seed (RED's draws)."""
+    options = options or Options()
+    topology = resolved["topology"]
+    groups = topology["groups"]
+    for index, group in enumerate(groups):
+        _check_group(group, index)
+    core = _core(topology)
+    program = Ns2Program()
+    program.comment("ns-2 2.35 program written by benchmarks/ns2/ns2_mapping.py from an aqmlab scenario")
+    add = program.add
+    add("set ns [new Simulator]")
+    add(f"$defaultRNG seed {seed}", "the run's seed (ns-2 draws: RED only)")
+    duration = resolved["duration_ns"] / 1e9
+    measure = resolved["measure_start_ns"] / 1e9
+    interval = resolved["trace"]["interval_ns"] / 1e9
+    shared = _shared_tcp(groups)
+    if shared is not None:
+        tcp_globals(shared, "tcp", program, options)
+    first_tcp = next((g["traffic"]["tcp"] for g in groups if g["traffic"]["kind"] == "tcp"), None)
+    packet = first_tcp["packet_size_bytes"] if first_tcp else groups[0]["traffic"]["packet_size_bytes"]
+
+    add("proc mk {} { global ns; return [$ns node] }")
+    for router in core.routers:
+        add(f"set n({router}) [mk]")
+
+    def link(a: str, b: str, rate: int, delay_ns: int, queue: dict[str, Any], where: str) -> None:
+        qtype, settings = queue_lines(queue, where, "q", rate, packet)
+        add(f"$ns simplex-link $n({a}) $n({b}) {rate} {delay_ns / 1e9!r} {qtype}", where)
+        add(f"set q [[$ns link $n({a}) $n({b})] queue]")
+        for line, source in settings:
+            add(line, source)
+
+    for core_link in core.links:
+        name, a, b = core_link["name"], core_link["from"], core_link["to"]
+        field_of = "topology.bottleneck" if topology["kind"] == "dumbbell" else f"topology.links[{name}]"
+        link(a, b, core_link["rate_bps"], core_link["delay_ns"], core_link["queue"], f"{field_of}.queue")
+        link(
+            b, a, core_link["rate_bps"], core_link["delay_ns"], core_link["reverse_queue"], f"{field_of}.reverse_queue"
+        )
+    for name in core.monitored:
+        core_link = next(cl for cl in core.links if cl["name"] == name)
+        add(f'set qm({name}) [$ns monitor-queue $n({core_link["from"]}) $n({core_link["to"]}) ""]')
+        program.monitored.append(name)
+        program.monitored_rate_bps[name] = float(core_link["rate_bps"])
+
+    flow_count = sum(group["traffic"]["count"] for group in groups)
+    starts = list(start_times) if start_times is not None else _start_times(groups, seed)
+    if len(starts) != flow_count:
+        raise ValueError(f"start_times has {len(starts)} entries for {flow_count} flows")
+    flow = 0
+    for index, (group, path) in enumerate(zip(groups, core.paths, strict=True)):
+        where = f"topology.groups[{index}]"
+        traffic = group["traffic"]
+        hops = _path_links(core, index)
+        core_delay = sum(hop["delay_ns"] for hop in hops)
+        # As the engine (topology.rs attach_group) and ns3_mapping: the rest of the RTT split
+        # equally between the access and the receiver link, integer nanoseconds.
+        edge_one_way = (group["rtt_ns"] - 2 * core_delay) // 2
+        access_delay = edge_one_way // 2
+        receiver_delay = edge_one_way - access_delay
+        edge_queue = group["access_queue"]
+        if traffic["kind"] == "tcp":
+            agent, sink, settings = tcp_agent(traffic["tcp"], f"{where}.traffic.tcp", options)
+            if traffic["tcp"]["delayed_ack"]:
+                sink += "/DelAck"
+        program.comment(f"group {group['name']}: {traffic['count']} {traffic['kind']} flows")
+        for _ in range(traffic["count"]):
+            add(f"set s({flow}) [mk]; set r({flow}) [mk]")
+            for a, b, rate, delay, label in (
+                (f"s{flow}", path[0], group["access_rate_bps"], access_delay, "access"),
+                (path[0], f"s{flow}", group["access_rate_bps"], access_delay, "access (ACKs)"),
+                (path[-1], f"r{flow}", group["receiver_rate_bps"], receiver_delay, "receiver"),
+                (f"r{flow}", path[-1], group["receiver_rate_bps"], receiver_delay, "receiver (ACKs)"),
+            ):
+                na = f"$s({flow})" if a == f"s{flow}" else f"$r({flow})" if a == f"r{flow}" else f"$n({a})"
+                nb = f"$s({flow})" if b == f"s{flow}" else f"$r({flow})" if b == f"r{flow}" else f"$n({b})"
+                qtype, qsettings = queue_lines(edge_queue, f"{where}.access_queue", "q", rate, packet)
+                add(f"$ns simplex-link {na} {nb} {rate} {delay / 1e9!r} {qtype}", f"{where} {label} link")
+                add(f"set q [[$ns link {na} {nb}] queue]")
+                for line, source in qsettings:
+                    add(line, source)
+            start = starts[flow]
+            start = duration + 1.0 if start is None or not math.isfinite(start) else float(start)
+            program.start_times.append(start)
+            program.flow_links.append([hop["name"] for hop in hops if hop["name"] in program.monitored])
+            program.kinds.append(traffic["kind"])
+            if traffic["kind"] == "tcp":
+                add(f"set a({flow}) [new {agent}]; set k({flow}) [new {sink}]")
+                for setting, source in settings:
+                    add(f"$a({flow}) {setting}", source)
+                add(f"$a({flow}) set fid_ {flow}")
+                add(f"$ns attach-agent $s({flow}) $a({flow}); $ns attach-agent $r({flow}) $k({flow})")
+                add(f"$ns connect $a({flow}) $k({flow})")
+                add(f"set app({flow}) [$a({flow}) attach-app FTP]")
+                add(f'$ns at {start!r} "$app({flow}) start"')
+                program.payload_bytes.append(traffic["tcp"]["packet_size_bytes"] - NS2_TCP_IP_HEADER_BYTES)
+            else:
+                size = traffic["packet_size_bytes"]
+                add(f"set a({flow}) [new Agent/UDP]; set k({flow}) [new Agent/LossMonitor]")
+                add(f"$a({flow}) set packetSize_ {size}; $a({flow}) set fid_ {flow}", f"{where}.packet_size")
+                add(f"$ns attach-agent $s({flow}) $a({flow}); $ns attach-agent $r({flow}) $k({flow})")
+                add(f"$ns connect $a({flow}) $k({flow})")
+                add(f"set app({flow}) [new Application/Traffic/CBR]; $app({flow}) attach-agent $a({flow})")
+                add(f"$app({flow}) set packetSize_ {size}", f"{where}.packet_size")
+                add(f"$app({flow}) set rate_ {traffic['rate_bps']}", f"{where}.rate")
+                add(f"$app({flow}) set random_ 0")
+                add(f'$ns at {start!r} "$app({flow}) start"')
+                if group["stop"]["kind"] == "fixed":
+                    add(f'$ns at {group["stop"]["at_ns"] / 1e9!r} "$app({flow}) stop"', f"{where}.stop")
+                program.payload_bytes.append(size)
+            flow += 1
+
+    add(f"set out [open {records} w]")
+    monitored = " ".join(program.monitored)
+    add(
+        "proc sample {i} {\n"
+        f"    global ns out qm; set t [expr $i * {interval!r}]\n"
+        f'    foreach l {{{monitored}}} {{ set m $qm($l); puts $out "L $l $t [$m set pkts_] '
+        '[$m set parrivals_] [$m set pdrops_] [$m set bdepartures_] [$m set pmarks_]" }\n'
+        f'    if {{[expr ($i + 1) * {interval!r}] <= {duration!r} + 1e-9}} {{ $ns at [expr ($i + 1) * {interval!r}] "sample [expr $i + 1]" }}\n'
+        "}",
+        "trace.interval (queue monitor: tools/queue-monitor.h)",
+    )
+    add(
+        "proc flows {} {\n"
+        f"    global ns out a k; set t [$ns now]\n"
+        f"    for {{set i 0}} {{$i < {flow_count}}} {{incr i}} {{\n"
+        '        if {[$k($i) info class] == "Agent/LossMonitor"} {\n'
+        '            puts $out "F $i $t [$k($i) set bytes_] 0 0 0"\n'
+        "        } else {\n"
+        '            puts $out "F $i $t [$a($i) set ack_] [$a($i) set nrexmit_] '
+        '[$a($i) set nrexmitpack_] [$a($i) set ncwndcuts_]"\n'
+        "        }\n"
+        "    }\n"
+        "}",
+        "per-flow: ack_ (highest cumulative ACK), timeouts, retransmitted packets, window cuts",
+    )
+    add(f'$ns at {interval!r} "sample 1"')
+    add(f"$ns at {measure!r} flows", "measure_start")
+    add(f"$ns at {duration!r} flows", "duration")
+    add(f'$ns at {duration + interval / 2!r} "close $out; exit 0"')
+    add("$ns run")
+    return program

@@ -1,0 +1,245 @@
+"""The aqmlab -> ns-2 translation (benchmarks/ns2/ns2_mapping.py) and the records parser:
+pure Python, no ns-2; plus one short run in ns-2 when `ns` is installed."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks" / "ns2"))
+
+# imports below need the sys.path entry above (modules in benchmarks/ns2)
+import aqmlab  # noqa: E402
+import ns2_mapping  # noqa: E402
+import ns2_run  # noqa: E402
+from ns2_mapping import Unsupported, translate  # noqa: E402
+
+
+def scenario(queue: dict | None = None, tcp: dict | None = None, count: int = 2, **extra) -> aqmlab.Scenario:
+    group = {
+        "name": "g",
+        "count": count,
+        "rtt": "40ms",
+        "access_rate": "100Mbps",
+        "tcp": tcp or {},
+        "start": {"kind": "staggered", "first": "0s", "spacing": "100ms"},
+        **extra,
+    }
+    return aqmlab.Scenario.from_dict(
+        {
+            "name": "t",
+            "duration": "3s",
+            "measure_start": "1s",
+            "topology": {
+                "kind": "dumbbell",
+                "bottleneck": {
+                    "rate": "10Mbps",
+                    "delay": "10ms",
+                    "queue": queue or {"kind": "drop_tail", "limit": "20p"},
+                },
+                "groups": [group],
+            },
+        }
+    )
+
+
+def lines(s: aqmlab.Scenario, **kwargs) -> list[str]:
+    return [line for line in translate(s.resolved(), **kwargs).lines if not line.startswith("#")]
+
+
+def bottleneck_settings(s: aqmlab.Scenario) -> list[str]:
+    """The lines configuring the bottleneck's forward queue (left -> right)."""
+    out = lines(s)
+    start = out.index("set q [[$ns link $n(left) $n(right)] queue]")
+    end = next(i for i in range(start + 1, len(out)) if out[i].startswith("$ns simplex-link"))
+    return out[start + 1 : end]
+
+
+def test_droptail_limit_is_one_more_than_aqmlab_because_ns2_holds_limit_minus_one():
+    assert bottleneck_settings(scenario({"kind": "drop_tail", "limit": "167p"})) == ["$q set limit_ 168"]
+
+
+def test_droptail_byte_limit():
+    assert bottleneck_settings(scenario({"kind": "drop_tail", "limit": "30000B"})) == [
+        "$q set queue_in_bytes_ true",
+        "$q set mean_pktsize_ 1",
+        "$q set limit_ 30001",
+    ]
+
+
+def test_threshold_policy_is_a_droptail_holding_q_th():
+    s = scenario({"kind": "threshold", "limit": "2084p", "q_th": 15})
+    assert "$ns simplex-link $n(left) $n(right) 10000000 0.01 DropTail" in lines(s)
+    assert bottleneck_settings(s) == ["$q set limit_ 16"]
+
+
+def test_red_packet_mode_sets_every_ns2_variable():
+    red = {"kind": "red", "limit": "2000p", "min_th": 50, "max_th": 150, "max_p": 0.1, "gentle": False}
+    settings = bottleneck_settings(scenario(red))
+    for expected in (
+        "$q set limit_ 2000",
+        "$q set bytes_ false",
+        "$q set queue_in_bytes_ false",
+        "$q set mean_pktsize_ 1500",
+        "$q set thresh_ 50.0",
+        "$q set maxthresh_ 150.0",
+        "$q set linterm_ 10.0",
+        "$q set q_weight_ -1.0",
+        "$q set gentle_ false",
+        "$q set wait_ true",
+        "$q set setbit_ false",
+        "$q set use_mark_p_ true",
+    ):
+        assert expected in settings
+
+
+def test_red_byte_mode_scales_limit_and_thresholds_by_mean_packet_size():
+    red = {
+        "kind": "red",
+        "limit": "2000p",
+        "min_th": 25000,
+        "max_th": 75000,
+        "byte_mode": True,
+        "queue_in_bytes": True,
+        "mean_packet_size": "500B",
+    }
+    settings = bottleneck_settings(scenario(red))
+    # red.cc: qlim = limit_ * mean_pktsize; th_min = thresh_ * mean_pktsize.
+    assert "$q set limit_ 6000" in settings
+    assert "$q set thresh_ 50.0" in settings
+    assert "$q set maxthresh_ 150.0" in settings
+    assert "$q set bytes_ true" in settings
+
+
+def test_red_instantaneous_is_weight_one():
+    settings = bottleneck_settings(scenario({"kind": "red", "min_th": 5, "max_th": 15, "instantaneous": True}))
+    assert "$q set q_weight_ 1.0" in settings
+
+
+def test_tcp_defaults_override_ns2s_window_and_tick():
+    out = lines(scenario())
+    assert "Agent/TCP set window_ 1000000" in out
+    assert "Agent/TCP set packetSize_ 1460" in out
+    assert "Agent/TCP set singledup_ 0" in out
+    assert "Agent/TCP set tcpTick_ 0.001" in out
+    assert "set a(0) [new Agent/TCP/Newreno]; set k(0) [new Agent/TCPSink]" in out
+    assert "Agent/TCP set tcpTick_ 0.01" in lines(scenario(), options=ns2_mapping.ns2_defaults())
+
+
+def test_limited_transmit_is_singledup():
+    assert "Agent/TCP set singledup_ 1" in lines(scenario(tcp={"limited_transmit": True}))
+
+
+def test_sack_and_linux_agents():
+    out = lines(scenario(tcp={"sack": True}))
+    assert "set a(0) [new Agent/TCP/Sack1]; set k(0) [new Agent/TCPSink/Sack1]" in out
+    out = lines(scenario(tcp={"sack": True, "cc": "cubic"}))
+    assert "set a(1) [new Agent/TCP/Linux]; set k(1) [new Agent/TCPSink/Sack1]" in out
+    assert "$a(1) select_ca cubic" in out
+    assert "$a(1) set_ca_param cubic beta 717" in out
+    out = lines(scenario(tcp={"sack": True, "cc": {"kind": "highspeed", "definition": "linux_table"}}))
+    assert "$a(0) select_ca highspeed" in out
+
+
+def test_ecn_on_agent_and_red():
+    out = lines(scenario({"kind": "red", "min_th": 5, "max_th": 15, "ecn": True}, tcp={"ecn": True}))
+    assert "Agent/TCP set ecn_ 1" in out
+    assert "$q set setbit_ true" in out
+
+
+def test_start_times_are_scheduled():
+    out = lines(scenario(), start_times=[0.25, 1.5])
+    assert '$ns at 0.25 "$app(0) start"' in out
+    assert '$ns at 1.5 "$app(1) start"' in out
+
+
+def test_parking_lot_monitors_both_links_and_routes_groups():
+    s = aqmlab.Scenario.from_toml(
+        ROOT / "benchmarks" / "ns3" / "scenarios" / "parking-lot-red50-150-minrto1s-sack.toml"
+    )
+    program = translate(s.resolved())
+    assert program.monitored == ["link1", "link2"]
+    assert program.flow_links[0] == ["link1", "link2"]
+    assert program.flow_links[30] == ["link1"]
+    assert program.flow_links[60] == ["link2"]
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"queue": {"kind": "ered", "delay_scale": "100ms"}}, "queue.kind = 'ered'"),
+        ({"queue": {"kind": "red_vq"}}, "queue.kind = 'red_vq'"),
+        ({"tcp": {"cc": "cx"}}, "traffic.tcp.cc.kind = 'cx'"),
+        ({"tcp": {"cc": "pert"}}, "traffic.tcp.cc.kind = 'pert'"),
+        ({"tcp": {"cc": "cubic"}}, "traffic.tcp.sack = false"),
+        ({"tcp": {"sack": True, "cc": "highspeed"}}, "cc.definition = 'rfc3649'"),
+        ({"tcp": {"sack": True, "cc": "scalable"}}, "traffic.tcp.cc (definition 'kelly'"),
+        ({"tcp": {"sack": True, "cc": "compound"}}, "cc.zeta = 0.5"),
+        ({"tcp": {"header_size": "52B"}}, "tcp.header_bytes = 52"),
+    ],
+)
+def test_refusals_name_the_field(change, field):
+    queue = change.get("queue")
+    s = scenario(queue, tcp=change.get("tcp"))
+    with pytest.raises(Unsupported, match=__import__("re").escape(field)):
+        translate(s.resolved())
+
+
+def test_web_traffic_is_refused_with_the_field():
+    data = scenario().model_dump(mode="json")
+    data["topology"]["groups"].append(
+        {
+            "name": "web",
+            "kind": "web",
+            "arrival_rate": 10,
+            "size": {"kind": "fixed", "size": "10kB"},
+            "rtt": "40ms",
+            "access_rate": "100Mbps",
+        }
+    )
+    with pytest.raises(Unsupported, match=r"groups\[1\]\.traffic\.kind = 'web'"):
+        translate(aqmlab.Scenario.from_dict(data).resolved())
+
+
+def test_parse_turns_cumulative_counters_into_intervals():
+    program = translate(scenario().resolved(), start_times=[0.0, 2.0])
+    text = "\n".join(
+        [
+            "L bottleneck 0.01 3 10 1 12000 0",
+            "L bottleneck 0.02 5 25 2 27000 1",
+            "F 0 1 99 0 0 0",
+            "F 1 1 -1 0 0 0",
+            "F 0 3 199 1 4 2",
+            "F 1 3 9 0 1 1",
+        ]
+    )
+    records = ns2_run.parse(text, program, 1.0)
+    link = records.links["bottleneck"]
+    assert list(link.arrivals) == [10, 15]
+    assert list(link.drops) == [1, 1]
+    assert list(link.departed_bytes) == [12000, 15000]
+    assert list(link.marks) == [0, 1]
+    assert list(records.flows.delivered_at_measure_start) == [100 * 1460, 0]
+    assert list(records.flows.delivered) == [200 * 1460, 10 * 1460]
+    assert list(records.timeouts) == [1, 0]
+    assert list(records.reductions) == [2, 1]
+
+
+@pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (`ns`, Debian package ns2) is not installed")
+def test_smoke_run_agrees_with_aqmlab_on_a_saturated_droptail():
+    s = scenario({"kind": "drop_tail", "limit": "20p"}, count=4)
+    results = aqmlab.simulate(s, seed=1)
+    starts = list(results.flows.column("start_s").to_numpy())
+    program = translate(s.resolved(), start_times=starts)
+    records = ns2_run.run(program, 1.0)
+    ns2 = ns2_run.summarise(records, program, "bottleneck", 1.0, 3.0)
+    ours = ns2_run.aqmlab_summary(results, "bottleneck")
+    assert ns2["utilisation"] > 0.95
+    assert abs(ns2["goodput_mbps"] - ours["goodput_mbps"]) / ns2["goodput_mbps"] < 0.1
+    # DropTail limit_ 21 holds 20 waiting packets, as aqmlab's 20p.
+    assert np.max(records.links["bottleneck"].queue_packets) == 20
