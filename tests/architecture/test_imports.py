@@ -133,7 +133,10 @@ LAYERS = [
     ("analysis", ["aqmlab.analysis"]),
     ("simulation/fluid/stability", ["aqmlab.simulation", "aqmlab.fluid", "aqmlab.stability", "aqmlab.design"]),
     ("experiments/reproduce/report", ["aqmlab.experiments", "aqmlab.reproduce", "aqmlab.report"]),
-    ("cli", ["aqmlab.cli", "aqmlab.demo", "aqmlab._lazy_cli", "aqmlab.cli_common", "aqmlab.reference"]),
+    (
+        "cli",
+        ["aqmlab.cli", "aqmlab.demo", "aqmlab._lazy_cli", "aqmlab.chart_cli", "aqmlab.cli_common", "aqmlab.reference"],
+    ),
 ]
 
 
@@ -188,6 +191,7 @@ FORBIDDEN = [
     ("aqmlab.experiments", "aqmlab.reproduce"),
     ("aqmlab.analysis", "aqmlab.experiments"),
     ("aqmlab.analysis", "aqmlab.reproduce"),
+    ("aqmlab.stability", "aqmlab.experiments"),
 ]
 
 

@@ -169,6 +169,11 @@ def stability_command(
     console.print(f"written: {out}")
 
 
+#: The packet-chart runner of `aqmlab chart --packet`, set by the top-level CLI (aqmlab.chart_cli):
+#: the stability layer does not import the experiments (tests/architecture/test_imports.py).
+PACKET_CHART = None
+
+
 def chart_command(
     model: Annotated[str, typer.Argument(help="fluid model name (with --packet: a scenario, embedded name or TOML)")],
     x: Annotated[
@@ -212,8 +217,10 @@ def chart_command(
     over several seeds per probe) beside the fluid model's Hopf curve (docs/stability.md)."""
     if packet:
         from aqmlab.errors import AqmlabError
-        from aqmlab.experiments.packet_chart.command import run_packet_chart
 
+        run_packet_chart = PACKET_CHART
+        if run_packet_chart is None:
+            _fail("--packet: run it as `aqmlab chart` (the packet chart is wired in by aqmlab.chart_cli)")
         if set_ or opt:
             _fail("--set and --option are for fluid charts; allowed with --packet: the scenario's own values")
         target = Path(out or _default_out("chart", f"packet-{Path(model).stem}"))
