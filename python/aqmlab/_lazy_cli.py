@@ -22,7 +22,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
     "study": ("aqmlab.experiments.cli", "study", "Print a study's runs: swept parameters and key statistics, sorted."),
     "red-config": ("aqmlab.design.cli", "red_config", "Recommend RED parameters for a link, flow range and RTT range."),
     "stability": ("aqmlab.stability.cli", "stability_command", "Linear stability of a fluid model at one point."),
-    "chart": ("aqmlab.stability.cli", "chart_command", "A stability chart: the Hopf boundary over two parameters."),
+    "chart": ("aqmlab.chart_cli", "chart_command", "A stability chart: the Hopf boundary over two parameters."),
     "bifurcation": ("aqmlab.stability.cli", "bifurcation_command", "A bifurcation diagram by integration."),
     "fluid": ("aqmlab.fluid.cli", "app", "Fluid (delay-differential) models: integrate, plot, save."),
     "examples": ("aqmlab._lazy_cli", "examples_command", "The example scenarios bundled in the package, by name."),

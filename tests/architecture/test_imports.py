@@ -113,6 +113,7 @@ LAYERS = [
             "aqmlab._signals",
             "aqmlab.workload",
             "aqmlab._arrow",
+            "aqmlab._fsio",
         ],
     ),
     (
@@ -133,7 +134,10 @@ LAYERS = [
     ("analysis", ["aqmlab.analysis"]),
     ("simulation/fluid/stability", ["aqmlab.simulation", "aqmlab.fluid", "aqmlab.stability", "aqmlab.design"]),
     ("experiments/reproduce/report", ["aqmlab.experiments", "aqmlab.reproduce", "aqmlab.report"]),
-    ("cli", ["aqmlab.cli", "aqmlab.demo", "aqmlab._lazy_cli", "aqmlab.cli_common", "aqmlab.reference"]),
+    (
+        "cli",
+        ["aqmlab.cli", "aqmlab.demo", "aqmlab._lazy_cli", "aqmlab.chart_cli", "aqmlab.cli_common", "aqmlab.reference"],
+    ),
 ]
 
 
@@ -188,6 +192,7 @@ FORBIDDEN = [
     ("aqmlab.experiments", "aqmlab.reproduce"),
     ("aqmlab.analysis", "aqmlab.experiments"),
     ("aqmlab.analysis", "aqmlab.reproduce"),
+    ("aqmlab.stability", "aqmlab.experiments"),
 ]
 
 

@@ -154,7 +154,7 @@ def test_the_cli_refuses_a_scenario_without_a_fluid_model(tmp_path):
 
 
 def test_verify_runs_the_packet_simulation_with_the_charts_detector():
-    from aqmlab.experiments.packet_chart.oscillation import measure_run
+    from aqmlab.analysis.oscillation import measure_run
     from aqmlab.simulation import simulate
 
     args = ["stability", "seed000-fig6-rtt200", "--no-boundaries", "--verify", "--seeds", "1", "--duration", "40"]

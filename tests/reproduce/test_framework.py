@@ -53,7 +53,7 @@ def test_verdict_is_on_the_mean_and_marginal_when_the_interval_straddles():
     assert fragile["verdict"] == "agrees (marginal)" and fragile["agrees"] and fragile["marginal"]
     against = judge_claim("r", _claim(Between(0.0, 0.5)), {"x": [0.3, 0.9, 0.4, 0.8, 0.7]})
     assert against["verdict"] == "differs (marginal)" and not against["agrees"]
-    assert "95 % CI, 5 seeds" in against["aqmlab"]
+    assert "± 0.3214 (95 % CI of the mean; 5 seeds, range 0.3 to 0.9)" in against["aqmlab"]  # range labelled
     on_boundary = judge_claim("r", _claim(AtMost(15)), {"x": [15.0, 15.0, 15.0, 15.0, 15.0]})
     assert on_boundary["verdict"] == "agrees"  # no spread: not fragile
     nan = judge_claim("r", _claim(Below(1.0)), {"x": [math.nan]})

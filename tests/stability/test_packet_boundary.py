@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 import pytest
-from aqmlab.experiments.packet_chart.oscillation import classify, clopper_pearson, combine, ewma, measure_signal
+from aqmlab.analysis.oscillation import classify, clopper_pearson, combine, ewma, measure_signal
 from aqmlab.experiments.packet_chart.search import search_boundaries
 
 DT = 0.01

@@ -42,7 +42,6 @@ def sweep(
 
     --resume recomputes damaged runs and rewrites damaged or missing summaries (and says so).
     Ctrl-C, SIGTERM and SIGHUP stop the sweep and its workers; completed runs are kept."""
-    import shlex
 
     from aqmlab import _signals
     from aqmlab._fsio import os_error_message

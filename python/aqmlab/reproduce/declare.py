@@ -13,8 +13,14 @@ A reproduction is a `Declaration`:
 
 The runner (`aqmlab.reproduce.runner`) runs every seed, takes the mean of each quantity and
 its 95 % Student-t interval, and gives each claim a verdict on the means: **agrees** when
-every check holds at the mean; **marginal** when some check's interval contains a boundary
-of its criterion (another set of seeds could flip it).
+every check holds at the mean; **marginal** when the verdict rests on a check whose interval
+contains a boundary of its criterion (another set of seeds could flip it). A claim that fails a
+check decisively (its interval clear of the criterion's boundaries) plainly **differs**.
+
+Each claim has a `kind`: `"claim"` (a statement of the paper about the world: counted),
+`"consistency"` (a check that cannot fail by construction: a definition, an algebraic identity,
+a transcription, a formula's own end points; shown apart, never counted among the claims) or
+`"ours"` (aqmlab's own finding, not a statement of the paper: shown apart, not counted).
 """
 
 from __future__ import annotations
@@ -161,6 +167,9 @@ class Below(Criterion):
 
 # --- claims --------------------------------------------------------------------------------
 
+#: The kinds of a declared claim (see the module docstring); only "claim" is counted.
+KINDS = ("claim", "consistency", "ours")
+
 
 @dataclass(frozen=True)
 class Check:
@@ -193,8 +202,15 @@ class Claim:
     why: str = ""
     shows: tuple[tuple[str, str, str], ...] = ()  # (quantity, label, unit)
     full_only: bool = False
+    #: "claim" (the paper's, counted), "consistency" (cannot fail: not counted), "ours" (aqmlab's
+    #: own finding: not counted).
+    kind: str = "claim"
+    #: For a claim that differs: the demonstrated cause (what was shown, where), "" when none is.
+    cause: str = ""
 
     def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"claim {self.id!r}: kind = {self.kind!r}; allowed: {', '.join(KINDS)}")
         if not self.checks:
             raise ValueError(f"claim {self.id!r}: checks: at least one Check is required")
         if "/" in self.id or not self.id:

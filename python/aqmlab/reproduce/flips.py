@@ -9,29 +9,37 @@ whose verdict differs, including claims that are new or gone; the pages are the 
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 
-CLAIM_HEADER = "| claim |"
+from aqmlab.reproduce.pages import sections
+
+#: How a verdict of a row that is not a counted claim is shown (and told apart) in a flip.
+KIND_MARK = {"consistency": " [consistency check, not counted]", "ours": " [aqmlab's finding, not counted]"}
 
 
-def _cells(row: str) -> list[str]:
-    """The cells of a Markdown table row; `\\|` inside a cell is not a separator."""
-    return [cell.strip() for cell in re.split(r"(?<!\\)\|", row.strip().strip("|"))]
+def _ids_by_position(reproduction_id: str, count: int) -> list[str] | None:
+    """The declared claim ids of a reproduction, for a page recorded before ids were printed
+    (its rows are the full version's claims in declaration order); None when unknown."""
+    from aqmlab.reproduce import REGISTRY
+
+    declaration = REGISTRY.get(reproduction_id)
+    if declaration is None or len(declaration.claims) != count:
+        return None
+    return [claim.id for claim in declaration.claims]
 
 
 def claim_verdicts(page_text: str) -> dict[tuple[str, str], str]:
-    """(reproduction id, claim statement) -> verdict, for every claim row of one page."""
+    """(reproduction id, claim id) -> verdict, for every claim row of one page. A page written
+    before ids were printed gets them by position from the declarations (when the number of rows
+    matches), else its rows are keyed by their statement."""
     verdicts: dict[tuple[str, str], str] = {}
-    for block in re.split(r"\n(?=### )", page_text):
-        if not block.startswith("### "):
-            continue
-        reproduction_id = block.splitlines()[0].removeprefix("### ").partition(": ")[0].strip()
-        for row in block.splitlines():
-            if row.startswith("| ") and not row.startswith(CLAIM_HEADER):
-                cells = _cells(row)
-                if len(cells) >= 2 and not set(cells[0]) <= {"-"}:
-                    verdicts[(reproduction_id, cells[0])] = cells[-1].replace("**", "")
+    for section in sections(page_text):
+        rows = section["rows"]
+        ids = [row.id for row in rows]
+        if not all(ids):
+            ids = _ids_by_position(section["id"], len(rows)) or [row.statement for row in rows]
+        for claim_id, row in zip(ids, rows, strict=True):
+            verdicts[(section["id"], claim_id)] = row.verdict + KIND_MARK.get(row.kind, "")
     return verdicts
 
 
@@ -42,13 +50,17 @@ def directory_verdicts(pages: Path) -> dict[tuple[str, str], str]:
     return verdicts
 
 
-def _agrees(verdict: str | None) -> bool | None:
-    return None if verdict is None else verdict.startswith("agrees")
+def _agrees(verdict: str | None) -> tuple[bool, str] | None:
+    """What a flip compares: agreement and kind (a claim becoming a consistency check is a flip)."""
+    if verdict is None:
+        return None
+    return verdict.startswith("agrees"), next((mark for mark in KIND_MARK.values() if verdict.endswith(mark)), "")
 
 
 def flips(before: dict[tuple[str, str], str], after: dict[tuple[str, str], str]) -> list[tuple[str, str, str, str]]:
     """(id, claim, before, after) for every claim whose agrees/differs changed, or that is
-    new or gone; a change of marginal mark alone is not a flip."""
+    new or gone, or whose kind changed (counted claim, consistency check, aqmlab's finding); a
+    change of marginal mark alone is not a flip."""
     rows = []
     for key in sorted(set(before) | set(after)):
         old, new = before.get(key), after.get(key)
@@ -58,7 +70,7 @@ def flips(before: dict[tuple[str, str], str], after: dict[tuple[str, str], str])
 
 
 def flip_table(rows: list[tuple[str, str, str, str]]) -> str:
-    lines = ["| reproduction | claim | before | after |", "|---|---|---|---|"]
+    lines = ["| reproduction | claim id | before | after |", "|---|---|---|---|"]
     lines += [f"| `{rid}` | {claim} | {old} | {new} |" for rid, claim, old, new in rows]
     return "\n".join(lines)
 

@@ -2,8 +2,10 @@
 95 % intervals, verdicts, figures and the record (`reproduction.json`).
 
 Verdicts are on the mean over the seeds. A check is *marginal* when its 95 % Student-t
-interval contains a boundary of its criterion, so another set of seeds could flip it; the
-claim's verdict then reads "agrees (marginal)" or "differs (marginal)".
+interval contains a boundary of its criterion, so another set of seeds could flip it. The
+claim's verdict is decided per check: it "differs" plainly when some check fails decisively
+(its interval clear of every boundary), "differs (marginal)" when every failing check is
+marginal, "agrees (marginal)" when all hold and some is marginal, else "agrees".
 """
 
 from __future__ import annotations
@@ -29,18 +31,23 @@ def _with_unit(text: str, unit: str) -> str:
 
 
 def describe_value(stats: dict[str, Any], unit: str) -> str:
-    """ "mean ± half-width (95 % CI, n seeds: min–max)" or the one value."""
+    """ "mean ± half-width of the 95 % CI (n seeds, range min–max)" or the one value: the
+    interval is the mean's; the range is the seeds' own values, labelled as such."""
     if stats["n"] == 1 or not math.isfinite(stats["mean"]):
         return _with_unit(_fmt(stats["mean"]), unit)
     half = (stats["ci_high"] - stats["ci_low"]) / 2
     return (
-        f"{_with_unit(_fmt(stats['mean']), unit)} ± {_fmt(half)} (95 % CI, {stats['n']} seeds: "
-        f"{_fmt(stats['min'])}–{_fmt(stats['max'])})"
+        f"{_with_unit(_fmt(stats['mean']), unit)} ± {_fmt(half)} (95 % CI of the mean; {stats['n']} seeds, range "
+        f"{_fmt(stats['min'])} to {_fmt(stats['max'])})"
     )
 
 
 def judge_check(check: Check, values: list[float]) -> dict[str, Any]:
-    stats = statistics(values)
+    return judge_stats(check, statistics(values))
+
+
+def judge_stats(check: Check, stats: dict[str, Any]) -> dict[str, Any]:
+    """One check judged on the statistics of its quantity (mean, ci_low, ci_high, n, ...)."""
     mean = stats["mean"]
     holds = math.isfinite(mean) and check.criterion.holds(mean)
     low, high = stats["ci_low"], stats["ci_high"]
@@ -62,6 +69,15 @@ def verdict_text(agrees: bool, marginal: bool) -> str:
     return ("agrees" if agrees else "differs") + (" (marginal)" if marginal else "")
 
 
+def decide(checks: list[dict[str, Any]]) -> tuple[bool, bool]:
+    """(agrees, marginal) from judged checks, per check: a decisive failure anywhere makes the
+    claim plainly differ; a failure is marginal only when every failing check is."""
+    failing = [c for c in checks if not c["holds"]]
+    if failing:
+        return False, all(c["marginal"] for c in failing)
+    return True, any(c["marginal"] for c in checks)
+
+
 def judge_claim(reproduction_id: str, claim: Claim, values: dict[str, list[float]]) -> dict[str, Any]:
     """One claim's entry of the record: its checks with statistics, and the verdict."""
     missing = [c.quantity for c in claim.checks if c.quantity not in values]
@@ -69,10 +85,19 @@ def judge_claim(reproduction_id: str, claim: Claim, values: dict[str, list[float
     if missing:
         raise KeyError(f"{reproduction_id}/{claim.id}: quantities {missing} were not measured; known: {sorted(values)}")
     checks = [judge_check(check, values[check.quantity]) for check in claim.checks]
-    agrees = all(c["holds"] for c in checks)
-    marginal = any(c["marginal"] for c in checks)
+    shows = [statistics(values[q]) for q, _, _ in claim.shows]
+    return claim_entry(reproduction_id, claim, checks, shows)
+
+
+def claim_entry(
+    reproduction_id: str, claim: Claim, checks: list[dict[str, Any]], shows: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The record entry of a claim from its judged checks and the statistics of its shows."""
+    agrees, marginal = decide(checks)
     shown = [f"{c['label']} {describe_value(c, c['unit'])}" for c in checks]
-    shown += [f"{label} {describe_value(statistics(values[q]), unit)}" for q, label, unit in claim.shows]
+    shown += [
+        f"{label} {describe_value(stats, unit)}" for (_, label, unit), stats in zip(claim.shows, shows, strict=True)
+    ]
     return {
         "id": f"{reproduction_id}/{claim.id}",
         "claim": claim.statement,
@@ -86,6 +111,8 @@ def judge_claim(reproduction_id: str, claim: Claim, values: dict[str, list[float
         "verdict": verdict_text(agrees, marginal),
         "seeds": max(c["n"] for c in checks),
         "checks": checks,
+        "kind": claim.kind,
+        "cause": claim.cause,
     }
 
 

@@ -11,7 +11,7 @@ axes, with seed 000's parameters and with the scenario's own.
 Full versions: the Section V dumbbell (60 Compound TCP flows, RED(50, 100) with ns-2's
 automatic weight, buffer 2084, 1500-byte packets) with the axis values set, 150 s runs
 measured from 50 s, 5 seeds per probe (a unanimous verdict: 96.9 % by the sign test of
-`aqmlab.experiments.packet_chart.oscillation`). Quick versions: 10 flows instead of 60 (C = 10 C̃), 40 s runs
+`aqmlab.analysis.oscillation`). Quick versions: 10 flows instead of 60 (C = 10 C̃), 40 s runs
 measured from 10 s, 2 seeds, 2 x values and one bisection: a smoke test of the same code,
 whose verdicts guard it in `make test`; the full version is the one whose numbers count.
 

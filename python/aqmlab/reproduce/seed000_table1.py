@@ -120,6 +120,7 @@ register(
                 (Check("rows_relative_difference", Below(1e-12), "largest relative difference, printed − aqmlab"),),
                 why="a transcription check: the rows typed from the table against aqmlab's window laws at windows "
                 "1-83000 packets (the table has no results to compare)",
+                kind="consistency",
             ),
             Claim(
                 "africa-highspeed-ends",
@@ -131,7 +132,8 @@ register(
                     Check("africa_b_38", Printed("0.5"), "b(38)"),
                     Check("africa_b_83000", Printed("0.1"), "b(83000)"),
                 ),
-                why="the ends of the printed formula at the precision of its constants",
+                why="the ends of the printed formula at the precision of its constants: the formula's own end points",
+                kind="consistency",
                 shows=(("africa_a_38", "a(38) (HighSpeed's Reno-compatible increase, RFC 3649: about 1)", ""),),
             ),
             Claim(
@@ -240,6 +242,8 @@ register(
                 "i(w) = 1/w, d(w) = w/2",
                 "Section VI-D",
                 (Check("special_case_difference", AtMost(1e-12), "largest difference of i and d over w"),),
+                why="true by the definitions of the two window laws",
+                kind="consistency",
             ),
             Claim(
                 "exact-condition",

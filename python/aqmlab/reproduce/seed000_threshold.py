@@ -253,7 +253,9 @@ register(
                     Check("threshold-rtt10.queue_max", AtMost(15), "largest queue, RTT 10 ms", "packets"),
                     Check("threshold-rtt200.queue_max", AtMost(15), "RTT 200 ms", "packets"),
                 ),
-                why="the policy drops at q ≥ q_th, so the queue reaches 15 and no more",
+                why="the policy drops at q ≥ q_th, so the queue reaches 15 and no more: true by the "
+                "policy's definition",
+                kind="consistency",
             ),
             Claim(
                 "red-bursts-to-60",
@@ -557,6 +559,8 @@ def parking_lot_claims() -> tuple[Claim, ...]:
             "queue ≤ 15 packets at both links",
             "Section VI-C2, Fig. 17",
             (Check("threshold_queue_largest", AtMost(15), "largest queue, both links and RTTs", "packets"),),
+            why="the policy drops at q ≥ q_th: true by the policy's definition",
+            kind="consistency",
         ),
         Claim(
             "red-up-to-40",

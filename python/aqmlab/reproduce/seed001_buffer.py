@@ -84,11 +84,13 @@ register(
         claims=(
             Claim(
                 "unfair-at-1-deltamax",
-                "with a buffer draining in δmax Cx-TCP gets less than the fairness band",
+                "with a buffer draining in δmax (the paper's 1 BDP) Cx-TCP gets less than the fairness band: the "
+                "paper's fairness claim of Fig. 5 does not hold there",
                 "(ours; the paper's Fig. 5 reports fairness with 1 BDP, which drains in δmax here)",
                 "docs/congestion/cx.md, 'Buffer size'; seed001-fig5",
                 (Check("ratio_max_at_100", Below(0.7), "larger Cx/Reno ratio of the two mixes at 100 ms"),),
                 why=FAIR_WHY,
+                kind="ours",
             ),
             Claim(
                 "fair-from-1.5-deltamax",
@@ -100,6 +102,7 @@ register(
                     Check("ratio_max_from_150", AtMost(1.05), "largest"),
                 ),
                 why=FAIR_WHY,
+                kind="ours",
                 shows=tuple((f"b{d}-{c}-{r}.ratio", f"({c}, {r}) at {d} ms", "") for d in (150,) for c, r in MIXES),
             ),
         ),

@@ -511,6 +511,7 @@ def fig12_claims() -> tuple[Claim, ...]:
                 why="below δth",
                 shows=((f"cx{label}.window", "mean cwnd", "packets"), (f"hs{label}.delay_ms", "standard HS-TCP", "ms")),
                 full_only=ours,
+                kind="ours" if ours else "claim",
             ),
             Claim(
                 f"utilisation-{label}",
@@ -525,6 +526,7 @@ def fig12_claims() -> tuple[Claim, ...]:
                 why=UTILISATION_WHY,
                 shows=((f"hs{label}.utilisation", "standard HS-TCP", "%"),),
                 full_only=ours,
+                kind="ours" if ours else "claim",
             ),
         ]
     return tuple(claims)

@@ -333,7 +333,8 @@ CLAIMS = tuple(claim for name, resource, _ in CONFIGS for claim in config_claims
         "Section IV, eq. (13)",
         (Check("routes-difference", AtMost(1e-9), "largest |Σ x_r − x| / mean rate"),),
         why="exact up to round-off: three routes (weights 0.5, 0.3, 0.2 w) through one M/M/1 resource, B = 15, "
-        "κ = 1.05 κ_c",
+        "κ = 1.05 κ_c; an algebraic identity of the model, so a consistency check of aqmlab's integration",
+        kind="consistency",
     ),
 )
 

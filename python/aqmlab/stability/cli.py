@@ -256,9 +256,9 @@ def _print_roots(roots) -> None:
 
 def verify_packet(scenario, seeds: list[int], duration: float | None, analysis_start: float | None, echo=None):
     """Run `scenario` with each seed and classify its queue with the packet charts' detector
-    (`aqmlab.experiments.packet_chart.oscillation`): the per-run measures and the verdict over
+    (`aqmlab.analysis.oscillation`): the per-run measures and the verdict over
     seeds."""
-    from aqmlab.experiments.packet_chart.oscillation import combine, measure_run
+    from aqmlab.analysis.oscillation import combine, measure_run
     from aqmlab.simulation import simulate
 
     duration = duration or scenario.duration_s
@@ -372,6 +372,11 @@ def _seed_list(text: str) -> list[int]:
     return seeds
 
 
+#: The packet-chart runner of `aqmlab chart --packet`, set by the top-level CLI (aqmlab.chart_cli):
+#: the stability layer does not import the experiments (tests/architecture/test_imports.py).
+PACKET_CHART = None
+
+
 def chart_command(
     model: Annotated[str, typer.Argument(help="fluid model name (with --packet: a scenario, embedded name or TOML)")],
     x: Annotated[
@@ -415,8 +420,10 @@ def chart_command(
     over several seeds per probe) beside the fluid model's Hopf curve (docs/stability.md)."""
     if packet:
         from aqmlab.errors import AqmlabError
-        from aqmlab.experiments.packet_chart.command import run_packet_chart
 
+        run_packet_chart = PACKET_CHART
+        if run_packet_chart is None:
+            _fail("--packet: run it as `aqmlab chart` (the packet chart is wired in by aqmlab.chart_cli)")
         if set_ or opt:
             _fail("--set and --option are for fluid charts; allowed with --packet: the scenario's own values")
         target = Path(out or _default_out("chart", f"packet-{Path(model).stem}"))

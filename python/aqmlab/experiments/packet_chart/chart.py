@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 
 import aqmlab
+from aqmlab.analysis.oscillation import combine
 from aqmlab.experiments.packet_chart.axes import AXES, axis, fluid_setting, parse_axis
-from aqmlab.experiments.packet_chart.oscillation import combine
 from aqmlab.experiments.packet_chart.probes import ProbeStore, ProbeTask, run_probes
 from aqmlab.experiments.packet_chart.search import Boundary, search_boundaries
 

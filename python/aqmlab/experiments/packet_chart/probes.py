@@ -48,7 +48,7 @@ class ProbeTask:
 
 def measure_probe(scenario: dict[str, Any], seed: int, analysis_start_s: float) -> dict[str, Any]:
     """Simulate and measure one probe (runs in a worker)."""
-    from aqmlab.experiments.packet_chart.oscillation import measure_run
+    from aqmlab.analysis.oscillation import measure_run
     from aqmlab.simulation import simulate
 
     results = simulate(scenario, seed=seed)

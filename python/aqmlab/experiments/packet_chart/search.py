@@ -1,7 +1,7 @@
 """Bracketing and bisection of a noisy stability boundary y(x), many x at once.
 
 For every x the search probes both ends of the y range. When one end is stable and the other
-oscillating (`aqmlab.experiments.packet_chart.oscillation.combine`: unanimous over the seeds) the boundary
+oscillating (`aqmlab.analysis.oscillation.combine`: unanimous over the seeds) the boundary
 lies between them, on whichever side the verdicts say (oscillating above or below); the
 bracket [stable end, oscillating end] is then halved (arithmetic or geometric midpoint;
 integer midpoints for integer parameters) until it is no wider than `tolerance`, a probe is
@@ -21,7 +21,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from aqmlab.experiments.packet_chart.oscillation import SeedVerdict
+from aqmlab.analysis.oscillation import SeedVerdict
 
 __all__ = ["Boundary", "search_boundaries"]
 
