@@ -28,7 +28,7 @@ from fault_helpers import (
 )
 
 SWEEP_SEEDS = (1, 2, 3, 4)
-SWEEP_DURATION = "10s"
+SWEEP_DURATION = "5s"
 
 
 def children(pid: int) -> set[int]:
@@ -141,21 +141,18 @@ def clean_study(tmp_path_factory):
     return out
 
 
-def stop_sweep(tmp_path: Path, signum: int, *, after_runs: int | None, delay: float = 0.0):
+def stop_sweep(tmp_path: Path, signum: int, *, delay: float | None = None):
     """Start `aqmlab sweep` (2 workers) into 'my study' (a path to quote), send `signum` to the
-    parent alone once `after_runs` runs are done (or after `delay` s); check that its workers
-    end with it. (exit code, stderr, out)."""
+    parent alone after `delay` s, or by default once a worker simulates (has loaded the
+    engine); check that its workers end with it. (exit code, stderr, out, sweep file)."""
     sweep = sweep_file(tmp_path, SWEEP_SEEDS, SWEEP_DURATION)
     out = tmp_path / "my study"
     process = spawn("sweep", sweep, "--out", out, "--workers", "2")
-    if after_runs is not None:
-        runs = out / "runs"
+    if delay is None:
         assert wait_until(
-            lambda: (
-                process.poll() is not None
-                or (runs.is_dir() and sum((p / "run.json").exists() for p in runs.iterdir()) >= after_runs)
-            )
+            lambda: process.poll() is not None or any(engine_loaded(pid) for pid in children(process.pid))
         )
+        time.sleep(0.2)
     else:
         time.sleep(delay)
     workers = children(process.pid)
@@ -174,7 +171,7 @@ def resume_and_compare(out: Path, sweep: Path, clean: Path) -> None:
 
 
 def test_sigterm_to_a_sweep_stops_its_workers_and_resume_completes(tmp_path, clean_study):
-    code, stderr, out, sweep = stop_sweep(tmp_path, signal.SIGTERM, after_runs=1)
+    code, stderr, out, sweep = stop_sweep(tmp_path, signal.SIGTERM)
     assert code == 128 + signal.SIGTERM, stderr
     assert_one_error_line(stderr, "stopped by SIGTERM", f"aqmlab sweep {sweep} --out '{out}' --resume")
     assert not hidden_entries(out / "runs")  # the stopped workers removed their staging folders
@@ -183,7 +180,7 @@ def test_sigterm_to_a_sweep_stops_its_workers_and_resume_completes(tmp_path, cle
 
 def test_sighup_at_a_random_instant_of_a_sweep(tmp_path, clean_study):
     delay = random.Random(2929).uniform(0.5, 4.0)
-    code, stderr, out, sweep = stop_sweep(tmp_path, signal.SIGHUP, after_runs=None, delay=delay)
+    code, stderr, out, sweep = stop_sweep(tmp_path, signal.SIGHUP, delay=delay)
     assert code in (0, 128 + signal.SIGHUP, -signal.SIGHUP), stderr
     assert "Traceback" not in stderr, stderr
     if out.exists():
@@ -191,7 +188,7 @@ def test_sighup_at_a_random_instant_of_a_sweep(tmp_path, clean_study):
 
 
 def test_workers_end_when_the_sweep_is_killed(tmp_path, clean_study):
-    code, stderr, out, sweep = stop_sweep(tmp_path, signal.SIGKILL, after_runs=1)
+    code, stderr, out, sweep = stop_sweep(tmp_path, signal.SIGKILL)
     assert code == -signal.SIGKILL
     # The next writer removes what the killed one left, and finishes the study.
     resume_and_compare(out, sweep, clean_study)

@@ -131,14 +131,16 @@ class Study:
                 entry.unlink()
 
     def remove_stale(self) -> list[Path]:
-        """Remove hidden staging folders and temporary files a killed writer left behind. Call
-        under `lock()`: with the study locked, no other writer owns them."""
+        """Remove hidden staging folders and temporary files a killed writer left behind: any
+        hidden entry of runs/, summaries/ and failures/ (aqmlab's own folders), and the
+        temporary files of study.json. Call under `lock()`: then no other writer owns them."""
         removed = []
         for folder in (self.directory, *(self.directory / sub for sub in ("runs", "summaries", "failures"))):
             if not folder.is_dir():
                 continue
             for entry in folder.iterdir():
-                if entry.name.startswith("."):
+                ours = entry.name.startswith(".study.json.") if folder == self.directory else entry.name.startswith(".")
+                if ours:
                     if entry.is_dir() and not entry.is_symlink():
                         shutil.rmtree(entry, ignore_errors=True)
                     else:
@@ -194,14 +196,9 @@ class Study:
             return
         results = Results.load(directory)
         info = json.loads((directory / MANIFEST).read_text())
-        table = summary_table(run_id, info["seed"], info["parameters"], results)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        staging = path.with_name(f".{path.name}.tmp")
-        try:
-            pq.write_table(table, staging)
-            os.replace(staging, path)
-        finally:
-            staging.unlink(missing_ok=True)
+        sink = pa.BufferOutputStream()
+        pq.write_table(summary_table(run_id, info["seed"], info["parameters"], results), sink)
+        write_atomic(path, sink.getvalue().to_pybytes())
 
     def record_failure(self, run: Run, error: BaseException) -> None:
         failure = {
