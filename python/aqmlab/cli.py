@@ -415,7 +415,7 @@ def main() -> None:
         app()
         code = 0
     except KeyboardInterrupt:
-        console.print(_stopped_by(), highlight=False)
+        console.print(f"[bold red]error:[/] {_stopped_by()}", highlight=False)
         code = _signals.exit_code()
     except OSError as error:  # a path no command anticipated: still one line, never a traceback
         console.print(f"[bold red]error:[/] {os_error_message(error)}", highlight=False, soft_wrap=True)
@@ -431,7 +431,7 @@ def main() -> None:
         if code == 130 and _signals.last_signal not in (None, signal.SIGINT):
             # typer turns a KeyboardInterrupt no command caught (a SIGTERM or SIGHUP while
             # it loads a command) into a silent exit 130: say what stopped it, and exit 128 + it.
-            console.print(_stopped_by(), highlight=False)
+            console.print(f"[bold red]error:[/] {_stopped_by()}", highlight=False)
             code = _signals.exit_code()
     if _signals.last_signal is not None:
         # CPython ends a process by SIGINT, whatever its exit code, once a KeyboardInterrupt
