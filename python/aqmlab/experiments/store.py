@@ -22,6 +22,7 @@ import shutil
 import tempfile
 import traceback
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -240,9 +241,12 @@ class Study:
         self.problems = {}
         files = []
         runs = self.directory / "runs"
-        for run_dir in sorted(visible_entries(runs)) if runs.is_dir() else []:
-            run_id = run_dir.name
-            state = self.run_state(run_id)
+        ids = sorted(p.name for p in visible_entries(runs)) if runs.is_dir() else []
+        # sha256 releases the GIL: verify the runs on every core.
+        with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
+            states = dict(zip(ids, pool.map(self.run_state, ids), strict=True))
+        for run_id in ids:
+            state = states[run_id]
             if state == "missing":
                 continue  # a failed run, or a folder left by a killed writer
             if state != "done":
