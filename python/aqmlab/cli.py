@@ -126,11 +126,11 @@ def run(
             console.print(f"{_stopped_by()} at t = {results.end_s:g} s; writing the {state} results", highlight=False)
         from aqmlab.results_io import write_run
 
-        before = _identity(out)
+        before = _identity(out / "run.json")  # a folder written into keeps its own identity
         try:
             write_run(results, out, force=force)
         except KeyboardInterrupt:
-            if _identity(out) == before:
+            if _identity(out / "run.json") == before:
                 _fail(f"{_stopped_by()} while writing the results; nothing written", code=_signals.exit_code())
         # The results are on disk: from now on a signal only cuts the report short, and the
         # exit code still says what OUT holds.

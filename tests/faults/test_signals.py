@@ -215,3 +215,22 @@ def test_resume_removes_stale_staging_folders_and_readers_ignore_them(tmp_path, 
     assert code == 0 and "removed 3 staging folder(s)" in output, output
     assert not hidden_entries(out)
     assert os.listdir(out / "runs") and tree_bytes(out) == tree_bytes(clean_study)
+
+
+def test_a_signal_held_during_publishing_into_a_folder_keeps_the_results(tmp_path, monkeypatch):
+    # A signal that arrives while the results are moved into a pre-created folder is raised
+    # right after: the folder holds the complete results, and `run` says so (exit 0).
+    import aqmlab._fsio as fsio
+
+    real = fsio.Staged.publish
+
+    def publish_then_interrupt(self, **kwargs):
+        real(self, **kwargs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(fsio.Staged, "publish", publish_then_interrupt)
+    out = tmp_path / "out"
+    out.mkdir()
+    code, output = cli("run", scenario_file(tmp_path), "-q", "--out", out)
+    assert code == 0 and "wrote" in output and "nothing written" not in output, output
+    assert cli("summary", out)[0] == 0
