@@ -22,12 +22,18 @@ STOPPING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 #: The last stopping signal received (None before any).
 last_signal: int | None = None
+#: In a worker process: a signal while no task runs (`busy` false) ends the process quietly
+#: instead of printing a KeyboardInterrupt traceback from the pool's machinery.
+exit_when_idle = False
+busy = False
 
 
 def as_interrupt(signum, frame) -> None:
     """A handler: the signal is a Ctrl-C (KeyboardInterrupt), and `last_signal` remembers it."""
     global last_signal
     last_signal = signum
+    if exit_when_idle and not busy:
+        exit_now(128 + signum)
     raise KeyboardInterrupt
 
 

@@ -156,11 +156,11 @@ def run(
             console.print(f"{_stopped_by()} at t = {results.end_s:g} s; writing the {state} results", highlight=False)
         from aqmlab.results_io import write_run
 
-        before = _identity(out)
+        before = _identity(out / "run.json")  # a folder written into keeps its own identity
         try:
             write_run(results, out, force=force)
         except KeyboardInterrupt:
-            if _identity(out) == before:
+            if _identity(out / "run.json") == before:
                 _fail(f"{_stopped_by()} while writing the results; nothing written", code=_signals.exit_code())
         # The results are on disk: from now on a signal only cuts the report short, and the
         # exit code still says what OUT holds.
@@ -449,7 +449,7 @@ def main() -> None:
         app()
         code = 0
     except KeyboardInterrupt:
-        console.print(_stopped_by(), highlight=False)
+        console.print(f"[bold red]error:[/] {_stopped_by()}", highlight=False)
         code = _signals.exit_code()
     except OSError as error:  # a path no command anticipated: still one line, never a traceback
         console.print(f"[bold red]error:[/] {os_error_message(error)}", highlight=False, soft_wrap=True)
@@ -465,7 +465,7 @@ def main() -> None:
         if code == 130 and _signals.last_signal not in (None, signal.SIGINT):
             # typer turns a KeyboardInterrupt no command caught (a SIGTERM or SIGHUP while
             # it loads a command) into a silent exit 130: say what stopped it, and exit 128 + it.
-            console.print(_stopped_by(), highlight=False)
+            console.print(f"[bold red]error:[/] {_stopped_by()}", highlight=False)
             code = _signals.exit_code()
     if _signals.last_signal is not None:
         # CPython ends a process by SIGINT, whatever its exit code, once a KeyboardInterrupt

@@ -111,6 +111,7 @@ LAYERS = [
             "aqmlab.summary",
             "aqmlab.progress",
             "aqmlab._signals",
+            "aqmlab._fsio",
             "aqmlab.workload",
             "aqmlab._arrow",
             "aqmlab._fsio",

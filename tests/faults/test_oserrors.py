@@ -128,7 +128,7 @@ def test_a_full_disk_while_recording_a_failure_does_not_raise(tmp_path, monkeypa
     assert not outcome.ok and "the simulation failed" in outcome.error and "not recorded" in outcome.error
 
 
-def test_a_read_only_folder_is_one_line(tmp_path, read_only):
+def test_a_read_only_folder_is_one_line(tmp_path, read_only, clean):
     code, output = cli("run", scenario_file(tmp_path), "-q", "--out", read_only / "run")
     assert code == 2
     assert_one_error_line(output, str(read_only), "Read-only file system (EROFS)")
@@ -137,6 +137,11 @@ def test_a_read_only_folder_is_one_line(tmp_path, read_only):
     assert_one_error_line(output, str(read_only), "(EROFS)")
     code, output = cli("report", read_only, "--out", read_only / "r")
     assert code == 2 and "Traceback" not in output, output
+    # Writable again: a retry gives the clean results.
+    subprocess.run(["mount", "-o", "remount,rw", str(read_only)], check=True)
+    assert not os.listdir(read_only)
+    code, output = cli("run", scenario_file(tmp_path), "-q", "--out", read_only / "run")
+    assert code == 0 and tree_bytes(read_only / "run") == tree_bytes(clean[0]), output
 
 
 def test_an_unreadable_file_is_one_line(tmp_path, monkeypatch, clean):

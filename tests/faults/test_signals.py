@@ -14,6 +14,7 @@ import signal
 import time
 from pathlib import Path
 
+import aqmlab
 import pytest
 from aqmlab.experiments import Study, Sweep, run_sweep
 from fault_helpers import (
@@ -28,7 +29,7 @@ from fault_helpers import (
 )
 
 SWEEP_SEEDS = (1, 2, 3, 4)
-SWEEP_DURATION = "10s"
+SWEEP_DURATION = "5s"
 
 
 def children(pid: int) -> set[int]:
@@ -89,7 +90,7 @@ def check_run_outcome(out: Path, code: int, stderr: str, signum: int) -> None:
         assert "PARTIAL" in stderr
         assert cli("summary", out)[0] == 1  # verified, and partial
     elif code > 0:
-        assert_one_error_line(stderr, signal.Signals(signum).name, "nothing written")
+        assert_one_error_line(stderr, signal.Signals(signum).name)
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
@@ -108,10 +109,13 @@ def test_a_signal_during_the_simulation_writes_partial_results(tmp_path, signum)
 
 def check_random_instants(tmp_path: Path, count: int, seed: int) -> None:
     scenario = scenario_file(tmp_path, "30s")
+    clean = tmp_path / "clean"
+    aqmlab.simulate(scenario).save(clean)
     rng = random.Random(seed)
     for i in range(count):
         signum = (signal.SIGTERM, signal.SIGHUP)[i % 2]
-        out = tmp_path / f"out{i}"
+        out = tmp_path / "runs" / f"out{i}"
+        out.parent.mkdir(exist_ok=True)
         process = spawn("run", scenario, "-q", "--out", out)
         try:
             process.wait(timeout=rng.uniform(0.0, 3.0))
@@ -123,6 +127,7 @@ def check_random_instants(tmp_path: Path, count: int, seed: int) -> None:
         if process.returncode != 0:
             code, output = cli("run", scenario, "-q", "--out", out, "--force")
             assert code == 0 and json.loads((out / "scenario.json").read_text())["finished"], output
+            assert tree_bytes(out) == tree_bytes(clean)
 
 
 def test_signals_at_random_instants_of_run(tmp_path):
@@ -141,21 +146,18 @@ def clean_study(tmp_path_factory):
     return out
 
 
-def stop_sweep(tmp_path: Path, signum: int, *, after_runs: int | None, delay: float = 0.0):
+def stop_sweep(tmp_path: Path, signum: int, *, delay: float | None = None):
     """Start `aqmlab sweep` (2 workers) into 'my study' (a path to quote), send `signum` to the
-    parent alone once `after_runs` runs are done (or after `delay` s); check that its workers
-    end with it. (exit code, stderr, out)."""
+    parent alone after `delay` s, or by default once a worker simulates (has loaded the
+    engine); check that its workers end with it. (exit code, stderr, out, sweep file)."""
     sweep = sweep_file(tmp_path, SWEEP_SEEDS, SWEEP_DURATION)
     out = tmp_path / "my study"
     process = spawn("sweep", sweep, "--out", out, "--workers", "2")
-    if after_runs is not None:
-        runs = out / "runs"
+    if delay is None:
         assert wait_until(
-            lambda: (
-                process.poll() is not None
-                or (runs.is_dir() and sum((p / "run.json").exists() for p in runs.iterdir()) >= after_runs)
-            )
+            lambda: process.poll() is not None or any(engine_loaded(pid) for pid in children(process.pid))
         )
+        time.sleep(0.2)
     else:
         time.sleep(delay)
     workers = children(process.pid)
@@ -174,7 +176,7 @@ def resume_and_compare(out: Path, sweep: Path, clean: Path) -> None:
 
 
 def test_sigterm_to_a_sweep_stops_its_workers_and_resume_completes(tmp_path, clean_study):
-    code, stderr, out, sweep = stop_sweep(tmp_path, signal.SIGTERM, after_runs=1)
+    code, stderr, out, sweep = stop_sweep(tmp_path, signal.SIGTERM)
     assert code == 128 + signal.SIGTERM, stderr
     assert_one_error_line(stderr, "stopped by SIGTERM", f"aqmlab sweep {sweep} --out '{out}' --resume")
     assert not hidden_entries(out / "runs")  # the stopped workers removed their staging folders
@@ -183,7 +185,7 @@ def test_sigterm_to_a_sweep_stops_its_workers_and_resume_completes(tmp_path, cle
 
 def test_sighup_at_a_random_instant_of_a_sweep(tmp_path, clean_study):
     delay = random.Random(2929).uniform(0.5, 4.0)
-    code, stderr, out, sweep = stop_sweep(tmp_path, signal.SIGHUP, after_runs=None, delay=delay)
+    code, stderr, out, sweep = stop_sweep(tmp_path, signal.SIGHUP, delay=delay)
     assert code in (0, 128 + signal.SIGHUP, -signal.SIGHUP), stderr
     assert "Traceback" not in stderr, stderr
     if out.exists():
@@ -191,7 +193,7 @@ def test_sighup_at_a_random_instant_of_a_sweep(tmp_path, clean_study):
 
 
 def test_workers_end_when_the_sweep_is_killed(tmp_path, clean_study):
-    code, stderr, out, sweep = stop_sweep(tmp_path, signal.SIGKILL, after_runs=1)
+    code, stderr, out, sweep = stop_sweep(tmp_path, signal.SIGKILL)
     assert code == -signal.SIGKILL
     # The next writer removes what the killed one left, and finishes the study.
     resume_and_compare(out, sweep, clean_study)
@@ -213,3 +215,22 @@ def test_resume_removes_stale_staging_folders_and_readers_ignore_them(tmp_path, 
     assert code == 0 and "removed 3 staging folder(s)" in output, output
     assert not hidden_entries(out)
     assert os.listdir(out / "runs") and tree_bytes(out) == tree_bytes(clean_study)
+
+
+def test_a_signal_held_during_publishing_into_a_folder_keeps_the_results(tmp_path, monkeypatch):
+    # A signal that arrives while the results are moved into a pre-created folder is raised
+    # right after: the folder holds the complete results, and `run` says so (exit 0).
+    import aqmlab._fsio as fsio
+
+    real = fsio.Staged.publish
+
+    def publish_then_interrupt(self, **kwargs):
+        real(self, **kwargs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(fsio.Staged, "publish", publish_then_interrupt)
+    out = tmp_path / "out"
+    out.mkdir()
+    code, output = cli("run", scenario_file(tmp_path), "-q", "--out", out)
+    assert code == 0 and "wrote" in output and "nothing written" not in output, output
+    assert cli("summary", out)[0] == 0

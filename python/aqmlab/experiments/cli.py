@@ -110,7 +110,10 @@ def sweep(
         )
     console.print(f"{total - len(failed)} of {total} runs done in {out}")
     if total - len(failed):
-        print_study(out)
+        try:
+            print_study(out)
+        except (AqmlabError, OSError) as error:
+            _fail(os_error_message(error) if isinstance(error, OSError) else str(error))
         console.print(f"again: aqmlab study {out}; HTML: aqmlab report {out}", highlight=False)
     if failed:
         raise typer.Exit(1)

@@ -42,9 +42,11 @@ def run_one(run: Run, study_dir: str) -> Outcome:
     """Simulate one run and store it (executed in a worker process). A failed simulation is
     recorded and reported; an OSError while storing the run is raised (the study cannot be
     written: the sweep stops)."""
+    from aqmlab import _signals
     from aqmlab.simulation import simulate
 
     study = Study(study_dir)
+    _signals.busy = True
     try:
         try:
             results = simulate(run.scenario, seed=run.seed, allow_large=run.allow_large)
@@ -65,10 +67,10 @@ def run_one(run: Run, study_dir: str) -> Outcome:
     except KeyboardInterrupt:
         if _in_pool_worker:
             # Stopped by the parent (or Ctrl-C): the staging folder is gone; end quietly.
-            from aqmlab import _signals
-
-            os._exit(_signals.exit_code())
+            _signals.exit_now(_signals.exit_code())
         raise
+    finally:
+        _signals.busy = False
 
 
 #: True in a local pool's worker process (set by `_init_worker`).
@@ -82,6 +84,7 @@ def _init_worker(parent: int) -> None:
     from aqmlab import _signals
 
     _in_pool_worker = True
+    _signals.exit_when_idle = True
     for signum in _signals.STOPPING:
         signal.signal(signum, _signals.as_interrupt)
     try:

@@ -22,6 +22,7 @@ import shutil
 import tempfile
 import traceback
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -131,14 +132,16 @@ class Study:
                 entry.unlink()
 
     def remove_stale(self) -> list[Path]:
-        """Remove hidden staging folders and temporary files a killed writer left behind. Call
-        under `lock()`: with the study locked, no other writer owns them."""
+        """Remove hidden staging folders and temporary files a killed writer left behind: any
+        hidden entry of runs/, summaries/ and failures/ (aqmlab's own folders), and the
+        temporary files of study.json. Call under `lock()`: then no other writer owns them."""
         removed = []
         for folder in (self.directory, *(self.directory / sub for sub in ("runs", "summaries", "failures"))):
             if not folder.is_dir():
                 continue
             for entry in folder.iterdir():
-                if entry.name.startswith("."):
+                ours = entry.name.startswith(".study.json.") if folder == self.directory else entry.name.startswith(".")
+                if ours:
                     if entry.is_dir() and not entry.is_symlink():
                         shutil.rmtree(entry, ignore_errors=True)
                     else:
@@ -194,14 +197,9 @@ class Study:
             return
         results = Results.load(directory)
         info = json.loads((directory / MANIFEST).read_text())
-        table = summary_table(run_id, info["seed"], info["parameters"], results)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        staging = path.with_name(f".{path.name}.tmp")
-        try:
-            pq.write_table(table, staging)
-            os.replace(staging, path)
-        finally:
-            staging.unlink(missing_ok=True)
+        sink = pa.BufferOutputStream()
+        pq.write_table(summary_table(run_id, info["seed"], info["parameters"], results), sink)
+        write_atomic(path, sink.getvalue().to_pybytes())
 
     def record_failure(self, run: Run, error: BaseException) -> None:
         failure = {
@@ -243,9 +241,12 @@ class Study:
         self.problems = {}
         files = []
         runs = self.directory / "runs"
-        for run_dir in sorted(visible_entries(runs)) if runs.is_dir() else []:
-            run_id = run_dir.name
-            state = self.run_state(run_id)
+        ids = sorted(p.name for p in visible_entries(runs)) if runs.is_dir() else []
+        # sha256 releases the GIL: verify the runs on every core.
+        with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
+            states = dict(zip(ids, pool.map(self.run_state, ids), strict=True))
+        for run_id in ids:
+            state = states[run_id]
             if state == "missing":
                 continue  # a failed run, or a folder left by a killed writer
             if state != "done":
