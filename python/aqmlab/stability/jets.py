@@ -114,7 +114,7 @@ class Jet(np.lib.mixins.NDArrayOperatorsMixin):
     def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
         if method != "__call__":
             return NotImplemented
-        K = max(x.order for x in inputs if _is_jet(x))
+        K = self.c.shape[0] - 1  # jets meeting in one expression share their order (taylor_rhs)
         rule = _RULES.get(ufunc.__name__)
         if rule is None:
             return NotImplemented
@@ -184,6 +184,8 @@ def _linear(op):
 def _mul_coeffs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     a, b = _align(a, b)
     K = a.shape[0] - 1
+    if K == 1:  # dual numbers (the linearisation): (a0 b0, a0 b1 + a1 b0)
+        return np.stack(np.broadcast_arrays(a[0] * b[0], a[0] * b[1] + a[1] * b[0]))
     out = np.zeros(np.broadcast_shapes(a.shape, b.shape), dtype=np.result_type(a, b))
     for k in range(K + 1):  # Cauchy product (Griewank-Walther Table 13.2)
         for j in range(k + 1):
@@ -202,6 +204,9 @@ def _multiply(K, a, b, **kw):
 def _div_coeffs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     a, b = _align(a, b)
     K = b.shape[0] - 1
+    if K == 1:  # (a0/b0, (a1 − b1 a0/b0)/b0)
+        q = a[0] / b[0]
+        return np.stack(np.broadcast_arrays(q, (a[1] - b[1] * q) / b[0]))
     out = np.zeros(np.broadcast_shapes(a.shape, b.shape), dtype=np.result_type(a, b))
     for k in range(K + 1):  # c = a/b: c_k = (a_k − Σ_{j=1}^k b_j c_{k−j}) / b_0
         acc = a[k].copy() if a.shape[0] > k else np.zeros_like(out[0])
