@@ -22,8 +22,6 @@ use it.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
 __all__ = ["Jet", "taylor_rhs", "jacobians", "jacobians_at"]
@@ -412,7 +410,7 @@ _FUNCTIONS = {
     "clip": lambda a, lo, hi, out=None, **kw: _clip(a.order, a, lo, hi),
     "any": lambda a, *args, **kw: np.any(_value(a), *args, **kw),
     "all": lambda a, *args, **kw: np.all(_value(a), *args, **kw),
-    "real": lambda a: a,
+    "real": lambda a: a,  # the real-valued model function, extended to complex directions (bilinear forms)
 }
 
 
@@ -472,7 +470,3 @@ def jacobians_at(model, P: dict, y: np.ndarray, lag: np.ndarray) -> np.ndarray:
     )
     d = np.real(c[1]).reshape(n, size, m + 1, n)  # (n_out, B, arg, n_in)
     return np.transpose(d, (1, 2, 0, 3))
-
-
-def is_number(x) -> bool:
-    return isinstance(x, numbers.Number)
