@@ -253,8 +253,11 @@ def _pow_const(a: np.ndarray, r) -> np.ndarray:
     r = rc[0]
     out = np.zeros(np.broadcast_shapes(a.shape, rc.shape), dtype=np.result_type(a, r, float))
     out[0] = a[0] ** r
-    for k in range(1, K + 1):  # p_k = (1/(k a_0)) Σ_{j=1}^k (r j − (k − j)) a_j p_{k−j}
-        out[k] = sum((r * j - (k - j)) * a[j] * out[k - j] for j in range(1, k + 1)) / (k * a[0])
+    # where a_0 = 0 the derivatives of a^r are undefined (NaN); a branch (np.where/minimum)
+    # usually discards those entries, so no warning is raised for them
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for k in range(1, K + 1):  # p_k = (1/(k a_0)) Σ_{j=1}^k (r j − (k − j)) a_j p_{k−j}
+            out[k] = sum((r * j - (k - j)) * a[j] * out[k - j] for j in range(1, k + 1)) / (k * a[0])
     return out
 
 
