@@ -151,7 +151,7 @@ def test_bifurcation_command_writes_the_orbit_branch_and_the_notebook_shows_it(t
     assert all(mu < 1.0 for mu in table["max_multiplier"])
     info = json.loads((out / "bifurcation.json").read_text())
     assert info["orbits"]["end"] == "q_th left [30, 50]" and info["orbits"]["folds"] == []
-    d = bifurcation_diagram("ctcp-threshold", "q_th", [45.0], t_end=50.0)
-    d.orbits = orbit_branch("ctcp-threshold", "q_th", 10.0, 50.0, max_points=4, with_floquet=False)
+    d = bifurcation_diagram("ctcp-threshold", "q_th", [30.0, 45.0], t_end=50.0, orbits=True)
+    assert d.orbits is not None and d.orbits.stable.all()
     html = d._repr_html_()
     assert "Hopf point" in html and "branch end" in html and "data:image/png;base64" in html

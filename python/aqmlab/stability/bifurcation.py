@@ -85,8 +85,11 @@ def bifurcation_diagram(
     perturbation: float = 0.05,
     steps_per_delay: int = 20,
     method: str = "rk4",
+    orbits: bool = False,
 ) -> Diagram:
-    """Amplitude of ``state`` (default: the first) against ``param`` = ``values`` (one batch)."""
+    """Amplitude of ``state`` (default: the first) against ``param`` = ``values`` (one batch).
+    With ``orbits`` also the branch of periodic orbits from the Hopf point in the range of
+    ``values`` (:func:`aqmlab.stability.orbits.orbit_branch`), shown by the notebook display."""
     from aqmlab.fluid.integrate import integrate
 
     model = resolve_model(model, options)
@@ -117,7 +120,13 @@ def bifurcation_diagram(
     amp = result.amplitude(state, tail=tail)
     mean = result.mean(state, tail=tail)
     period = result.period(state, tail=tail)
+    branch = None
+    if orbits:
+        from aqmlab.stability.orbits import orbit_branch
+
+        branch = orbit_branch(model, param, float(values.min()), float(values.max()), params)
     return Diagram(
+        orbits=branch,
         model=model.name,
         param=param,
         state=state,

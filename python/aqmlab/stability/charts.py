@@ -8,6 +8,8 @@ that fails is halved. The crossing frequency ω and the period 2π/ω come with 
 every ``verify_every`` points the spectral abscissa at y(1 ± 1e-3) confirms that the rightmost
 roots do change stability there. :func:`grid_chart` is the brute-force alternative (spectral
 abscissa on a grid, boundary by interpolation), used for cross-checks and the benchmark.
+:func:`hopf_curve` continues the Hopf curve by pseudo-arclength in (x, y, ω) on a bordered
+characteristic matrix, through folds where x turns back (issue 33).
 """
 
 from __future__ import annotations
@@ -21,9 +23,9 @@ import numpy as np
 
 from aqmlab.stability.hopf import find_hopf, hopf_newton, system_at
 from aqmlab.stability.linearise import StabilityError, linearise_batch, resolve_model
-from aqmlab.stability.roots import characteristic_roots
+from aqmlab.stability.roots import char_matrix, char_matrix_derivative, characteristic_roots
 
-__all__ = ["Chart", "hopf_chart", "grid_chart", "stable_side"]
+__all__ = ["Chart", "hopf_chart", "hopf_curve", "grid_chart", "stable_side"]
 
 
 @dataclass
@@ -228,3 +230,155 @@ def grid_chart(
 
 
 _ = math
+
+
+def _bordered(D: np.ndarray, b: np.ndarray, c: np.ndarray):
+    """The bordered system [[Δ, b], [cᴴ, 0]] [v; s] = [0; 1] and its adjoint: s = 0 exactly when
+    Δ is singular, and ∂s = −wᴴ ∂Δ v (Govaerts, Numerical Methods for Bifurcations of
+    Dynamical Equilibria, SIAM 2000, §3.4: bordered matrices). Returns (s, v, w)."""
+    n = D.shape[0]
+    M = np.zeros((n + 1, n + 1), dtype=complex)
+    M[:n, :n] = D
+    M[:n, n] = b
+    M[n, :n] = c.conj()
+    rhs = np.zeros(n + 1, dtype=complex)
+    rhs[n] = 1.0
+    vs = np.linalg.solve(M, rhs)
+    wt = np.linalg.solve(M.conj().T, rhs)
+    return vs[n], vs[:n], wt[:n]
+
+
+def hopf_curve(
+    model,
+    x: str,
+    y: str,
+    start: tuple[float, float],
+    params: Mapping[str, object] | None = None,
+    *,
+    options: Mapping[str, object] | None = None,
+    omega: float | None = None,
+    steps: int = 200,
+    step: float = 0.02,
+    max_step: float = 0.1,
+    x_range=None,
+    y_range=None,
+) -> Chart:
+    """The Hopf curve through ``start`` = (x, y) (a Hopf point, e.g. from :func:`find_hopf`,
+    with crossing frequency ``omega``), continued by pseudo-arclength in (x, y, ω), so it passes
+    folds (where x turns back) that :func:`hopf_chart` stops at.
+
+    Equations: s(x, y, ω) = 0 with s the border of the bordered characteristic matrix
+    (:func:`_bordered`; borders the null vectors at the previous point), the corrector on the
+    hyperplane orthogonal to the secant in the scaled norm (x/|x_0|, y/|y_0|, ω/ω_0) (Keller's
+    pseudo-arclength; Allgower and Georg 1990, ch. 2). ∂Δ/∂x and ∂Δ/∂y are 4-point central
+    differences (h = 1e-4 relative) of the exact linearisations; ∂Δ/∂ω = iΔ'(iω). ``step`` is
+    the first arclength step in the scaled norm; folds (x turning back) are listed in
+    ``meta['folds']`` (indices). The points are in continuation order (``y_at`` assumes a
+    monotone x: use ``xs``/``ys`` directly past a fold).
+    """
+    started = time.perf_counter()
+    model = resolve_model(model, options)
+    base = dict(params or {})
+    x0, y0 = map(float, start)
+    if omega is None:
+        omega = find_hopf(model, y, y0 * (1 - 1e-3), y0 * (1 + 1e-3), {**base, x: x0}).omega
+    scale = np.array([abs(x0) or 1.0, abs(y0) or 1.0, abs(omega)])
+    xr = (-math.inf, math.inf) if x_range is None else tuple(map(float, x_range))
+    yr = (-math.inf, math.inf) if y_range is None else tuple(map(float, y_range))
+
+    def pieces(z):
+        xv, yv, w = z
+        hx, hy = 1e-4 * max(abs(xv), 1e-12), 1e-4 * max(abs(yv), 1e-12)
+        pts = [{x: xv, y: yv}]
+        pts += [{x: xv + o * hx, y: yv} for o in (1, -1, 2, -2)]
+        pts += [{x: xv, y: yv + o * hy} for o in (1, -1, 2, -2)]
+        systems = system_at(model, base, pts)
+        lam = 1j * w
+        C = [char_matrix(*s, lam) for s in systems]
+        dx = (8 * (C[1] - C[2]) - (C[3] - C[4])) / (12 * hx)
+        dy = (8 * (C[5] - C[6]) - (C[7] - C[8])) / (12 * hy)
+        dw = 1j * char_matrix_derivative(*systems[0], lam)
+        return C[0], dx, dy, dw, systems[0]
+
+    def null(D):
+        U, _, Vh = np.linalg.svd(D)
+        return U[:, -1], Vh[-1].conj()
+
+    def correct(z, b, c, tangent=None, z_pred=None, max_iter=12):
+        for _ in range(max_iter):
+            D, dx, dy, dw, _ = pieces(z)
+            s, v, w = _bordered(D, b, c)
+            grads = [-(w.conj() @ dM @ v) for dM in (dx, dy, dw)]
+            J = np.array([[g.real for g in grads], [g.imag for g in grads], [0.0, 0.0, 0.0]])
+            F = np.array([s.real, s.imag, 0.0])
+            if tangent is None:  # x fixed
+                J[2] = [1.0, 0.0, 0.0]
+            else:
+                J[2] = tangent / scale
+                F[2] = float(tangent @ ((z - z_pred) / scale))
+            try:
+                dz = np.linalg.solve(J, -F)
+            except np.linalg.LinAlgError:
+                return z, False
+            z = z + dz
+            if np.all(np.abs(dz) <= 1e-11 * np.maximum(np.abs(z), 1e-300)):
+                return z, True
+        return z, False
+
+    z = np.array([x0, y0, float(omega)])
+    b, c = null(pieces(z)[0])
+    z, ok = correct(z, b, c)
+    if not ok:
+        raise StabilityError(f"{model.name}: ({x} = {x0:g}, {y} = {y0:g}) is not a Hopf point (Newton failed)")
+    points, folds = [z.copy()], []
+    tangent = None
+    h = float(step)
+    # first tangent: the null direction of the 2 x 3 Jacobian of s (scaled)
+    D, dx, dy, dw, _ = pieces(z)
+    b, c = null(D)
+    _, v, w = _bordered(D, b, c)
+    g = [-(w.conj() @ dM @ v) for dM in (dx, dy, dw)]
+    Jg = np.array([[q.real for q in g], [q.imag for q in g]]) * scale[None, :]
+    tangent = np.linalg.svd(Jg)[2][-1]
+    tangent *= np.sign(tangent[0]) or 1.0  # start towards increasing x
+    stop = f"steps = {steps} reached"
+    while len(points) < steps:
+        for _ in range(10):
+            z_pred = points[-1] + h * tangent * scale
+            b, c = null(pieces(points[-1])[0])
+            z_new, ok = correct(z_pred, b, c, tangent=tangent, z_pred=z_pred)
+            if ok and z_new[2] > 0:
+                break
+            h *= 0.5
+        else:
+            stop = "Newton failed with the smallest step"
+            break
+        t_new = (z_new - points[-1]) / scale
+        t_new /= np.linalg.norm(t_new)
+        if np.sign(t_new[0]) != np.sign(tangent[0]) and tangent[0] != 0:
+            folds.append(len(points) - 1)  # x turned back between this point and the next
+        tangent = t_new
+        points.append(z_new)
+        h = min(1.5 * h, max_step)
+        if not (xr[0] <= z_new[0] <= xr[1] and yr[0] <= z_new[1] <= yr[1]):
+            stop = "the curve left the parameter ranges"
+            break
+    P = np.array(points)
+    return Chart(
+        model=model.name,
+        x=x,
+        y=y,
+        xs=P[:, 0],
+        ys=P[:, 1],
+        omega=P[:, 2],
+        verified=np.ones(len(P), dtype=bool),
+        stable_below=None,
+        params=base,
+        options=dict(getattr(model, "option_values", {})),
+        meta={
+            "method": "pseudo-arclength",
+            "folds": folds,
+            "stop": stop,
+            "wall_time_s": time.perf_counter() - started,
+        },
+    )

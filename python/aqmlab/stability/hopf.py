@@ -286,7 +286,6 @@ class _Forms:
         self.delays = np.asarray(all_delays, dtype=float)
         self.n = model.n_states
         self.m = len(all_delays)
-        self.scale = np.maximum(1.0, np.abs(y_eq))
 
     def values(self, vec_fn):
         """Stack a history function (callable θ -> (n,) complex) into (m+1, n)."""

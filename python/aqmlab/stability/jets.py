@@ -22,8 +22,6 @@ use it.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
 __all__ = ["Jet", "taylor_rhs", "jacobians", "jacobians_at"]
@@ -114,7 +112,7 @@ class Jet(np.lib.mixins.NDArrayOperatorsMixin):
     def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
         if method != "__call__":
             return NotImplemented
-        K = max(x.order for x in inputs if _is_jet(x))
+        K = self.c.shape[0] - 1  # jets meeting in one expression share their order (taylor_rhs)
         rule = _RULES.get(ufunc.__name__)
         if rule is None:
             return NotImplemented
@@ -184,6 +182,8 @@ def _linear(op):
 def _mul_coeffs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     a, b = _align(a, b)
     K = a.shape[0] - 1
+    if K == 1:  # dual numbers (the linearisation): (a0 b0, a0 b1 + a1 b0)
+        return np.stack(np.broadcast_arrays(a[0] * b[0], a[0] * b[1] + a[1] * b[0]))
     out = np.zeros(np.broadcast_shapes(a.shape, b.shape), dtype=np.result_type(a, b))
     for k in range(K + 1):  # Cauchy product (Griewank-Walther Table 13.2)
         for j in range(k + 1):
@@ -202,6 +202,9 @@ def _multiply(K, a, b, **kw):
 def _div_coeffs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     a, b = _align(a, b)
     K = b.shape[0] - 1
+    if K == 1:  # (a0/b0, (a1 − b1 a0/b0)/b0)
+        q = a[0] / b[0]
+        return np.stack(np.broadcast_arrays(q, (a[1] - b[1] * q) / b[0]))
     out = np.zeros(np.broadcast_shapes(a.shape, b.shape), dtype=np.result_type(a, b))
     for k in range(K + 1):  # c = a/b: c_k = (a_k − Σ_{j=1}^k b_j c_{k−j}) / b_0
         acc = a[k].copy() if a.shape[0] > k else np.zeros_like(out[0])
@@ -250,8 +253,11 @@ def _pow_const(a: np.ndarray, r) -> np.ndarray:
     r = rc[0]
     out = np.zeros(np.broadcast_shapes(a.shape, rc.shape), dtype=np.result_type(a, r, float))
     out[0] = a[0] ** r
-    for k in range(1, K + 1):  # p_k = (1/(k a_0)) Σ_{j=1}^k (r j − (k − j)) a_j p_{k−j}
-        out[k] = sum((r * j - (k - j)) * a[j] * out[k - j] for j in range(1, k + 1)) / (k * a[0])
+    # where a_0 = 0 the derivatives of a^r are undefined (NaN); a branch (np.where/minimum)
+    # usually discards those entries, so no warning is raised for them
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for k in range(1, K + 1):  # p_k = (1/(k a_0)) Σ_{j=1}^k (r j − (k − j)) a_j p_{k−j}
+            out[k] = sum((r * j - (k - j)) * a[j] * out[k - j] for j in range(1, k + 1)) / (k * a[0])
     return out
 
 
@@ -407,7 +413,7 @@ _FUNCTIONS = {
     "clip": lambda a, lo, hi, out=None, **kw: _clip(a.order, a, lo, hi),
     "any": lambda a, *args, **kw: np.any(_value(a), *args, **kw),
     "all": lambda a, *args, **kw: np.all(_value(a), *args, **kw),
-    "real": lambda a: a,
+    "real": lambda a: a,  # the real-valued model function, extended to complex directions (bilinear forms)
 }
 
 
@@ -467,7 +473,3 @@ def jacobians_at(model, P: dict, y: np.ndarray, lag: np.ndarray) -> np.ndarray:
     )
     d = np.real(c[1]).reshape(n, size, m + 1, n)  # (n_out, B, arg, n_in)
     return np.transpose(d, (1, 2, 0, 3))
-
-
-def is_number(x) -> bool:
-    return isinstance(x, numbers.Number)

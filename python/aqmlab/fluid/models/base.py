@@ -232,8 +232,15 @@ class DiscreteMap(_ModelBase):
 def bisect_batch(
     function: Callable[[np.ndarray], np.ndarray], low, high, *, iterations: int = 200, what: str = "equilibrium"
 ) -> np.ndarray:
-    """Vectorised bisection for ``function(x) = 0`` on ``[low, high]`` (arrays of shape (B,)),
-    followed by a secant polish; the sign change is checked."""
+    """Vectorised bracketing root finder for ``function(x) = 0`` on ``[low, high]`` (arrays of
+    shape (B,)); the sign change is checked.
+
+    Bisection until every bracket is within 1e-3 relative, then regula falsi with the Illinois
+    modification (Dowell and Jarratt, BIT 11 (1971) 168-174: the value at an end point kept
+    twice in a row is halved), which keeps the bracket and converges superlinearly, until the
+    bracket or the step is within 4e-16 relative or an exact zero is hit: ~18 evaluations
+    where bisection alone took ~55 (the stability tools recompute equilibria at every Newton
+    step of a Hopf curve)."""
     low = np.array(low, dtype=float)
     high = np.array(high, dtype=float)
     f_low = function(low)
@@ -251,6 +258,37 @@ def bisect_batch(
         low = np.where(left, mid, low)
         f_low = np.where(left, f_mid, f_low)
         high = np.where(left, high, mid)
-        if np.all(high - low <= 4e-16 * np.maximum(1.0, np.abs(high))):
+        f_high = np.where(left, f_high, f_mid)
+        if np.all(high - low <= 1e-3 * np.maximum(1.0, np.abs(high))):
             break
-    return 0.5 * (low + high)
+    f_low = np.asarray(f_low, dtype=float)
+    f_high = np.asarray(f_high, dtype=float)
+    side = np.zeros(np.shape(low), dtype=int)  # the end point kept last: −1 low, +1 high
+    exact = np.zeros(np.shape(low), dtype=bool)  # converged: an exact zero or a step below 4e-16
+    root = 0.5 * (low + high)
+    previous = np.full(np.shape(low), np.nan)
+    for _ in range(iterations):
+        tight = high - low <= 4e-16 * np.maximum(1.0, np.abs(high))
+        if np.all(exact | tight):
+            break
+        with np.errstate(divide="ignore", invalid="ignore"):
+            x = (low * f_high - high * f_low) / (f_high - f_low)  # regula falsi
+        # the secant through the end points lands on one of them: that end is the root to rounding
+        at_end = np.isfinite(x) & ((x <= low) | (x >= high)) & ~exact & ~tight
+        root = np.where(at_end, np.clip(x, low, high), root)
+        exact |= at_end
+        x = np.where((x > low) & (x < high), x, 0.5 * (low + high))
+        f_x = np.asarray(function(x), dtype=float)
+        # done: f(x) = 0, or the step from the previous iterate is at rounding level (near the
+        # root the values are rounding noise and the bracket would only shrink from one side)
+        hit = ((f_x == 0) | (np.abs(x - previous) <= 4e-16 * np.maximum(1.0, np.abs(x)))) & ~exact & ~tight
+        root = np.where(hit, x, root)
+        exact |= hit
+        previous = x
+        left = np.sign(f_x) == np.sign(f_low)  # the root lies in [x, high]
+        f_high = np.where(left & (side == 1), 0.5 * f_high, f_high)  # Illinois
+        f_low = np.where(~left & (side == -1), 0.5 * f_low, f_low)
+        side = np.where(left, 1, -1)
+        low, f_low = np.where(left, x, low), np.where(left, f_x, f_low)
+        high, f_high = np.where(left, high, x), np.where(left, f_high, f_x)
+    return np.where(exact, root, 0.5 * (low + high))
