@@ -103,26 +103,30 @@ def sweep(
 def print_study(directory: Path) -> bool:
     """The study's runs on stdout: parameters with units, sorted, sized to the terminal (or to
     its content when stdout is not a terminal). False when there are no completed runs."""
-    from aqmlab.experiments.display import study_rows
+    from aqmlab.experiments.display import study_layout
     from aqmlab.experiments.store import Study
 
-    headers, rows = study_rows(Study(directory).table())
+    out = Console()
+    width = out.width if out.is_terminal else 10_000  # a file or pipe: the whole table, one line a row
+    headers, rows, note, legend = study_layout(Study(directory).table(), width)
     if not rows:
         return False
     from rich.markup import escape
 
-    table = Table(title=escape(f"{directory}: {len(rows)} rows"), header_style="bold")
+    title = f"{directory}: {len(rows)} rows" + (f", {note}" if note else "")
+    table = Table(title=escape(title), header_style="bold")
     for index, header in enumerate(headers):
         table.add_column(
             escape(header), justify="left" if header == "link" else "right", no_wrap=index < len(headers) - 1
         )
     for row in rows:
         table.add_row(*(escape(cell) for cell in row))
-    out = Console()
     if not out.is_terminal:
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
         out = Console(width=max(80, sum(widths) + 3 * len(widths) + 1))
     out.print(table)
+    for line in legend:
+        out.print(escape(line), highlight=False)
     return True
 
 
