@@ -91,6 +91,11 @@ class ScenarioStability:
     def margin(self) -> float:
         return self.roots.margin
 
+    def _repr_html_(self) -> str:
+        from aqmlab.stability.notebook import scenario_html
+
+        return scenario_html(self)
+
     def summary(self) -> dict:
         return {
             "scenario": self.name,
