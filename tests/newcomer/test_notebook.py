@@ -24,6 +24,7 @@ def chromium() -> str | None:
 def executed():
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")  # the kernel the notebook runs in
     notebook = nbformat.read(NOTEBOOK, as_version=4)
     nbclient.NotebookClient(
         notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOK.parent)}}
