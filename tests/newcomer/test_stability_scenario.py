@@ -166,3 +166,14 @@ def test_verify_runs_the_packet_simulation_with_the_charts_detector():
     assert f"r = {direct.relative_swing:.2f}" in result.output
     text = " ".join(result.output.split())
     assert "packet: oscillating (1 of 1 seeds oscillating) — agrees with the fluid verdict unstable" in text
+
+
+def test_the_model_parameter_help_says_per_flow_and_what_it_is():
+    fluid = " ".join(runner.invoke(app, ["fluid", "ctcp-red", "--help"], terminal_width=80).output.split())
+    assert "C = 100 packets/s: per-flow service capacity" in fluid
+    assert "PER FLOW: link rate in packets/s divided by the number of flows N" in fluid
+    assert "b_min = 50 packets: RED minimum threshold b (seed 000 eq. 6) — PER FLOW: RED's min_th divided by N" in fluid
+    threshold = " ".join(runner.invoke(app, ["fluid", "ctcp-threshold", "--help"], terminal_width=80).output.split())
+    assert "packets of the WHOLE queue (not per flow" in threshold
+    stability = runner.invoke(app, ["stability", "--help"], terminal_width=80).output
+    assert "PER FLOW" in " ".join(stability.replace("│", " ").split())

@@ -153,7 +153,7 @@ def stability_command(
     ] = None,
     force: ForceOpt = False,
     boundaries: Annotated[
-        bool, typer.Option(" /--no-boundaries", help="scenario: skip the search of the Hopf boundary along each knob")
+        bool, typer.Option("--boundaries/--no-boundaries", help="scenario: search the Hopf boundary along each knob")
     ] = True,
     verify: Annotated[
         bool, typer.Option("--verify", help="scenario: run the packet simulation and say whether the queue oscillates")
@@ -240,7 +240,7 @@ def stability_command(
 
 
 def _print_roots(roots) -> None:
-    rt = Table(title="rightmost characteristic roots (Chebyshev generator + Newton)")
+    rt = Table(title="rightmost characteristic roots")
     for col in ("Re λ (1/s)", "Im λ (rad/s)", "period (s)", "Newton"):
         rt.add_column(col, justify="right")
     for r, ok in zip(roots.roots, roots.converged, strict=True):
