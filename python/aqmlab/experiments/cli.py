@@ -95,7 +95,9 @@ def sweep(
     console.print(f"{total - len(failed)} of {total} runs done in {out}")
     if total - len(failed):
         print_study(out)
-        console.print(f"again: aqmlab study {out}; HTML: aqmlab report {out}", highlight=False)
+        console.print(
+            f"again: aqmlab study {shlex.quote(str(out))}; HTML: aqmlab report {shlex.quote(str(out))}", highlight=False
+        )
     if failed:
         raise typer.Exit(1)
 
