@@ -177,3 +177,14 @@ def test_the_model_parameter_help_says_per_flow_and_what_it_is():
     assert "packets of the WHOLE queue (not per flow" in threshold
     stability = runner.invoke(app, ["stability", "--help"], terminal_width=80).output
     assert "PER FLOW" in " ".join(stability.replace("│", " ").split())
+
+
+def test_beyond_a_supercritical_hopf_point_the_cycle_is_predicted():
+    data = load_scenario("seed000-fig15-threshold-rtt200").model_dump(mode="json")
+    data["topology"]["groups"][0]["rtt"] = "70ms"  # below the RTT boundary (≈ 74 ms): unstable
+    result = of_scenario(data, boundaries=False)
+    assert result.verdict == "unstable"
+    predicted = result.predicted
+    assert predicted["kind"] == "supercritical" and predicted["hopf_tau_s"] > result.mapping.params["tau"]
+    assert 0.2 < predicted["period_s"] < 0.4  # 2π/ω at the Hopf point
+    assert 0 < predicted["window_amplitude_packets"] < 2 and predicted["valid_near_boundary"]

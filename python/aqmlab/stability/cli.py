@@ -323,8 +323,10 @@ def _scenario_stability(target, count, out, force, boundaries, verify, seeds, du
             f"Hopf point in τ: {predicted['hopf_tau_s'] * 1e3:.4g} ms, period there {predicted['period_s']:.3g} s"
             + (f", {predicted['kind']}" if "kind" in predicted else "")
         )
-        if "queue_amplitude_packets" in predicted:
-            line += f"; predicted queue amplitude here ±{predicted['queue_amplitude_packets']:.3g} packets"
+        amplitude = predicted.get("queue_amplitude_packets", predicted.get("window_amplitude_packets"))
+        if amplitude is not None:
+            what = "queue" if "queue_amplitude_packets" in predicted else "window"
+            line += f"; predicted {what} amplitude here ±{amplitude:.3g} packets"
             if not predicted.get("valid_near_boundary"):
                 line += " (normal form, far from the boundary: order of magnitude only)"
         console.print(line, highlight=False)

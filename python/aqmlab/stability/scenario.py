@@ -295,5 +295,5 @@ def of_scenario(scenario, *, boundaries: bool = True, count: int = 4) -> Scenari
         result.boundaries = [
             boundary_along(physical, knob) for knob, spec in KNOBS.items() if physical.policy in spec[4]
         ]
-        _beyond(result)
+    _beyond(result)
     return result
