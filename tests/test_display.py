@@ -32,7 +32,7 @@ def test_summary_is_typed_plain_and_still_a_dict(results):
 
 def test_results_render_in_jupyter_with_units_and_a_figure(results):
     html = results._repr_html_()
-    assert "queue mean [pkt]" in html and "throughput [Mb/s]" in html and "data:image/png;base64," in html
+    assert "queue mean [pkt]" in html and "goodput [Mb/s]" in html and "data:image/png;base64," in html
     assert "<table>" in Summary(results.summary())._repr_html_()
 
 
@@ -48,7 +48,7 @@ def test_a_study_renders_in_jupyter(tmp_path):
     from typer.testing import CliRunner
 
     printed = CliRunner().invoke(app, ["study", str(tmp_path / "study")]).stdout
-    assert "…" not in printed and "Jain's index" in printed and "throughput [Mb/s]" in printed  # not cut at 80
+    assert "…" not in printed and "Jain's index" in printed and "goodput [Mb/s]" in printed  # not cut at 80
     rows = [line for line in printed.splitlines() if "bottleneck" in line]
     assert [row.split("│")[1].strip() for row in rows] == ["20", "100"]  # numeric, sorted
 

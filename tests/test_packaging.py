@@ -94,3 +94,15 @@ def test_pip_install_builds_a_wheel_that_imports(tmp_path):
     assert result.stdout.strip() == "True"
     help_text = subprocess.run([tmp_path / "venv" / "bin" / "aqmlab", "--help"], capture_output=True, text=True)
     assert help_text.returncode == 0 and "sweep" in help_text.stdout
+    # the examples travel in the wheel: by name from a folder without a checkout (issue 30)
+    listed = subprocess.run(
+        [tmp_path / "venv" / "bin" / "aqmlab", "examples"], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert listed.returncode == 0 and "seed000-fig6-rtt10" in listed.stdout
+    checked = subprocess.run(
+        [tmp_path / "venv" / "bin" / "aqmlab", "validate", "seed000-fig6-rtt10"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert checked.returncode == 0, checked.stderr

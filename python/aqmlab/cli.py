@@ -184,7 +184,7 @@ def run(
         return
     console.print(
         f"wrote PARTIAL results to {out}: the run stopped at t = {results.end_s:g} s of {scenario.duration_s:g} s "
-        f"(see `aqmlab summary {out}`)",
+        f"(see `aqmlab summary {_quote(out)}`)",
         highlight=False,
         soft_wrap=True,
     )

@@ -2,7 +2,7 @@
 
 One place for the terminal tables (`aqmlab run`, `summary`, `study`), the HTML reports and the
 notebook display (`_repr_html_`), so a statistic reads the same everywhere: `queue mean [pkt]`,
-`throughput [Mb/s]`, `retransmits 35,790` (not 3.579e+04), `0.9995 ± 0.0001`.
+`goodput [Mb/s]`, `retransmits 35,790` (not 3.579e+04), `0.9995 ± 0.0001`.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ STATISTICS: dict[str, tuple[str, str, float]] = {
     "mark_percent": ("marks", "%", 1.0),
     "utilisation_mean": ("utilisation mean", "%", 100.0),
     "utilisation_min": ("utilisation min", "%", 100.0),
-    "throughput_bps": ("throughput", "Mb/s", 1e-6),
+    "throughput_bps": ("goodput", "Mb/s", 1e-6),  # the sum of the flows' goodput, not the link's throughput
     "jain_fairness": ("Jain's index", "", 1.0),
     "flows": ("flows", "", 1.0),
     "flows_completed": ("flows completed", "", 1.0),

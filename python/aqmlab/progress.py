@@ -13,9 +13,21 @@ SimulationProgress = Callable[[float, float], None]
 
 
 def _console():
+    """stderr; in Jupyter without ipywidgets (which rich's live display needs there), a plain
+    console whose bar is printed as text when it ends, instead of rich's "install ipywidgets"
+    warning."""
     from rich.console import Console
 
-    return Console(stderr=True)
+    console = Console(stderr=True)
+    if console.is_jupyter and not _have_ipywidgets():
+        return Console(stderr=True, force_jupyter=False, force_terminal=False)
+    return console
+
+
+def _have_ipywidgets() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("ipywidgets") is not None
 
 
 #: The Progress display on screen, if any: bars started inside it become its tasks (rich

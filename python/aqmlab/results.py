@@ -89,9 +89,14 @@ class Results:
     # --- access --------------------------------------------------------------------------
 
     def table(self, name: str) -> pa.Table:
+        """A table by name; `link_trace` with each sample's `link_name` and `link_role` (from
+        `links`) beside the numeric `link` id, so a frame can be filtered to one link."""
         if name not in TABLES:
             raise KeyError(f"unknown table {name!r}; tables are {', '.join(TABLES)}")
-        return getattr(self, name)
+        table = getattr(self, name)
+        if name == "link_trace" and "link_name" not in table.column_names:
+            table = _with_link_names(table, self.links)
+        return table
 
     def summaries(self) -> dict[str, Summary]:
         """`summary()` of every traced link that carries data (skips idle ACK directions)."""
@@ -102,6 +107,7 @@ class Results:
         return out
 
     def to_pandas(self, name: str):
+        """A table as a pandas DataFrame (`link_trace` with `link_name` and `link_role`)."""
         return self.table(name).to_pandas()
 
     def to_polars(self, name: str):
@@ -299,7 +305,7 @@ class Results:
 
     def _write(self, directory: Path) -> None:
         for name in TABLES:
-            pq.write_table(self.table(name), directory / f"{name}.parquet")
+            pq.write_table(getattr(self, name), directory / f"{name}.parquet")
         meta = {
             "format_version": FORMAT_VERSION,
             "seed": self.seed,
@@ -467,3 +473,16 @@ def verify_run(directory: Path, *, require: bool = False) -> list[str]:
         except OSError as error:
             problems.append(f"{name} is unreadable ({error.strerror})")
     return problems
+
+
+def _with_link_names(trace: pa.Table, links: pa.Table) -> pa.Table:
+    """`trace` with `link_name` and `link_role` inserted after its `link` id column."""
+    ids = arrow.to_numpy(links.column("link")).astype(np.int64)
+    names = np.asarray(arrow.to_strings(links.column("name")), dtype=object)
+    roles = np.asarray(arrow.to_strings(links.column("role")), dtype=object)
+    lookup = np.full(int(ids.max()) + 1 if ids.size else 0, -1, dtype=np.int64)
+    lookup[ids] = np.arange(ids.size)
+    rows = lookup[arrow.to_numpy(trace.column("link")).astype(np.int64)]
+    at = trace.column_names.index("link") + 1
+    trace = trace.add_column(at, "link_role", pa.array(roles[rows].tolist(), type=pa.string()))
+    return trace.add_column(at, "link_name", pa.array(names[rows].tolist(), type=pa.string()))

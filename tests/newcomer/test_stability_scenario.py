@@ -166,3 +166,25 @@ def test_verify_runs_the_packet_simulation_with_the_charts_detector():
     assert f"r = {direct.relative_swing:.2f}" in result.output
     text = " ".join(result.output.split())
     assert "packet: oscillating (1 of 1 seeds oscillating) — agrees with the fluid verdict unstable" in text
+
+
+def test_the_model_parameter_help_says_per_flow_and_what_it_is():
+    fluid = " ".join(runner.invoke(app, ["fluid", "ctcp-red", "--help"], terminal_width=80).output.split())
+    assert "C = 100 packets/s: per-flow service capacity" in fluid
+    assert "PER FLOW: link rate in packets/s divided by the number of flows N" in fluid
+    assert "b_min = 50 packets: RED minimum threshold b (seed 000 eq. 6) — PER FLOW: RED's min_th divided by N" in fluid
+    threshold = " ".join(runner.invoke(app, ["fluid", "ctcp-threshold", "--help"], terminal_width=80).output.split())
+    assert "packets of the WHOLE queue (not per flow" in threshold
+    stability = runner.invoke(app, ["stability", "--help"], terminal_width=80).output
+    assert "PER FLOW" in " ".join(stability.replace("│", " ").split())
+
+
+def test_beyond_a_supercritical_hopf_point_the_cycle_is_predicted():
+    data = load_scenario("seed000-fig15-threshold-rtt200").model_dump(mode="json")
+    data["topology"]["groups"][0]["rtt"] = "70ms"  # below the RTT boundary (≈ 74 ms): unstable
+    result = of_scenario(data, boundaries=False)
+    assert result.verdict == "unstable"
+    predicted = result.predicted
+    assert predicted["kind"] == "supercritical" and predicted["hopf_tau_s"] > result.mapping.params["tau"]
+    assert 0.2 < predicted["period_s"] < 0.4  # 2π/ω at the Hopf point
+    assert 0 < predicted["window_amplitude_packets"] < 2 and predicted["valid_near_boundary"]

@@ -87,6 +87,100 @@ def study_rows(table) -> tuple[list[str], list[list[str]]]:
     return headers, [cells for _, cells in records]
 
 
+#: Short headers for a narrow terminal, with the legend printed under the table.
+COMPACT = {
+    "queue_mean_packets": ("queue", "mean queue, packets"),
+    "loss_percent": ("loss%", "packets lost, %"),
+    "utilisation_mean": ("util%", "mean utilisation of the link, %"),
+    "throughput_bps": ("goodput", "the flows' goodput summed, Mb/s"),
+    "jain_fairness": ("Jain", "Jain's fairness index of the flows' goodput"),
+}
+
+
+def _width(headers: list[str], rows: list[list[str]]) -> int:
+    """Characters a rich table of these cells takes (one space of padding each side, borders)."""
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    return sum(widths) + 3 * len(widths) + 1
+
+
+def study_layout(table, width: int) -> tuple[list[str], list[list[str]], str, list[str]]:
+    """(headers, rows, title note, legend) of a study for a terminal `width` characters wide:
+    the full headers when they fit; otherwise a single link moves into the title and the
+    statistics take short headers explained in a legend (issue 30: at 80 columns every header,
+    seed and Jain's index stay readable)."""
+    headers, rows = study_rows(table)
+    if not rows or _width(headers, rows) <= width:
+        return headers, rows, "", []
+    note = ""
+    link = headers.index("link")
+    if len({row[link] for row in rows}) == 1:
+        note = f"link {rows[0][link]}"
+        headers = headers[:link] + headers[link + 1 :]
+        rows = [row[:link] + row[link + 1 :] for row in rows]
+    legend = []
+    statistics = [s for s in STUDY_STATISTICS if s in table.column_names]
+    first = len(headers) - len(statistics)
+    for offset, key in enumerate(statistics):
+        short, meaning = COMPACT.get(key, (headers[first + offset], ""))
+        headers[first + offset] = short
+        if meaning:
+            legend.append(f"{short}: {meaning}")
+    return headers, rows, note, legend
+
+
+#: SI unit suffix of a swept quantity's column in `study_frame` (time, rate, size).
+_SI_SUFFIX = ((units.seconds, "s"), (units.bits_per_second, "bps"), (units.bytes_, "bytes"))
+
+#: Renamed statistics in `study_frame`: the sum of the flows' goodput is goodput.
+RENAMED = {"throughput_bps": "goodput_bps"}
+
+
+def _si_column(values: list[Any]) -> tuple[str, list[Any]]:
+    """(unit suffix, SI numbers) when every value is a quantity string of one dimension; ("",
+    values) for plain numbers or anything else."""
+    if values and all(isinstance(v, str) for v in values):
+        for parse, suffix in _SI_SUFFIX:
+            try:
+                return suffix, [float(parse(v)) for v in values]
+            except ValueError:
+                continue
+    return "", values
+
+
+def study_frame(table):
+    """A study's summary rows for analysis (`Study.to_pandas`, `to_polars`): one typed column per
+    swept parameter, named after it with its SI unit (`rtt_s`, `rate_bps`, `max_p`), then seed,
+    link and the statistics (`goodput_bps`: the flows' goodput summed), sorted by the parameters,
+    seed and link; `run_id` last. An Arrow table."""
+    import pyarrow as pa
+
+    if table.num_rows == 0:
+        return table
+    paths = [c.removeprefix("param.") for c in table.column_names if c.startswith("param.")]
+    columns: dict[str, Any] = {}
+    for path in paths:
+        raw = [json.loads(v) if isinstance(v, str) else v for v in table.column(f"param.{path}").to_pylist()]
+        suffix, values = _si_column(raw)
+        name = _short_name(path, paths).replace(".", "_")
+        columns[f"{name}_{suffix}" if suffix else name] = values
+    order = sorted(
+        range(table.num_rows),
+        key=lambda i: (
+            *(_sort_key(values[i]) for values in columns.values()),
+            _sort_key(table.column("seed")[i].as_py()),
+            _sort_key(table.column("link")[i].as_py()),
+        ),
+    )
+    take = pa.array(order, type=pa.int64())
+    out = {name: pa.array(values).take(take) for name, values in columns.items()}
+    for name in table.column_names:
+        if name.startswith("param.") or name == "run_id":
+            continue
+        out[RENAMED.get(name, name)] = table.column(name).take(take)
+    out["run_id"] = table.column("run_id").take(take)
+    return pa.table(out)
+
+
 def study_html(study: Any) -> str:
     """The study's runs as `aqmlab study` prints them (numeric, sorted, with units)."""
     headers, rows = study_rows(study.table())

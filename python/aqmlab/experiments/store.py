@@ -268,6 +268,21 @@ class Study:
         more = f"; and {len(items) - 5} more" if len(items) > 5 else ""
         return f"{len(items)} damaged run(s) left out ({shown}{more}); recompute them with aqmlab sweep ... --resume"
 
+    def to_pandas(self):
+        """The runs for analysis: one numeric column per swept parameter with its unit in the
+        name (`rtt_s`), sorted by the parameters, `run_id` last (`display.study_frame`)."""
+        from aqmlab.experiments.display import study_frame
+
+        return study_frame(self.table()).to_pandas()
+
+    def to_polars(self):
+        """`to_pandas`'s table as a polars DataFrame (pip install 'aqmlab[polars]')."""
+        import polars as pl
+
+        from aqmlab.experiments.display import study_frame
+
+        return pl.from_arrow(study_frame(self.table()))
+
     def _repr_html_(self) -> str:
         """Jupyter: the runs as `aqmlab study` shows them."""
         from aqmlab.experiments.display import study_html

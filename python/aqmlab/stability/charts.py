@@ -56,6 +56,16 @@ class Chart:
     def y_at(self, x: float) -> float:
         return float(np.interp(x, self.xs, self.ys))
 
+    def __repr__(self) -> str:
+        from aqmlab.stability.notebook import chart_text
+
+        return chart_text(self)
+
+    def _repr_html_(self) -> str:
+        from aqmlab.stability.notebook import chart_html
+
+        return chart_html(self)
+
 
 def stable_side(model, base, x: str, y: str, xv: float, yv: float, eps: float = 0.05) -> bool:
     """True when the region below the boundary (smaller y) is the stable one."""

@@ -153,7 +153,7 @@ def stability_command(
     ] = None,
     force: ForceOpt = False,
     boundaries: Annotated[
-        bool, typer.Option(" /--no-boundaries", help="scenario: skip the search of the Hopf boundary along each knob")
+        bool, typer.Option("--boundaries/--no-boundaries", help="scenario: search the Hopf boundary along each knob")
     ] = True,
     verify: Annotated[
         bool, typer.Option("--verify", help="scenario: run the packet simulation and say whether the queue oscillates")
@@ -240,7 +240,7 @@ def stability_command(
 
 
 def _print_roots(roots) -> None:
-    rt = Table(title="rightmost characteristic roots (Chebyshev generator + Newton)")
+    rt = Table(title="rightmost characteristic roots")
     for col in ("Re λ (1/s)", "Im λ (rad/s)", "period (s)", "Newton"):
         rt.add_column(col, justify="right")
     for r, ok in zip(roots.roots, roots.converged, strict=True):
@@ -323,8 +323,10 @@ def _scenario_stability(target, count, out, force, boundaries, verify, seeds, du
             f"Hopf point in τ: {predicted['hopf_tau_s'] * 1e3:.4g} ms, period there {predicted['period_s']:.3g} s"
             + (f", {predicted['kind']}" if "kind" in predicted else "")
         )
-        if "queue_amplitude_packets" in predicted:
-            line += f"; predicted queue amplitude here ±{predicted['queue_amplitude_packets']:.3g} packets"
+        amplitude = predicted.get("queue_amplitude_packets", predicted.get("window_amplitude_packets"))
+        if amplitude is not None:
+            what = "queue" if "queue_amplitude_packets" in predicted else "window"
+            line += f"; predicted {what} amplitude here ±{amplitude:.3g} packets"
             if not predicted.get("valid_near_boundary"):
                 line += " (normal form, far from the boundary: order of magnitude only)"
         console.print(line, highlight=False)

@@ -133,6 +133,16 @@ class HopfPoint:
     def period(self) -> float:
         return 2.0 * math.pi / self.omega
 
+    def __repr__(self) -> str:
+        from aqmlab.stability.notebook import hopf_text
+
+        return hopf_text(self)
+
+    def _repr_html_(self) -> str:
+        from aqmlab.stability.notebook import hopf_html
+
+        return hopf_html(self)
+
 
 def _abscissa(model, base, param, values):
     systems = system_at(model, base, [{param: v} for v in values])

@@ -156,6 +156,16 @@ class Roots:
             return "critical"
         return "stable" if a < 0 else "unstable"
 
+    def __repr__(self) -> str:
+        from aqmlab.stability.notebook import roots_text
+
+        return roots_text(self)
+
+    def _repr_html_(self) -> str:
+        from aqmlab.stability.notebook import roots_html
+
+        return roots_html(self)
+
 
 def _default_N(A0, A, taus) -> int:
     return 24 if taus.size else 0

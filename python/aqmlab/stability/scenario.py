@@ -91,6 +91,11 @@ class ScenarioStability:
     def margin(self) -> float:
         return self.roots.margin
 
+    def _repr_html_(self) -> str:
+        from aqmlab.stability.notebook import scenario_html
+
+        return scenario_html(self)
+
     def summary(self) -> dict:
         return {
             "scenario": self.name,
@@ -290,5 +295,5 @@ def of_scenario(scenario, *, boundaries: bool = True, count: int = 4) -> Scenari
         result.boundaries = [
             boundary_along(physical, knob) for knob, spec in KNOBS.items() if physical.policy in spec[4]
         ]
-        _beyond(result)
+    _beyond(result)
     return result

@@ -79,6 +79,11 @@ class PacketChart:
     def probe_rows(self) -> list[dict[str, Any]]:
         return [record for key in sorted(self.runs) for record in self.runs[key]]
 
+    def _repr_html_(self) -> str:
+        from aqmlab.stability.notebook import packet_chart_html
+
+        return packet_chart_html(self)
+
     def describe(self) -> dict[str, Any]:
         return {
             "scenario": self.scenario,
