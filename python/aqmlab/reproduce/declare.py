@@ -262,10 +262,11 @@ class Seeds:
 
 @dataclass
 class Computed:
-    """What a deterministic `compute(out, quick)` returns: its named numbers, the figure
-    files it wrote into `out`, notes with numbers for the record, and data to keep."""
+    """What a `compute(out, quick)` returns: its named numbers (one number when deterministic,
+    or one per seed: a list, judged on its mean and 95 % interval like a packet-level run's), the
+    figure files it wrote into `out`, notes with numbers for the record, and data to keep."""
 
-    values: dict[str, float]
+    values: dict[str, float | list[float]]
     figures: list[str] = field(default_factory=list)
     notes: str = ""
     data: dict[str, Any] = field(default_factory=dict)

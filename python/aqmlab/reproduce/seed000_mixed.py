@@ -18,21 +18,17 @@ The claims and criteria are Section V-A's (seed000_packet.py): the paper says th
 from __future__ import annotations
 
 import copy
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from aqmlab.plots import plot_side_by_side
+from aqmlab.reproduce.claims import claims_of
 from aqmlab.reproduce.declare import Declaration, Evidence, Run
 from aqmlab.reproduce.registry import register
 from aqmlab.reproduce.seed000_packet import (
-    QUEUE_BELOW_UPPER_THRESHOLD,
     averaging_against_rtt,
-    averaging_claims,
     red_measures,
     side_by_side,
-    stable_against_unstable,
-    thresholds_claims,
     thresholds_derive,
     utilisation_against_rtt,
 )
@@ -153,7 +149,7 @@ register(
             Run("rtt10", heterogeneous("rtt10", "10ms", RED_50_100, quick=quick), red_measures, keep=True),
             Run("rtt200", heterogeneous("rtt200", "200ms", RED_50_100, quick=quick), red_measures, keep=True),
         ],
-        claims=stable_against_unstable("rtt10", "rtt200", "Section V-B, Fig. 10 (as Fig. 6)"),
+        claims=claims_of("seed000-fig10"),
         figures=side_by_side("fig10"),
         notes=note,
         full_cost="≈40 s",
@@ -175,7 +171,7 @@ register(
                 keep=True,
             ),
         ],
-        claims=stable_against_unstable("rtt5-15", "rtt100-300", "Section V-B, Fig. 11 (as Fig. 7)"),
+        claims=claims_of("seed000-fig11"),
         figures=side_by_side("fig11"),
         notes=lambda quick: (
             note(quick) + " Each bunch: half the long-lived flows (13 Compound + 14 CUBIC, then "
@@ -226,10 +222,7 @@ register(
         "minimum utilisation falls with the RTT in both regimes and stays higher without averaging.",
         runs=fig12_runs,
         derive=lambda m, quick: averaging_against_rtt(m, fig12_rtts(quick)),
-        claims=(
-            replace(QUEUE_BELOW_UPPER_THRESHOLD, where="Section V-B, Fig. 12a (as Fig. 8a)"),
-            *averaging_claims("Section V-B, Fig. 12b (as Fig. 8b)"),
-        ),
+        claims=claims_of("seed000-fig12"),
         figures=fig12_figures,
         notes=lambda quick: note(quick) + f" RTTs {fig12_rtts(quick)} ms for the minimum utilisation.",
         full_cost="≈5 min",
@@ -252,7 +245,7 @@ register(
             ),
         ],
         derive=thresholds_derive,
-        claims=thresholds_claims("Section V-B, Fig. 13 (as Fig. 9)"),
+        claims=claims_of("seed000-fig13"),
         figures=side_by_side("fig13"),
         notes=note,
         full_cost="≈40 s",

@@ -28,16 +28,10 @@ import numpy as np  # noqa: E402
 
 from aqmlab.analysis.metrics import oscillation_share  # noqa: E402
 from aqmlab.plots import plot_side_by_side  # noqa: E402
+from aqmlab.reproduce.claims import claims_of
 from aqmlab.reproduce.declare import (  # noqa: E402
-    Above,
-    AtLeast,
-    AtMost,
-    Below,
-    Check,
-    Claim,
     Declaration,
     Evidence,
-    Printed,
     Run,
 )
 from aqmlab.reproduce.registry import register  # noqa: E402
@@ -153,54 +147,6 @@ def side_by_side(name: str):
 # --- Figs. 6 and 7: stable at small RTTs, oscillating at large ones -------------------------
 
 
-def stable_against_unstable(stable: str, unstable: str, where: str) -> tuple[Claim, ...]:
-    """The claims of Figs. 6 and 7 (and 10, 11 with mixed traffic) for the runs named
-    `stable` and `unstable`; `where` in the paper."""
-    return (
-        Claim(
-            f"{stable}-average-between-thresholds",
-            f"{stable}: RED maintains the average queue size between the thresholds (50, 100)",
-            "average queue between b = 50 and b̄ = 100 packets",
-            where,
-            (
-                Check(f"{stable}.average_min", AtLeast(50), "smallest average", "packets"),
-                Check(f"{stable}.average_max", AtMost(100), "largest average", "packets"),
-            ),
-            why="the whole trace of the average over the last 25 s, as the figure shows it",
-        ),
-        Claim(
-            f"{stable}-full-utilisation",
-            f"{stable}: the link utilisation is 100 %",
-            "100 %",
-            where,
-            (Check(f"{stable}.utilisation_mean", Printed("100"), "mean utilisation", "%"),),
-            why="mean over the last 25 s, at the printed precision (≥ 99.5 %)",
-            shows=((f"{stable}.utilisation_min", "smallest 1 s bin", "%"),),
-        ),
-        Claim(
-            f"{unstable}-oscillates",
-            f"{unstable}: the queue size and the average queue size oscillate",
-            "limit-cycle oscillations of the (average) queue",
-            where,
-            (
-                Check(f"{unstable}.average_swing", AtLeast(BAND), f"swing of the average, {unstable}", "packets"),
-                Check(f"{stable}.average_swing", AtMost(BAND / 2), f"swing of the average, {stable}", "packets"),
-            ),
-            why="ours (no number in the paper): the average's 5th-95th percentile swing spans the whole threshold "
-            "band (50 packets) in the oscillating case and at most half of it in the stable one",
-        ),
-        Claim(
-            f"{unstable}-loses-utilisation",
-            f"{unstable}: the oscillations cost link utilisation",
-            "loss of link utilisation (below 100 %)",
-            where,
-            (Check(f"{unstable}.utilisation_min", Below(99.5), "smallest 1 s utilisation", "%"),),
-            why="below the printed precision of the stable case's 100 %",
-            shows=((f"{stable}.utilisation_min", f"against {stable}:", "%"),),
-        ),
-    )
-
-
 register(
     Declaration(
         id="seed000-fig6",
@@ -212,7 +158,7 @@ register(
             Run("rtt10", variant(quick, name="rtt10", rtt="10ms"), red_measures, keep=True),
             Run("rtt200", variant(quick, name="rtt200", rtt="200ms"), red_measures, keep=True),
         ],
-        claims=stable_against_unstable("rtt10", "rtt200", "Section V-A1, Fig. 6"),
+        claims=claims_of("seed000-fig6"),
         figures=side_by_side("fig6"),
         notes=note,
         full_cost="≈30 s",
@@ -229,7 +175,7 @@ register(
             Run("rtt5-15", two_rtt_groups(quick, "rtt5-15", "5ms", "15ms"), red_measures, keep=True),
             Run("rtt100-300", two_rtt_groups(quick, "rtt100-300", "100ms", "300ms"), red_measures, keep=True),
         ],
-        claims=stable_against_unstable("rtt5-15", "rtt100-300", "Section V-A1, Fig. 7"),
+        claims=claims_of("seed000-fig7"),
         figures=side_by_side("fig7"),
         notes=lambda quick: (
             note(quick) + " The bottleneck delay is 2 ms, so RTT 5 ms leaves 0.5 ms each way to the edge links."
@@ -249,15 +195,6 @@ def fig8a_derive(m: dict[str, dict[str, float]], quick: bool) -> dict[str, float
     }
 
 
-QUEUE_BELOW_UPPER_THRESHOLD = Claim(
-    "no-averaging-queue-below-upper-threshold",
-    "RTT 25 ms: without averaging the queue size does not increase beyond the upper threshold",
-    "queue ≤ 100 packets",
-    "Section V-A2, Fig. 8a",
-    (Check("instantaneous.queue_max", AtMost(100), "largest queue without averaging", "packets"),),
-    shows=(("averaging.queue_max", "with averaging:", "packets"),),
-)
-
 register(
     Declaration(
         id="seed000-fig8a",
@@ -275,18 +212,7 @@ register(
             ),
         ],
         derive=fig8a_derive,
-        claims=(
-            QUEUE_BELOW_UPPER_THRESHOLD,
-            Claim(
-                "averaging-lowers-utilisation",
-                "averaging over the queue size causes lower link utilisation",
-                "lower utilisation with averaging (Fig. 8 caption)",
-                "Section V-A2, Fig. 8 caption",
-                (Check("utilisation_min_gain", Above(0), "smallest 1 s utilisation, without − with averaging", "%"),),
-                why="the smallest 1 s bin, the measure of Fig. 8b; 'lower' is strict",
-                shows=(("utilisation_mean_gain", "mean utilisation, without − with", "%"),),
-            ),
-        ),
+        claims=claims_of("seed000-fig8a"),
         figures=side_by_side("fig8a"),
         notes=note,
         full_cost="≈30 s",
@@ -310,33 +236,6 @@ def averaging_against_rtt(m: dict[str, dict[str, float]], rtts: list[int]) -> di
         gains.append(gain)
     derived["gain_smallest"] = min(gains)
     return derived
-
-
-def averaging_claims(where: str) -> tuple[Claim, ...]:
-    """Fig. 8b's claims (Fig. 12's too), from `averaging_against_rtt`."""
-    return (
-        Claim(
-            "utilisation-falls-with-rtt",
-            "as the RTT increases, the minimum link utilisation falls in both regimes",
-            "falls from RTT 10 to 200 ms",
-            where,
-            (
-                Check("averaging_fall", Above(0), "with averaging, first RTT − last", "%"),
-                Check("instantaneous_fall", Above(0), "without averaging, first RTT − last", "%"),
-            ),
-            why="the smallest 1 s bin of the last 25 s, at 10 ms against 200 ms",
-        ),
-        Claim(
-            "higher-without-averaging",
-            "the minimum link utilisation is higher when averaging is not performed",
-            "higher without averaging over [10, 200] ms",
-            where,
-            (Check("gain_smallest", AtLeast(0), "smallest over the RTTs of (without − with)", "%"),),
-            why="per seed the smallest gain over the RTT grid (so every RTT counts); ≥ 0, not > 0: at 10 ms both "
-            "regimes can keep every 1 s bin at 100 %, where the paper's curves meet",
-            shows=(("gain_rtt200", "gain at 200 ms", "%"),),
-        ),
-    )
 
 
 def utilisation_against_rtt(out: Path, evidence: Evidence, rtts: list[int], name: str) -> list[str]:
@@ -382,7 +281,7 @@ register(
         "and stays higher without averaging.",
         runs=fig8b_runs,
         derive=lambda m, quick: averaging_against_rtt(m, fig8b_rtts(quick)),
-        claims=averaging_claims("Section V-A2, Fig. 8b"),
+        claims=claims_of("seed000-fig8b"),
         figures=lambda out, evidence: utilisation_against_rtt(out, evidence, fig8b_rtts(evidence.quick), "fig8b.png"),
         notes=lambda quick: note(quick) + f" RTTs {fig8b_rtts(quick)} ms.",
         full_cost="≈4 min",
@@ -395,27 +294,6 @@ register(
 
 def thresholds_derive(m: dict[str, dict[str, float]], quick: bool) -> dict[str, float]:
     return {"share_ratio": m["red100-200"]["oscillation_share"] / m["red8-15"]["oscillation_share"]}
-
-
-def thresholds_claims(where: str) -> tuple[Claim, ...]:
-    """Fig. 9's claim (Fig. 13's too), for runs "red8-15" and "red100-200"."""
-    return (
-        Claim(
-            "larger-thresholds-oscillate",
-            "for (8, 15) the queue varies randomly; for (100, 200) it oscillates",
-            "random variation at (8, 15), oscillation at (100, 200)",
-            where,
-            (Check("share_ratio", AtLeast(2), "oscillation share, (100, 200) / (8, 15)"),),
-            why="ours (no number in the paper): the share of the average's variance in its strongest frequency "
-            "(a regular cycle concentrates it) at least twice as high at (100, 200)",
-            shows=(
-                ("red8-15.oscillation_share", "share at (8, 15)", ""),
-                ("red100-200.oscillation_share", "at (100, 200)", ""),
-                ("red8-15.average_swing", "swing of the average at (8, 15)", "packets"),
-                ("red100-200.average_swing", "at (100, 200)", "packets"),
-            ),
-        ),
-    )
 
 
 register(
@@ -434,7 +312,7 @@ register(
             ),
         ],
         derive=thresholds_derive,
-        claims=thresholds_claims("Section V-A3, Fig. 9"),
+        claims=claims_of("seed000-fig9"),
         figures=side_by_side("fig9"),
         notes=note,
         full_cost="≈30 s",

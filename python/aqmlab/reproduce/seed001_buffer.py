@@ -17,9 +17,10 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from aqmlab.reproduce.declare import AtMost, Below, Between, Check, Claim, Declaration, Evidence, Run
+from aqmlab.reproduce.claims import claims_of
+from aqmlab.reproduce.declare import Declaration, Evidence, Run
 from aqmlab.reproduce.registry import register
-from aqmlab.reproduce.seed001 import FAIR_WHY, NOTE, PACKET_BITS, PAPER, fairness_measures, mix, save
+from aqmlab.reproduce.seed001 import NOTE, PACKET_BITS, PAPER, fairness_measures, mix, save
 
 RATE_BPS = 25e6
 DRAIN_TIMES_MS = (100, 125, 150, 200)
@@ -81,31 +82,7 @@ register(
             Run(f"b{d}-{c}-{r}", scenario(c, r, d, quick), fairness_measures) for d in drains(quick) for c, r in MIXES
         ],
         derive=buffer_derive,
-        claims=(
-            Claim(
-                "unfair-at-1-deltamax",
-                "with a buffer draining in δmax (the paper's 1 BDP) Cx-TCP gets less than the fairness band: the "
-                "paper's fairness claim of Fig. 5 does not hold there",
-                "(ours; the paper's Fig. 5 reports fairness with 1 BDP, which drains in δmax here)",
-                "docs/congestion/cx.md, 'Buffer size'; seed001-fig5",
-                (Check("ratio_max_at_100", Below(0.7), "larger Cx/Reno ratio of the two mixes at 100 ms"),),
-                why=FAIR_WHY,
-                kind="ours",
-            ),
-            Claim(
-                "fair-from-1.5-deltamax",
-                "with a buffer draining in 1.5 δmax or more the mixes share fairly",
-                "(ours, docs/congestion/cx.md: 0.70/0.87 at 150 ms, 0.94/0.88 at 200 ms, one seed)",
-                "docs/congestion/cx.md, 'Buffer size'",
-                (
-                    Check("ratio_min_from_150", Between(0.7, 1.05), "smallest ratio, both mixes, drains ≥ 150 ms"),
-                    Check("ratio_max_from_150", AtMost(1.05), "largest"),
-                ),
-                why=FAIR_WHY,
-                kind="ours",
-                shows=tuple((f"b{d}-{c}-{r}.ratio", f"({c}, {r}) at {d} ms", "") for d in (150,) for c, r in MIXES),
-            ),
-        ),
+        claims=claims_of("seed001-buffer"),
         figures=buffer_figures,
         notes=lambda quick: (
             NOTE

@@ -31,23 +31,21 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from aqmlab.reproduce.declare import AtLeast, AtMost, Below, Between, Check, Claim, Declaration, Evidence, Run
+from aqmlab.reproduce.claims import claims_of
+from aqmlab.reproduce.declare import Declaration, Evidence, Run
 from aqmlab.reproduce.registry import register
 from aqmlab.reproduce.seed001 import (
     CX,
     DELTA_TH_MS,
-    LOSS_RATIO_MAX,
     NOTE,
     PACKET_BITS,
     PAPER,
     RENO,
     RTT_SPREAD,
-    UTILISATION_BAND,
     bdp_packets,
     both,
     delay_ms,
     dumbbell,
-    fairness_claim,
     fairness_figure,
     fairness_measures,
     flow_throughput,
@@ -61,8 +59,6 @@ from aqmlab.reproduce.seed001 import (
     web_group,
 )
 from aqmlab.reproduce.seed001_switching import (
-    LOSS_BASED_WHILE_PRESENT,
-    LOW_DELAY_WITHOUT_LOSS_BASED,
     phase_measures,
     timeline,
 )
@@ -70,8 +66,6 @@ from aqmlab.results import Results
 
 CX_HS = {"kind": "cx_highspeed"}
 HS = {"kind": "highspeed"}
-NAMES = {"cx": "Cx-TCP", "reno": "Reno", "cx_highspeed": "delay-based HS-TCP", "highspeed": "HS-TCP"}
-UTILISATION_WHY = "'95%-97%' in whole percent: 94.5-97.5 % (the old criterion was ≥ 93 % without an upper bound)"
 
 
 def utilisation_bins(results: Results, bin_s: float) -> tuple[np.ndarray, np.ndarray]:
@@ -218,61 +212,7 @@ register(
             Run("convergence", convergence(quick), convergence_measures(quick), keep=True),
         ],
         derive=fig4_derive,
-        claims=(
-            Claim(
-                "utilisation",
-                "(a) the link stays close to fully used",
-                "'very high level of 95%-97%', e.g. Fig. 4(a)",
-                "Section III-A3 (1), Fig. 4(a)",
-                (
-                    Check(
-                        "homogeneous.utilisation",
-                        Between(*[100 * b for b in UTILISATION_BAND]),
-                        "mean utilisation, second half",
-                        "%",
-                    ),
-                ),
-                why=UTILISATION_WHY,
-                shows=(
-                    ("homogeneous.utilisation_min", "lowest 1 s bin", "%"),
-                    ("homogeneous.delay_ms", "queueing delay", "ms"),
-                ),
-            ),
-            Claim(
-                "window-fairness",
-                "(b) flows with different RTTs reach similar average windows",
-                "'all achieve similar average window size'",
-                "Section III-A3 (2), Fig. 4(b)",
-                (Check("homogeneous.window_jain", AtLeast(0.95), "Jain's index of the mean windows"),),
-                why="ours (no number in the paper): Jain's index ≥ 0.95",
-                shows=(
-                    ("homogeneous.window_min", "smallest mean window", "packets"),
-                    ("homogeneous.window_max", "largest", "packets"),
-                ),
-            ),
-            Claim(
-                "follows-n",
-                "(c) the allocation follows the number of flows",
-                "'the allocation of bandwidth switches ... to the correct equilibria'",
-                "Section III-A3 (3), Fig. 4(c)",
-                (
-                    Check("share_min", AtLeast(0.75), "lowest rate / (C/N) over the phases"),
-                    Check("share_max", AtMost(1.25), "highest"),
-                ),
-                why="ours (no number in the paper): within 25 % of C/N in every phase",
-            ),
-            Claim(
-                "switch-immediate",
-                "(c) the switch is immediate",
-                "'switches instantaneously'",
-                "Section III-A3 (3), Fig. 4(c)",
-                (
-                    Check("settled_min", AtLeast(0.75), "mean 2-12 s after a change / rest of phase, lowest"),
-                    Check("settled_max", AtMost(1.25), "highest"),
-                ),
-                why="ours (no number in the paper): the first 10 s after the change within 25 % of the phase's mean",
-            ),
-        ),
+        claims=claims_of("seed001-fig4"),
         figures=fig4_figures,
         notes=lambda quick: (
             NOTE
@@ -326,7 +266,7 @@ register(
         description="C/N as in the fairness test (25 Mb/s for 30 flows): 400 Cx-TCP and 200 Reno flows with 100 web "
         "flows on a 500 Mb/s bottleneck keep the fairness of Fig. 5, with a slight bias to the loss-based flows.",
         runs=fig6_runs,
-        claims=(fairness_claim("mix", "400-200", "Section III-A5, Fig. 6"),),
+        claims=claims_of("seed001-fig6"),
         figures=lambda out, evidence: fairness_figure(out, evidence, ["mix"], "fig6.png", ("Cx-TCP", "Reno")),
         notes=lambda quick: (
             NOTE
@@ -424,37 +364,7 @@ register(
         "throughput of the flows is similar to that of a RED network with Cx-TCP's parameters.",
         runs=fig11_runs,
         derive=fig11_derive,
-        claims=(
-            Claim(
-                "similar-throughput",
-                "the average throughput with Cx-TCP is similar to that with RED",
-                "'the performance ... in terms of average throughput is similar to RED AQM'",
-                "Section V-A, Fig. 11",
-                (
-                    Check("ratio_both", Between(0.8, 1.25), "Cx-TCP / RED, flows crossing both links"),
-                    Check("ratio_second", Between(0.8, 1.25), "Cx-TCP / RED, second link only"),
-                ),
-                why="ours (no number in the paper): 'similar' as within a factor 1.25 either way",
-            ),
-            Claim(
-                "same-split",
-                "the split between the two paths is the same",
-                "'similar fairness properties to that of a RED network'",
-                "Section V-A",
-                (Check("split_ratio", Between(0.8, 1.2), "two-link/one-link split, Cx-TCP over RED's"),),
-                why="ours: within 20 %",
-                shows=(("cx.split", "Cx-TCP split", ""), ("red.split", "RED split", "")),
-            ),
-            Claim(
-                "low-delay",
-                "with Cx-TCP the queueing delay stays low",
-                "'the queueing delay can be kept at low levels'",
-                "Section V-A",
-                (Check("cx_delay_worst", Below(DELTA_TH_MS), "Cx-TCP, worse link", "ms"),),
-                why="below δth",
-                shows=(("red.link1_delay_ms", "RED link1", "ms"), ("red.link2_delay_ms", "RED link2", "ms")),
-            ),
-        ),
+        claims=claims_of("seed001-fig11"),
         figures=fig11_figures,
         notes=lambda quick: (
             NOTE + " Parking lot of seed001-fig9 (12.5 Mb/s with 155 packets, 25 Mb/s with 310, 5 ms each), 15 flows "
@@ -494,44 +404,6 @@ def fig12_rates(quick: bool) -> list[float]:
     return [25e6] if quick else [25e6, 250e6]
 
 
-def fig12_claims() -> tuple[Claim, ...]:
-    claims = []
-    for rate in (25e6, 250e6):
-        label = f"{rate / 1e6:g}"
-        ours = rate != 25e6
-        claims += [
-            Claim(
-                f"low-delay-{label}",
-                f"{label} Mb/s: delay-based HS-TCP keeps the queueing delay low",
-                "(ours: the same at a rate where HighSpeed's window law is active)"
-                if ours
-                else "'the ability to keep the queueing delay low in a homogeneous scenario'",
-                "Section V-B, Fig. 12",
-                (Check(f"cx{label}.delay_ms", Below(DELTA_TH_MS), "mean queueing delay", "ms"),),
-                why="below δth",
-                shows=((f"cx{label}.window", "mean cwnd", "packets"), (f"hs{label}.delay_ms", "standard HS-TCP", "ms")),
-                full_only=ours,
-                kind="ours" if ours else "claim",
-            ),
-            Claim(
-                f"utilisation-{label}",
-                f"{label} Mb/s: the link stays busy with delay-based HS-TCP",
-                "'95%-97%' in all reported experiments" + ("; ours: asked at the higher rate" if ours else ""),
-                "Section III-A3 (1), V-B",
-                (
-                    Check(
-                        f"cx{label}.utilisation", Between(*[100 * b for b in UTILISATION_BAND]), "mean utilisation", "%"
-                    ),
-                ),
-                why=UTILISATION_WHY,
-                shows=((f"hs{label}.utilisation", "standard HS-TCP", "%"),),
-                full_only=ours,
-                kind="ours" if ours else "claim",
-            ),
-        ]
-    return tuple(claims)
-
-
 def fig12_figures(out: Path, evidence: Evidence) -> list[str]:
     rates = fig12_rates(evidence.quick)
     labels = [(f"{r / 1e6:g}", kind) for r in rates for kind in ("cx", "hs")]
@@ -565,7 +437,7 @@ register(
             for rate in fig12_rates(quick)
             for name, kind in (("cx", "cx_highspeed"), ("hs", "highspeed"))
         ],
-        claims=fig12_claims(),
+        claims=claims_of("seed001-fig12"),
         figures=fig12_figures,
         notes=lambda quick: (
             NOTE
@@ -600,10 +472,7 @@ register(
             )
             for a, b in ((20, 10), (10, 20))
         ],
-        claims=(
-            fairness_claim("mix20-10", "20-10", "Section V-B, Fig. 13(a)", ("delay-based HS-TCP", "HS-TCP")),
-            fairness_claim("mix10-20", "10-20", "Section V-B, Fig. 13(b)", ("delay-based HS-TCP", "HS-TCP")),
-        ),
+        claims=claims_of("seed001-fig13"),
         figures=lambda out, evidence: fairness_figure(
             out, evidence, ["mix20-10", "mix10-20"], "fig13.png", ("delay-based HS-TCP", "HS-TCP")
         ),
@@ -637,16 +506,7 @@ register(
             for label, counts in (("mix", {"cx_highspeed": 20, "highspeed": 10}), ("alone", {"highspeed": 30}))
         ],
         derive=loss_ratio_derive(fig14_rates),
-        claims=(
-            Claim(
-                "loss-not-worse",
-                "delay-based HS-TCP does not raise the loss rate",
-                "'no significant difference in network loss rate'",
-                "Section V-B, Fig. 14",
-                (Check("loss_ratio_worst", AtMost(LOSS_RATIO_MAX), "largest loss ratio mix / all HS-TCP"),),
-                why="as seed001-fig7: not worse at any capacity (ratio ≤ 1; was 1.2)",
-            ),
-        ),
+        claims=claims_of("seed001-fig14"),
         figures=lambda out, evidence: loss_figure(
             out,
             evidence,
@@ -693,23 +553,7 @@ register(
         description="25 Mb/s, RTTs uniform in [30, 130] ms: while the standard HS-TCP flows are present the "
         "delay-based flows operate loss-based (high delay, losses); before and after, the queueing delay is low.",
         runs=lambda quick: [Run("onoff", fig15_scenario(), phase_measures(), keep=True)],
-        claims=(
-            Claim(
-                "low-delay-without-hs",
-                "without standard HS-TCP the delay-based flows keep the delay low",
-                "'revert back to the low-queueing delay operation'",
-                "Section V-B, Fig. 15",
-                LOW_DELAY_WITHOUT_LOSS_BASED,
-                why="as seed001-fig8",
-            ),
-            Claim(
-                "loss-based-with-hs",
-                "with standard HS-TCP present they operate loss-based",
-                "'able to detect the presence of loss-based flows'",
-                "Section V-B, Fig. 15",
-                LOSS_BASED_WHILE_PRESENT,
-            ),
-        ),
+        claims=claims_of("seed001-fig15"),
         figures=lambda out, evidence: timeline(out, {"seed 1": evidence.kept["onoff"]}, "fig15.png", [None]),
         notes=NOTE + " One 500 s run per seed (quick and full are the same; quick: 2 seeds): 10 HS-TCP flows enter "
         "0.5 s apart from 100 s and leave 5 s apart from 250 s; phases 50-100, 110-250 and 350-500 s; buffer 313 "

@@ -17,13 +17,12 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from aqmlab.reproduce.declare import Above, AtLeast, AtMost, Between, Check, Claim, Declaration, Evidence, Run
+from aqmlab.reproduce.claims import claims_of
+from aqmlab.reproduce.declare import Declaration, Evidence, Run
 from aqmlab.reproduce.registry import register
 from aqmlab.reproduce.seed002 import (
     PACKET_BYTES,
     PAPER,
-    STABLE_CV,
-    STABLE_WHY,
     dumbbell,
     ered_queue,
     measures,
@@ -106,24 +105,7 @@ register(
         description="100 Mb/s, 200 Reno flows, RTTs 20-100 ms, E-RED: the virtual queue's transient response to "
         "the UDP flow is fast.",
         runs=lambda quick: [Run("udp", udp_scenario(), settling, keep=True)],
-        claims=(
-            Claim(
-                "fast-transient",
-                "the transient response is fast when the available bandwidth changes suddenly",
-                "'the transient response is fast'",
-                "Section V-C, Fig. 7",
-                (
-                    Check("udp.settle_join", AtMost(2.0), "90 % of the step after the join", "s"),
-                    Check("udp.settle_leave", AtMost(2.0), "90 % of the step after the leave", "s"),
-                ),
-                why="ours (no number in the paper): within 2 s, about 30 mean RTTs, of the 0.5 s moving mean",
-                shows=(
-                    ("udp.level_before", "median virtual queue before", "packets"),
-                    ("udp.level_during", "during", "packets"),
-                    ("udp.level_after", "after", "packets"),
-                ),
-            ),
-        ),
+        claims=claims_of("seed002-fig7"),
         figures=fig7_figures,
         notes="Section V-C: 100 Mb/s, 200 Reno flows, RTTs uniform in [20, 100] ms, E-RED-iq (α = 1, γ = 0.95, "
         "p_min = 0.0005); the UDP rate is ours (30 Mb/s: the text keeps only 'a fixed rate of 3'). Quick and full "
@@ -186,40 +168,7 @@ register(
             Run(f"alpha{alpha:g}", alpha_scenario(alpha, quick), measures, keep=True) for alpha in ALPHAS
         ],
         derive=alpha_derive,
-        claims=(
-            Claim(
-                "oscillation-grows-with-alpha",
-                "the virtual queue oscillates more as α increases",
-                "'as α increases, the virtual queue shows higher oscillation' (α = 2, 4, 8)",
-                "Section V-D, Fig. 8",
-                (
-                    Check("cv_rise_2_to_4", Above(0), "virtual queue CV α = 4 − α = 2"),
-                    Check("cv_rise_4_to_8", Above(0), "CV α = 8 − α = 4"),
-                ),
-                shows=tuple((f"alpha{a:g}.virtual_cv", f"CV α = {a:g}", "") for a in ALPHAS),
-            ),
-            Claim(
-                "alpha8-unstable",
-                "α = 8 is unstable",
-                "'when α = 8, the system is unstable'",
-                "Section V-D, Fig. 8",
-                (
-                    Check("alpha8.virtual_cv", Above(STABLE_CV), "virtual queue CV α = 8"),
-                    Check("cv_8_over_1", AtLeast(3), "CV α = 8 / CV α = 1"),
-                ),
-                why="the stability reading of seed002-fig2-5 (" + STABLE_WHY + "), and at least three times the CV "
-                "at α = 1, which the paper calls stable (ours)",
-                shows=(("alpha8.empty", "real queue empty at α = 8", "%"),),
-            ),
-            Claim(
-                "alpha1-stable",
-                "α = 1 also stabilises the system",
-                "'We have shown that α = 1 also stabilizes the system'",
-                "Section V-D",
-                (Check("alpha1.virtual_cv", AtMost(STABLE_CV), "virtual queue CV α = 1"),),
-                why=STABLE_WHY,
-            ),
-        ),
+        claims=claims_of("seed002-fig8"),
         figures=fig8_figures,
         notes=lambda quick: (
             "Section V-D: RTTs uniform in [20, 100] ms; statistics over 20 s to the end. α = 1 is "
@@ -278,18 +227,7 @@ register(
         description="3 users, 10 Mb/s of capacity per user, RTT 200 ms: the average throughput per user over 75 s "
         "is about 0.8 of the per-user capacity.",
         runs=lambda quick: [Run("hstcp", highspeed_scenario(), per_user_share, keep=True)],
-        claims=(
-            Claim(
-                "throughput-0.8",
-                "E-RED with HighSpeed TCP gives a reasonably high throughput",
-                "'The average throughput per user measured over 75 seconds is 0.8 .' (the unit was lost: the "
-                "per-user capacity)",
-                "Section V-E, Fig. 9",
-                (Check("hstcp.share_mean", Between(0.75, 0.85), "mean throughput per user / 10 Mb/s"),),
-                why="the printed 0.8 at its one decimal",
-                shows=(("hstcp.share_min", "smallest user", ""), ("hstcp.share_max", "largest user", "")),
-            ),
-        ),
+        claims=claims_of("seed002-fig9"),
         figures=fig9_figures,
         notes="Section V-E: the per-user capacity and RTT are the paper's; the buffer (60 packets, 2.5 ms of 30 Mb/s "
         "is only 9) and access links are ours; measured over the last 75 s of 100 s. Quick and full versions are the "
@@ -347,29 +285,7 @@ register(
         description="Five paths of 100 Reno flows each over 100 Mb/s inter-router links: E-RED stabilises every "
         "link; the virtual queue of R2-R4 settles.",
         runs=lambda quick: [Run("network", network_from_example(quick), network_measures, keep=True)],
-        claims=(
-            Claim(
-                "r2r4-stable",
-                "the virtual queue of R2-R4 is stable",
-                "'E-RED stabilizes TCP-Reno for this multi-link multi-path multi-flow network'",
-                "Section V-F, Fig. 12",
-                (Check("network.r2r4_virtual_cv", AtMost(STABLE_CV), "R2-R4 virtual queue CV"),),
-                why=STABLE_WHY,
-                shows=(
-                    ("network.r2r4_virtual_mean", "mean", "packets"),
-                    ("network.r2r4_throughput", "throughput", "%"),
-                ),
-            ),
-            Claim(
-                "every-link-alike",
-                "the other inter-router links behave alike",
-                "'those of the other inter-router links show similar behavior'",
-                "Section V-F",
-                (Check("network.worst_loaded_cv", AtMost(STABLE_CV), "largest CV over links where E-RED acts"),),
-                why=STABLE_WHY + "; on every link whose virtual queue averages above b_min",
-                shows=(("network.loaded_links", "links where E-RED acts", ""),),
-            ),
-        ),
+        claims=claims_of("seed002-fig12"),
         figures=fig12_figures,
         notes=lambda quick: (
             "Section V-F with the topology and paths of examples/seed002-fig11-network.toml (paths "

@@ -23,14 +23,14 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from aqmlab.reproduce.declare import Above, AtMost, Check, Claim, Declaration, Evidence, Printed, Run
+from aqmlab.reproduce.claims import claims_of
+from aqmlab.reproduce.declare import Declaration, Evidence, Run
 from aqmlab.reproduce.registry import register
 from aqmlab.reproduce.seed002 import (
     LC_NOTE,
     PACKET_BYTES,
     PAPER,
     STABLE_CV,
-    STABLE_WHY,
     buffer_packets,
     dumbbell,
     ered_queue,
@@ -38,8 +38,6 @@ from aqmlab.reproduce.seed002 import (
     reno_group,
 )
 from aqmlab.reproduce.seed002_analysis import (
-    PAPER_RED_SPAN,
-    PAPER_SCALED_SPAN,
     gamma_threshold,
     red_thresholds,
     redvq_chain,
@@ -146,70 +144,7 @@ register(
         "are stable.",
         runs=redvq_runs,
         derive=redvq_derive,
-        claims=(
-            Claim(
-                "chain-p-star",
-                "at E-RED's equilibrium virtual queue the marking probability is 0.0442",
-                "b̃* ≈ 27 000 packets, p_min = 0.0005 → 0.0442",
-                "Section V-A (after Table I)",
-                (Check("chain_p_star", Printed("0.0442"), "p* from E-RED's profile at 27 000 packets"),),
-                why="eq. (35) with aqmlab's gain κ = α/(C·D), D = 100 ms the scenario's largest RTT "
-                "(docs/queues/ered.md), "
-                "at the printed 27 000; the printed numbers need D = 50 ms (tests/reproduce/test_seed002_extra.py)",
-            ),
-            Claim(
-                "chain-bound",
-                "Theorem III.2 limits the link adaptation speed to 7.36e-6 per packet",
-                "7.36 × 10⁻⁶",
-                "Section V-A (after Table I)",
-                (Check("chain_slope_bound", Printed("0.00000736"), "κ p*", "1/packet"),),
-                why="the slope of E-RED's profile at equilibrium with α = 1, at the printed three digits",
-            ),
-            Claim(
-                "chain-span",
-                "RED needs max_th − min_th ≥ 13 584 to respect the bound",
-                "13 584",
-                "Section V-A (after Table I)",
-                (Check("chain_red_span_needed", Printed("13584"), "max_p / (κ p*)", "packets"),),
-                why="max_p = 0.1 over the bound, at the printed integer",
-            ),
-            Claim(
-                "ered-virtual-queue",
-                "E-RED's equilibrium virtual queue at 1 Gb/s with 2000 flows",
-                "≈ 27 000 packets",
-                "Section V-A, Fig. 3",
-                (Check("ered_virtual_queue_1gbps", Printed("27000", slack=500), "E-RED virtual queue", "packets"),),
-                why="'27 000' read to two significant digits (± 500; the printed trailing zeros are not digits of "
-                "precision: the value is read off a figure); quick: the 1/10-scale run times 10",
-                shows=(
-                    ("ered.mark_probability", "mean traced marking probability", ""),
-                    ("red_span_needed_at_ours", "span RED would need there", "packets"),
-                ),
-            ),
-            Claim(
-                "redvq-unstable",
-                "REDvq with RED's thresholds is unstable",
-                f"'REDvq is unstable' (span {120} ≪ {PAPER_RED_SPAN:.0f})",
-                "Section V-A (after Table I)",
-                (Check("redvq.virtual_cv", Above(STABLE_CV), "virtual queue CV"),),
-                why=STABLE_WHY + ", exceeded",
-                shows=(("redvq.throughput_mean", "throughput", "%"),),
-            ),
-            Claim(
-                "redvq120-stable",
-                "REDvq with 120-fold thresholds is stable",
-                f"'the system is stable' with a span of {PAPER_SCALED_SPAN:.0f} > {PAPER_RED_SPAN:.0f}"
-                " (runs not shown)",
-                "Section V-A (after Table I)",
-                (Check("redvq120.virtual_cv", AtMost(STABLE_CV), "virtual queue CV"),),
-                why=STABLE_WHY,
-                shows=(
-                    ("redvq120.virtual_mean", "mean", "packets"),
-                    ("redvq120.throughput_mean", "throughput", "%"),
-                    ("ered.virtual_cv", "E-RED's CV", ""),
-                ),
-            ),
-        ),
+        claims=claims_of("seed002-redvq"),
         figures=redvq_figures,
         notes=lambda quick: (
             "Section V-A: "
@@ -300,29 +235,7 @@ register(
         "0.93 with 100 flows and 0.97 with 250 (more flows, larger threshold).",
         runs=gamma_runs,
         derive=gamma_derive,
-        claims=tuple(
-            Claim(
-                f"threshold-{flows}",
-                f"{flows} flows: stable up to a threshold γ, unstable above",
-                f"unstable for γ > {paper}, stable for γ ≤ {paper}",
-                "Section V-D (simulations not shown)",
-                (Check(f"threshold_n{flows}", Printed(f"{paper}"), "largest γ with every γ up to it stable"),),
-                why="the threshold per seed on the 0.01 grid, mean over the seeds, at the printed two decimals; "
-                "stable: " + STABLE_WHY,
-                shows=tuple((f"{gamma_key(flows, g)}.virtual_cv", f"CV at γ = {g:.2f}", "") for g in GAMMAS_FULL[::3]),
-                full_only=True,
-            )
-            for flows, paper in GAMMA_FLOWS.items()
-        )
-        + (
-            Claim(
-                "threshold-rises-with-flows",
-                "the threshold rises with the number of flows",
-                "0.93 with 100 flows, 0.97 with 250",
-                "Section V-D",
-                (Check("threshold_rise", Above(0), "threshold with 250 flows − with 100"),),
-            ),
-        ),
+        claims=claims_of("seed002-gamma"),
         figures=gamma_figures,
         notes=lambda quick: (
             "Section V-D: 150 Mb/s, 100 or 250 Reno flows, RTTs uniform in [20, 100] ms, 5 ms "

@@ -29,6 +29,7 @@ from aqmlab.design import QueueLaw, equilibrium, recommended, red, rtt_map  # no
 from aqmlab.design.plots import plot_laws  # noqa: E402
 from aqmlab.design.validation import bottleneck_scenario, engine_tcp  # noqa: E402
 from aqmlab.reproduce import seed003_config, seed003_estimator, seed003_queue_law  # noqa: E402, F401
+from aqmlab.reproduce.claims import claims_of
 from aqmlab.reproduce.declare import AtLeast, AtMost, Between, Check, Claim, Declaration, Evidence, Run  # noqa: E402
 from aqmlab.reproduce.registry import register  # noqa: E402
 from aqmlab.reproduce.seed003_measures import (  # noqa: E402
@@ -285,7 +286,7 @@ register(
         "continuous law removes the oscillation.",
         runs=runs,
         derive=derive,
-        claims=CLAIMS,
+        claims=claims_of("seed003-fig8-13"),
         figures=figures,
         notes=note,
         full_cost="≈1 min",

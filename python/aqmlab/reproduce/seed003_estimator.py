@@ -27,6 +27,7 @@ import numpy as np
 
 from aqmlab.design import period
 from aqmlab.design.validation import engine_tcp
+from aqmlab.reproduce.claims import claims_of
 from aqmlab.reproduce.declare import Above, AtMost, Between, Check, Claim, Declaration, Run
 from aqmlab.reproduce.registry import register
 from aqmlab.reproduce.seed003_measures import average_deviation, loss_period
@@ -103,8 +104,9 @@ def claims() -> tuple[Claim, ...]:
         out += [
             Claim(
                 f"{name}-period-eq13",
-                f"{where}: the flows' period between loss indications is E[S] of eq. (13)",
-                '"we can compute P as the average TCP period E[S]" (eq. (13))',
+                f"{where}: aqmlab's check of the method: the flows' measured period between loss indications "
+                "against E[S] of eq. (13)",
+                '"we can compute P as the average TCP period E[S]" (eq. (13)): a method, no result is stated',
                 "Section IV-B, eq. (13)",
                 (Check(f"{name}.period_error", Between(-CLOSE, CLOSE), "(measured period − E[S])/E[S]"),),
                 why='"close" read as 10 %; each timeout counts as an indication, so backed-off sequences shorten '
@@ -115,6 +117,7 @@ def claims() -> tuple[Claim, ...]:
                     (f"{name}.rtt", "mean RTT", "s"),
                 ),
                 full_only=full_only,
+                kind="ours",
             ),
             Claim(
                 f"{name}-interval-p-close",
@@ -169,7 +172,7 @@ register(
         "and δ = finest, RTT, 4 RTT against the long-term average.",
         runs=runs,
         derive=derive,
-        claims=claims(),
+        claims=claims_of("seed003-section4"),
         notes=lambda quick: (
             (
                 "1.5 Mb/s, 20 flows: 100 s runs over [50, 100] s (quick)"

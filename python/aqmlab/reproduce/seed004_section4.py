@@ -34,6 +34,7 @@ import numpy as np
 from aqmlab.fluid.integrate import integrate
 from aqmlab.fluid.models import get_model
 from aqmlab.fluid.models.resources import gain_at
+from aqmlab.reproduce.claims import claims_of
 from aqmlab.reproduce.declare import AtLeast, AtMost, Between, Check, Claim, Computed, Declaration
 from aqmlab.reproduce.registry import register
 from aqmlab.stability.conditions import seed004_ecn, seed004_gaussian_17
@@ -347,7 +348,7 @@ register(
         "4τ, and the destabilising effect of the threshold B, checked against characteristic roots and the "
         "integrated fluid model.",
         compute=compute,
-        claims=CLAIMS,
+        claims=claims_of("seed004-section4"),
         notes=(
             f"C = {CAPACITY:.0f} packets/s (100 Mb/s, 1500 B), τ = {RTT} s, w = {WEIGHT_SHARE:g} C, σ² = {SIGMA2:g}, "
             f"B = 15 and 100 (ours: Section IV gives no values). Fluid runs: {RUN_RTTS} τ from the equilibrium "
