@@ -1,7 +1,10 @@
-"""The claims of the reproductions as data: one TOML file per paper (`claims/seedNNN.toml`), read
-here into the `Claim`s of `aqmlab.reproduce.declare` (issue 26: "the suite as data").
+"""The reproductions and their claims as data: one TOML file per paper (`claims/seedNNN.toml`),
+read here into the `Claim`s of `aqmlab.reproduce.declare` (issue 26: "the suite as data").
 
-Each `[[claim]]` holds what a reviewer reads against the paper, and nothing that runs:
+Each `[[reproduction]]` names one reproduction (id, paper, title, description, full_cost: the
+rough wall time of its full version); `declared(id, runs=... or compute=..., ...)` builds its
+`Declaration` from that and the code's experiment. Each `[[claim]]` holds what a reviewer reads
+against the paper, and nothing that runs:
 
     [[claim]]
     reproduction = "seed000-fig6"              # the declaration it belongs to
@@ -29,7 +32,19 @@ from pathlib import Path
 from typing import Any
 
 from aqmlab._toml import TOMLDecodeError, loads
-from aqmlab.reproduce.declare import KINDS, Above, AtLeast, AtMost, Below, Between, Check, Claim, Criterion, Near
+from aqmlab.reproduce.declare import (
+    KINDS,
+    Above,
+    AtLeast,
+    AtMost,
+    Below,
+    Between,
+    Check,
+    Claim,
+    Criterion,
+    Declaration,
+    Near,
+)
 
 #: The claim files, one per paper.
 CLAIMS_DIR = Path(__file__).with_name("claims")
@@ -43,6 +58,7 @@ CRITERIA: dict[str, tuple[type[Criterion], tuple[str, ...]]] = {
     "above": (Above, ("bound",)),
     "below": (Below, ("bound",)),
 }
+REPRODUCTION_FIELDS = {"id", "paper", "title", "description", "full_cost"}
 CLAIM_FIELDS = {
     "reproduction",
     "id",
@@ -104,15 +120,33 @@ def _show(entry: Any, where: str) -> tuple[str, str, str]:
     return (_text(entry, "quantity", where), _text(entry, "label", where), _text(entry, "unit", where, required=False))
 
 
-def parse_claims(text: str, source: str) -> dict[str, tuple[Claim, ...]]:
-    """reproduction id → its claims, in file order, from the text of one claim file."""
+def _load(text: str, source: str) -> dict[str, Any]:
     try:
         data = loads(text)
     except TOMLDecodeError as error:
         raise ClaimFileError(f"{source}: not TOML: {error}") from error
-    entries = data.get("claim")
-    if not isinstance(entries, list) or set(data) != {"claim"}:
-        raise ClaimFileError(f"{source}: allowed: only [[claim]] tables")
+    if not set(data) <= {"claim", "reproduction"} or not isinstance(data.get("claim"), list):
+        raise ClaimFileError(f"{source}: allowed: [[reproduction]] and [[claim]] tables only")
+    return data
+
+
+def parse_reproductions(text: str, source: str) -> dict[str, dict[str, str]]:
+    """reproduction id → its paper, title, description and full_cost, from one file's text."""
+    found = {}
+    for index, entry in enumerate(_load(text, source).get("reproduction", []), start=1):
+        where = f"{source}, reproduction {index} ({entry.get('id')})"
+        unknown = set(entry) - REPRODUCTION_FIELDS
+        if unknown:
+            raise ClaimFileError(f"{where}: unknown fields {sorted(unknown)}; allowed: {sorted(REPRODUCTION_FIELDS)}")
+        found[_text(entry, "id", where)] = {
+            field: _text(entry, field, where, required=field != "full_cost") for field in REPRODUCTION_FIELDS - {"id"}
+        }
+    return found
+
+
+def parse_claims(text: str, source: str) -> dict[str, tuple[Claim, ...]]:
+    """reproduction id → its claims, in file order, from the text of one claim file."""
+    entries = _load(text, source)["claim"]
     found: dict[str, list[Claim]] = {}
     for index, entry in enumerate(entries, start=1):
         where = f"{source}, claim {index} ({entry.get('reproduction')}/{entry.get('id')})"
@@ -144,12 +178,35 @@ def parse_claims(text: str, source: str) -> dict[str, tuple[Claim, ...]]:
     return {key: tuple(value) for key, value in found.items()}
 
 
-@cache
-def paper_claims(paper: str) -> dict[str, tuple[Claim, ...]]:
+def _path(paper: str) -> Path:
     path = CLAIMS_DIR / f"{paper}.toml"
     if not path.exists():
         raise ClaimFileError(f"{path}: no claim file for {paper}")
+    return path
+
+
+@cache
+def paper_claims(paper: str) -> dict[str, tuple[Claim, ...]]:
+    path = _path(paper)
     return parse_claims(path.read_text(), str(path))
+
+
+@cache
+def paper_reproductions(paper: str) -> dict[str, dict[str, str]]:
+    path = _path(paper)
+    return parse_reproductions(path.read_text(), str(path))
+
+
+def declared(reproduction_id: str, **code: Any) -> Declaration:
+    """The `Declaration` of `reproduction_id`: its paper, title, description, full cost and claims
+    from its paper's file, what it runs and measures from `code` (runs or compute, derive,
+    figures, notes, seeds)."""
+    meta = paper_reproductions(reproduction_id.split("-", 1)[0]).get(reproduction_id)
+    if meta is None:
+        raise ClaimFileError(
+            f"{CLAIMS_DIR}/{reproduction_id.split('-', 1)[0]}.toml: no [[reproduction]] {reproduction_id!r}"
+        )
+    return Declaration(id=reproduction_id, **meta, claims=claims_of(reproduction_id), **code)
 
 
 def claims_of(reproduction_id: str) -> tuple[Claim, ...]:
@@ -158,3 +215,10 @@ def claims_of(reproduction_id: str) -> tuple[Claim, ...]:
     if not claims:
         raise ClaimFileError(f"{CLAIMS_DIR}/{reproduction_id.split('-', 1)[0]}.toml: no claims of {reproduction_id!r}")
     return claims
+
+
+def declare(reproduction_id: str, **code: Any) -> Declaration:
+    """`declared(...)`, registered (`aqmlab.reproduce.registry.register`)."""
+    from aqmlab.reproduce.registry import register
+
+    return register(declared(reproduction_id, **code))

@@ -18,9 +18,8 @@ from matplotlib.figure import Figure
 
 from aqmlab.fluid.integrate import integrate
 from aqmlab.fluid.models import get_model
-from aqmlab.reproduce.claims import claims_of
-from aqmlab.reproduce.declare import Computed, Declaration
-from aqmlab.reproduce.registry import register
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Computed
 from aqmlab.stability.figures import seed000_figure
 from aqmlab.stability.hopf import appendix_ctcp_noavg, find_hopf, lyapunov
 
@@ -50,18 +49,7 @@ def stability(out: Path, quick: bool) -> Computed:
     return Computed(values, figures, notes)
 
 
-register(
-    Declaration(
-        id="seed000-stability",
-        paper=PAPER,
-        title="Figs. 2a, 4a, 14a: stability charts and Hopf points of the fluid models",
-        description="CTCP-RED loses stability through a Hopf bifurcation as the RTT grows: at τ = 84.8 ms with "
-        "queue averaging (defaults, C̃ = 100), at τ = 0.273 s without; the threshold policy at q_th = 39.",
-        compute=stability,
-        claims=claims_of("seed000-stability"),
-        full_cost="≈5 s",
-    )
-)
+declare("seed000-stability", compute=stability)
 
 
 # --- Figs. 2b-c, 3, 4b-c, 14b and the Appendix example ------------------------------------------
@@ -115,19 +103,7 @@ def fig2(out: Path, quick: bool) -> Computed:
     return Computed(values, ["fig2b.png", "fig2c.png"], notes, {"alpha_b150": float(alphas[-1])})
 
 
-register(
-    Declaration(
-        id="seed000-fig2",
-        paper=PAPER,
-        title="Figs. 2b-c: Hopf boundaries in (γ, τ) and (b, α), with averaging",
-        description="CTCP-RED with queue averaging, C̃ = 100: the RTT at which stability is lost grows with the RED "
-        "weight γ (Hopf at γ = 0.03, τ = 171 ms); at τ = 84.8 ms (a point of Fig. 2a) the boundary in α moves "
-        "with the threshold b.",
-        compute=fig2,
-        claims=claims_of("seed000-fig2"),
-        full_cost="≈5 s",
-    )
-)
+declare("seed000-fig2", compute=fig2)
 
 
 def amplitude_between(times: np.ndarray, values: np.ndarray, start: float, end: float) -> np.ndarray:
@@ -205,18 +181,7 @@ def fig3(out: Path, quick: bool) -> Computed:
     return Computed(values, ["fig3.png"], notes, data)
 
 
-register(
-    Declaration(
-        id="seed000-fig3",
-        paper=PAPER,
-        title="Fig. 3: phase portraits at γ = 0.032 (stable) and γ = 0.028 (limit cycle)",
-        description="CTCP-RED with averaging, C̃ = 100, τ = 171 ms: the Hopf point in γ is 0.03; at γ = 0.032 the "
-        "window converges to w* ≈ 17 packets, at γ = 0.028 it settles on a limit cycle.",
-        compute=fig3,
-        claims=claims_of("seed000-fig3"),
-        full_cost="≈20 s",
-    )
-)
+declare("seed000-fig3", compute=fig3)
 
 
 def fig4(out: Path, quick: bool) -> Computed:
@@ -259,19 +224,7 @@ def fig4(out: Path, quick: bool) -> Computed:
     return Computed(values, ["fig4a.png", "fig2a.png", "fig4b.png", "fig4c.png"], notes, data)
 
 
-register(
-    Declaration(
-        id="seed000-fig4",
-        paper=PAPER,
-        title="Figs. 4a-c: Hopf boundaries without averaging, against Fig. 2a",
-        description="CTCP-RED deciding on the instantaneous queue, C̃ = 100: stability is lost at a smaller RTT as "
-        "the threshold b grows; at τ = 0.273 s and b = 50 the default α = 0.125 is on the boundary; for every C̃ "
-        "the system stays stable to larger RTTs than with averaging.",
-        compute=fig4,
-        claims=claims_of("seed000-fig4"),
-        full_cost="≈8 s",
-    )
-)
+declare("seed000-fig4", compute=fig4)
 
 
 def fig14(out: Path, quick: bool) -> Computed:
@@ -340,19 +293,7 @@ def fig14(out: Path, quick: bool) -> Computed:
     return Computed(values, ["fig14b.png"], notes, data)
 
 
-register(
-    Declaration(
-        id="seed000-fig14",
-        paper=PAPER,
-        title="Fig. 14b: bifurcation diagram of the threshold policy in q_th",
-        description="Compound TCP with the threshold policy (α = 0.125, C̃ = 100, τ = 1 s): the window converges for "
-        "q_th < 39 and oscillates on a limit cycle for q_th ≥ 39, with an amplitude growing with q_th; the "
-        "equilibrium window grows with q_th.",
-        compute=fig14,
-        claims=claims_of("seed000-fig14"),
-        full_cost="≈2 s",
-    )
-)
+declare("seed000-fig14", compute=fig14)
 
 
 def appendix(out: Path, quick: bool) -> Computed:
@@ -412,16 +353,4 @@ def appendix(out: Path, quick: bool) -> Computed:
     return Computed(values, ["fig20.png"], notes, data)
 
 
-register(
-    Declaration(
-        id="seed000-appendix",
-        paper=PAPER,
-        title="Appendix B and Fig. 20: type of the Hopf bifurcation without averaging",
-        description="The Appendix's numerical example: with default parameters and C = 100 system (26) has a Hopf "
-        "point (the paper: τ = 0.7751); pushing κ about 5 % beyond it, μ2 > 0 (supercritical) and β2 < 0 "
-        "(orbitally stable limit cycles).",
-        compute=appendix,
-        claims=claims_of("seed000-appendix"),
-        full_cost="≈2 s",
-    )
-)
+declare("seed000-appendix", compute=appendix)

@@ -28,13 +28,12 @@ import numpy as np  # noqa: E402
 
 from aqmlab.analysis.metrics import oscillation_share  # noqa: E402
 from aqmlab.plots import plot_side_by_side  # noqa: E402
-from aqmlab.reproduce.claims import claims_of
+from aqmlab.reproduce.claims import declare
 from aqmlab.reproduce.declare import (  # noqa: E402
-    Declaration,
     Evidence,
     Run,
 )
-from aqmlab.reproduce.registry import register  # noqa: E402
+from aqmlab.reproduce.figures import saved
 from aqmlab.results import Results  # noqa: E402
 from aqmlab.scenario import embedded_scenario  # noqa: E402
 
@@ -147,41 +146,26 @@ def side_by_side(name: str):
 # --- Figs. 6 and 7: stable at small RTTs, oscillating at large ones -------------------------
 
 
-register(
-    Declaration(
-        id="seed000-fig6",
-        paper=PAPER,
-        title="Fig. 6: impact of RTT (10 ms against 200 ms), RED(50, 100)",
-        description="60 flows over RED(50, 100), buffer 2084: the average queue stays between the thresholds at "
-        "RTT 10 ms and oscillates at 200 ms, with synchronised windows and lost utilisation.",
-        runs=lambda quick: [
-            Run("rtt10", variant(quick, name="rtt10", rtt="10ms"), red_measures, keep=True),
-            Run("rtt200", variant(quick, name="rtt200", rtt="200ms"), red_measures, keep=True),
-        ],
-        claims=claims_of("seed000-fig6"),
-        figures=side_by_side("fig6"),
-        notes=note,
-        full_cost="≈30 s",
-    )
+declare(
+    "seed000-fig6",
+    runs=lambda quick: [
+        Run("rtt10", variant(quick, name="rtt10", rtt="10ms"), red_measures, keep=True),
+        Run("rtt200", variant(quick, name="rtt200", rtt="200ms"), red_measures, keep=True),
+    ],
+    figures=side_by_side("fig6"),
+    notes=note,
 )
 
-register(
-    Declaration(
-        id="seed000-fig7",
-        paper=PAPER,
-        title="Fig. 7: two RTT groups, (5, 15) ms against (100, 300) ms",
-        description="The flows in two bunches of 30 with different RTTs: the same change as Fig. 6.",
-        runs=lambda quick: [
-            Run("rtt5-15", two_rtt_groups(quick, "rtt5-15", "5ms", "15ms"), red_measures, keep=True),
-            Run("rtt100-300", two_rtt_groups(quick, "rtt100-300", "100ms", "300ms"), red_measures, keep=True),
-        ],
-        claims=claims_of("seed000-fig7"),
-        figures=side_by_side("fig7"),
-        notes=lambda quick: (
-            note(quick) + " The bottleneck delay is 2 ms, so RTT 5 ms leaves 0.5 ms each way to the edge links."
-        ),
-        full_cost="≈30 s",
-    )
+declare(
+    "seed000-fig7",
+    runs=lambda quick: [
+        Run("rtt5-15", two_rtt_groups(quick, "rtt5-15", "5ms", "15ms"), red_measures, keep=True),
+        Run("rtt100-300", two_rtt_groups(quick, "rtt100-300", "100ms", "300ms"), red_measures, keep=True),
+    ],
+    figures=side_by_side("fig7"),
+    notes=lambda quick: (
+        note(quick) + " The bottleneck delay is 2 ms, so RTT 5 ms leaves 0.5 ms each way to the edge links."
+    ),
 )
 
 
@@ -195,28 +179,20 @@ def fig8a_derive(m: dict[str, dict[str, float]], quick: bool) -> dict[str, float
     }
 
 
-register(
-    Declaration(
-        id="seed000-fig8a",
-        paper=PAPER,
-        title="Fig. 8a: RED with and without queue averaging at RTT 25 ms",
-        description="Deciding on the instantaneous queue keeps the queue below the upper threshold (100 packets); "
-        "averaging lets it overshoot and lowers utilisation.",
-        runs=lambda quick: [
-            Run("averaging", variant(quick, name="averaging", rtt="25ms"), red_measures, keep=True),
-            Run(
-                "instantaneous",
-                variant(quick, name="instantaneous", rtt="25ms", instantaneous=True),
-                red_measures,
-                keep=True,
-            ),
-        ],
-        derive=fig8a_derive,
-        claims=claims_of("seed000-fig8a"),
-        figures=side_by_side("fig8a"),
-        notes=note,
-        full_cost="≈30 s",
-    )
+declare(
+    "seed000-fig8a",
+    runs=lambda quick: [
+        Run("averaging", variant(quick, name="averaging", rtt="25ms"), red_measures, keep=True),
+        Run(
+            "instantaneous",
+            variant(quick, name="instantaneous", rtt="25ms", instantaneous=True),
+            red_measures,
+            keep=True,
+        ),
+    ],
+    derive=fig8a_derive,
+    figures=side_by_side("fig8a"),
+    notes=note,
 )
 
 
@@ -251,9 +227,7 @@ def utilisation_against_rtt(out: Path, evidence: Evidence, rtts: list[int], name
     axis.set_title("mean and 95 % interval over the seeds", fontsize=9)
     axis.grid(alpha=0.3)
     axis.legend()
-    fig.savefig(out / name, dpi=110)
-    plt.close(fig)
-    return [name]
+    return saved(fig, out, name)
 
 
 def fig8b_rtts(quick: bool) -> list[int]:
@@ -272,20 +246,12 @@ def fig8b_runs(quick: bool) -> list[Run]:
     ]
 
 
-register(
-    Declaration(
-        id="seed000-fig8b",
-        paper=PAPER,
-        title="Fig. 8b: minimum link utilisation against RTT, with and without averaging",
-        description="As the RTT grows from 10 to 200 ms the minimum utilisation (last 25 s) falls in both regimes, "
-        "and stays higher without averaging.",
-        runs=fig8b_runs,
-        derive=lambda m, quick: averaging_against_rtt(m, fig8b_rtts(quick)),
-        claims=claims_of("seed000-fig8b"),
-        figures=lambda out, evidence: utilisation_against_rtt(out, evidence, fig8b_rtts(evidence.quick), "fig8b.png"),
-        notes=lambda quick: note(quick) + f" RTTs {fig8b_rtts(quick)} ms.",
-        full_cost="≈4 min",
-    )
+declare(
+    "seed000-fig8b",
+    runs=fig8b_runs,
+    derive=lambda m, quick: averaging_against_rtt(m, fig8b_rtts(quick)),
+    figures=lambda out, evidence: utilisation_against_rtt(out, evidence, fig8b_rtts(evidence.quick), "fig8b.png"),
+    notes=lambda quick: note(quick) + f" RTTs {fig8b_rtts(quick)} ms.",
 )
 
 
@@ -296,25 +262,18 @@ def thresholds_derive(m: dict[str, dict[str, float]], quick: bool) -> dict[str, 
     return {"share_ratio": m["red100-200"]["oscillation_share"] / m["red8-15"]["oscillation_share"]}
 
 
-register(
-    Declaration(
-        id="seed000-fig9",
-        paper=PAPER,
-        title="Fig. 9: small against large RED thresholds at RTT 100 ms",
-        description="With thresholds (8, 15) the queue varies randomly; with (100, 200) it oscillates.",
-        runs=lambda quick: [
-            Run("red8-15", variant(quick, name="red8-15", rtt="100ms", min_th=8, max_th=15), red_measures, keep=True),
-            Run(
-                "red100-200",
-                variant(quick, name="red100-200", rtt="100ms", min_th=100, max_th=200),
-                red_measures,
-                keep=True,
-            ),
-        ],
-        derive=thresholds_derive,
-        claims=claims_of("seed000-fig9"),
-        figures=side_by_side("fig9"),
-        notes=note,
-        full_cost="≈30 s",
-    )
+declare(
+    "seed000-fig9",
+    runs=lambda quick: [
+        Run("red8-15", variant(quick, name="red8-15", rtt="100ms", min_th=8, max_th=15), red_measures, keep=True),
+        Run(
+            "red100-200",
+            variant(quick, name="red100-200", rtt="100ms", min_th=100, max_th=200),
+            red_measures,
+            keep=True,
+        ),
+    ],
+    derive=thresholds_derive,
+    figures=side_by_side("fig9"),
+    notes=note,
 )

@@ -28,11 +28,10 @@ import math
 from pathlib import Path
 from typing import Any
 
-from aqmlab.reproduce.claims import claims_of
-from aqmlab.reproduce.declare import Computed, Declaration
-from aqmlab.reproduce.registry import register
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Computed
 from aqmlab.reproduce.seed000_mixed import THRESHOLD_15
-from aqmlab.reproduce.seed000_packet import PAPER, variant
+from aqmlab.reproduce.seed000_packet import variant
 
 QUICK_FLOWS = 10
 FULL_SEEDS = (1, 2, 3, 4, 5)
@@ -152,63 +151,41 @@ def compute_chart(name: str, scenario, x_quick: str, x_full: str, y: str, **opti
     return compute
 
 
-register(
-    Declaration(
-        id="seed000-fig2a-packets",
-        paper=PAPER,
-        title="Fig. 2a from packets: the RTT at which RED with averaging starts to oscillate, against C̃",
-        description="The stability boundary of Fig. 2a located by bisection in packet simulations (several seeds "
-        "per probe), beside the fluid Hopf curve with the paper's parameters and with the scenario's own.",
-        compute=compute_chart(
-            "fig2a-packets", dumbbell, "per_flow_capacity=100,200", "per_flow_capacity=100..450:8", "rtt=0.01..0.31"
-        ),
-        claims=claims_of("seed000-fig2a-packets"),
-        notes="Packet RTTs are propagation RTTs; the fluid τ is the mean RTT, propagation plus queueing "
+#: (reproduction, figure name, scenario, x (quick), x (full), y, search options, notes).
+CHARTS = (
+    (
+        "seed000-fig2a-packets",
+        "fig2a-packets",
+        dumbbell,
+        "per_flow_capacity=100,200",
+        "per_flow_capacity=100..450:8",
+        "rtt=0.01..0.31",
+        {},
+        "Packet RTTs are propagation RTTs; the fluid τ is the mean RTT, propagation plus queueing "
         "(≈ 6-12 ms more here: a queue of 50-100 packets at 100 Mb/s).",
-        full_cost="≈12 min (estimated: 240 runs of 150 s)",
-    )
-)
-
-register(
-    Declaration(
-        id="seed000-fig4a-packets",
-        paper=PAPER,
-        title="Fig. 4a from packets: the RTT at which RED without averaging starts to oscillate, against C̃",
-        description="As seed000-fig2a-packets with RED deciding on the instantaneous queue (model (26)).",
-        compute=compute_chart(
-            "fig4a-packets",
-            lambda quick: dumbbell(quick, instantaneous=True),
-            "per_flow_capacity=100,200",
-            "per_flow_capacity=100..450:8",
-            "rtt=0.02..0.82",
-        ),
-        claims=claims_of("seed000-fig4a-packets"),
-        notes="The oscillation is judged on RED's average, traced also when RED decides on the instantaneous "
+    ),
+    (
+        "seed000-fig4a-packets",
+        "fig4a-packets",
+        lambda quick: dumbbell(quick, instantaneous=True),
+        "per_flow_capacity=100,200",
+        "per_flow_capacity=100..450:8",
+        "rtt=0.02..0.82",
+        {},
+        "The oscillation is judged on RED's average, traced also when RED decides on the instantaneous "
         "queue (docs/stability.md). Packet RTTs are propagation RTTs.",
-        full_cost="≈15 min (estimated: up to 320 runs of 150 s)",
-    )
-)
-
-
-register(
-    Declaration(
-        id="seed000-threshold-packets",
-        paper=PAPER,
-        title="Threshold policy from packets: the q_th at which the queue starts to oscillate, against the RTT",
-        description="Seed 000's threshold policy (drop when the queue holds q_th packets) on the Section V "
-        "dumbbell: the q_th boundary located by bisection in packet simulations, beside the Hopf q_th of model (36).",
-        compute=compute_chart(
-            "threshold-packets",
-            lambda quick: dumbbell(quick, threshold=True),
-            "rtt=0.05,0.2",
-            "rtt=0.05,0.1,0.2,0.5,1.0",
-            "q_th=20..800",
-            log_y=True,
-            tolerance=1.25,
-        ),
-        claims=claims_of("seed000-threshold-packets"),
-        notes="The threshold policy's queue is read through an EWMA of 1 s (docs/stability.md); its band is "
+    ),
+    (
+        "seed000-threshold-packets",
+        "threshold-packets",
+        lambda quick: dumbbell(quick, threshold=True),
+        "rtt=0.05,0.2",
+        "rtt=0.05,0.1,0.2,0.5,1.0",
+        "q_th=20..800",
+        {"log_y": True, "tolerance": 1.25},
+        "The threshold policy's queue is read through an EWMA of 1 s (docs/stability.md); its band is "
         "[0, q_th]. The fluid model's paper set is C̃ = 100 with τ the axis RTT.",
-        full_cost="≈5 min (estimated: up to 175 runs of 150 s)",
-    )
+    ),
 )
+for reproduction_id, name, scenario, x_quick, x_full, y, options, notes in CHARTS:
+    declare(reproduction_id, compute=compute_chart(name, scenario, x_quick, x_full, y, **options), notes=notes)

@@ -29,9 +29,8 @@ from matplotlib.figure import Figure
 
 from aqmlab.fluid.models import get_model
 from aqmlab.fluid.models.window_laws import window_law
-from aqmlab.reproduce.claims import claims_of
-from aqmlab.reproduce.declare import Computed, Declaration
-from aqmlab.reproduce.registry import register
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Computed
 from aqmlab.stability.conditions import seed000_reno_44
 from aqmlab.stability.hopf import find_hopf
 from aqmlab.stability.linearise import linearise
@@ -104,18 +103,7 @@ def table1(out: Path, quick: bool) -> Computed:
     return Computed(values, ["table1.png"], notes + ".")
 
 
-register(
-    Declaration(
-        id="seed000-table1",
-        paper=PAPER,
-        title="Table I: window-update functions of other TCP variants in the fluid model",
-        description="The rows of Table I (Compound, Illinois, AFRICA with the HighSpeed functions; Reno from "
-        "Section VI-D) as increase/decrease functions of eq. (1), and the stability analysis repeated for each.",
-        compute=table1,
-        claims=claims_of("seed000-table1"),
-        full_cost="≈10 s",
-    )
-)
+declare("seed000-table1", compute=table1)
 
 
 def reno_grid(quick: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -193,16 +181,4 @@ def reno(out: Path, quick: bool) -> Computed:
     return Computed(values, ["reno-threshold.png"], notes)
 
 
-register(
-    Declaration(
-        id="seed000-reno-threshold",
-        paper=PAPER,
-        title="Section VI-D: the threshold policy with TCP Reno, conditions (42)-(44)",
-        description="Reno as Compound with α = 1, k = 0, β = 1/2 under the threshold policy: the necessary and "
-        "sufficient condition and the sufficient condition (44) q_th/w* < π/2 against the characteristic roots; "
-        "stability irrespective of the RTT; q_th of a few tens of packets.",
-        compute=reno,
-        claims=claims_of("seed000-reno-threshold"),
-        full_cost="≈20 s",
-    )
-)
+declare("seed000-reno-threshold", compute=reno)

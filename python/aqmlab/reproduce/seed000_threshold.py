@@ -44,13 +44,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from aqmlab.reproduce.claims import claims_of
+from aqmlab.reproduce.claims import declare
 from aqmlab.reproduce.declare import (  # noqa: E402
-    Declaration,
     Evidence,
     Run,
 )
-from aqmlab.reproduce.registry import register  # noqa: E402
+from aqmlab.reproduce.figures import saved
+from aqmlab.reproduce.scenarios import parking_lot as parking_lot_scenario
 from aqmlab.reproduce.seed000_mixed import (  # noqa: E402
     RED_8_15,
     THRESHOLD_15,
@@ -99,14 +99,9 @@ def parking_lot(traffic: str) -> Builder:
                 crossing(long_lived("SB1-30", 28, rtt, HALF, transfer), "link2"),
             ]
         links = [{"name": link, "rate": "100Mbps", "delay": "2ms", "queue": dict(queue)} for link in ("link1", "link2")]
-        return {
-            "name": name,
-            "duration": f"{duration}s",
-            "measure_start": f"{max(duration - 25.0, 0.0)}s",
-            "seed": 1,
-            "topology": {"kind": "parking_lot", "links": links, "groups": groups},
-            "trace": {"interval": "10ms", "flows": 0},
-        }
+        return parking_lot_scenario(
+            name, links, groups, duration=duration, measure_start=max(duration - 25.0, 0.0), trace_interval="10ms"
+        )
 
     return build
 
@@ -234,29 +229,18 @@ def plot_queues(out: Path, evidence: Evidence, name: str, links: tuple[str, ...]
         axes[-1, column].set_xlabel("time (s)")
     for row in range(len(links)):
         axes[row, 0].set_ylabel("queue (packets)")
-    fig.savefig(out / name, dpi=110)
-    plt.close(fig)
-    return [name]
+    return saved(fig, out, name)
 
 
-register(
-    Declaration(
-        id="seed000-fig15",
-        paper=PAPER,
-        title="Fig. 15: threshold policy (q_th = 15) against RED(8, 15), RTT 10 and 200 ms",
-        description="60 Compound TCP flows: the threshold policy keeps the queue at or below 15 packets at both "
-        "RTTs where RED(8, 15) overshoots (bursts up to 60 packets), and keeps the link busier (at 200 ms: "
-        "minimum 79 % against 38 %).",
-        runs=fig15_runs,
-        derive=fig15_derive,
-        claims=claims_of("seed000-fig15"),
-        figures=lambda out, evidence: plot_queues(out, evidence, "fig15.png"),
-        notes=lambda quick: (
-            f"60 Compound TCP flows (Section VI-C1, homogeneous traffic); "
-            f"{'100 s (quick)' if quick else '500 s'} runs measured over the last 25 s; utilisation in 1 s bins."
-        ),
-        full_cost="≈1 min",
-    )
+declare(
+    "seed000-fig15",
+    runs=fig15_runs,
+    derive=fig15_derive,
+    figures=lambda out, evidence: plot_queues(out, evidence, "fig15.png"),
+    notes=lambda quick: (
+        f"60 Compound TCP flows (Section VI-C1, homogeneous traffic); "
+        f"{'100 s (quick)' if quick else '500 s'} runs measured over the last 25 s; utilisation in 1 s bins."
+    ),
 )
 
 
@@ -358,9 +342,7 @@ def plot_sweep(out: Path, evidence: Evidence, name: str, title: str) -> list[str
         axis.grid(alpha=0.3)
         axis.legend(fontsize=8)
     fig.suptitle(f"{title} (mean and 95 % interval over the seeds)", fontsize=10)
-    fig.savefig(out / name, dpi=110)
-    plt.close(fig)
-    return [name]
+    return saved(fig, out, name)
 
 
 def describe(quick: bool) -> str:
@@ -373,41 +355,22 @@ def describe(quick: bool) -> str:
     )
 
 
-register(
-    Declaration(
-        id="seed000-fig18-homogeneous",
-        paper=PAPER,
-        title="Fig. 18: threshold policy against RED(8, 15) over RTT, 60 Compound flows, single bottleneck",
-        description="The Section V dumbbell with 60 Compound flows: against the RTT (10-200 ms) the threshold policy "
-        "gives lower queueing delay, about the same loss and the same throughput as RED(8, 15), and a shorter AFCT "
-        "(about 5 minutes shorter at 200 ms for 500 MB).",
-        runs=sweep_runs(single("homogeneous")),
-        derive=sweep_derive,
-        claims=claims_of("seed000-fig18-homogeneous"),
-        figures=lambda out, evidence: plot_sweep(out, evidence, "fig18-single.png", "single bottleneck, 60 Compound"),
-        notes=describe,
-        full_cost="≈10 min (500 MB transfers)",
-    )
+declare(
+    "seed000-fig18-homogeneous",
+    runs=sweep_runs(single("homogeneous")),
+    derive=sweep_derive,
+    figures=lambda out, evidence: plot_sweep(out, evidence, "fig18-single.png", "single bottleneck, 60 Compound"),
+    notes=describe,
 )
 
-register(
-    Declaration(
-        id="seed000-fig18",
-        paper=PAPER,
-        title="Figs. 18-19: threshold policy against RED(8, 15) over RTT, heterogeneous traffic",
-        description="Compound, CUBIC, UDP and HTTP flows: against RTT (10-200 ms) the threshold policy gives lower "
-        "queueing delay, about the same loss and the same throughput as RED(8, 15), and a shorter average flow "
-        "completion time of fixed transfers.",
-        runs=sweep_runs(single("heterogeneous")),
-        derive=sweep_derive,
-        claims=claims_of("seed000-fig18"),
-        figures=lambda out, evidence: plot_sweep(out, evidence, "fig18.png", "single bottleneck, heterogeneous"),
-        notes=lambda quick: (
-            describe(quick) + " Delay, loss and throughput count every packet at the bottleneck "
-            "(long-lived, UDP and HTTP)."
-        ),
-        full_cost="≈25 min (500 MB transfers)",
-    )
+declare(
+    "seed000-fig18",
+    runs=sweep_runs(single("heterogeneous")),
+    derive=sweep_derive,
+    figures=lambda out, evidence: plot_sweep(out, evidence, "fig18.png", "single bottleneck, heterogeneous"),
+    notes=lambda quick: (
+        describe(quick) + " Delay, loss and throughput count every packet at the bottleneck (long-lived, UDP and HTTP)."
+    ),
 )
 
 
@@ -452,23 +415,14 @@ def parking_lot_figures(out: Path, evidence: Evidence) -> list[str]:
     return figures
 
 
-register(
-    Declaration(
-        id="seed000-fig17",
-        paper=PAPER,
-        title="Figs. 16-19: threshold policy against RED(8, 15) in the parking lot",
-        description="Two 100 Mbps links in series: the threshold policy keeps both queues at most 15 packets where "
-        "RED(8, 15) lets them reach about 40; against the RTT (10-200 ms) it gives lower queueing delay, about the "
-        "same loss and throughput, and shorter flow completion, with homogeneous and heterogeneous traffic.",
-        runs=parking_lot_runs,
-        derive=parking_lot_derive,
-        claims=claims_of("seed000-fig17"),
-        figures=parking_lot_figures,
-        notes=lambda quick: (
-            ("Quick: heterogeneous traffic only. " if quick else "")
-            + describe(quick)
-            + " Fig. 17 is the heterogeneous traffic at RTT 10 and 200 ms (run directories beside it)."
-        ),
-        full_cost="≈45 min (500 MB transfers)",
-    )
+declare(
+    "seed000-fig17",
+    runs=parking_lot_runs,
+    derive=parking_lot_derive,
+    figures=parking_lot_figures,
+    notes=lambda quick: (
+        ("Quick: heterogeneous traffic only. " if quick else "")
+        + describe(quick)
+        + " Fig. 17 is the heterogeneous traffic at RTT 10 and 200 ms (run directories beside it)."
+    ),
 )

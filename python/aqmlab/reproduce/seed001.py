@@ -30,22 +30,18 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from aqmlab.reproduce.claims import claims_of
+from aqmlab.reproduce.claims import declare
 from aqmlab.reproduce.declare import (  # noqa: E402
-    Declaration,
     Evidence,
     Run,
 )
-from aqmlab.reproduce.registry import register  # noqa: E402
+from aqmlab.reproduce.scenarios import parking_lot as parking_lot_scenario
+from aqmlab.reproduce.scenarios import scenario
 from aqmlab.results import Results  # noqa: E402
 
 PAPER = "seed 001 (Cx-TCP: fair coexistence of loss- and delay-based TCP)"
 PACKET_BITS = 8000.0
 DELTA_TH_MS = 20.0
-#: Section III-A3: "the average link utilization has been kept at very high level of 95%-97%"
-#: in all reported experiments, printed in whole percent: the criterion is its lower end, 94.5 %
-#: (the sentence assumes the link "close to being fully utilized"; a busier link agrees).
-UTILISATION_BAND = (0.945, 0.975)
 BOTTLENECK_DELAY = "10ms"
 RTT_SPREAD = {"kind": "uniform", "low": "30ms", "high": "130ms"}
 CX = {"kind": "cx"}
@@ -98,14 +94,9 @@ def dumbbell(
     bottleneck = {"rate": rate_bps, "delay": BOTTLENECK_DELAY, "queue": {"kind": "drop_tail", "limit": f"{buffer}p"}}
     if reverse_buffer is not None:
         bottleneck["reverse_queue"] = {"kind": "drop_tail", "limit": f"{reverse_buffer}p"}
-    return {
-        "name": name,
-        "duration": f"{duration}s",
-        "measure_start": f"{duration / 2 if measure_start is None else measure_start}s",
-        "seed": 1,
-        "topology": {"kind": "dumbbell", "bottleneck": bottleneck, "groups": groups},
-        "trace": {"interval": interval, "flows": 0},
-    }
+    start = duration / 2 if measure_start is None else measure_start
+    topology = {"kind": "dumbbell", "bottleneck": bottleneck, "groups": groups}
+    return scenario(name, topology, duration=duration, measure_start=start, trace_interval=interval)
 
 
 def delay_ms(results: Results, link: str | None = None) -> float:
@@ -231,14 +222,8 @@ def parking_lot(
         {"name": "link1", "rate": "12.5Mbps", "delay": "5ms", "queue": {"kind": "drop_tail", "limit": "155p"}},
         {"name": "link2", "rate": "25Mbps", "delay": "5ms", "queue": {"kind": "drop_tail", "limit": "310p"}},
     ]
-    return {
-        "name": name,
-        "duration": f"{duration}s",
-        "measure_start": f"{duration / 2 if measure_start is None else measure_start}s",
-        "seed": 1,
-        "topology": {"kind": "parking_lot", "links": links, "groups": groups},
-        "trace": {"interval": "50ms", "flows": 0},
-    }
+    start = duration / 2 if measure_start is None else measure_start
+    return parking_lot_scenario(name, links, groups, duration=duration, measure_start=start, trace_interval="50ms")
 
 
 def both(group: dict[str, Any]) -> dict[str, Any]:
@@ -326,30 +311,21 @@ def sweep_figure(out: Path, evidence: Evidence, curves: dict[str, tuple[str, lis
     return [save(fig, out, name)]
 
 
-register(
-    Declaration(
-        id="seed001-fig2",
-        paper=PAPER,
-        title="Fig. 2: low delay with Cx-TCP flows only, delay against the number of flows",
-        description="25 Mb/s, RTT 100 ms, 1-BDP buffer (312 packets of 1000 B): Cx-TCP flows alone keep the average "
-        "queueing delay below δth = 20 ms with 95-97 % utilisation, and the network reverts to loss-based "
-        "operation between 50 and 55 flows.",
-        runs=lambda quick: (
-            [Run(f"cx{n}", sweep_scenario(n, quick), sweep_measures) for n in fig2_counts(quick)]
-            + [Run("reno30", sweep_scenario(30, quick, cc=RENO), sweep_measures)]
-        ),
-        derive=fig2_derive,
-        claims=claims_of("seed001-fig2"),
-        figures=lambda out, evidence: sweep_figure(
-            out,
-            evidence,
-            {"Cx-TCP": ("cx", fig2_counts(evidence.quick))},
-            "fig2.png",
-            "Cx-TCP alone, 25 Mb/s, RTT 100 ms (mean ± 95 % CI)",
-        ),
-        notes=lambda quick: NOTE + f" Runs of {200 if quick else 500} s measured over the second half.",
-        full_cost="≈1 min",
-    )
+declare(
+    "seed001-fig2",
+    runs=lambda quick: (
+        [Run(f"cx{n}", sweep_scenario(n, quick), sweep_measures) for n in fig2_counts(quick)]
+        + [Run("reno30", sweep_scenario(30, quick, cc=RENO), sweep_measures)]
+    ),
+    derive=fig2_derive,
+    figures=lambda out, evidence: sweep_figure(
+        out,
+        evidence,
+        {"Cx-TCP": ("cx", fig2_counts(evidence.quick))},
+        "fig2.png",
+        "Cx-TCP alone, 25 Mb/s, RTT 100 ms (mean ± 95 % CI)",
+    ),
+    notes=lambda quick: NOTE + f" Runs of {200 if quick else 500} s measured over the second half.",
 )
 
 
@@ -368,38 +344,28 @@ def fig3_derive(m: dict[str, dict[str, float]], quick: bool) -> dict[str, float]
     }
 
 
-register(
-    Declaration(
-        id="seed001-fig3",
-        paper=PAPER,
-        title="Fig. 3: Cx-TCP with 20 Cx-TCP flows on the reverse path",
-        description="As Fig. 2 with 20 long-lived Cx-TCP flows on the reverse path (their data competes with the "
-        "forward ACKs): the delay stays low, and the number of flows at which the network turns loss-based "
-        "decreases.",
-        runs=lambda quick: (
-            [Run(f"alone{n}", sweep_scenario(n, quick), sweep_measures) for n in fig3_counts(quick)]
-            + [Run(f"reverse{n}", sweep_scenario(n, quick, reverse=20), sweep_measures) for n in fig3_counts(quick)]
-        ),
-        derive=fig3_derive,
-        claims=claims_of("seed001-fig3"),
-        figures=lambda out, evidence: sweep_figure(
-            out,
-            evidence,
-            {
-                "no reverse traffic": ("alone", fig3_counts(evidence.quick)),
-                "20 Cx-TCP flows on the reverse path": ("reverse", fig3_counts(evidence.quick)),
-            },
-            "fig3.png",
-            "forward Cx-TCP flows, 25 Mb/s, RTT 100 ms",
-        ),
-        notes=lambda quick: (
-            NOTE
-            + f" Runs of {200 if quick else 500} s measured over the second half; the reverse bottleneck has its own "
-            "1-BDP DropTail buffer (312 packets). The forward flows' RTT, and so their delay estimate δ, includes the "
-            "reverse bottleneck's queue (the reverse Cx-TCP flows' data delays their ACKs)."
-        ),
-        full_cost="≈2 min",
-    )
+declare(
+    "seed001-fig3",
+    runs=lambda quick: (
+        [Run(f"alone{n}", sweep_scenario(n, quick), sweep_measures) for n in fig3_counts(quick)]
+        + [Run(f"reverse{n}", sweep_scenario(n, quick, reverse=20), sweep_measures) for n in fig3_counts(quick)]
+    ),
+    derive=fig3_derive,
+    figures=lambda out, evidence: sweep_figure(
+        out,
+        evidence,
+        {
+            "no reverse traffic": ("alone", fig3_counts(evidence.quick)),
+            "20 Cx-TCP flows on the reverse path": ("reverse", fig3_counts(evidence.quick)),
+        },
+        "fig3.png",
+        "forward Cx-TCP flows, 25 Mb/s, RTT 100 ms",
+    ),
+    notes=lambda quick: (
+        NOTE + f" Runs of {200 if quick else 500} s measured over the second half; the reverse bottleneck has its own "
+        "1-BDP DropTail buffer (312 packets). The forward flows' RTT, and so their delay estimate δ, includes the "
+        "reverse bottleneck's queue (the reverse Cx-TCP flows' data delays their ACKs)."
+    ),
 )
 
 
@@ -456,43 +422,34 @@ def fairness_figure(out: Path, evidence: Evidence, runs: list[str], name: str, l
     return [save(fig, out, name)]
 
 
-register(
-    Declaration(
-        id="seed001-fig5",
-        paper=PAPER,
-        title="Fig. 5: fairness of the (20, 10) and (10, 20) mixes of Cx-TCP and Reno",
-        description="25 Mb/s, RTTs uniform in [30, 130] ms, 10 web flows: the normalised average throughput of "
-        "Cx-TCP flows is close to that of Reno flows, with a small bias in favour of the loss-based flows.",
-        runs=lambda quick: [
-            Run(
-                f"mix{cx}-{reno}{suffix}",
-                mix(f"mix{cx}-{reno}{suffix}", cx, reno, duration=200.0 if quick else 500.0, cx_cc=cc),
-                fairness_measures,
-                keep=not suffix,
-            )
-            for cx, reno in ((20, 10), (10, 20))
-            for suffix, cc in (("", CX), ("-observed", OBSERVED))
-        ],
-        claims=claims_of("seed001-fig5"),
-        figures=lambda out, evidence: fairness_figure(
-            out, evidence, ["mix20-10", "mix10-20"], "fig5.png", ("Cx-TCP", "Reno")
-        ),
-        notes=lambda quick: (
-            NOTE
-            + f" Runs of {200 if quick else 500} s; throughput of each flow over its whole life, normalised by the "
-            "largest (the paper's definition). Cx-TCP with the fixed δmax = 100 ms (Section IV's example; the claims); "
-            "the runs '-observed' use δmax = each flow's observed RTTmax − RTTmin (`delta_max = \"observed\"`, "
-            "Section II), which here is the buffer's 99.8 ms drain time (their ratios are in the data). Buffer 1 BDP "
-            "at "
-            "RTT 100 ms (312 packets); web traffic as Poisson arrivals of 10 Reno transfers/s, Pareto sizes (mean "
-            "10 kB). Why Cx-TCP gets less: the Reno sawtooth keeps the queue in Region B (δth < δ < δmax), where Fig. "
-            "1 "
-            "backs off with a probability per ACK several times the loss rate Reno reacts to (the 'backoff' and 'loss' "
-            "numbers beside each claim); the paper's argument (Section II, property (ii)) needs the queue at δmax "
-            "(docs/congestion/cx.md, seed001-buffer)."
-        ),
-        full_cost="≈1 min",
-    )
+declare(
+    "seed001-fig5",
+    runs=lambda quick: [
+        Run(
+            f"mix{cx}-{reno}{suffix}",
+            mix(f"mix{cx}-{reno}{suffix}", cx, reno, duration=200.0 if quick else 500.0, cx_cc=cc),
+            fairness_measures,
+            keep=not suffix,
+        )
+        for cx, reno in ((20, 10), (10, 20))
+        for suffix, cc in (("", CX), ("-observed", OBSERVED))
+    ],
+    figures=lambda out, evidence: fairness_figure(
+        out, evidence, ["mix20-10", "mix10-20"], "fig5.png", ("Cx-TCP", "Reno")
+    ),
+    notes=lambda quick: (
+        NOTE + f" Runs of {200 if quick else 500} s; throughput of each flow over its whole life, normalised by the "
+        "largest (the paper's definition). Cx-TCP with the fixed δmax = 100 ms (Section IV's example; the claims); "
+        "the runs '-observed' use δmax = each flow's observed RTTmax − RTTmin (`delta_max = \"observed\"`, "
+        "Section II), which here is the buffer's 99.8 ms drain time (their ratios are in the data). Buffer 1 BDP "
+        "at "
+        "RTT 100 ms (312 packets); web traffic as Poisson arrivals of 10 Reno transfers/s, Pareto sizes (mean "
+        "10 kB). Why Cx-TCP gets less: the Reno sawtooth keeps the queue in Region B (δth < δ < δmax), where Fig. "
+        "1 "
+        "backs off with a probability per ACK several times the loss rate Reno reacts to (the 'backoff' and 'loss' "
+        "numbers beside each claim); the paper's argument (Section II, property (ii)) needs the queue at δmax "
+        "(docs/congestion/cx.md, seed001-buffer)."
+    ),
 )
 
 
@@ -529,31 +486,23 @@ def loss_figure(out: Path, evidence: Evidence, rates: list[float], name: str, la
     return [save(fig, out, name)]
 
 
-register(
-    Declaration(
-        id="seed001-fig7",
-        paper=PAPER,
-        title="Fig. 7: loss rate of the (20, 10) mix against 30 Reno flows",
-        description="Capacities 10-100 Mb/s, RTTs uniform in [30, 130] ms, 10 web flows: 20 Cx-TCP flows with 10 "
-        "Reno flows do not raise the loss rate above that of 30 Reno flows.",
-        runs=lambda quick: [
-            Run(
-                f"{label}{rate / 1e6:g}",
-                mix(label, cx, reno, rate=rate, duration=200.0 if quick else 500.0),
-                loss_measures,
-            )
-            for rate in fig7_rates(quick)
-            for label, cx, reno in (("mix", 20, 10), ("alone", 0, 30))
-        ],
-        derive=loss_ratio_derive(fig7_rates),
-        claims=claims_of("seed001-fig7"),
-        figures=lambda out, evidence: loss_figure(
-            out, evidence, fig7_rates(evidence.quick), "fig7.png", ("20 Cx-TCP + 10 Reno", "30 Reno")
-        ),
-        notes=lambda quick: (
-            NOTE + f" Runs of {200 if quick else 500} s measured over the second half; buffer 1 BDP at RTT 100 ms; web "
-            "traffic as in Fig. 5."
-        ),
-        full_cost="≈2 min",
-    )
+declare(
+    "seed001-fig7",
+    runs=lambda quick: [
+        Run(
+            f"{label}{rate / 1e6:g}",
+            mix(label, cx, reno, rate=rate, duration=200.0 if quick else 500.0),
+            loss_measures,
+        )
+        for rate in fig7_rates(quick)
+        for label, cx, reno in (("mix", 20, 10), ("alone", 0, 30))
+    ],
+    derive=loss_ratio_derive(fig7_rates),
+    figures=lambda out, evidence: loss_figure(
+        out, evidence, fig7_rates(evidence.quick), "fig7.png", ("20 Cx-TCP + 10 Reno", "30 Reno")
+    ),
+    notes=lambda quick: (
+        NOTE + f" Runs of {200 if quick else 500} s measured over the second half; buffer 1 BDP at RTT 100 ms; web "
+        "traffic as in Fig. 5."
+    ),
 )

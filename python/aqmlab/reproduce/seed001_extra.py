@@ -31,15 +31,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from aqmlab.reproduce.claims import claims_of
-from aqmlab.reproduce.declare import Declaration, Evidence, Run
-from aqmlab.reproduce.registry import register
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Evidence, Run
 from aqmlab.reproduce.seed001 import (
     CX,
     DELTA_TH_MS,
     NOTE,
     PACKET_BITS,
-    PAPER,
     RENO,
     RTT_SPREAD,
     bdp_packets,
@@ -199,31 +197,22 @@ def fig4_figures(out: Path, evidence: Evidence) -> list[str]:
     return [save(fig, out, "fig4.png")]
 
 
-register(
-    Declaration(
-        id="seed001-fig4",
-        paper=PAPER,
-        title="Fig. 4: utilisation, window fairness and convergence of Cx-TCP alone",
-        description="50 Mb/s, RTTs uniform in [30, 130] ms: 30 Cx-TCP flows keep the link 95-97 % utilised and reach "
-        "similar average windows; when flows enter (20 at 200 s) or leave (30 at 400 s) a flow's allocation "
-        "switches at once to the new equilibrium.",
-        runs=lambda quick: [
-            Run("homogeneous", homogeneous(quick), homogeneous_measures, keep=True),
-            Run("convergence", convergence(quick), convergence_measures(quick), keep=True),
-        ],
-        derive=fig4_derive,
-        claims=claims_of("seed001-fig4"),
-        figures=fig4_figures,
-        notes=lambda quick: (
-            NOTE
-            + f" (a)-(b): one {200 if quick else 500} s run of 30 Cx-TCP flows per seed, buffer "
-            "625 packets (1 BDP at 100 ms); (c): 31 flows, 20 more at {0:.0f} s, 30 leaving at {1:.0f} s, {2:.0f} s; "
-            "the selected flow has RTT 80 ms (ours) and its rate is estimated as cwnd/srtt every 100 ms.".format(
-                *CONVERGENCE[quick]
-            )
-        ),
-        full_cost="≈30 s",
-    )
+declare(
+    "seed001-fig4",
+    runs=lambda quick: [
+        Run("homogeneous", homogeneous(quick), homogeneous_measures, keep=True),
+        Run("convergence", convergence(quick), convergence_measures(quick), keep=True),
+    ],
+    derive=fig4_derive,
+    figures=fig4_figures,
+    notes=lambda quick: (
+        NOTE
+        + f" (a)-(b): one {200 if quick else 500} s run of 30 Cx-TCP flows per seed, buffer "
+        "625 packets (1 BDP at 100 ms); (c): 31 flows, 20 more at {0:.0f} s, 30 leaving at {1:.0f} s, {2:.0f} s; "
+        "the selected flow has RTT 80 ms (ours) and its rate is estimated as cwnd/srtt every 100 ms.".format(
+            *CONVERGENCE[quick]
+        )
+    ),
 )
 
 
@@ -258,24 +247,16 @@ def fig6_runs(quick: bool) -> list[Run]:
     return [Run("mix", scenario, fairness_measures, keep=True)]
 
 
-register(
-    Declaration(
-        id="seed001-fig6",
-        paper=PAPER,
-        title="Fig. 6: scalability, the (400, 200) mix of Cx-TCP and Reno at 500 Mb/s",
-        description="C/N as in the fairness test (25 Mb/s for 30 flows): 400 Cx-TCP and 200 Reno flows with 100 web "
-        "flows on a 500 Mb/s bottleneck keep the fairness of Fig. 5, with a slight bias to the loss-based flows.",
-        runs=fig6_runs,
-        claims=claims_of("seed001-fig6"),
-        figures=lambda out, evidence: fairness_figure(out, evidence, ["mix"], "fig6.png", ("Cx-TCP", "Reno")),
-        notes=lambda quick: (
-            NOTE
-            + " {0:.0f} Mb/s, ({1}, {2}) flows, {4:.0f} web transfers/s, buffer 1 BDP at 100 ms, {3:.0f} s; throughput "
-            "per flow over its life, normalised by the largest.".format(*fig6_size(quick), fig6_size(quick)[0] / 5e6)
-            + (" Quick: a fifth of the paper's size, same C/N." if quick else "")
-        ),
-        full_cost="≈5 min",
-    )
+declare(
+    "seed001-fig6",
+    runs=fig6_runs,
+    figures=lambda out, evidence: fairness_figure(out, evidence, ["mix"], "fig6.png", ("Cx-TCP", "Reno")),
+    notes=lambda quick: (
+        NOTE
+        + " {0:.0f} Mb/s, ({1}, {2}) flows, {4:.0f} web transfers/s, buffer 1 BDP at 100 ms, {3:.0f} s; throughput "
+        "per flow over its life, normalised by the largest.".format(*fig6_size(quick), fig6_size(quick)[0] / 5e6)
+        + (" Quick: a fifth of the paper's size, same C/N." if quick else "")
+    ),
 )
 
 
@@ -355,26 +336,18 @@ def fig11_figures(out: Path, evidence: Evidence) -> list[str]:
     return [save(fig, out, "fig11.png")]
 
 
-register(
-    Declaration(
-        id="seed001-fig11",
-        paper=PAPER,
-        title="Fig. 11: 30 Cx-TCP flows against 30 Reno flows over RED, two bottlenecks",
-        description="The parking lot of Fig. 9 (half the flows cross both links): with Cx-TCP everywhere the average "
-        "throughput of the flows is similar to that of a RED network with Cx-TCP's parameters.",
-        runs=fig11_runs,
-        derive=fig11_derive,
-        claims=claims_of("seed001-fig11"),
-        figures=fig11_figures,
-        notes=lambda quick: (
-            NOTE + " Parking lot of seed001-fig9 (12.5 Mb/s with 155 packets, 25 Mb/s with 310, 5 ms each), 15 flows "
-            "crossing "
-            f"both links and 15 the second only, no web traffic, {200 if quick else 500} s. RED: min_th/max_th = 5/20 "
-            f"ms "
-            "of the link rate (7.8/31.3 and 15.6/62.5 packets), max_p 0.05, gentle, automatic q_weight."
-        ),
-        full_cost="≈20 s",
-    )
+declare(
+    "seed001-fig11",
+    runs=fig11_runs,
+    derive=fig11_derive,
+    figures=fig11_figures,
+    notes=lambda quick: (
+        NOTE + " Parking lot of seed001-fig9 (12.5 Mb/s with 155 packets, 25 Mb/s with 310, 5 ms each), 15 flows "
+        "crossing "
+        f"both links and 15 the second only, no web traffic, {200 if quick else 500} s. RED: min_th/max_th = 5/20 "
+        f"ms "
+        "of the link rate (7.8/31.3 and 15.6/62.5 packets), max_p 0.05, gentle, automatic q_weight."
+    ),
 )
 
 
@@ -425,63 +398,46 @@ def fig12_figures(out: Path, evidence: Evidence) -> list[str]:
     return [save(fig, out, "fig12.png")]
 
 
-register(
-    Declaration(
-        id="seed001-fig12",
-        paper=PAPER,
-        title="Fig. 12: delay-based HS-TCP keeps the queueing delay low (30 flows)",
-        description="30 HS-TCP flows extended with the Cx backoff on the single bottleneck of Section III-A keep the "
-        "queueing delay low; standard HS-TCP fills the buffer.",
-        runs=lambda quick: [
-            Run(f"{name}{rate / 1e6:g}", hs_homogeneous(rate, kind, 100.0 if quick else 500.0), hs_measures)
-            for rate in fig12_rates(quick)
-            for name, kind in (("cx", "cx_highspeed"), ("hs", "highspeed"))
-        ],
-        claims=claims_of("seed001-fig12"),
-        figures=fig12_figures,
-        notes=lambda quick: (
-            NOTE
-            + f" 30 flows, RTT 100 ms, buffer 1 BDP, {100 if quick else 500} s, measured over the second half. HS-TCP "
-            "(RFC 3649) is Reno below a window of 38 packets: at 25 Mb/s the windows are about 10 packets"
-            + ("." if quick else "; the 250 Mb/s runs (ours) put them near 100, where its law is active.")
-        ),
-        full_cost="≈1 min",
-    )
+declare(
+    "seed001-fig12",
+    runs=lambda quick: [
+        Run(f"{name}{rate / 1e6:g}", hs_homogeneous(rate, kind, 100.0 if quick else 500.0), hs_measures)
+        for rate in fig12_rates(quick)
+        for name, kind in (("cx", "cx_highspeed"), ("hs", "highspeed"))
+    ],
+    figures=fig12_figures,
+    notes=lambda quick: (
+        NOTE + f" 30 flows, RTT 100 ms, buffer 1 BDP, {100 if quick else 500} s, measured over the second half. HS-TCP "
+        "(RFC 3649) is Reno below a window of 38 packets: at 25 Mb/s the windows are about 10 packets"
+        + ("." if quick else "; the 250 Mb/s runs (ours) put them near 100, where its law is active.")
+    ),
 )
 
 
-register(
-    Declaration(
-        id="seed001-fig13",
-        paper=PAPER,
-        title="Fig. 13: fairness of delay-based HS-TCP with standard HS-TCP",
-        description="25 Mb/s, RTTs uniform in [30, 130] ms, 10 web flows: the (20, 10) and (10, 20) mixes of "
-        "delay-based and standard HS-TCP share fairly (normalised average throughput).",
-        runs=lambda quick: [
-            Run(
+declare(
+    "seed001-fig13",
+    runs=lambda quick: [
+        Run(
+            f"mix{a}-{b}",
+            two_kinds(
                 f"mix{a}-{b}",
-                two_kinds(
-                    f"mix{a}-{b}",
-                    {"cx_highspeed": a, "highspeed": b},
-                    rate=25e6,
-                    duration=100.0 if quick else 500.0,
-                    web_rate=10.0,
-                ),
-                fairness_measures,
-                keep=True,
-            )
-            for a, b in ((20, 10), (10, 20))
-        ],
-        claims=claims_of("seed001-fig13"),
-        figures=lambda out, evidence: fairness_figure(
-            out, evidence, ["mix20-10", "mix10-20"], "fig13.png", ("delay-based HS-TCP", "HS-TCP")
-        ),
-        notes=lambda quick: (
-            NOTE + f" As seed001-fig5 with HS-TCP: {100 if quick else 500} s, buffer 313 packets; "
-            "the caption names two mixes (the text says three; the third is not given)."
-        ),
-        full_cost="≈30 s",
-    )
+                {"cx_highspeed": a, "highspeed": b},
+                rate=25e6,
+                duration=100.0 if quick else 500.0,
+                web_rate=10.0,
+            ),
+            fairness_measures,
+            keep=True,
+        )
+        for a, b in ((20, 10), (10, 20))
+    ],
+    figures=lambda out, evidence: fairness_figure(
+        out, evidence, ["mix20-10", "mix10-20"], "fig13.png", ("delay-based HS-TCP", "HS-TCP")
+    ),
+    notes=lambda quick: (
+        NOTE + f" As seed001-fig5 with HS-TCP: {100 if quick else 500} s, buffer 313 packets; "
+        "the caption names two mixes (the text says three; the third is not given)."
+    ),
 )
 
 
@@ -489,37 +445,29 @@ def fig14_rates(quick: bool) -> list[float]:
     return [10e6, 25e6] if quick else [10e6, 25e6, 50e6, 75e6, 100e6]
 
 
-register(
-    Declaration(
-        id="seed001-fig14",
-        paper=PAPER,
-        title="Fig. 14: loss rate of 20 delay-based + 10 standard HS-TCP against 30 HS-TCP",
-        description="Capacities 10-100 Mb/s, RTTs uniform in [30, 130] ms, 10 web flows: the mix's loss rate is not "
-        "significantly above that of 30 standard HS-TCP flows.",
-        runs=lambda quick: [
-            Run(
-                f"{label}{rate / 1e6:g}",
-                two_kinds(label, counts, rate=rate, duration=100.0 if quick else 500.0, web_rate=10.0),
-                loss_measures,
-            )
-            for rate in fig14_rates(quick)
-            for label, counts in (("mix", {"cx_highspeed": 20, "highspeed": 10}), ("alone", {"highspeed": 30}))
-        ],
-        derive=loss_ratio_derive(fig14_rates),
-        claims=claims_of("seed001-fig14"),
-        figures=lambda out, evidence: loss_figure(
-            out,
-            evidence,
-            fig14_rates(evidence.quick),
-            "fig14.png",
-            ("20 delay-based + 10 standard HS-TCP", "30 standard HS-TCP"),
-        ),
-        notes=lambda quick: (
-            NOTE + f" As seed001-fig7 with HS-TCP: {100 if quick else 500} s runs measured over the "
-            "second half, buffer 1 BDP."
-        ),
-        full_cost="≈2 min",
-    )
+declare(
+    "seed001-fig14",
+    runs=lambda quick: [
+        Run(
+            f"{label}{rate / 1e6:g}",
+            two_kinds(label, counts, rate=rate, duration=100.0 if quick else 500.0, web_rate=10.0),
+            loss_measures,
+        )
+        for rate in fig14_rates(quick)
+        for label, counts in (("mix", {"cx_highspeed": 20, "highspeed": 10}), ("alone", {"highspeed": 30}))
+    ],
+    derive=loss_ratio_derive(fig14_rates),
+    figures=lambda out, evidence: loss_figure(
+        out,
+        evidence,
+        fig14_rates(evidence.quick),
+        "fig14.png",
+        ("20 delay-based + 10 standard HS-TCP", "30 standard HS-TCP"),
+    ),
+    notes=lambda quick: (
+        NOTE + f" As seed001-fig7 with HS-TCP: {100 if quick else 500} s runs measured over the "
+        "second half, buffer 1 BDP."
+    ),
 )
 
 
@@ -545,19 +493,11 @@ def fig15_scenario() -> dict[str, Any]:
     )
 
 
-register(
-    Declaration(
-        id="seed001-fig15",
-        paper=PAPER,
-        title="Fig. 15: on/off switching, 20 delay-based HS-TCP and 10 intermittent HS-TCP",
-        description="25 Mb/s, RTTs uniform in [30, 130] ms: while the standard HS-TCP flows are present the "
-        "delay-based flows operate loss-based (high delay, losses); before and after, the queueing delay is low.",
-        runs=lambda quick: [Run("onoff", fig15_scenario(), phase_measures(), keep=True)],
-        claims=claims_of("seed001-fig15"),
-        figures=lambda out, evidence: timeline(out, {"seed 1": evidence.kept["onoff"]}, "fig15.png", [None]),
-        notes=NOTE + " One 500 s run per seed (quick and full are the same; quick: 2 seeds): 10 HS-TCP flows enter "
-        "0.5 s apart from 100 s and leave 5 s apart from 250 s; phases 50-100, 110-250 and 350-500 s; buffer 313 "
-        "packets.",
-        full_cost="≈15 s",
-    )
+declare(
+    "seed001-fig15",
+    runs=lambda quick: [Run("onoff", fig15_scenario(), phase_measures(), keep=True)],
+    figures=lambda out, evidence: timeline(out, {"seed 1": evidence.kept["onoff"]}, "fig15.png", [None]),
+    notes=NOTE + " One 500 s run per seed (quick and full are the same; quick: 2 seeds): 10 HS-TCP flows enter "
+    "0.5 s apart from 100 s and leave 5 s apart from 250 s; phases 50-100, 110-250 and 350-500 s; buffer 313 "
+    "packets.",
 )

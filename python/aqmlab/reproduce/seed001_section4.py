@@ -20,10 +20,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from aqmlab.fluid.models.cx_tcp import backoff
-from aqmlab.reproduce.claims import claims_of
-from aqmlab.reproduce.declare import Computed, Declaration
-from aqmlab.reproduce.registry import register
-from aqmlab.reproduce.seed001 import PAPER, save
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Computed
+from aqmlab.reproduce.seed001 import save
 from aqmlab.reproduce.seed001_analysis import (
     leaves_region_b,
     max_delay_based_flows,
@@ -80,20 +79,12 @@ def lemmas(out: Path, quick: bool) -> Computed:
     )
 
 
-register(
-    Declaration(
-        id="seed001-lemmas",
-        paper=PAPER,
-        title="Lemmas 4.1-4.3: the homogeneous example C = 100 Mb/s, N = 400, RTT 200 ms",
-        description="The fluid model (2)-(4) of the example after Lemma 4.1 has one equilibrium in region A, which is "
-        "stable (Lemma 4.2), and one in region B, which is unstable (Lemma 4.3).",
-        compute=lemmas,
-        claims=claims_of("seed001-lemmas"),
-        notes="Fluid model `cx-tcp` (eqs. 2-4, docs/fluid.md) with the example's parameters; C = 100 Mb/s is 12 500 "
-        "packets/s of 1000 bytes (Table I's size, ours for Section IV: with 1500-byte packets there is no region-A "
-        "equilibrium at N = 400). Stability from the eigenvalues of the Jacobian (the model has no feedback delay).",
-        full_cost="≈5 s",
-    )
+declare(
+    "seed001-lemmas",
+    compute=lemmas,
+    notes="Fluid model `cx-tcp` (eqs. 2-4, docs/fluid.md) with the example's parameters; C = 100 Mb/s is 12 500 "
+    "packets/s of 1000 bytes (Table I's size, ours for Section IV: with 1500-byte packets there is no region-A "
+    "equilibrium at N = 400). Stability from the eigenvalues of the Jacobian (the model has no feedback delay).",
 )
 
 
@@ -137,21 +128,13 @@ def theorem44(out: Path, quick: bool) -> Computed:
     return Computed(values, [save(fig, out, "theorem44.png")], "Fixed points found: " + notes + ".", data)
 
 
-register(
-    Declaration(
-        id="seed001-theorem44",
-        paper=PAPER,
-        title="Theorem 4.4: one asymptotically stable fixed point in a network of bottlenecks",
-        description="Every fixed point of eqs. (16), (17), (22) on two parking lots, found by enumeration and "
-        "classified by its Jacobian: only the one with every route in region A is stable.",
-        compute=theorem44,
-        claims=claims_of("seed001-theorem44"),
-        notes="Fluid model `cx-tcp-network` (eqs. 16, 17, 22; K = pmax/δth, K̃ = pmax/(δmax − δth), p0 = K̃ δmax). "
-        "Fixed points: for every choice of eq. (20) or (21) per route and every set of bottleneck links, eq. (19)'s "
-        "balance solved from 7^links starts; a point counts when each route's δ lies in its branch's region and idle "
-        "links carry at most their capacity. Classified by the eigenvalues of the Jacobian of eqs. (16)-(17) in the "
-        "windows and the bottleneck queues. The theorem's proof also assumes RTT_i + δ_i constant near the "
-        "equilibria; the model keeps the delay in the RTT.",
-        full_cost="≈20 s",
-    )
+declare(
+    "seed001-theorem44",
+    compute=theorem44,
+    notes="Fluid model `cx-tcp-network` (eqs. 16, 17, 22; K = pmax/δth, K̃ = pmax/(δmax − δth), p0 = K̃ δmax). "
+    "Fixed points: for every choice of eq. (20) or (21) per route and every set of bottleneck links, eq. (19)'s "
+    "balance solved from 7^links starts; a point counts when each route's δ lies in its branch's region and idle "
+    "links carry at most their capacity. Classified by the eigenvalues of the Jacobian of eqs. (16)-(17) in the "
+    "windows and the bottleneck queues. The theorem's proof also assumes RTT_i + δ_i constant near the "
+    "equilibria; the model keeps the delay in the RTT.",
 )

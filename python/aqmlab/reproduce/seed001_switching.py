@@ -11,14 +11,12 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from aqmlab.reproduce.claims import claims_of
-from aqmlab.reproduce.declare import Declaration, Run
-from aqmlab.reproduce.registry import register
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Run
 from aqmlab.reproduce.seed001 import (
     CX,
     DELTA_TH_MS,
     NOTE,
-    PAPER,
     RENO,
     RTT_SPREAD,
     binned,
@@ -68,23 +66,14 @@ def timeline(out: Path, results: dict[str, Results], name: str, links: list[str 
     return [save(fig, out, name)]
 
 
-register(
-    Declaration(
-        id="seed001-fig8",
-        paper=PAPER,
-        title="Fig. 8: on/off switching, 20 Cx-TCP flows and 10 intermittent Reno flows",
-        description="25 Mb/s, RTTs uniform in [30, 130] ms: while the Reno flows are present (100-300 s) the Cx-TCP "
-        "flows behave as loss-based TCP (high queueing delay, losses); before and after, they keep the delay below "
-        "δth without loss.",
-        runs=lambda quick: [Run("onoff", on_off(), phase_measures(), keep=True)],
-        claims=claims_of("seed001-fig8"),
-        figures=lambda out, evidence: timeline(out, {"seed 1": evidence.kept["onoff"]}, "fig8.png", [None]),
-        notes=NOTE + " One 500 s run per seed (quick and full are the same; quick: 2 seeds). Phases: 50-100 s before "
-        "the Reno flows, 110-250 s with all of them, 350-500 s after; buffer 1 BDP at RTT 100 ms (312 packets). With "
-        "250 packets (1 BDP at the mean RTT) the 20 Cx-TCP flows alone spent about 40-80 s at 70 ms before returning "
-        "to Region A, so the before-phase claim depends on this choice.",
-        full_cost="≈15 s",
-    )
+declare(
+    "seed001-fig8",
+    runs=lambda quick: [Run("onoff", on_off(), phase_measures(), keep=True)],
+    figures=lambda out, evidence: timeline(out, {"seed 1": evidence.kept["onoff"]}, "fig8.png", [None]),
+    notes=NOTE + " One 500 s run per seed (quick and full are the same; quick: 2 seeds). Phases: 50-100 s before "
+    "the Reno flows, 110-250 s with all of them, 350-500 s after; buffer 1 BDP at RTT 100 ms (312 packets). With "
+    "250 packets (1 BDP at the mean RTT) the 20 Cx-TCP flows alone spent about 40-80 s at 70 ms before returning "
+    "to Region A, so the before-phase claim depends on this choice.",
 )
 
 
@@ -119,31 +108,22 @@ def fig9_runs(quick: bool) -> list[Run]:
     ]
 
 
-register(
-    Declaration(
-        id="seed001-fig9",
-        paper=PAPER,
-        title="Fig. 9: two bottlenecks, 30 Cx-TCP flows against the (20, 10) mix",
-        description="Parking lot (12.5 Mb/s, 155 packets; 25 Mb/s, 310 packets; 5 ms each), half the flows crossing "
-        "both links and half the second only: Cx-TCP alone keeps the delay below δth at both bottlenecks; with Reno "
-        "flows it fills the queues and shares fairly.",
-        runs=fig9_runs,
-        claims=claims_of("seed001-fig9"),
-        figures=lambda out, evidence: timeline(
-            out,
-            {"30 Cx-TCP": evidence.kept["cx"], "20 Cx-TCP + 10 Reno": evidence.kept["mix"]},
-            "fig9.png",
-            ["link1", "link2"],
-        ),
-        notes=lambda quick: (
-            NOTE
-            + f" Runs of {200 if quick else 500} s measured over the second half. 15 flows cross both links and 15 the "
-            "second only (the paper: 'half of all flows traversing both'); in the mix 10 Cx-TCP and 5 Reno on each "
-            "path, "
-            "plus 10 web flows per bottleneck ('10 mice flows'). Throughput per flow over its life."
-        ),
-        full_cost="≈30 s",
-    )
+declare(
+    "seed001-fig9",
+    runs=fig9_runs,
+    figures=lambda out, evidence: timeline(
+        out,
+        {"30 Cx-TCP": evidence.kept["cx"], "20 Cx-TCP + 10 Reno": evidence.kept["mix"]},
+        "fig9.png",
+        ["link1", "link2"],
+    ),
+    notes=lambda quick: (
+        NOTE
+        + f" Runs of {200 if quick else 500} s measured over the second half. 15 flows cross both links and 15 the "
+        "second only (the paper: 'half of all flows traversing both'); in the mix 10 Cx-TCP and 5 Reno on each "
+        "path, "
+        "plus 10 web flows per bottleneck ('10 mice flows'). Throughput per flow over its life."
+    ),
 )
 
 
@@ -175,23 +155,12 @@ def fig10_derive(m: dict[str, dict[str, float]], quick: bool) -> dict[str, float
     return {"link2_delay_worst": max(run[f"link2_delay_{name}"] for name in ("before", "with", "after"))}
 
 
-register(
-    Declaration(
-        id="seed001-fig10",
-        paper=PAPER,
-        title="Fig. 10: two bottlenecks, 10 intermittent Reno flows at the first",
-        description="Parking lot of Fig. 9 with 20 Cx-TCP flows (5 crossing both links, 15 on the second) and 10 "
-        "Reno flows on the first link from 100 to 300 s: only the first bottleneck turns loss-based; the second "
-        "stays in low-delay operation throughout.",
-        runs=lambda quick: [Run("onoff", fig10_scenario(), fig10_measures, keep=True)],
-        derive=fig10_derive,
-        claims=claims_of("seed001-fig10"),
-        figures=lambda out, evidence: timeline(
-            out, {"seed 1": evidence.kept["onoff"]}, "fig10.png", ["link1", "link2"]
-        ),
-        notes=NOTE + " One 500 s run per seed (quick and full are the same; quick: 2 seeds). The paper's wording "
-        "places 5 Cx-TCP flows at the first bottleneck and 15 at the second; we let the 5 cross both links and the "
-        "Reno flows cross the first only.",
-        full_cost="≈15 s",
-    )
+declare(
+    "seed001-fig10",
+    runs=lambda quick: [Run("onoff", fig10_scenario(), fig10_measures, keep=True)],
+    derive=fig10_derive,
+    figures=lambda out, evidence: timeline(out, {"seed 1": evidence.kept["onoff"]}, "fig10.png", ["link1", "link2"]),
+    notes=NOTE + " One 500 s run per seed (quick and full are the same; quick: 2 seeds). The paper's wording "
+    "places 5 Cx-TCP flows at the first bottleneck and 15 at the second; we let the 5 cross both links and the "
+    "Reno flows cross the first only.",
 )

@@ -26,9 +26,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from aqmlab.reproduce.claims import claims_of
-from aqmlab.reproduce.declare import Declaration, Evidence, Run
-from aqmlab.reproduce.registry import register
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Evidence, Run
 from aqmlab.results import Results
 
 PAPER = "seed 002 (general primal-dual congestion control and E-RED)"
@@ -234,27 +233,19 @@ def fig2_5_figures(out: Path, evidence: Evidence) -> list[str]:
     return names
 
 
-register(
-    Declaration(
-        id="seed002-fig2-5",
-        paper=PAPER,
-        title="Figs. 2-5 and Table I: RED against E-RED, large capacity and large delay",
-        description="RED oscillates (queue hits 0 and the buffer) where E-RED holds its virtual queue steady, with "
-        "a smaller real queue and a higher, steadier throughput; Table I's averages for both.",
-        runs=lambda quick: [
-            Run(f"{key}-{kind}", network(key, kind, quick), measures, keep=True)
-            for key in NETWORKS
-            for kind in ("red", "ered")
-        ],
-        derive=red_against_ered_derive,
-        claims=claims_of("seed002-fig2-5"),
-        figures=fig2_5_figures,
-        notes=lambda quick: (
-            LC_NOTE + " " + LD_NOTE + " Large delay: 60 s, statistics over 20-60 s (ours). "
-            "Table I's numbers did not survive the text extraction; the data holds ours." + (SCALED if quick else "")
-        ),
-        full_cost="≈2 min",
-    )
+declare(
+    "seed002-fig2-5",
+    runs=lambda quick: [
+        Run(f"{key}-{kind}", network(key, kind, quick), measures, keep=True)
+        for key in NETWORKS
+        for kind in ("red", "ered")
+    ],
+    derive=red_against_ered_derive,
+    figures=fig2_5_figures,
+    notes=lambda quick: (
+        LC_NOTE + " " + LD_NOTE + " Large delay: 60 s, statistics over 20-60 s (ours). "
+        "Table I's numbers did not survive the text extraction; the data holds ours." + (SCALED if quick else "")
+    ),
 )
 
 
@@ -263,16 +254,9 @@ def fig6_figures(out: Path, evidence: Evidence) -> list[str]:
     return ["ered-aq.png"]
 
 
-register(
-    Declaration(
-        id="seed002-fig6",
-        paper=PAPER,
-        title="Fig. 6: E-RED-aq in the large-capacity and large-delay networks",
-        description="E-RED on the averaged virtual queue (w = 0.001, γ = 0.9) also stabilises TCP-Reno.",
-        runs=lambda quick: [Run(f"{key}-aq", network(key, "aq", quick), measures, keep=True) for key in NETWORKS],
-        claims=claims_of("seed002-fig6"),
-        figures=fig6_figures,
-        notes=lambda quick: "Section V-B: " + LC_NOTE + " " + LD_NOTE + (SCALED if quick else ""),
-        full_cost="≈1 min",
-    )
+declare(
+    "seed002-fig6",
+    runs=lambda quick: [Run(f"{key}-aq", network(key, "aq", quick), measures, keep=True) for key in NETWORKS],
+    figures=fig6_figures,
+    notes=lambda quick: "Section V-B: " + LC_NOTE + " " + LD_NOTE + (SCALED if quick else ""),
 )

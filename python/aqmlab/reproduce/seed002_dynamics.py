@@ -17,12 +17,11 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from aqmlab.reproduce.claims import claims_of
-from aqmlab.reproduce.declare import Declaration, Evidence, Run
-from aqmlab.reproduce.registry import register
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Evidence, Run
+from aqmlab.reproduce.figures import saved
 from aqmlab.reproduce.seed002 import (
     PACKET_BYTES,
-    PAPER,
     dumbbell,
     ered_queue,
     measures,
@@ -92,26 +91,16 @@ def fig7_figures(out: Path, evidence: Evidence) -> list[str]:
         axis.axvline(event, color="grey", ls="--", lw=0.8)
     axis.set(xlabel="time (s)", ylabel="virtual queue (packets)", title="UDP 30 Mb/s in at 50 s, out at 70 s (seed 1)")
     axis.grid(alpha=0.3)
-    fig.savefig(out / "udp-in-out.png", dpi=110)
-    plt.close(fig)
-    return ["udp-in-out.png"]
+    return saved(fig, out, "udp-in-out.png")
 
 
-register(
-    Declaration(
-        id="seed002-fig7",
-        paper=PAPER,
-        title="Fig. 7: a UDP flow joins at 50 s and leaves at 70 s",
-        description="100 Mb/s, 200 Reno flows, RTTs 20-100 ms, E-RED: the virtual queue's transient response to "
-        "the UDP flow is fast.",
-        runs=lambda quick: [Run("udp", udp_scenario(), settling, keep=True)],
-        claims=claims_of("seed002-fig7"),
-        figures=fig7_figures,
-        notes="Section V-C: 100 Mb/s, 200 Reno flows, RTTs uniform in [20, 100] ms, E-RED-iq (α = 1, γ = 0.95, "
-        "p_min = 0.0005); the UDP rate is ours (30 Mb/s: the text keeps only 'a fixed rate of 3'). Quick and full "
-        "versions are the same 100 s run (quick: 2 seeds).",
-        full_cost="≈15 s",
-    )
+declare(
+    "seed002-fig7",
+    runs=lambda quick: [Run("udp", udp_scenario(), settling, keep=True)],
+    figures=fig7_figures,
+    notes="Section V-C: 100 Mb/s, 200 Reno flows, RTTs uniform in [20, 100] ms, E-RED-iq (α = 1, γ = 0.95, "
+    "p_min = 0.0005); the UDP rate is ours (30 Mb/s: the text keeps only 'a fixed rate of 3'). Quick and full "
+    "versions are the same 100 s run (quick: 2 seeds).",
 )
 
 # --- Fig. 8: the adaptation gain -----------------------------------------------------------------
@@ -152,31 +141,19 @@ def fig8_figures(out: Path, evidence: Evidence) -> list[str]:
         axis.set(ylabel="virtual queue", title=f"α = {alpha:g} (seed 1)")
         axis.grid(alpha=0.3)
     axes[-1].set_xlabel("time (s)")
-    fig.savefig(out / "alpha.png", dpi=110)
-    plt.close(fig)
-    return ["alpha.png"]
+    return saved(fig, out, "alpha.png")
 
 
-register(
-    Declaration(
-        id="seed002-fig8",
-        paper=PAPER,
-        title="Fig. 8: the adaptation gain α = 2, 4, 8",
-        description="200 Mb/s, 200 Reno flows, RTTs 20-100 ms, E-RED (p_min 0.0005, p_max 0.1, γ = 0.9): the virtual "
-        "queue oscillates more as α grows, and the system is unstable at α = 8.",
-        runs=lambda quick: [
-            Run(f"alpha{alpha:g}", alpha_scenario(alpha, quick), measures, keep=True) for alpha in ALPHAS
-        ],
-        derive=alpha_derive,
-        claims=claims_of("seed002-fig8"),
-        figures=fig8_figures,
-        notes=lambda quick: (
-            "Section V-D: RTTs uniform in [20, 100] ms; statistics over 20 s to the end. α = 1 is "
-            "added as the reference the paper calls stable (Sections V-A, V-D)."
-            + (" Quick version: 100 Mb/s and 100 flows (the same rate per flow), 40 s." if quick else "")
-        ),
-        full_cost="≈1 min",
-    )
+declare(
+    "seed002-fig8",
+    runs=lambda quick: [Run(f"alpha{alpha:g}", alpha_scenario(alpha, quick), measures, keep=True) for alpha in ALPHAS],
+    derive=alpha_derive,
+    figures=fig8_figures,
+    notes=lambda quick: (
+        "Section V-D: RTTs uniform in [20, 100] ms; statistics over 20 s to the end. α = 1 is "
+        "added as the reference the paper calls stable (Sections V-A, V-D)."
+        + (" Quick version: 100 Mb/s and 100 flows (the same rate per flow), 40 s." if quick else "")
+    ),
 )
 
 # --- Fig. 9: HighSpeed TCP -------------------------------------------------------------------------
@@ -214,26 +191,16 @@ def fig9_figures(out: Path, evidence: Evidence) -> list[str]:
         axis.plot(trace.column("time_s").to_numpy()[rows], trace.column("cwnd").to_numpy()[rows], lw=0.8)
     axis.set(xlabel="time (s)", ylabel="window (packets)", title="HighSpeed TCP over E-RED, 3 users (seed 1)")
     axis.grid(alpha=0.3)
-    fig.savefig(out / "hstcp-windows.png", dpi=110)
-    plt.close(fig)
-    return ["hstcp-windows.png"]
+    return saved(fig, out, "hstcp-windows.png")
 
 
-register(
-    Declaration(
-        id="seed002-fig9",
-        paper=PAPER,
-        title="Fig. 9: three HighSpeed TCP flows with E-RED",
-        description="3 users, 10 Mb/s of capacity per user, RTT 200 ms: the average throughput per user over 75 s "
-        "is about 0.8 of the per-user capacity.",
-        runs=lambda quick: [Run("hstcp", highspeed_scenario(), per_user_share, keep=True)],
-        claims=claims_of("seed002-fig9"),
-        figures=fig9_figures,
-        notes="Section V-E: the per-user capacity and RTT are the paper's; the buffer (60 packets, 2.5 ms of 30 Mb/s "
-        "is only 9) and access links are ours; measured over the last 75 s of 100 s. Quick and full versions are the "
-        "same run (quick: 2 seeds).",
-        full_cost="≈5 s",
-    )
+declare(
+    "seed002-fig9",
+    runs=lambda quick: [Run("hstcp", highspeed_scenario(), per_user_share, keep=True)],
+    figures=fig9_figures,
+    notes="Section V-E: the per-user capacity and RTT are the paper's; the buffer (60 packets, 2.5 ms of 30 Mb/s "
+    "is only 9) and access links are ours; measured over the last 75 s of 100 s. Quick and full versions are the "
+    "same run (quick: 2 seeds).",
 )
 
 # --- Figs. 11-12: the six-router network ----------------------------------------------------------
@@ -277,22 +244,14 @@ def fig12_figures(out: Path, evidence: Evidence) -> list[str]:
     return ["r2-r4.png"]
 
 
-register(
-    Declaration(
-        id="seed002-fig12",
-        paper=PAPER,
-        title="Figs. 11-12: E-RED in the six-router, 500-flow network",
-        description="Five paths of 100 Reno flows each over 100 Mb/s inter-router links: E-RED stabilises every "
-        "link; the virtual queue of R2-R4 settles.",
-        runs=lambda quick: [Run("network", network_from_example(quick), network_measures, keep=True)],
-        claims=claims_of("seed002-fig12"),
-        figures=fig12_figures,
-        notes=lambda quick: (
-            "Section V-F with the topology and paths of examples/seed002-fig11-network.toml (paths "
-            "read from the garbled text), every inter-router link running E-RED-iq (α = 1, γ = 0.95, p_min = 0.0005, "
-            "buffer 2.5 ms = 30 packets, ECN), Reno with ECN and max window 1000, 1040-byte packets; 60 s, statistics "
-            "over 20-60 s." + (" Quick version: 30 s, statistics over 15-30 s." if quick else "")
-        ),
-        full_cost="≈20 s",
-    )
+declare(
+    "seed002-fig12",
+    runs=lambda quick: [Run("network", network_from_example(quick), network_measures, keep=True)],
+    figures=fig12_figures,
+    notes=lambda quick: (
+        "Section V-F with the topology and paths of examples/seed002-fig11-network.toml (paths "
+        "read from the garbled text), every inter-router link running E-RED-iq (α = 1, γ = 0.95, p_min = 0.0005, "
+        "buffer 2.5 ms = 30 packets, ECN), Reno with ECN and max window 1000, 1040-byte packets; 60 s, statistics "
+        "over 20-60 s." + (" Quick version: 30 s, statistics over 15-30 s." if quick else "")
+    ),
 )

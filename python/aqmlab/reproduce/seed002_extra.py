@@ -23,13 +23,12 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from aqmlab.reproduce.claims import claims_of
-from aqmlab.reproduce.declare import Declaration, Evidence, Run
-from aqmlab.reproduce.registry import register
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Evidence, Run
+from aqmlab.reproduce.figures import saved
 from aqmlab.reproduce.seed002 import (
     LC_NOTE,
     PACKET_BYTES,
-    PAPER,
     STABLE_CV,
     buffer_packets,
     dumbbell,
@@ -129,34 +128,23 @@ def redvq_figures(out: Path, evidence: Evidence) -> list[str]:
         axis.set(ylabel="virtual queue (packets)", title=f"{label} (seed 1)")
         axis.grid(alpha=0.3)
     axes[-1].set_xlabel("time (s)")
-    fig.savefig(out / "redvq.png", dpi=110)
-    plt.close(fig)
-    return ["redvq.png"]
+    return saved(fig, out, "redvq.png")
 
 
-register(
-    Declaration(
-        id="seed002-redvq",
-        paper=PAPER,
-        title="Section V-A: RED on a virtual queue, with RED's thresholds and 120 times larger",
-        description="REDvq with RED's parameters is unstable, because its link adaptation is far faster than "
-        "Theorem III.2 allows (max_th − min_th ≥ 13 584 needed at 1 Gb/s); 120-fold thresholds (a span of 14 400) "
-        "are stable.",
-        runs=redvq_runs,
-        derive=redvq_derive,
-        claims=claims_of("seed002-redvq"),
-        figures=redvq_figures,
-        notes=lambda quick: (
-            "Section V-A: "
-            + LC_NOTE
-            + " REDvq: RED(buffer/5, 3·buffer/5), max_p 0.1, automatic q_weight, ECN, on the virtual queue "
-            "at γ = 0.95; "
-            "the 120-fold run multiplies both thresholds by 120. 40 s per run, statistics over 20-40 s (the 120-fold "
-            "virtual queue takes longer than E-RED's to fill)."
-            + (" Quick version scaled by 1/10 in capacity and flows (the same rate per flow)." if quick else "")
-        ),
-        full_cost="≈2 min",
-    )
+declare(
+    "seed002-redvq",
+    runs=redvq_runs,
+    derive=redvq_derive,
+    figures=redvq_figures,
+    notes=lambda quick: (
+        "Section V-A: "
+        + LC_NOTE
+        + " REDvq: RED(buffer/5, 3·buffer/5), max_p 0.1, automatic q_weight, ECN, on the virtual queue "
+        "at γ = 0.95; "
+        "the 120-fold run multiplies both thresholds by 120. 40 s per run, statistics over 20-40 s (the 120-fold "
+        "virtual queue takes longer than E-RED's to fill)."
+        + (" Quick version scaled by 1/10 in capacity and flows (the same rate per flow)." if quick else "")
+    ),
 )
 
 
@@ -221,33 +209,19 @@ def gamma_figures(out: Path, evidence: Evidence) -> list[str]:
     axis.set(xlabel="γ", ylabel="virtual queue CV", yscale="log", title="150 Mb/s, E-RED-iq, α = 1")
     axis.grid(alpha=0.3)
     axis.legend(fontsize=8)
-    fig.savefig(out / "gamma.png", dpi=110)
-    plt.close(fig)
-    return ["gamma.png"]
+    return saved(fig, out, "gamma.png")
 
 
-register(
-    Declaration(
-        id="seed002-gamma",
-        paper=PAPER,
-        title="Section V-D: the γ thresholds 0.93 (100 flows) and 0.97 (250 flows) at 150 Mb/s",
-        description="E-RED is stable for γ up to a threshold and unstable above it; at 150 Mb/s the threshold is "
-        "0.93 with 100 flows and 0.97 with 250 (more flows, larger threshold).",
-        runs=gamma_runs,
-        derive=gamma_derive,
-        claims=claims_of("seed002-gamma"),
-        figures=gamma_figures,
-        notes=lambda quick: (
-            "Section V-D: 150 Mb/s, 100 or 250 Reno flows, RTTs uniform in [20, 100] ms, 5 ms "
-            "bottleneck, E-RED-iq α = 1, p_min 0.0005, p_max 0.1 (ours: the text keeps only C, N and the thresholds), "
-            f"{'30' if quick else '40'} s per run, statistics over the last two thirds; γ in "
-            f"{list(GAMMAS_QUICK if quick else GAMMAS_FULL)}."
-            + (
-                " Quick version: three γ values, so the thresholds are checked in the full version only."
-                if quick
-                else ""
-            )
-        ),
-        full_cost="≈8 min",
-    )
+declare(
+    "seed002-gamma",
+    runs=gamma_runs,
+    derive=gamma_derive,
+    figures=gamma_figures,
+    notes=lambda quick: (
+        "Section V-D: 150 Mb/s, 100 or 250 Reno flows, RTTs uniform in [20, 100] ms, 5 ms "
+        "bottleneck, E-RED-iq α = 1, p_min 0.0005, p_max 0.1 (ours: the text keeps only C, N and the thresholds), "
+        f"{'30' if quick else '40'} s per run, statistics over the last two thirds; γ in "
+        f"{list(GAMMAS_QUICK if quick else GAMMAS_FULL)}."
+        + (" Quick version: three γ values, so the thresholds are checked in the full version only." if quick else "")
+    ),
 )

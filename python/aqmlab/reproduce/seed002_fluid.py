@@ -11,10 +11,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from aqmlab.reproduce.claims import claims_of
-from aqmlab.reproduce.declare import Computed, Declaration
-from aqmlab.reproduce.registry import register
-from aqmlab.reproduce.seed002 import PACKET_BYTES, PAPER
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Computed
+from aqmlab.reproduce.seed002 import PACKET_BYTES
 
 #: Theorem III.2's sufficient slow-adaptation bound on α for TCP-Reno ("α = 1/2 is suggested in
 #: Theorem III.2", Section V-D).
@@ -78,15 +77,4 @@ def fig10(out: Path, quick: bool) -> Computed:
     return Computed(values, ["scalable-rates.png"], notes)
 
 
-register(
-    Declaration(
-        id="seed002-fig10",
-        paper=PAPER,
-        title="Fig. 10: Scalable TCP with E-RED in the fluid model, α = 1 against 0.9",
-        description="The paper's Matlab (fluid) simulation: with α = 1 the source rates oscillate without growing "
-        "or decaying, with α = 0.9 they converge, so α = 1 is the critical point.",
-        compute=fig10,
-        claims=claims_of("seed002-fig10"),
-        full_cost="≈25 s",
-    )
-)
+declare("seed002-fig10", compute=fig10)

@@ -27,9 +27,8 @@ import numpy as np
 
 from aqmlab.design import QueueLaw, Range, operating_points, red_config
 from aqmlab.design.validation import bottleneck_scenario, engine_tcp
-from aqmlab.reproduce.claims import claims_of
-from aqmlab.reproduce.declare import Computed, Declaration, Run
-from aqmlab.reproduce.registry import register
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Computed, Run
 
 PAPER = "seed 003 (A study of AQM: RED as a feedback system)"
 PACKET_BYTES = 512  # the paper's example M_ave
@@ -104,20 +103,11 @@ def compute_laws(out: Path, quick: bool) -> Computed:
     return Computed(values, notes="Configurations (512-byte packets): " + "; ".join(lines) + ".")
 
 
-register(
-    Declaration(
-        id="seed003-section3-laws",
-        paper=PAPER,
-        title="Section III: the range of queue laws and the two policies' operating points (model)",
-        description="The paper's example WAN (dial-up) and LAN traffic ranges: G_min ≤ G ≤ G_max over the range, and "
-        "the drop-conservative and delay-conservative configurations put the operating points of both extreme "
-        "queue laws on the linear part of the control law.",
-        compute=compute_laws,
-        claims=claims_of("seed003-section3-laws"),
-        notes="Line rates ours (1.5 Mb/s WAN, 10 Mb/s LAN); p_max = 0.1 (drop-conservative, Fig. 8's value); "
-        "d_max = 0.2 R_o,ave (delay-conservative, the paper's example).",
-        full_cost="≈2 s",
-    )
+declare(
+    "seed003-section3-laws",
+    compute=compute_laws,
+    notes="Line rates ours (1.5 Mb/s WAN, 10 Mb/s LAN); p_max = 0.1 (drop-conservative, Fig. 8's value); "
+    "d_max = 0.2 R_o,ave (delay-conservative, the paper's example).",
 )
 
 
@@ -169,23 +159,13 @@ def derive(measured: dict[str, dict[str, float]], quick: bool) -> dict[str, floa
     return out
 
 
-register(
-    Declaration(
-        id="seed003-section3",
-        paper=PAPER,
-        title="Section III: drop-conservative and delay-conservative RED on the packet engine",
-        description="The configuration program's two policies for the paper's dial-up WAN example on a 1.5 Mb/s "
-        "line (512-byte packets), run with the traffic of both extreme queue laws (52 flows at R_o = 50 ms, 27 "
-        "flows at 200 ms): the operating point stays below the design point, the delay below d_max, and the two "
-        "policies trade drops for delay as Fig. 14 says.",
-        runs=runs,
-        derive=derive,
-        claims=claims_of("seed003-section3"),
-        notes=lambda quick: (
-            ("100 s runs measured over [50, 100] s (quick)" if quick else "300 s runs measured over [50, 300] s")
-            + "; the configurations are in seed003-section3-laws' notes. RED runs with the program's per-arrival "
-            "weight, gentle (the linear segment to (B, 1) with B = 2 q_max) and ns-2's wait."
-        ),
-        full_cost="≈30 s",
-    )
+declare(
+    "seed003-section3",
+    runs=runs,
+    derive=derive,
+    notes=lambda quick: (
+        ("100 s runs measured over [50, 100] s (quick)" if quick else "300 s runs measured over [50, 300] s")
+        + "; the configurations are in seed003-section3-laws' notes. RED runs with the program's per-arrival "
+        "weight, gentle (the linear segment to (B, 1) with B = 2 q_max) and ns-2's wait."
+    ),
 )

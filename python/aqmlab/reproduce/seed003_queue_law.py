@@ -32,9 +32,9 @@ import numpy as np  # noqa: E402
 
 from aqmlab.design import QueueLaw, p_for  # noqa: E402
 from aqmlab.design.validation import bottleneck_scenario, engine_tcp  # noqa: E402
-from aqmlab.reproduce.claims import claims_of
-from aqmlab.reproduce.declare import Declaration, Evidence, Run  # noqa: E402
-from aqmlab.reproduce.registry import register  # noqa: E402
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Evidence, Run  # noqa: E402
+from aqmlab.reproduce.figures import saved
 
 PAPER = "seed 003 (A study of AQM: RED as a feedback system)"
 RTT_S, PACKET_BYTES = 0.1, 500
@@ -168,9 +168,7 @@ def queue_figure(out: Path, evidence: Evidence) -> list[str]:
         )
         axis.grid(alpha=0.3)
     axes[0][0].legend(fontsize=8)
-    fig.savefig(out / "queue-law.png", dpi=110)
-    plt.close(fig)
-    return ["queue-law.png"]
+    return saved(fig, out, "queue-law.png")
 
 
 NOTE = (
@@ -181,22 +179,7 @@ NOTE = (
     "100 s runs."
 )
 
-register(
-    Declaration(
-        id="seed003-fig4-5",
-        paper=PAPER,
-        title="Figs. 4-5: the queue law G(p) against measured average queues",
-        description="Random drop with fixed p on one bottleneck (Fig. 4: 1.5 Mb/s, n = 2, 20; Fig. 5: 150 Mb/s, "
-        "n = 200, 2000; R_o = 100 ms; 500-byte packets; B = 2 c R_o): the predicted average queue (eq. (7)) is "
-        "close to the measured one, and the scaled queue q/c depends on c/n only.",
-        runs=queue_runs,
-        derive=queue_derive,
-        claims=claims_of("seed003-fig4-5"),
-        figures=queue_figure,
-        notes=NOTE,
-        full_cost="≈3 min (150 Mb/s with 2000 flows dominates)",
-    )
-)
+declare("seed003-fig4-5", runs=queue_runs, derive=queue_derive, figures=queue_figure, notes=NOTE)
 
 
 # --- Fig. 6: the utilisation law --------------------------------------------------------------
@@ -257,25 +240,15 @@ def utilisation_figure(out: Path, evidence: Evidence) -> list[str]:
     axis.set(xscale="log", xlabel="drop probability p", ylabel="utilisation", ylim=(0, 1.05))
     axis.grid(alpha=0.3)
     axis.legend(fontsize=7)
-    fig.savefig(out / "utilisation-law.png", dpi=110)
-    plt.close(fig)
-    return ["utilisation-law.png"]
+    return saved(fig, out, "utilisation-law.png")
 
 
-register(
-    Declaration(
-        id="seed003-fig6",
-        paper=PAPER,
-        title="Fig. 6: predicted against measured link utilisation",
-        description="Random drop with p above p0 (the link under-utilised), the settings of Figs. 4-5: the "
-        "utilisation law u(p) = T(p, R_o)/(c/n) (eq. (8)) against the measured utilisation.",
-        runs=fig6_runs,
-        derive=fig6_derive,
-        claims=claims_of("seed003-fig6"),
-        figures=utilisation_figure,
-        notes=NOTE.replace("three p per flow count", "p where u(p) = 0.9 and 0.6").replace(
-            "the middle p only", "u(p) = 0.9 and 0.6"
-        ),
-        full_cost="≈3 min",
-    )
+declare(
+    "seed003-fig6",
+    runs=fig6_runs,
+    derive=fig6_derive,
+    figures=utilisation_figure,
+    notes=NOTE.replace("three p per flow count", "p where u(p) = 0.9 and 0.6").replace(
+        "the middle p only", "u(p) = 0.9 and 0.6"
+    ),
 )

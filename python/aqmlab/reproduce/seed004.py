@@ -52,9 +52,8 @@ import numpy as np
 
 from aqmlab.analysis.metrics import oscillation_share
 from aqmlab.plots import binned_utilisation
-from aqmlab.reproduce.claims import claims_of
-from aqmlab.reproduce.declare import Declaration, Evidence, Run, Seeds
-from aqmlab.reproduce.registry import register
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Evidence, Run, Seeds
 from aqmlab.results import Results, jain_index
 
 PAPER = "seed 004 (Feedback, transport protocols and buffer sizing)"
@@ -275,45 +274,28 @@ def note(quick: bool, extra: str = "") -> str:
 
 SEEDS = Seeds(full=5, quick=2)
 
-register(
-    Declaration(
-        id="seed004-fig2",
-        paper=PAPER,
-        title="Fig. 2: 15 and 100 packet buffers, RTT 10 and 200 ms, single bottleneck",
-        description="60 long-lived flows (80 % Compound, 20 % CUBIC) on 100 Mb/s: with 15 packets the queue shows no "
-        "non-linear instability and utilisation drops a little at RTT 200 ms; with 100 packets at 200 ms "
-        "deterministic non-linear oscillations appear.",
-        runs=lambda quick: grid_runs((15, 100), lambda b, r: dumbbell(b, r, quick)),
-        derive=small_buffer_derive,
-        claims=claims_of("seed004-fig2"),
-        figures=panels("fig2.png", "Fig. 2: single bottleneck, 48 Compound + 12 CUBIC flows", (15, 100)),
-        notes=note,
-        seeds=SEEDS,
-        full_cost="≈40 s",
-    )
+declare(
+    "seed004-fig2",
+    runs=lambda quick: grid_runs((15, 100), lambda b, r: dumbbell(b, r, quick)),
+    derive=small_buffer_derive,
+    figures=panels("fig2.png", "Fig. 2: single bottleneck, 48 Compound + 12 CUBIC flows", (15, 100)),
+    notes=note,
+    seeds=SEEDS,
 )
 
 
-register(
-    Declaration(
-        id="seed004-fig4",
-        paper=PAPER,
-        title="Fig. 4: Fig. 2 with short-lived HTTP flows added",
-        description="The same runs with HTTP transfers added (20 % of the load): the non-linear oscillations with "
-        "100 packets at RTT 200 ms prevail, and the larger RTT costs utilisation.",
-        runs=lambda quick: grid_runs((15, 100), lambda b, r: dumbbell(b, r, quick, with_http=True)),
-        derive=small_buffer_derive,
-        claims=claims_of("seed004-fig4"),
-        figures=panels("fig4.png", "Fig. 4: single bottleneck, long-lived flows and HTTP transfers", (15, 100)),
-        notes=lambda quick: note(
-            quick,
-            f"HTTP: {HTTP_LOAD * 100:.0f} % of the capacity as Poisson arrivals of Pareto-sized transfers (mean "
-            f"{HTTP_MEAN_BYTES / 1000:g} kB, shape 1.2; TCP Tahoe), the paper's '20 % short-lived HTTP flows' read as "
-            "a share of the load.",
-        ),
-        seeds=SEEDS,
-        full_cost="≈1 min",
-    )
+declare(
+    "seed004-fig4",
+    runs=lambda quick: grid_runs((15, 100), lambda b, r: dumbbell(b, r, quick, with_http=True)),
+    derive=small_buffer_derive,
+    figures=panels("fig4.png", "Fig. 4: single bottleneck, long-lived flows and HTTP transfers", (15, 100)),
+    notes=lambda quick: note(
+        quick,
+        f"HTTP: {HTTP_LOAD * 100:.0f} % of the capacity as Poisson arrivals of Pareto-sized transfers (mean "
+        f"{HTTP_MEAN_BYTES / 1000:g} kB, shape 1.2; TCP Tahoe), the paper's '20 % short-lived HTTP flows' read as "
+        "a share of the load.",
+    ),
+    seeds=SEEDS,
 )
 
 
@@ -332,30 +314,22 @@ def large_buffer_derive(measured: dict[str, dict[str, float]], quick: bool) -> d
     return out
 
 
-register(
-    Declaration(
-        id="seed004-fig3",
-        paper=PAPER,
-        title="Fig. 3: buffers C·RTT/sqrt(N) (278) and C·RTT (2084 packets)",
-        description="With large buffers the queue again shows non-linear oscillations at both RTTs, which can start "
-        "to hurt utilisation.",
-        runs=lambda quick: (
-            grid_runs(LARGE, lambda b, r: dumbbell(b, r, quick))
-            + grid_runs((15,), lambda b, r: dumbbell(b, r, quick), keep=False)
-        ),
-        derive=large_buffer_derive,
-        claims=claims_of("seed004-fig3"),
-        figures=panels(
-            "fig3.png", "Fig. 3: single bottleneck, buffers C·RTT/sqrt(N) = 278 and C·RTT = 2084 packets", LARGE
-        ),
-        notes=lambda quick: note(
-            quick,
-            "Buffers as on Fig. 3's axes: 278 and 2084 packets at both RTTs (C × 250 ms = 2084; the formula "
-            "C·RTT/sqrt(60) with it gives 269). The 15-packet runs are the stable reference of the criterion.",
-        ),
-        seeds=SEEDS,
-        full_cost="≈1 min",
-    )
+declare(
+    "seed004-fig3",
+    runs=lambda quick: (
+        grid_runs(LARGE, lambda b, r: dumbbell(b, r, quick))
+        + grid_runs((15,), lambda b, r: dumbbell(b, r, quick), keep=False)
+    ),
+    derive=large_buffer_derive,
+    figures=panels(
+        "fig3.png", "Fig. 3: single bottleneck, buffers C·RTT/sqrt(N) = 278 and C·RTT = 2084 packets", LARGE
+    ),
+    notes=lambda quick: note(
+        quick,
+        "Buffers as on Fig. 3's axes: 278 and 2084 packets at both RTTs (C × 250 ms = 2084; the formula "
+        "C·RTT/sqrt(60) with it gives 269). The 15-packet runs are the stable reference of the criterion.",
+    ),
+    seeds=SEEDS,
 )
 
 
@@ -369,25 +343,17 @@ def parking_lot_derive(measured: dict[str, dict[str, float]], quick: bool) -> di
     return out
 
 
-register(
-    Declaration(
-        id="seed004-fig5",
-        paper=PAPER,
-        title="Fig. 5: multi-bottleneck topology, 15 and 100 packet buffers (link 2)",
-        description="Two bottlenecks with cross traffic: on link 2, 100-packet buffers induce non-linear oscillations "
-        "where 15 packets stabilise the mix, and longer RTTs reduce utilisation.",
-        runs=lambda quick: grid_runs((15, 100), lambda b, r: parking_lot(b, r, quick), link="link2"),
-        derive=parking_lot_derive,
-        claims=claims_of("seed004-fig5"),
-        figures=panels("fig5.png", "Fig. 5: parking lot, bottleneck link 2", (15, 100), link="link2"),
-        notes=lambda quick: note(
-            quick,
-            "Fig. 1b as a parking lot of two 100 Mb/s links (2 ms each): 30 flows over both, 30 over link 1 alone, "
-            "30 over link 2 alone, each group 80 % Compound / 20 % CUBIC; measured on link 2.",
-        ),
-        seeds=SEEDS,
-        full_cost="≈1 min",
-    )
+declare(
+    "seed004-fig5",
+    runs=lambda quick: grid_runs((15, 100), lambda b, r: parking_lot(b, r, quick), link="link2"),
+    derive=parking_lot_derive,
+    figures=panels("fig5.png", "Fig. 5: parking lot, bottleneck link 2", (15, 100), link="link2"),
+    notes=lambda quick: note(
+        quick,
+        "Fig. 1b as a parking lot of two 100 Mb/s links (2 ms each): 30 flows over both, 30 over link 1 alone, "
+        "30 over link 2 alone, each group 80 % Compound / 20 % CUBIC; measured on link 2.",
+    ),
+    seeds=SEEDS,
 )
 
 
@@ -460,20 +426,12 @@ def fig6_figures(out: Path, evidence: Evidence) -> list[str]:
     return [plot_windows(evidence.kept["b15-rtt200"], out / "fig6.png")]
 
 
-register(
-    Declaration(
-        id="seed004-fig6",
-        paper=PAPER,
-        title="Fig. 6: window sizes of Compound and CUBIC, buffer 15 packets, RTT 200 ms",
-        description="In a small buffer CUBIC is still unfair to other CUBIC flows and to Compound flows, although it "
-        "is only 20 % of the flows.",
-        runs=lambda quick: [Run("b15-rtt200", dumbbell(15, 200, quick, traced_flows=60), fairness_measures, keep=True)],
-        claims=claims_of("seed004-fig6"),
-        figures=fig6_figures,
-        notes=lambda quick: note(
-            quick, "The paper's window axis reaches 800; the fair share of the 1667-packet pipe is 28 packets per flow."
-        ),
-        seeds=SEEDS,
-        full_cost="≈10 s",
-    )
+declare(
+    "seed004-fig6",
+    runs=lambda quick: [Run("b15-rtt200", dumbbell(15, 200, quick, traced_flows=60), fairness_measures, keep=True)],
+    figures=fig6_figures,
+    notes=lambda quick: note(
+        quick, "The paper's window axis reaches 800; the fair share of the 1667-packet pipe is 28 packets per flow."
+    ),
+    seeds=SEEDS,
 )
