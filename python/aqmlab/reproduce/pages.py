@@ -275,7 +275,7 @@ def summary_block(rows: list[Row], quick: dict[str, str]) -> str:
         "## Summary",
         "",
         f"Counted from the tables below (full versions): **{n['claims']} claims of the paper, {n['agree']} agree, "
-        f"{n['differ']} differ** ({n['marginal']} of all verdicts marginal); {n['without_cause']} of the "
+        f"{n['differ']} differ** ({n['marginal']} of these verdicts marginal); {n['without_cause']} of the "
         f"{n['differ']} differing claims have no demonstrated cause yet. Not counted: {n['consistency']} consistency "
         f"checks, {n['ours']} findings of aqmlab's own.",
     ]

@@ -194,9 +194,9 @@ OBSERVED = {"kind": "cx", "delta_max": "observed"}
 # --- Fig. 8: on/off switching ----------------------------------------------------------------
 
 
-def on_off() -> dict[str, Any]:
-    """Table I: 20 Cx-TCP flows; 10 Reno flows enter 0.5 s apart from 100 s and leave 5 s
-    apart from 250 s."""
+def on_off(delay_based: dict[str, Any] = CX) -> dict[str, Any]:
+    """Table I: 20 Cx-TCP flows (or `delay_based`: PERT); 10 Reno flows enter 0.5 s apart from
+    100 s and leave 5 s apart from 250 s."""
     rate = 25e6
     intermittent = tcp_group(
         "reno",
@@ -206,7 +206,7 @@ def on_off() -> dict[str, Any]:
         start={"kind": "staggered", "first": "100s", "spacing": "0.5s"},
         stop={"kind": "staggered", "first": "250s", "spacing": "5s"},
     )
-    groups = [tcp_group("cx", 20, CX, RTT_SPREAD), intermittent]
+    groups = [tcp_group(delay_based["kind"], 20, delay_based, RTT_SPREAD), intermittent]
     return dumbbell("on-off", rate, bdp_packets(rate, 0.1), groups, duration=500.0, measure_start=0.0)
 
 

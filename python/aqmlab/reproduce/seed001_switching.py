@@ -77,6 +77,30 @@ declare(
 )
 
 
+def pert_derive(m: dict[str, dict[str, float]], quick: bool) -> dict[str, float]:
+    """PERT's loss (with Reno present) and queueing delay (after it leaves) minus Cx-TCP's."""
+    return {
+        "loss_with_pert_minus_cx": m["pert"]["loss_with"] - m["cx"]["loss_with"],
+        "delay_after_pert_minus_cx": m["pert"]["delay_after"] - m["cx"]["delay_after"],
+    }
+
+
+declare(
+    "seed001-pert",
+    runs=lambda quick: [
+        Run("cx", on_off(), phase_measures(), keep=True),
+        Run("pert", on_off({"kind": "pert"}), phase_measures(), keep=True),
+    ],
+    derive=pert_derive,
+    figures=lambda out, evidence: timeline(
+        out, {"Cx-TCP (seed 1)": evidence.kept["cx"], "PERT (seed 1)": evidence.kept["pert"]}, "pert.png", [None]
+    ),
+    notes=NOTE + " Fig. 8's on/off scenario run twice: with 20 Cx-TCP flows and with 20 PERT flows (aqmlab's PERT, "
+    "Bhandarkar et al. 2007, with its defaults; docs/scenario.md). One 500 s run per seed (quick and full are "
+    "the same; quick: 2 seeds); phases 50-100 s, 110-250 s (Reno present) and 350-500 s.",
+)
+
+
 def lot_measures(results: Results) -> dict[str, float]:
     """Per link: mean queueing delay (ms) and loss (%); per path: Cx/Reno mean throughput when
     both kinds are present."""

@@ -29,11 +29,13 @@ from aqmlab.reproduce.figures import saved
 from aqmlab.reproduce.seed002 import (
     LC_NOTE,
     PACKET_BYTES,
+    SCALED,
     STABLE_CV,
     buffer_packets,
     dumbbell,
     ered_queue,
     measures,
+    network,
     reno_group,
 )
 from aqmlab.reproduce.seed002_analysis import (
@@ -223,5 +225,51 @@ declare(
         f"{'30' if quick else '40'} s per run, statistics over the last two thirds; γ in "
         f"{list(GAMMAS_QUICK if quick else GAMMAS_FULL)}."
         + (" Quick version: three γ values, so the thresholds are checked in the full version only." if quick else "")
+    ),
+)
+
+
+# --- Section V-D: "p_min only changes the initial setup time" --------------------------------
+
+#: The smaller p_min, a tenth of the paper's (still below the equilibrium price).
+PMIN_FACTOR = 0.1
+
+
+def pmin_scenario(factor: float, quick: bool) -> dict[str, Any]:
+    """Section V-A's large-capacity network under E-RED-iq with p_min scaled by `factor`."""
+    scenario = network("lc", "ered", quick)
+    queue = scenario["topology"]["bottleneck"]["queue"]
+    queue["p_min"] = queue["p_min"] * factor
+    scenario["name"] = f"lc-ered-pmin{factor:g}"
+    return scenario
+
+
+def setup_measures(results: Results) -> dict[str, float]:
+    """`measures` and the setup time: the first time the virtual queue reaches 90 % of its mean
+    over the measurement window, s."""
+    out = measures(results)
+    samples = results.link_samples()
+    reached = samples["time_s"][samples["virtual_queue"] >= 0.9 * out["virtual_mean"]]
+    out["setup_s"] = float(reached[0]) if reached.size else float("nan")
+    return out
+
+
+def pmin_derive(m: dict[str, dict[str, float]], quick: bool) -> dict[str, float]:
+    """The smaller p_min's setup time minus the paper's p_min's, s."""
+    return {"setup_longer_s": m["pmin-tenth"]["setup_s"] - m["pmin-paper"]["setup_s"]}
+
+
+declare(
+    "seed002-pmin",
+    runs=lambda quick: [
+        Run("pmin-paper", pmin_scenario(1.0, quick), setup_measures),
+        Run("pmin-tenth", pmin_scenario(PMIN_FACTOR, quick), setup_measures),
+    ],
+    derive=pmin_derive,
+    notes=lambda quick: (
+        LC_NOTE
+        + f" Run again with p_min = {PMIN_FACTOR:g} × 0.0005 (below the equilibrium price: both runs settle); the "
+        "setup time is the first time the virtual queue reaches 90 % of its mean over 10-39 s."
+        + (SCALED if quick else "")
     ),
 )
