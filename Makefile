@@ -8,7 +8,7 @@ export PATH := $(abspath $(VENV))/bin:$(HOME)/.cargo/bin:$(PATH)
 # pip says nothing unless something fails (maturin develop calls it too).
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: setup build test test-rust test-python test-slow demo bench bench-ns3 validate-ns3 validate-ns3-quick validate-ns2 validate-ns2-quick bench-ns2 lint lock clean reproduce-full verdicts
+.PHONY: setup build test test-rust test-python test-slow demo bench bench-ns3 validate-ns3 validate-ns3-quick validate-ns2 validate-ns2-quick bench-ns2 lint lock clean reproduce-full verdicts pages
 
 # Create the virtual environment and install the locked Python dependencies: requirements.lock
 # pins everything `make` uses (runtime, test, maturin, ruff) for Python 3.10 to 3.13.
@@ -52,6 +52,11 @@ reproduce-full: build
 		nice -n 10 $(PYTHON) -m aqmlab.cli reproduce $$id --out aqmlab-out/reproduce-full \
 			--record-into docs/reproduction --index docs/reproduction.md || exit 1; \
 	done
+
+# Regenerate what is generated from the recorded pages: each page's summary, the counts of
+# docs/reproduction.md and the published verdicts docs/reproduction/verdicts.json (issue 26).
+pages: build
+	$(PYTHON) -c "from aqmlab.reproduce.pages import main; main()" docs/reproduction
 
 # Rewrite tests/reproduce/verdicts.json from every quick reproduction (a deliberate change of
 # verdicts: say why in the commit message). One id: aqmlab reproduce ID --quick --update-verdicts.

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from aqmlab.reproduce import REGISTRY
-from aqmlab.reproduce.declare import Claim, Criterion, Declaration
+from aqmlab.reproduce.declare import AtLeast, AtMost, Check, Claim, Criterion, Declaration
 from aqmlab.reproduce.runner import judge_claim
 
 SEEDS = 5
@@ -78,12 +78,16 @@ def test_the_mutation_test_covers_every_claim_id():
 
 
 def test_a_decisive_failure_is_not_marginal_and_an_undecided_one_is():
-    declaration = REGISTRY["seed000-fig18"]
-    claim = next(c for c in declaration.claims if c.id == "loss-almost-equal")
-    low, high = (c.quantity for c in claim.checks)
+    claim = Claim(
+        "almost-equal",
+        "loss almost equal",
+        "almost equal",
+        "Fig. 18",
+        (Check("low", AtLeast(0.9), "lowest ratio"), Check("high", AtMost(1.1), "highest ratio")),
+    )
     # lowest ratio far below 0.9 (decisive), highest straddling 1.1 (marginal): plainly differs
-    decisive = judge_claim(declaration.id, claim, {low: [0.5, 0.51, 0.49, 0.5, 0.5], high: [1.0, 1.2, 1.05, 1.15, 1.1]})
+    decisive = judge_claim("r", claim, {"low": [0.5, 0.51, 0.49, 0.5, 0.5], "high": [1.0, 1.2, 1.05, 1.15, 1.1]})
     assert decisive["verdict"] == "differs"
     # only the marginal failure: differs (marginal)
-    undecided = judge_claim(declaration.id, claim, {low: [0.95] * 5, high: [1.0, 1.3, 1.05, 1.25, 1.1]})
+    undecided = judge_claim("r", claim, {"low": [0.95] * 5, "high": [1.0, 1.3, 1.05, 1.25, 1.1]})
     assert undecided["verdict"] == "differs (marginal)"

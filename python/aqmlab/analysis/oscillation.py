@@ -12,18 +12,24 @@
 The band is what the policy tries to hold the signal in: max_th − min_th for RED (the region
 where it controls the drop rate), q_th for the threshold policy (the queue lives in [0, q_th]).
 The swing is the distance between the signal's 5th and 95th percentiles, and the **relative
-swing** r = swing / band. A run is
+swing** r = swing / band. The cut-offs are stated per signal (`CUTOFFS`; ours, the paper gives
+no number), and validated on synthetic signals of known amplitude and period
+(tests/reproduce/test_oscillation_detector.py):
 
-* **oscillating** when r ≥ 1 (the signal sweeps the whole band: seed 000's "limit-cycle
-  oscillations", Figs. 6-7, where the average runs from below min_th to above max_th);
-* **stable** when r ≤ 1/2 (the signal stays within half the band, as in seed 000's stable
-  cases: swing of 18-24 packets in the 50-packet band at RTT 5-50 ms,
-  benchmarks/fluid-vs-packet);
-* **undecided** between.
+* **RED's average** (`"red-average"`): oscillating when r ≥ 1 (the average sweeps the whole
+  band: seed 000's "limit-cycle oscillations", Figs. 6-7, where it runs from below min_th to
+  above max_th; a sinusoid does so from an amplitude of 0.51 band), stable when r ≤ 1/2 (within
+  half the band, as in seed 000's stable cases: swing of 18-24 packets in the 50-packet band at
+  RTT 5-50 ms, benchmarks/fluid-vs-packet; a sinusoid up to an amplitude of 0.25 band);
+* **the threshold policy's smoothed queue** (`"smoothed-queue"`): the queue lives in
+  [0, q_th], so its smoothed swing can never exceed the band, and a first-order filter of time
+  constant T passes a full-band cycle (the queue alternately empty and at q_th) of period P with
+  a swing of about q_th·tanh(P/4T): r ≥ 1 is unreachable (the cut-off used before issue 26,
+  under which no threshold run could oscillate). Oscillating when r ≥ 1/2: a full-band cycle of
+  period ≥ 4T·atanh(1/2) ≈ 2.2 s (the packet cycles seen under RED are 2-4 s); stable when
+  r ≤ 1/4: a full-band flicker faster than ≈ 1 s, or a queue held within a quarter of q_th.
 
-These two cut-offs are the ones the seed 000 packet reproductions already use for "oscillates"
-and "stable" (`stable_against_unstable` of seed 000's packet reproduction); they are ours, the
-paper gives no number. The dominant period (autocorrelation of the signal,
+A run between the two cut-offs is **undecided**. The dominant period (autocorrelation of the signal,
 `aqmlab.analysis.metrics.autocorrelation_period`), the share of the signal's variance at its
 periodogram peak and the smallest 1 s utilisation are measured and recorded with every run but
 do not decide: the packet queue has a regular small cycle of ≈ 0.9 s at every RTT
@@ -60,10 +66,12 @@ __all__ = [
     "measure_signal",
 ]
 
-#: r at or above which a run oscillates (the signal sweeps the whole band).
+#: r at or above which a run of RED oscillates (its average sweeps the whole band).
 OSCILLATING_AT = 1.0
-#: r at or below which a run is stable (the signal stays within half the band).
+#: r at or below which a run of RED is stable (its average stays within half the band).
 STABLE_AT = 0.5
+#: (stable at or below, oscillating at or above) per signal (module docstring).
+CUTOFFS = {"red-average": (STABLE_AT, OSCILLATING_AT), "smoothed-queue": (0.25, 0.5)}
 #: Time constant of the EWMA that smooths the queue of a policy without an average, s.
 SMOOTHING_S = 1.0
 #: Bin of the utilisation measure, s (seed 000 Fig. 8b).
@@ -86,22 +94,26 @@ class RunMeasures:
     spectral_share: float  # share of the variance at the periodogram peak (± one bin)
     utilisation_min: float  # smallest 1 s utilisation, fraction
     utilisation_mean: float  # fraction
+    signal: str = "red-average"  # which signal, so which cut-offs (CUTOFFS)
 
     @property
     def verdict(self) -> str:
-        return classify(self.relative_swing)
+        return classify(self.relative_swing, self.signal)
 
     def row(self) -> dict[str, float | str]:
         return {**asdict(self), "verdict": self.verdict}
 
 
-def classify(relative_swing: float) -> str:
-    """'stable', 'oscillating' or 'undecided' for one run (module docstring)."""
+def classify(relative_swing: float, signal: str = "red-average") -> str:
+    """'stable', 'oscillating' or 'undecided' for one run, with the cut-offs of its signal."""
+    if signal not in CUTOFFS:
+        raise ValueError(f"signal = {signal!r}; allowed: {', '.join(CUTOFFS)}")
+    stable_at, oscillating_at = CUTOFFS[signal]
     if not np.isfinite(relative_swing):
         return "undecided"
-    if relative_swing >= OSCILLATING_AT:
+    if relative_swing >= oscillating_at:
         return "oscillating"
-    if relative_swing <= STABLE_AT:
+    if relative_swing <= stable_at:
         return "stable"
     return "undecided"
 
@@ -119,10 +131,19 @@ def ewma(values: np.ndarray, interval_s: float, time_constant_s: float) -> np.nd
 
 
 def measure_signal(
-    signal: np.ndarray, band: float, interval_s: float, *, queue: np.ndarray | None = None, utilisation=None
+    signal: np.ndarray,
+    band: float,
+    interval_s: float,
+    *,
+    queue: np.ndarray | None = None,
+    utilisation=None,
+    kind: str = "red-average",
 ) -> RunMeasures:
     """The criterion's measures of a sampled signal (packets, every `interval_s`) against
-    `band` (packets); `utilisation`: the 1 s utilisation bins of the window (fractions)."""
+    `band` (packets); `utilisation`: the 1 s utilisation bins of the window (fractions);
+    `kind`: which signal it is ("red-average" or "smoothed-queue", whose cut-offs differ)."""
+    if kind not in CUTOFFS:
+        raise ValueError(f"kind = {kind!r}; allowed: {', '.join(CUTOFFS)}")
     from aqmlab.analysis.metrics import autocorrelation_period, oscillation_share
 
     if not band > 0:
@@ -146,6 +167,7 @@ def measure_signal(
         spectral_share=float(share),
         utilisation_min=float(np.min(bins)),
         utilisation_mean=float(np.mean(bins)),
+        signal=kind,
     )
 
 
@@ -180,6 +202,7 @@ def measure_run(results, analysis_start_s: float) -> RunMeasures:
         interval,
         queue=queue[window],
         utilisation=utilisation[times > analysis_start_s + UTILISATION_BIN_S],
+        kind="red-average" if has_average else "smoothed-queue",
     )
 
 

@@ -26,12 +26,13 @@ a transcription, a formula's own end points; shown apart, never counted among th
 from __future__ import annotations
 
 import math
+import operator
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from aqmlab.analysis.statistics import confidence_interval
 
@@ -102,67 +103,33 @@ class Between(Criterion):
 
 
 @dataclass(frozen=True)
-class AtLeast(Criterion):
-    """x ≥ bound."""
+class OneSided(Criterion):
+    """x compared with one bound: `symbol` and `compare` are the subclass's."""
 
     bound: float
+    symbol: ClassVar[str]
+    compare: ClassVar[Callable[[float, float], bool]]
 
     def holds(self, x: float) -> bool:
-        return x >= self.bound
+        return type(self).compare(x, self.bound)
 
     def boundaries(self) -> tuple[float, ...]:
         return (self.bound,)
 
     def describe(self, unit: str = "") -> str:
-        return f"x ≥ {_num(self.bound, unit)}"
+        return f"x {self.symbol} {_num(self.bound, unit)}"
 
 
-@dataclass(frozen=True)
-class AtMost(Criterion):
-    """x ≤ bound."""
-
-    bound: float
-
-    def holds(self, x: float) -> bool:
-        return x <= self.bound
-
-    def boundaries(self) -> tuple[float, ...]:
-        return (self.bound,)
-
-    def describe(self, unit: str = "") -> str:
-        return f"x ≤ {_num(self.bound, unit)}"
+def _one_sided(name: str, symbol: str, compare: Callable[[float, float], bool]) -> type[OneSided]:
+    """A `OneSided` criterion class: x `symbol` bound."""
+    attributes = {"symbol": symbol, "compare": compare, "__doc__": f"x {symbol} bound.", "__module__": __name__}
+    return dataclass(frozen=True)(type(name, (OneSided,), attributes))
 
 
-@dataclass(frozen=True)
-class Above(Criterion):
-    """x > bound."""
-
-    bound: float
-
-    def holds(self, x: float) -> bool:
-        return x > self.bound
-
-    def boundaries(self) -> tuple[float, ...]:
-        return (self.bound,)
-
-    def describe(self, unit: str = "") -> str:
-        return f"x > {_num(self.bound, unit)}"
-
-
-@dataclass(frozen=True)
-class Below(Criterion):
-    """x < bound."""
-
-    bound: float
-
-    def holds(self, x: float) -> bool:
-        return x < self.bound
-
-    def boundaries(self) -> tuple[float, ...]:
-        return (self.bound,)
-
-    def describe(self, unit: str = "") -> str:
-        return f"x < {_num(self.bound, unit)}"
+AtLeast = _one_sided("AtLeast", "≥", operator.ge)
+AtMost = _one_sided("AtMost", "≤", operator.le)
+Above = _one_sided("Above", ">", operator.gt)
+Below = _one_sided("Below", "<", operator.lt)
 
 
 # --- claims --------------------------------------------------------------------------------
@@ -262,10 +229,11 @@ class Seeds:
 
 @dataclass
 class Computed:
-    """What a deterministic `compute(out, quick)` returns: its named numbers, the figure
-    files it wrote into `out`, notes with numbers for the record, and data to keep."""
+    """What a `compute(out, quick)` returns: its named numbers (one number when deterministic,
+    or one per seed: a list, judged on its mean and 95 % interval like a packet-level run's), the
+    figure files it wrote into `out`, notes with numbers for the record, and data to keep."""
 
-    values: dict[str, float]
+    values: dict[str, float | list[float]]
     figures: list[str] = field(default_factory=list)
     notes: str = ""
     data: dict[str, Any] = field(default_factory=dict)

@@ -172,48 +172,55 @@ _INTERVAL = re.compile(
 )
 
 
+def _value(text: str, unit: str) -> tuple[dict[str, Any], str] | None:
+    """The statistics printed at the start of `text` ("mean unit ± half (95 % CI ...)" or the one
+    value) and the rest of the text; None when no value is there."""
+    number = re.match(_NUMBER, text)
+    if number is None:
+        return None
+    mean = float(number.group(0))
+    text = text[number.end() :]
+    suffix = "%" if unit == "%" else (f" {unit}" if unit else "")
+    if not text.startswith(suffix):
+        return None
+    text = text[len(suffix) :]
+    interval = _INTERVAL.match(text)
+    if interval is None:
+        return {"n": 1, "mean": mean, "ci_low": mean, "ci_high": mean, "min": mean, "max": mean}, text
+    half = float(interval.group("half"))
+    stats = {
+        "n": int(interval.group("n1") or interval.group("n2")),
+        "mean": mean,
+        "ci_low": mean - half,
+        "ci_high": mean + half,
+        "min": float(interval.group("low")),
+        "max": float(interval.group("high")),
+    }
+    return stats, text[interval.end() :]
+
+
 def parse_values(cell: str, expected: list[tuple[str, str]]) -> list[dict[str, Any]]:
-    """The statistics of each (label, unit) in `expected`, in order, from an aqmlab cell
-    ("label mean unit ± half (95 % CI ...)" joined by "; "). Raises ValueError naming the label
-    that is not where it should be."""
-    text, found = cell, []
-    for position, (label, unit) in enumerate(expected):
-        if position:
-            if not text.startswith("; "):
-                raise ValueError(f"expected '; {label}' at {text[:40]!r}")
-            text = text[2:]
-        if not text.startswith(f"{label} "):
-            raise ValueError(f"expected label {label!r} at {text[:60]!r}")
-        text = text[len(label) + 1 :]
-        number = re.match(_NUMBER, text)
-        if number is None:
-            raise ValueError(f"{label}: no number at {text[:40]!r}")
-        mean = float(number.group(0))
-        text = text[number.end() :]
-        suffix = "%" if unit == "%" else (f" {unit}" if unit else "")
-        if suffix:
-            if not text.startswith(suffix):
-                raise ValueError(f"{label}: expected unit {unit!r} at {text[:40]!r}")
-            text = text[len(suffix) :]
-        interval = _INTERVAL.match(text)
-        if interval:
-            half = float(interval.group("half"))
-            n = int(interval.group("n1") or interval.group("n2"))
-            stats = {
-                "n": n,
-                "mean": mean,
-                "ci_low": mean - half,
-                "ci_high": mean + half,
-                "min": float(interval.group("low")),
-                "max": float(interval.group("high")),
-            }
-            text = text[interval.end() :]
+    """The statistics of each (label, unit) in `expected` from an aqmlab cell ("label mean unit
+    ± half (95 % CI ...)" joined by "; "), in any order; values printed for labels no longer
+    expected are passed over. Raises ValueError naming a label that is not there."""
+    found: dict[int, dict[str, Any]] = {}
+    text = cell
+    while text:
+        order = sorted((i for i in range(len(expected)) if i not in found), key=lambda i: -len(expected[i][0]))
+        for i in order:
+            label, unit = expected[i]
+            if text.startswith(f"{label} "):
+                parsed = _value(text[len(label) + 1 :], unit)
+                if parsed is not None and (parsed[1] == "" or parsed[1].startswith("; ")):
+                    found[i], text = parsed[0], parsed[1].removeprefix("; ")
+                    break
         else:
-            stats = {"n": 1, "mean": mean, "ci_low": mean, "ci_high": mean, "min": mean, "max": mean}
-        found.append(stats)
-    if text:
-        raise ValueError(f"unexpected text after the last value: {text[:60]!r}")
-    return found
+            at = text.find("; ")
+            text = "" if at < 0 else text[at + 2 :]
+    missing = [expected[i][0] for i in range(len(expected)) if i not in found]
+    if missing:
+        raise ValueError(f"no recorded value for {missing} in {cell[:80]!r}")
+    return [found[i] for i in range(len(expected))]
 
 
 # --- what is generated from the pages --------------------------------------------------------
@@ -268,7 +275,7 @@ def summary_block(rows: list[Row], quick: dict[str, str]) -> str:
         "## Summary",
         "",
         f"Counted from the tables below (full versions): **{n['claims']} claims of the paper, {n['agree']} agree, "
-        f"{n['differ']} differ** ({n['marginal']} of all verdicts marginal); {n['without_cause']} of the "
+        f"{n['differ']} differ** ({n['marginal']} of these verdicts marginal); {n['without_cause']} of the "
         f"{n['differ']} differing claims have no demonstrated cause yet. Not counted: {n['consistency']} consistency "
         f"checks, {n['ours']} findings of aqmlab's own.",
     ]

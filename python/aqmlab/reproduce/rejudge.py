@@ -29,8 +29,16 @@ NOTE = (
 )
 
 
-def expected_values(claim: Claim) -> list[tuple[str, str]]:
-    return [(c.label or c.quantity, c.unit) for c in claim.checks] + [(label, unit) for _, label, unit in claim.shows]
+def recorded_quantities(claim: Claim) -> dict[str, tuple[str, str]]:
+    """quantity → the (label, unit) it is printed under: the first check or show that names it
+    (a quantity checked twice, e.g. against both ends of a reading, is printed under each label,
+    and recorded at least under the first)."""
+    found: dict[str, tuple[str, str]] = {}
+    for check in claim.checks:
+        found.setdefault(check.quantity, (check.label or check.quantity, check.unit))
+    for quantity, label, unit in claim.shows:
+        found.setdefault(quantity, (label, unit))
+    return found
 
 
 def match_rows(declaration: Declaration, rows: list[Row]) -> dict[str, Row]:
@@ -58,13 +66,14 @@ def rejudged_entries(declaration: Declaration, rows: list[Row]) -> list[dict[str
         if row is None:
             problems.append(f"{declaration.id}/{claim.id}: not on the page (new claim: rerun the reproduction)")
             continue
+        quantities = recorded_quantities(claim)
         try:
-            stats = parse_values(row.aqmlab, expected_values(claim))
+            stats = dict(zip(quantities, parse_values(row.aqmlab, list(quantities.values())), strict=True))
         except ValueError as error:
             problems.append(f"{declaration.id}/{claim.id}: {error}")
             continue
-        checks = [judge_stats(check, s) for check, s in zip(claim.checks, stats, strict=False)]
-        entries.append(claim_entry(declaration.id, claim, checks, stats[len(claim.checks) :]))
+        checks = [judge_stats(check, stats[check.quantity]) for check in claim.checks]
+        entries.append(claim_entry(declaration.id, claim, checks, [stats[q] for q, _, _ in claim.shows]))
     if problems:
         raise ValueError("cannot re-judge from the page:\n  " + "\n  ".join(problems))
     return entries

@@ -158,11 +158,14 @@ def run_declaration(declaration: Declaration, out: Path, quick: bool) -> dict[st
     figures: list[str] = []
     if declaration.compute is not None:
         computed = declaration.compute(out, quick)
-        values = {key: [float(value)] for key, value in computed.values.items()}
+        values = {
+            key: [float(v) for v in value] if isinstance(value, list | tuple) else [float(value)]
+            for key, value in computed.values.items()
+        }
         figures += computed.figures
         notes = " ".join(part for part in (notes, computed.notes) if part)
         data = computed.data
-        seeds = 1
+        seeds = max(len(series) for series in values.values())
     else:
         values, kept, seeds = run_packet(declaration, out, quick)
         if declaration.figures is not None:

@@ -18,8 +18,8 @@ from matplotlib.figure import Figure
 
 from aqmlab.fluid.integrate import integrate
 from aqmlab.fluid.models import get_model
-from aqmlab.reproduce.declare import Above, AtMost, Below, Between, Check, Claim, Computed, Declaration, Printed
-from aqmlab.reproduce.registry import register
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Computed
 from aqmlab.stability.figures import seed000_figure
 from aqmlab.stability.hopf import appendix_ctcp_noavg, find_hopf, lyapunov
 
@@ -49,49 +49,7 @@ def stability(out: Path, quick: bool) -> Computed:
     return Computed(values, figures, notes)
 
 
-register(
-    Declaration(
-        id="seed000-stability",
-        paper=PAPER,
-        title="Figs. 2a, 4a, 14a: stability charts and Hopf points of the fluid models",
-        description="CTCP-RED loses stability through a Hopf bifurcation as the RTT grows: at τ = 84.8 ms with "
-        "queue averaging (defaults, C̃ = 100), at τ = 0.273 s without; the threshold policy at q_th = 39.",
-        compute=stability,
-        claims=(
-            Claim(
-                "hopf-tau-averaging",
-                "with averaging, C̃ = 100 and the defaults, τ = 84.8 ms is on the Hopf condition",
-                "τ = 84.8 × 10⁻³ s",
-                "Section III-A (Figs. 2a, 2c)",
-                (Check("tau_averaging_ms", Printed("84.8"), "Hopf τ", "ms"),),
-            ),
-            Claim(
-                "hopf-tau-no-averaging",
-                "without averaging, the Hopf condition (33) for the default α gives τ = 0.273 s",
-                "τ = 0.273 s",
-                "Section IV-A (Figs. 4a, 4c)",
-                (Check("tau_no_averaging_s", Printed("0.273"), "Hopf τ", "s"),),
-            ),
-            Claim(
-                "averaging-destabilises-earlier",
-                "without averaging the system stays stable to larger RTTs",
-                "stable to larger RTT without averaging",
-                "Section IV-A, remark (ii)",
-                (Check("tau_no_averaging_over_averaging", Above(1), "Hopf τ without / with averaging"),),
-            ),
-            Claim(
-                "threshold-hopf-39",
-                "the threshold policy undergoes a Hopf bifurcation at q_th = 39 for the default α",
-                "q_th = 39 (converges for q_th < 39, limit cycle for q_th ≥ 39)",
-                "Section VI-A, Fig. 14a",
-                (Check("q_th_hopf", Between(38, 39), "Hopf q_th", "packets"),),
-                why="the paper's thresholds are whole packets: stable at 38, cycling at 39, so the Hopf point lies in "
-                "(38, 39]",
-            ),
-        ),
-        full_cost="≈5 s",
-    )
-)
+declare("seed000-stability", compute=stability)
 
 
 # --- Figs. 2b-c, 3, 4b-c, 14b and the Appendix example ------------------------------------------
@@ -145,52 +103,7 @@ def fig2(out: Path, quick: bool) -> Computed:
     return Computed(values, ["fig2b.png", "fig2c.png"], notes, {"alpha_b150": float(alphas[-1])})
 
 
-register(
-    Declaration(
-        id="seed000-fig2",
-        paper=PAPER,
-        title="Figs. 2b-c: Hopf boundaries in (γ, τ) and (b, α), with averaging",
-        description="CTCP-RED with queue averaging, C̃ = 100: the RTT at which stability is lost grows with the RED "
-        "weight γ (Hopf at γ = 0.03, τ = 171 ms); at τ = 84.8 ms (a point of Fig. 2a) the boundary in α moves "
-        "with the threshold b.",
-        compute=fig2,
-        claims=(
-            Claim(
-                "fig2b-point",
-                "Fig. 2b: the Hopf condition passes through γ = 0.03, τ = 171 × 10⁻³ s",
-                "τ = 0.171 s at γ = 0.03",
-                "Section III-A, Figs. 2b and 3",
-                (Check("tau_at_gamma_0.03_s", Printed("0.171"), "boundary τ at γ = 0.03", "s"),),
-            ),
-            Claim(
-                "fig2b-gamma-grows-with-rtt",
-                "Fig. 2b: as the RTT increases, γ would have to be increased to ensure stability",
-                "the Hopf τ increases with γ; smaller γ destabilises",
-                "Section III-A, Fig. 2b",
-                (
-                    Check("tau_steps_not_increasing", AtMost(0), "steps of the boundary where τ does not increase"),
-                    Check("stable_below_2b", Above(0.5), "stable side below the curve (1 = yes)"),
-                ),
-            ),
-            Claim(
-                "fig2c-default-alpha-on-boundary",
-                "Fig. 2c: τ = 84.8 ms is a point on the Hopf condition of Fig. 2a, for the default α = 0.125 at b = 50",
-                "α = 0.125 at τ = 84.8 × 10⁻³ s, b = 50",
-                "Section III-A, Fig. 2c",
-                (Check("alpha_b50", Printed("0.125"), "boundary α at b = 50", ""),),
-            ),
-            Claim(
-                "fig2c-co-design",
-                "Fig. 2c: RED threshold b and α are required to be co-designed",
-                "the boundary in α moves with b",
-                "Section III-A, Fig. 2c",
-                (Check("alpha_change_percent", Above(5), "change of the boundary α over b ∈ [50, 150]", "%"),),
-                why="ours (no number in the paper): the boundary α moves by more than 5 % over the plotted range",
-            ),
-        ),
-        full_cost="≈5 s",
-    )
-)
+declare("seed000-fig2", compute=fig2)
 
 
 def amplitude_between(times: np.ndarray, values: np.ndarray, start: float, end: float) -> np.ndarray:
@@ -268,50 +181,7 @@ def fig3(out: Path, quick: bool) -> Computed:
     return Computed(values, ["fig3.png"], notes, data)
 
 
-register(
-    Declaration(
-        id="seed000-fig3",
-        paper=PAPER,
-        title="Fig. 3: phase portraits at γ = 0.032 (stable) and γ = 0.028 (limit cycle)",
-        description="CTCP-RED with averaging, C̃ = 100, τ = 171 ms: the Hopf point in γ is 0.03; at γ = 0.032 the "
-        "window converges to w* ≈ 17 packets, at γ = 0.028 it settles on a limit cycle.",
-        compute=fig3,
-        claims=(
-            Claim(
-                "hopf-gamma",
-                "the system undergoes a Hopf bifurcation at γ = 0.03 for τ = 171 ms",
-                "γ = 0.03",
-                "Section III-A, Fig. 3 caption",
-                (Check("hopf_gamma", Printed("0.03"), "Hopf γ (characteristic roots)"),),
-            ),
-            Claim(
-                "converges-at-0.032",
-                "γ = 0.032: the trajectories converge to a stable equilibrium w* ≈ 17 packets",
-                "convergence to w* ≈ 17 packets",
-                "Section III-A, Fig. 3a",
-                (
-                    Check("w_star", Printed("17"), "w*", "packets"),
-                    Check("stable_decay_largest", AtMost(0.5), "largest late/early amplitude of w over the starts"),
-                ),
-                why="'converge' is ours: every trajectory's amplitude at least halves between 10-30 % and the last "
-                "20 % of the run",
-            ),
-            Claim(
-                "limit-cycle-at-0.028",
-                "γ = 0.028: a limit cycle emerges in the window dynamics",
-                "limit cycle (Fig. 3b)",
-                "Section III-A, Fig. 3b",
-                (
-                    Check("cycle_amplitude_smallest", Above(1), "smallest final amplitude of w", "packets"),
-                    Check("cycle_amplitude_spread_percent", Below(5), "spread of the amplitude over the starts", "%"),
-                ),
-                why="ours (no number in the paper): an amplitude above 1 packet at the end, the same cycle (within "
-                "5 %) from every start",
-            ),
-        ),
-        full_cost="≈20 s",
-    )
-)
+declare("seed000-fig3", compute=fig3)
 
 
 def fig4(out: Path, quick: bool) -> Computed:
@@ -354,51 +224,7 @@ def fig4(out: Path, quick: bool) -> Computed:
     return Computed(values, ["fig4a.png", "fig2a.png", "fig4b.png", "fig4c.png"], notes, data)
 
 
-register(
-    Declaration(
-        id="seed000-fig4",
-        paper=PAPER,
-        title="Figs. 4a-c: Hopf boundaries without averaging, against Fig. 2a",
-        description="CTCP-RED deciding on the instantaneous queue, C̃ = 100: stability is lost at a smaller RTT as "
-        "the threshold b grows; at τ = 0.273 s and b = 50 the default α = 0.125 is on the boundary; for every C̃ "
-        "the system stays stable to larger RTTs than with averaging.",
-        compute=fig4,
-        claims=(
-            Claim(
-                "fig4a-capacity",
-                "Fig. 4a: as C̃ increases, the RTT would have to reduce to ensure stability",
-                "the Hopf τ decreases as C̃ grows",
-                "Section IV-A, Fig. 4a",
-                (Check("tau_steps_not_decreasing_4a", AtMost(0), "steps where the Hopf τ does not decrease"),),
-            ),
-            Claim(
-                "fig4a-against-2a",
-                "for any C̃, the system remains stable for larger RTTs when averaging is not performed",
-                "larger Hopf τ without averaging at every C̃",
-                "Section IV-A, Figs. 4a and 2a",
-                (Check("tau_ratio_smallest", Above(1), "smallest Hopf τ without / with averaging over C̃"),),
-            ),
-            Claim(
-                "fig4b-threshold",
-                "Fig. 4b: as b is increased the system may become unstable for smaller RTTs",
-                "the Hopf τ decreases as b grows",
-                "Section IV-A, Fig. 4b",
-                (Check("tau_steps_not_decreasing_4b", AtMost(0), "steps where the Hopf τ does not decrease"),),
-            ),
-            Claim(
-                "fig4c-default-alpha-on-boundary",
-                "Fig. 4c: at τ = 0.273 s (the Hopf condition (33) for the default α) and b = 50, α = 0.125 is on "
-                "the boundary",
-                "α = 0.125 at τ = 0.273 s, b = 50",
-                "Section IV-A, Fig. 4c",
-                (Check("alpha_b50", Printed("0.125"), "boundary α at b = 50, τ = 0.273 s"),),
-                why="at the printed precision of α; our own Hopf τ for α = 0.125 is shown beside it",
-                shows=(("tau_b50_s", "our Hopf τ for α = 0.125 and b = 50:", "s"),),
-            ),
-        ),
-        full_cost="≈8 s",
-    )
-)
+declare("seed000-fig4", compute=fig4)
 
 
 def fig14(out: Path, quick: bool) -> Computed:
@@ -467,54 +293,7 @@ def fig14(out: Path, quick: bool) -> Computed:
     return Computed(values, ["fig14b.png"], notes, data)
 
 
-register(
-    Declaration(
-        id="seed000-fig14",
-        paper=PAPER,
-        title="Fig. 14b: bifurcation diagram of the threshold policy in q_th",
-        description="Compound TCP with the threshold policy (α = 0.125, C̃ = 100, τ = 1 s): the window converges for "
-        "q_th < 39 and oscillates on a limit cycle for q_th ≥ 39, with an amplitude growing with q_th; the "
-        "equilibrium window grows with q_th.",
-        compute=fig14,
-        claims=(
-            Claim(
-                "converges-below-39",
-                "the window dynamics converge to the equilibrium for q_th < 39",
-                "convergence for q_th < 39",
-                "Section VI-A, Fig. 14b",
-                (Check("amplitude_below_39_largest", Below(0.01), "largest final amplitude for q_th ≤ 38", "packets"),),
-                why="ours: 'converge' as a final amplitude below 0.01 packet after 600 s",
-            ),
-            Claim(
-                "cycle-from-39",
-                "the window dynamics break into a limit cycle for q_th ≥ 39",
-                "limit cycle for q_th ≥ 39",
-                "Section VI-A, Fig. 14b",
-                (Check("amplitude_from_39_smallest", Above(0.1), "smallest final amplitude for q_th ≥ 39", "packets"),),
-                why="ours: a limit cycle as a final amplitude above 0.1 packet",
-            ),
-            Claim(
-                "amplitude-grows",
-                "the amplitude of the limit cycle increases as q_th is increased",
-                "amplitude increases with q_th",
-                "Section VI-A, Fig. 14b",
-                (
-                    Check(
-                        "amplitude_steps_not_growing", AtMost(0), "steps of q_th ≥ 39 where the amplitude does not grow"
-                    ),
-                ),
-            ),
-            Claim(
-                "equilibrium-grows",
-                "the equilibrium window size increases as q_th is increased",
-                "w* increases with q_th",
-                "Section VI-A, Fig. 14b",
-                (Check("equilibrium_steps_not_growing", AtMost(0), "steps where w* does not grow"),),
-            ),
-        ),
-        full_cost="≈2 s",
-    )
-)
+declare("seed000-fig14", compute=fig14)
 
 
 def appendix(out: Path, quick: bool) -> Computed:
@@ -574,49 +353,4 @@ def appendix(out: Path, quick: bool) -> Computed:
     return Computed(values, ["fig20.png"], notes, data)
 
 
-register(
-    Declaration(
-        id="seed000-appendix",
-        paper=PAPER,
-        title="Appendix B and Fig. 20: type of the Hopf bifurcation without averaging",
-        description="The Appendix's numerical example: with default parameters and C = 100 system (26) has a Hopf "
-        "point (the paper: τ = 0.7751); pushing κ about 5 % beyond it, μ2 > 0 (supercritical) and β2 < 0 "
-        "(orbitally stable limit cycles).",
-        compute=appendix,
-        claims=(
-            Claim(
-                "hopf-tau",
-                "with the defaults and C̃ = 100, system (26) undergoes a Hopf bifurcation at τ = 0.7751",
-                "τ = 0.7751",
-                "Appendix B",
-                (Check("hopf_tau_s", Printed("0.7751"), "Hopf τ (characteristic roots)", "s"),),
-                why="Section IV-A of the paper itself gives 0.273 s for the same system",
-            ),
-            Claim(
-                "supercritical",
-                "the Hopf bifurcation is supercritical",
-                "μ2 > 0 for κ ∈ [1, 1.05] (Fig. 20a)",
-                "Appendix B, Fig. 20a",
-                (Check("mu2_smallest", Above(0), "smallest μ2 over κ ∈ [1, 1.05]"),),
-            ),
-            Claim(
-                "orbitally-stable",
-                "the emerging limit cycles are asymptotically orbitally stable",
-                "β2 < 0 for κ ∈ [1, 1.05] (Fig. 20b)",
-                "Appendix B, Fig. 20b",
-                (Check("beta2_largest", Below(0), "largest β2 over κ ∈ [1, 1.05]"),),
-            ),
-            Claim(
-                "formulas-against-general-computation",
-                "the Appendix's formulas (eqs. 47-67) against a general computation of c1",
-                "(no number in the paper: an internal check)",
-                "Appendix B, eqs. 47-67",
-                (Check("c1_relative_difference", Below(1e-4), "relative difference of c1"),),
-                why="ours: Kuznetsov's formula for delay equations with finite-difference multilinear forms; the paper "
-                "prints no value, so this checks aqmlab's computation, not the paper",
-                kind="consistency",
-            ),
-        ),
-        full_cost="≈2 s",
-    )
-)
+declare("seed000-appendix", compute=appendix)

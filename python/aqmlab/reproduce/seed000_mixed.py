@@ -18,21 +18,16 @@ The claims and criteria are Section V-A's (seed000_packet.py): the paper says th
 from __future__ import annotations
 
 import copy
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from aqmlab.plots import plot_side_by_side
-from aqmlab.reproduce.declare import Declaration, Evidence, Run
-from aqmlab.reproduce.registry import register
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Evidence, Run
 from aqmlab.reproduce.seed000_packet import (
-    QUEUE_BELOW_UPPER_THRESHOLD,
     averaging_against_rtt,
-    averaging_claims,
     red_measures,
     side_by_side,
-    stable_against_unstable,
-    thresholds_claims,
     thresholds_derive,
     utilisation_against_rtt,
 )
@@ -142,47 +137,32 @@ def note(quick: bool) -> str:
     )
 
 
-register(
-    Declaration(
-        id="seed000-fig10",
-        paper=PAPER,
-        title="Fig. 10: heterogeneous traffic, RTT 10 ms against 200 ms, RED(50, 100)",
-        description="Compound, CUBIC, UDP and HTTP flows over RED(50, 100): as with Compound alone (Fig. 6), the "
-        "average queue stays between the thresholds at RTT 10 ms and oscillates at 200 ms, costing utilisation.",
-        runs=lambda quick: [
-            Run("rtt10", heterogeneous("rtt10", "10ms", RED_50_100, quick=quick), red_measures, keep=True),
-            Run("rtt200", heterogeneous("rtt200", "200ms", RED_50_100, quick=quick), red_measures, keep=True),
-        ],
-        claims=stable_against_unstable("rtt10", "rtt200", "Section V-B, Fig. 10 (as Fig. 6)"),
-        figures=side_by_side("fig10"),
-        notes=note,
-        full_cost="≈40 s",
-    )
+declare(
+    "seed000-fig10",
+    runs=lambda quick: [
+        Run("rtt10", heterogeneous("rtt10", "10ms", RED_50_100, quick=quick), red_measures, keep=True),
+        Run("rtt200", heterogeneous("rtt200", "200ms", RED_50_100, quick=quick), red_measures, keep=True),
+    ],
+    figures=side_by_side("fig10"),
+    notes=note,
 )
 
-register(
-    Declaration(
-        id="seed000-fig11",
-        paper=PAPER,
-        title="Fig. 11: heterogeneous traffic in two RTT bunches, (5, 15) against (100, 300) ms",
-        description="The heterogeneous mix split into two bunches with different RTTs: the same change as Fig. 10.",
-        runs=lambda quick: [
-            Run("rtt5-15", heterogeneous_two_rtts("rtt5-15", "5ms", "15ms", quick=quick), red_measures, keep=True),
-            Run(
-                "rtt100-300",
-                heterogeneous_two_rtts("rtt100-300", "100ms", "300ms", quick=quick),
-                red_measures,
-                keep=True,
-            ),
-        ],
-        claims=stable_against_unstable("rtt5-15", "rtt100-300", "Section V-B, Fig. 11 (as Fig. 7)"),
-        figures=side_by_side("fig11"),
-        notes=lambda quick: (
-            note(quick) + " Each bunch: half the long-lived flows (13 Compound + 14 CUBIC, then "
-            "14 + 14), 4 UDP flows and 25 HTTP flows/s."
+declare(
+    "seed000-fig11",
+    runs=lambda quick: [
+        Run("rtt5-15", heterogeneous_two_rtts("rtt5-15", "5ms", "15ms", quick=quick), red_measures, keep=True),
+        Run(
+            "rtt100-300",
+            heterogeneous_two_rtts("rtt100-300", "100ms", "300ms", quick=quick),
+            red_measures,
+            keep=True,
         ),
-        full_cost="≈40 s",
-    )
+    ],
+    figures=side_by_side("fig11"),
+    notes=lambda quick: (
+        note(quick) + " Each bunch: half the long-lived flows (13 Compound + 14 CUBIC, then "
+        "14 + 14), 4 UDP flows and 25 HTTP flows/s."
+    ),
 )
 
 
@@ -217,44 +197,26 @@ def fig12_figures(out: Path, evidence: Evidence) -> list[str]:
     return ["fig12a.png", *utilisation_against_rtt(out, evidence, fig12_rtts(evidence.quick), "fig12b.png")]
 
 
-register(
-    Declaration(
-        id="seed000-fig12",
-        paper=PAPER,
-        title="Fig. 12: heterogeneous traffic, RED with and without queue averaging",
-        description="RTT 25 ms: deciding on the instantaneous queue keeps the queue below the upper threshold; the "
-        "minimum utilisation falls with the RTT in both regimes and stays higher without averaging.",
-        runs=fig12_runs,
-        derive=lambda m, quick: averaging_against_rtt(m, fig12_rtts(quick)),
-        claims=(
-            replace(QUEUE_BELOW_UPPER_THRESHOLD, where="Section V-B, Fig. 12a (as Fig. 8a)"),
-            *averaging_claims("Section V-B, Fig. 12b (as Fig. 8b)"),
-        ),
-        figures=fig12_figures,
-        notes=lambda quick: note(quick) + f" RTTs {fig12_rtts(quick)} ms for the minimum utilisation.",
-        full_cost="≈5 min",
-    )
+declare(
+    "seed000-fig12",
+    runs=fig12_runs,
+    derive=lambda m, quick: averaging_against_rtt(m, fig12_rtts(quick)),
+    figures=fig12_figures,
+    notes=lambda quick: note(quick) + f" RTTs {fig12_rtts(quick)} ms for the minimum utilisation.",
 )
 
-register(
-    Declaration(
-        id="seed000-fig13",
-        paper=PAPER,
-        title="Fig. 13: heterogeneous traffic, small against large RED thresholds (RTT 100 ms)",
-        description="With thresholds (8, 15) the queue varies randomly; with (100, 200) it oscillates.",
-        runs=lambda quick: [
-            Run("red8-15", heterogeneous("red8-15", "100ms", RED_8_15, quick=quick), red_measures, keep=True),
-            Run(
-                "red100-200",
-                heterogeneous("red100-200", "100ms", with_queue(RED_50_100, min_th=100, max_th=200), quick=quick),
-                red_measures,
-                keep=True,
-            ),
-        ],
-        derive=thresholds_derive,
-        claims=thresholds_claims("Section V-B, Fig. 13 (as Fig. 9)"),
-        figures=side_by_side("fig13"),
-        notes=note,
-        full_cost="≈40 s",
-    )
+declare(
+    "seed000-fig13",
+    runs=lambda quick: [
+        Run("red8-15", heterogeneous("red8-15", "100ms", RED_8_15, quick=quick), red_measures, keep=True),
+        Run(
+            "red100-200",
+            heterogeneous("red100-200", "100ms", with_queue(RED_50_100, min_th=100, max_th=200), quick=quick),
+            red_measures,
+            keep=True,
+        ),
+    ],
+    derive=thresholds_derive,
+    figures=side_by_side("fig13"),
+    notes=note,
 )

@@ -28,19 +28,12 @@ import numpy as np  # noqa: E402
 
 from aqmlab.analysis.metrics import oscillation_share  # noqa: E402
 from aqmlab.plots import plot_side_by_side  # noqa: E402
+from aqmlab.reproduce.claims import declare
 from aqmlab.reproduce.declare import (  # noqa: E402
-    Above,
-    AtLeast,
-    AtMost,
-    Below,
-    Check,
-    Claim,
-    Declaration,
     Evidence,
-    Printed,
     Run,
 )
-from aqmlab.reproduce.registry import register  # noqa: E402
+from aqmlab.reproduce.figures import saved
 from aqmlab.results import Results  # noqa: E402
 from aqmlab.scenario import embedded_scenario  # noqa: E402
 
@@ -153,89 +146,26 @@ def side_by_side(name: str):
 # --- Figs. 6 and 7: stable at small RTTs, oscillating at large ones -------------------------
 
 
-def stable_against_unstable(stable: str, unstable: str, where: str) -> tuple[Claim, ...]:
-    """The claims of Figs. 6 and 7 (and 10, 11 with mixed traffic) for the runs named
-    `stable` and `unstable`; `where` in the paper."""
-    return (
-        Claim(
-            f"{stable}-average-between-thresholds",
-            f"{stable}: RED maintains the average queue size between the thresholds (50, 100)",
-            "average queue between b = 50 and b̄ = 100 packets",
-            where,
-            (
-                Check(f"{stable}.average_min", AtLeast(50), "smallest average", "packets"),
-                Check(f"{stable}.average_max", AtMost(100), "largest average", "packets"),
-            ),
-            why="the whole trace of the average over the last 25 s, as the figure shows it",
-        ),
-        Claim(
-            f"{stable}-full-utilisation",
-            f"{stable}: the link utilisation is 100 %",
-            "100 %",
-            where,
-            (Check(f"{stable}.utilisation_mean", Printed("100"), "mean utilisation", "%"),),
-            why="mean over the last 25 s, at the printed precision (≥ 99.5 %)",
-            shows=((f"{stable}.utilisation_min", "smallest 1 s bin", "%"),),
-        ),
-        Claim(
-            f"{unstable}-oscillates",
-            f"{unstable}: the queue size and the average queue size oscillate",
-            "limit-cycle oscillations of the (average) queue",
-            where,
-            (
-                Check(f"{unstable}.average_swing", AtLeast(BAND), f"swing of the average, {unstable}", "packets"),
-                Check(f"{stable}.average_swing", AtMost(BAND / 2), f"swing of the average, {stable}", "packets"),
-            ),
-            why="ours (no number in the paper): the average's 5th-95th percentile swing spans the whole threshold "
-            "band (50 packets) in the oscillating case and at most half of it in the stable one",
-        ),
-        Claim(
-            f"{unstable}-loses-utilisation",
-            f"{unstable}: the oscillations cost link utilisation",
-            "loss of link utilisation (below 100 %)",
-            where,
-            (Check(f"{unstable}.utilisation_min", Below(99.5), "smallest 1 s utilisation", "%"),),
-            why="below the printed precision of the stable case's 100 %",
-            shows=((f"{stable}.utilisation_min", f"against {stable}:", "%"),),
-        ),
-    )
-
-
-register(
-    Declaration(
-        id="seed000-fig6",
-        paper=PAPER,
-        title="Fig. 6: impact of RTT (10 ms against 200 ms), RED(50, 100)",
-        description="60 flows over RED(50, 100), buffer 2084: the average queue stays between the thresholds at "
-        "RTT 10 ms and oscillates at 200 ms, with synchronised windows and lost utilisation.",
-        runs=lambda quick: [
-            Run("rtt10", variant(quick, name="rtt10", rtt="10ms"), red_measures, keep=True),
-            Run("rtt200", variant(quick, name="rtt200", rtt="200ms"), red_measures, keep=True),
-        ],
-        claims=stable_against_unstable("rtt10", "rtt200", "Section V-A1, Fig. 6"),
-        figures=side_by_side("fig6"),
-        notes=note,
-        full_cost="≈30 s",
-    )
+declare(
+    "seed000-fig6",
+    runs=lambda quick: [
+        Run("rtt10", variant(quick, name="rtt10", rtt="10ms"), red_measures, keep=True),
+        Run("rtt200", variant(quick, name="rtt200", rtt="200ms"), red_measures, keep=True),
+    ],
+    figures=side_by_side("fig6"),
+    notes=note,
 )
 
-register(
-    Declaration(
-        id="seed000-fig7",
-        paper=PAPER,
-        title="Fig. 7: two RTT groups, (5, 15) ms against (100, 300) ms",
-        description="The flows in two bunches of 30 with different RTTs: the same change as Fig. 6.",
-        runs=lambda quick: [
-            Run("rtt5-15", two_rtt_groups(quick, "rtt5-15", "5ms", "15ms"), red_measures, keep=True),
-            Run("rtt100-300", two_rtt_groups(quick, "rtt100-300", "100ms", "300ms"), red_measures, keep=True),
-        ],
-        claims=stable_against_unstable("rtt5-15", "rtt100-300", "Section V-A1, Fig. 7"),
-        figures=side_by_side("fig7"),
-        notes=lambda quick: (
-            note(quick) + " The bottleneck delay is 2 ms, so RTT 5 ms leaves 0.5 ms each way to the edge links."
-        ),
-        full_cost="≈30 s",
-    )
+declare(
+    "seed000-fig7",
+    runs=lambda quick: [
+        Run("rtt5-15", two_rtt_groups(quick, "rtt5-15", "5ms", "15ms"), red_measures, keep=True),
+        Run("rtt100-300", two_rtt_groups(quick, "rtt100-300", "100ms", "300ms"), red_measures, keep=True),
+    ],
+    figures=side_by_side("fig7"),
+    notes=lambda quick: (
+        note(quick) + " The bottleneck delay is 2 ms, so RTT 5 ms leaves 0.5 ms each way to the edge links."
+    ),
 )
 
 
@@ -249,48 +179,20 @@ def fig8a_derive(m: dict[str, dict[str, float]], quick: bool) -> dict[str, float
     }
 
 
-QUEUE_BELOW_UPPER_THRESHOLD = Claim(
-    "no-averaging-queue-below-upper-threshold",
-    "RTT 25 ms: without averaging the queue size does not increase beyond the upper threshold",
-    "queue ≤ 100 packets",
-    "Section V-A2, Fig. 8a",
-    (Check("instantaneous.queue_max", AtMost(100), "largest queue without averaging", "packets"),),
-    shows=(("averaging.queue_max", "with averaging:", "packets"),),
-)
-
-register(
-    Declaration(
-        id="seed000-fig8a",
-        paper=PAPER,
-        title="Fig. 8a: RED with and without queue averaging at RTT 25 ms",
-        description="Deciding on the instantaneous queue keeps the queue below the upper threshold (100 packets); "
-        "averaging lets it overshoot and lowers utilisation.",
-        runs=lambda quick: [
-            Run("averaging", variant(quick, name="averaging", rtt="25ms"), red_measures, keep=True),
-            Run(
-                "instantaneous",
-                variant(quick, name="instantaneous", rtt="25ms", instantaneous=True),
-                red_measures,
-                keep=True,
-            ),
-        ],
-        derive=fig8a_derive,
-        claims=(
-            QUEUE_BELOW_UPPER_THRESHOLD,
-            Claim(
-                "averaging-lowers-utilisation",
-                "averaging over the queue size causes lower link utilisation",
-                "lower utilisation with averaging (Fig. 8 caption)",
-                "Section V-A2, Fig. 8 caption",
-                (Check("utilisation_min_gain", Above(0), "smallest 1 s utilisation, without − with averaging", "%"),),
-                why="the smallest 1 s bin, the measure of Fig. 8b; 'lower' is strict",
-                shows=(("utilisation_mean_gain", "mean utilisation, without − with", "%"),),
-            ),
+declare(
+    "seed000-fig8a",
+    runs=lambda quick: [
+        Run("averaging", variant(quick, name="averaging", rtt="25ms"), red_measures, keep=True),
+        Run(
+            "instantaneous",
+            variant(quick, name="instantaneous", rtt="25ms", instantaneous=True),
+            red_measures,
+            keep=True,
         ),
-        figures=side_by_side("fig8a"),
-        notes=note,
-        full_cost="≈30 s",
-    )
+    ],
+    derive=fig8a_derive,
+    figures=side_by_side("fig8a"),
+    notes=note,
 )
 
 
@@ -312,33 +214,6 @@ def averaging_against_rtt(m: dict[str, dict[str, float]], rtts: list[int]) -> di
     return derived
 
 
-def averaging_claims(where: str) -> tuple[Claim, ...]:
-    """Fig. 8b's claims (Fig. 12's too), from `averaging_against_rtt`."""
-    return (
-        Claim(
-            "utilisation-falls-with-rtt",
-            "as the RTT increases, the minimum link utilisation falls in both regimes",
-            "falls from RTT 10 to 200 ms",
-            where,
-            (
-                Check("averaging_fall", Above(0), "with averaging, first RTT − last", "%"),
-                Check("instantaneous_fall", Above(0), "without averaging, first RTT − last", "%"),
-            ),
-            why="the smallest 1 s bin of the last 25 s, at 10 ms against 200 ms",
-        ),
-        Claim(
-            "higher-without-averaging",
-            "the minimum link utilisation is higher when averaging is not performed",
-            "higher without averaging over [10, 200] ms",
-            where,
-            (Check("gain_smallest", AtLeast(0), "smallest over the RTTs of (without − with)", "%"),),
-            why="per seed the smallest gain over the RTT grid (so every RTT counts); ≥ 0, not > 0: at 10 ms both "
-            "regimes can keep every 1 s bin at 100 %, where the paper's curves meet",
-            shows=(("gain_rtt200", "gain at 200 ms", "%"),),
-        ),
-    )
-
-
 def utilisation_against_rtt(out: Path, evidence: Evidence, rtts: list[int], name: str) -> list[str]:
     """The minimum utilisation of both regimes against the RTT: mean and 95 % interval."""
     fig, axis = plt.subplots(figsize=(6, 4), constrained_layout=True)
@@ -352,9 +227,7 @@ def utilisation_against_rtt(out: Path, evidence: Evidence, rtts: list[int], name
     axis.set_title("mean and 95 % interval over the seeds", fontsize=9)
     axis.grid(alpha=0.3)
     axis.legend()
-    fig.savefig(out / name, dpi=110)
-    plt.close(fig)
-    return [name]
+    return saved(fig, out, name)
 
 
 def fig8b_rtts(quick: bool) -> list[int]:
@@ -373,20 +246,12 @@ def fig8b_runs(quick: bool) -> list[Run]:
     ]
 
 
-register(
-    Declaration(
-        id="seed000-fig8b",
-        paper=PAPER,
-        title="Fig. 8b: minimum link utilisation against RTT, with and without averaging",
-        description="As the RTT grows from 10 to 200 ms the minimum utilisation (last 25 s) falls in both regimes, "
-        "and stays higher without averaging.",
-        runs=fig8b_runs,
-        derive=lambda m, quick: averaging_against_rtt(m, fig8b_rtts(quick)),
-        claims=averaging_claims("Section V-A2, Fig. 8b"),
-        figures=lambda out, evidence: utilisation_against_rtt(out, evidence, fig8b_rtts(evidence.quick), "fig8b.png"),
-        notes=lambda quick: note(quick) + f" RTTs {fig8b_rtts(quick)} ms.",
-        full_cost="≈4 min",
-    )
+declare(
+    "seed000-fig8b",
+    runs=fig8b_runs,
+    derive=lambda m, quick: averaging_against_rtt(m, fig8b_rtts(quick)),
+    figures=lambda out, evidence: utilisation_against_rtt(out, evidence, fig8b_rtts(evidence.quick), "fig8b.png"),
+    notes=lambda quick: note(quick) + f" RTTs {fig8b_rtts(quick)} ms.",
 )
 
 
@@ -397,46 +262,18 @@ def thresholds_derive(m: dict[str, dict[str, float]], quick: bool) -> dict[str, 
     return {"share_ratio": m["red100-200"]["oscillation_share"] / m["red8-15"]["oscillation_share"]}
 
 
-def thresholds_claims(where: str) -> tuple[Claim, ...]:
-    """Fig. 9's claim (Fig. 13's too), for runs "red8-15" and "red100-200"."""
-    return (
-        Claim(
-            "larger-thresholds-oscillate",
-            "for (8, 15) the queue varies randomly; for (100, 200) it oscillates",
-            "random variation at (8, 15), oscillation at (100, 200)",
-            where,
-            (Check("share_ratio", AtLeast(2), "oscillation share, (100, 200) / (8, 15)"),),
-            why="ours (no number in the paper): the share of the average's variance in its strongest frequency "
-            "(a regular cycle concentrates it) at least twice as high at (100, 200)",
-            shows=(
-                ("red8-15.oscillation_share", "share at (8, 15)", ""),
-                ("red100-200.oscillation_share", "at (100, 200)", ""),
-                ("red8-15.average_swing", "swing of the average at (8, 15)", "packets"),
-                ("red100-200.average_swing", "at (100, 200)", "packets"),
-            ),
+declare(
+    "seed000-fig9",
+    runs=lambda quick: [
+        Run("red8-15", variant(quick, name="red8-15", rtt="100ms", min_th=8, max_th=15), red_measures, keep=True),
+        Run(
+            "red100-200",
+            variant(quick, name="red100-200", rtt="100ms", min_th=100, max_th=200),
+            red_measures,
+            keep=True,
         ),
-    )
-
-
-register(
-    Declaration(
-        id="seed000-fig9",
-        paper=PAPER,
-        title="Fig. 9: small against large RED thresholds at RTT 100 ms",
-        description="With thresholds (8, 15) the queue varies randomly; with (100, 200) it oscillates.",
-        runs=lambda quick: [
-            Run("red8-15", variant(quick, name="red8-15", rtt="100ms", min_th=8, max_th=15), red_measures, keep=True),
-            Run(
-                "red100-200",
-                variant(quick, name="red100-200", rtt="100ms", min_th=100, max_th=200),
-                red_measures,
-                keep=True,
-            ),
-        ],
-        derive=thresholds_derive,
-        claims=thresholds_claims("Section V-A3, Fig. 9"),
-        figures=side_by_side("fig9"),
-        notes=note,
-        full_cost="≈30 s",
-    )
+    ],
+    derive=thresholds_derive,
+    figures=side_by_side("fig9"),
+    notes=note,
 )

@@ -15,10 +15,11 @@ measured from 50 s, 5 seeds per probe (a unanimous verdict: 96.9 % by the sign t
 measured from 10 s, 2 seeds, 2 x values and one bisection: a smoke test of the same code,
 whose verdicts guard it in `make test`; the full version is the one whose numbers count.
 
-The quantities are censored where the search finds no bracket, so they are always numbers:
-the *onset* at an x is the smallest y probed whose seeds all oscillate (the range's top when
-none does), the *last stable* y the largest one below it whose seeds are all stable (the
-range's bottom when none is).
+The quantities are per seed, judged on their mean and 95 % interval like every packet-level
+claim: at an x, a seed's *onset* is the smallest probed y at which that seed's run oscillates
+and its *last stable* y the largest probed y below it at which its run is stable. A seed whose
+runs never oscillate in the range has no onset (nan): "no boundary in the range" is its own
+outcome, and a claim that needs the boundary cannot agree with it.
 """
 
 from __future__ import annotations
@@ -27,10 +28,10 @@ import math
 from pathlib import Path
 from typing import Any
 
-from aqmlab.reproduce.declare import AtLeast, Below, Check, Claim, Computed, Declaration
-from aqmlab.reproduce.registry import register
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Computed
 from aqmlab.reproduce.seed000_mixed import THRESHOLD_15
-from aqmlab.reproduce.seed000_packet import PAPER, variant
+from aqmlab.reproduce.seed000_packet import variant
 
 QUICK_FLOWS = 10
 FULL_SEEDS = (1, 2, 3, 4, 5)
@@ -53,7 +54,8 @@ def run_settings(quick: bool) -> dict[str, Any]:
 
 
 def onset_and_stable(boundary, y_range: tuple[float, float]) -> tuple[float, float]:
-    """(onset, last stable y) at one x (module docstring), whichever side oscillates."""
+    """(onset, last stable y) at one x over the seeds together (every seed oscillating / stable),
+    censored at the range's ends: for the notes, not for verdicts."""
     low, high = y_range
     oscillating = sorted(y for y, v in boundary.probes if v.verdict == "oscillating")
     onset = oscillating[0] if oscillating else high
@@ -61,29 +63,49 @@ def onset_and_stable(boundary, y_range: tuple[float, float]) -> tuple[float, flo
     return onset, (stable[-1] if stable else low)
 
 
-def chart_values(chart) -> dict[str, float]:
-    """Per x (index i): onset_i, stable_i, the fluid Hopf y of both mappings and the periods;
-    across x: the onset's change from the first x to the last, and the share of x bracketed."""
-    values: dict[str, float] = {}
+def per_seed(chart, boundary) -> dict[int, tuple[float, float, str]]:
+    """seed → (onset, last stable y, verdict at the range's bottom) at one x (module docstring);
+    nan where the seed has none."""
+    found = {}
+    probed = sorted(y for y, _ in boundary.probes)
+    seeds = sorted({record["seed"] for y in probed for record in chart.runs[(boundary.x, y)]})
+    for seed in seeds:
+        verdicts = {y: next(r["verdict"] for r in chart.runs[(boundary.x, y)] if r["seed"] == seed) for y in probed}
+        oscillating = [y for y in probed if verdicts[y] == "oscillating"]
+        onset = oscillating[0] if oscillating else math.nan
+        stable = [y for y in probed if verdicts[y] == "stable" and not y >= onset]
+        found[seed] = (onset, stable[-1] if stable else math.nan, verdicts[probed[0]])
+    return found
+
+
+def chart_values(chart) -> dict[str, float | list[float]]:
+    """Per x (index i), per seed: onset_i, stable_i; per x: the fluid Hopf y of both mappings
+    and the periods; per seed across x: the onset's change from the first x to the last, whether
+    the seed has a boundary at the first x, the shares of x stable at the bottom and with an
+    oscillating onset above a stable y; and the share of x the seeds together bracket."""
+    values: dict[str, float | list[float]] = {}
     rows = chart.rows()
-    for i, (boundary, row) in enumerate(zip(chart.boundaries, rows, strict=True)):
-        onset, stable = onset_and_stable(boundary, chart.y_range)
-        values[f"onset_{i}"], values[f"stable_{i}"] = onset, stable
+    seeds_of = [per_seed(chart, boundary) for boundary in chart.boundaries]
+    seeds = sorted(seeds_of[0])
+    for i, (boundary, row, found) in enumerate(zip(chart.boundaries, rows, seeds_of, strict=True)):
+        values[f"onset_{i}"] = [found[s][0] for s in seeds]
+        values[f"stable_{i}"] = [found[s][1] for s in seeds]
         values[f"packet_period_{i}"] = row["packet_period_s"]
         for mapping in ("paper", "mapped"):
             values[f"fluid_{mapping}_{i}"] = row[f"fluid_{mapping}_y"]
             values[f"fluid_{mapping}_period_{i}"] = row[f"fluid_{mapping}_period_s"]
         values[f"x_{i}"] = boundary.x
     last = len(rows) - 1
-    values["onset_change"] = values[f"onset_{last}"] - values["onset_0"]
+    values["onset_change"] = [seeds_of[last][s][0] - seeds_of[0][s][0] for s in seeds]
+    values["boundary_0"] = [float(math.isfinite(seeds_of[0][s][0])) for s in seeds]
     values["bracketed_share"] = sum(b.bracketed for b in chart.boundaries) / len(rows)
-    values["oscillating_above_share"] = sum(b.oscillating_above is True for b in chart.boundaries) / len(rows)
-    values["stable_at_bottom_share"] = sum(
-        b.verdict_at(chart.y_range[0]).verdict == "stable" for b in chart.boundaries
-    ) / len(rows)
+    values["oscillating_above_share"] = [
+        sum(math.isfinite(f[s][0]) and math.isfinite(f[s][1]) for f in seeds_of) / len(rows) for s in seeds
+    ]
+    values["stable_at_bottom_share"] = [sum(f[s][2] == "stable" for f in seeds_of) / len(rows) for s in seeds]
     fluid = values["fluid_paper_0"]
-    values["paper_hopf_above_last_stable"] = fluid - values["stable_0"] if math.isfinite(fluid) else -math.inf
-    values["paper_hopf_below_onset"] = values["onset_0"] - fluid if math.isfinite(fluid) else -math.inf
+    values["paper_hopf_above_last_stable"] = [fluid - seeds_of[0][s][1] for s in seeds]
+    values["paper_hopf_below_onset"] = [seeds_of[0][s][0] - fluid for s in seeds]
     return values
 
 
@@ -92,7 +114,7 @@ def agreement_text(chart, values: dict[str, float]) -> str:
     unit = {"rtt": "s", "q_th": "packets"}.get(chart.y, "")
     parts = []
     for i, b in enumerate(chart.boundaries):
-        onset, stable = values[f"onset_{i}"], values[f"stable_{i}"]
+        onset, stable = onset_and_stable(b, chart.y_range)
         paper, mapped = values[f"fluid_paper_{i}"], values[f"fluid_mapped_{i}"]
         if not math.isfinite(paper):
             fluid_text = "has no Hopf point in the range"
@@ -129,120 +151,41 @@ def compute_chart(name: str, scenario, x_quick: str, x_full: str, y: str, **opti
     return compute
 
 
-def red_claims(figure: str, hopf_text: str) -> tuple[Claim, ...]:
-    return (
-        Claim(
-            "boundary-falls-with-capacity",
-            f"{figure}: as the per-flow capacity C̃ increases, the RTT at which the system loses stability falls",
-            "τ at the Hopf boundary decreases with C̃",
-            f"Section IV-A, {figure}",
-            (Check("onset_change", Below(0), "onset RTT at the largest C̃ − at the smallest", "s"),),
-            why="ours: the smallest probed RTT at which every seed oscillates (packet_chart), compared between "
-            "the first and the last C̃ of the grid",
-            shows=(("bracketed_share", "share of C̃ values with a bracket", ""),),
-        ),
-        Claim(
-            "paper-hopf-in-packet-bracket",
-            f"{figure}: the fluid Hopf point with the paper's parameters lies where the packet system starts to "
-            "oscillate",
-            hopf_text,
-            f"Section IV-A, {figure}; Section V-A",
-            (
-                Check("paper_hopf_above_last_stable", AtLeast(0), "fluid Hopf τ − last stable packet RTT", "s"),
-                Check("paper_hopf_below_onset", AtLeast(0), "packet onset RTT − fluid Hopf τ", "s"),
-            ),
-            why="ours: at the smallest C̃ the fluid Hopf τ (seed 000's parameters) between the largest RTT whose "
-            "seeds are all stable and the smallest whose seeds all oscillate; the packet RTT is the propagation "
-            "RTT (the fluid τ also holds the queueing delay, see the notes)",
-            shows=(
-                ("packet_period_0", "packet period at the onset", "s"),
-                ("fluid_paper_period_0", "fluid period at the Hopf point", "s"),
-                ("fluid_mapped_0", "mapped model's Hopf τ (nan: none in range)", "s"),
-            ),
-        ),
-    )
-
-
-register(
-    Declaration(
-        id="seed000-fig2a-packets",
-        paper=PAPER,
-        title="Fig. 2a from packets: the RTT at which RED with averaging starts to oscillate, against C̃",
-        description="The stability boundary of Fig. 2a located by bisection in packet simulations (several seeds "
-        "per probe), beside the fluid Hopf curve with the paper's parameters and with the scenario's own.",
-        compute=compute_chart(
-            "fig2a-packets", dumbbell, "per_flow_capacity=100,200", "per_flow_capacity=100..450:8", "rtt=0.01..0.31"
-        ),
-        claims=red_claims("Fig. 2a", "τ = 84.8 ms at C̃ = 100 (Hopf point, γ = 1e-4)"),
-        notes="Packet RTTs are propagation RTTs; the fluid τ is the mean RTT, propagation plus queueing "
+#: (reproduction, figure name, scenario, x (quick), x (full), y, search options, notes).
+CHARTS = (
+    (
+        "seed000-fig2a-packets",
+        "fig2a-packets",
+        dumbbell,
+        "per_flow_capacity=100,200",
+        "per_flow_capacity=100..450:8",
+        "rtt=0.01..0.31",
+        {},
+        "Packet RTTs are propagation RTTs; the fluid τ is the mean RTT, propagation plus queueing "
         "(≈ 6-12 ms more here: a queue of 50-100 packets at 100 Mb/s).",
-        full_cost="≈12 min (estimated: 240 runs of 150 s)",
-    )
-)
-
-register(
-    Declaration(
-        id="seed000-fig4a-packets",
-        paper=PAPER,
-        title="Fig. 4a from packets: the RTT at which RED without averaging starts to oscillate, against C̃",
-        description="As seed000-fig2a-packets with RED deciding on the instantaneous queue (model (26)).",
-        compute=compute_chart(
-            "fig4a-packets",
-            lambda quick: dumbbell(quick, instantaneous=True),
-            "per_flow_capacity=100,200",
-            "per_flow_capacity=100..450:8",
-            "rtt=0.02..0.82",
-        ),
-        claims=red_claims("Fig. 4a", "τ = 0.273 s at C̃ = 100 (Hopf point without averaging)"),
-        notes="The oscillation is judged on RED's average, traced also when RED decides on the instantaneous "
+    ),
+    (
+        "seed000-fig4a-packets",
+        "fig4a-packets",
+        lambda quick: dumbbell(quick, instantaneous=True),
+        "per_flow_capacity=100,200",
+        "per_flow_capacity=100..450:8",
+        "rtt=0.02..0.82",
+        {},
+        "The oscillation is judged on RED's average, traced also when RED decides on the instantaneous "
         "queue (docs/stability.md). Packet RTTs are propagation RTTs.",
-        full_cost="≈15 min (estimated: up to 320 runs of 150 s)",
-    )
-)
-
-
-register(
-    Declaration(
-        id="seed000-threshold-packets",
-        paper=PAPER,
-        title="Threshold policy from packets: the q_th at which the queue starts to oscillate, against the RTT",
-        description="Seed 000's threshold policy (drop when the queue holds q_th packets) on the Section V "
-        "dumbbell: the q_th boundary located by bisection in packet simulations, beside the Hopf q_th of model (36).",
-        compute=compute_chart(
-            "threshold-packets",
-            lambda quick: dumbbell(quick, threshold=True),
-            "rtt=0.05,0.2",
-            "rtt=0.05,0.1,0.2,0.5,1.0",
-            "q_th=20..800",
-            log_y=True,
-            tolerance=1.25,
-        ),
-        claims=(
-            Claim(
-                "few-tens-stable",
-                "a threshold of a few tens of packets keeps the system stable",
-                "q_th 'fixed at a few tens of packets to ensure system stability'",
-                "Section VI",
-                (Check("stable_at_bottom_share", AtLeast(1), "share of RTTs stable at q_th = 20", ""),),
-                why="every seed stable at q_th = 20 packets at every RTT of the grid",
-            ),
-            Claim(
-                "larger-threshold-oscillates",
-                "the system loses stability as q_th increases",
-                "stable for q_th below the Hopf value (q_th = 39 at α = 0.125, C̃ = 100, τ = 1 s)",
-                "Section VI-A, eq. (40), Fig. 14a",
-                (Check("oscillating_above_share", AtLeast(1), "share of RTTs oscillating above a stable q_th", ""),),
-                why="ours: at every RTT of the grid a bracket with the oscillating end above the stable one "
-                "(q_th up to 800 packets)",
-                shows=(
-                    ("fluid_paper_0", "fluid Hopf q_th (seed 000's C̃ = 100) at the first RTT", "packets"),
-                    ("fluid_mapped_0", "mapped (C̃ of the scenario)", "packets"),
-                    ("onset_0", "packet onset q_th at the first RTT (800: none)", "packets"),
-                ),
-            ),
-        ),
-        notes="The threshold policy's queue is read through an EWMA of 1 s (docs/stability.md); its band is "
+    ),
+    (
+        "seed000-threshold-packets",
+        "threshold-packets",
+        lambda quick: dumbbell(quick, threshold=True),
+        "rtt=0.05,0.2",
+        "rtt=0.05,0.1,0.2,0.5,1.0",
+        "q_th=20..800",
+        {"log_y": True, "tolerance": 1.25},
+        "The threshold policy's queue is read through an EWMA of 1 s (docs/stability.md); its band is "
         "[0, q_th]. The fluid model's paper set is C̃ = 100 with τ the axis RTT.",
-        full_cost="≈5 min (estimated: up to 175 runs of 150 s)",
-    )
+    ),
 )
+for reproduction_id, name, scenario, x_quick, x_full, y, options, notes in CHARTS:
+    declare(reproduction_id, compute=compute_chart(name, scenario, x_quick, x_full, y, **options), notes=notes)

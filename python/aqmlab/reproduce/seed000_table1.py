@@ -29,8 +29,8 @@ from matplotlib.figure import Figure
 
 from aqmlab.fluid.models import get_model
 from aqmlab.fluid.models.window_laws import window_law
-from aqmlab.reproduce.declare import AtLeast, AtMost, Below, Check, Claim, Computed, Declaration, Printed
-from aqmlab.reproduce.registry import register
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Computed
 from aqmlab.stability.conditions import seed000_reno_44
 from aqmlab.stability.hopf import find_hopf
 from aqmlab.stability.linearise import linearise
@@ -103,52 +103,7 @@ def table1(out: Path, quick: bool) -> Computed:
     return Computed(values, ["table1.png"], notes + ".")
 
 
-register(
-    Declaration(
-        id="seed000-table1",
-        paper=PAPER,
-        title="Table I: window-update functions of other TCP variants in the fluid model",
-        description="The rows of Table I (Compound, Illinois, AFRICA with the HighSpeed functions; Reno from "
-        "Section VI-D) as increase/decrease functions of eq. (1), and the stability analysis repeated for each.",
-        compute=table1,
-        claims=(
-            Claim(
-                "rows-as-printed",
-                "the window-update functions i(w), d(w) and default values of Table I",
-                "Compound α w^(k−1), β w; Illinois α_max/w, β_min w; AFRICA a(w)/w, w b(w)",
-                "Section II, Table I",
-                (Check("rows_relative_difference", Below(1e-12), "largest relative difference, printed − aqmlab"),),
-                why="a transcription check: the rows typed from the table against aqmlab's window laws at windows "
-                "1-83000 packets (the table has no results to compare)",
-                kind="consistency",
-            ),
-            Claim(
-                "africa-highspeed-ends",
-                "AFRICA's fast mode uses the HighSpeed functions: b(w) falls from 0.5 at w = 38 to 0.1 at "
-                "w = 83000 (−0.4 + 0.5)",
-                "b(w) = −0.4 (log w − log 38)/(log 83000 − log 38) + 0.5; a(w) = 0.156 w^0.8 b(w)/(2 − b(w))",
-                "Section II, Table I",
-                (
-                    Check("africa_b_38", Printed("0.5"), "b(38)"),
-                    Check("africa_b_83000", Printed("0.1"), "b(83000)"),
-                ),
-                why="the ends of the printed formula at the precision of its constants: the formula's own end points",
-                kind="consistency",
-                shows=(("africa_a_38", "a(38) (HighSpeed's Reno-compatible increase, RFC 3649: about 1)", ""),),
-            ),
-            Claim(
-                "analysis-repeats",
-                "one may use these functional forms to repeat the analysis conducted for Compound TCP",
-                "(no number: the forms fit eq. (1))",
-                "Section II, Table I",
-                (Check("hopf_tau_smallest_s", AtLeast(0.001), "smallest Hopf τ over the rows and both regimes", "s"),),
-                why="ours: every row has an equilibrium and a Hopf point in τ ∈ [0.001, 20] s of eqs. (1), (3)-(9) "
-                "with C̃ = 100 and the defaults, with and without averaging (values in the notes)",
-            ),
-        ),
-        full_cost="≈10 s",
-    )
-)
+declare("seed000-table1", compute=table1)
 
 
 def reno_grid(quick: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -226,74 +181,4 @@ def reno(out: Path, quick: bool) -> Computed:
     return Computed(values, ["reno-threshold.png"], notes)
 
 
-register(
-    Declaration(
-        id="seed000-reno-threshold",
-        paper=PAPER,
-        title="Section VI-D: the threshold policy with TCP Reno, conditions (42)-(44)",
-        description="Reno as Compound with α = 1, k = 0, β = 1/2 under the threshold policy: the necessary and "
-        "sufficient condition and the sufficient condition (44) q_th/w* < π/2 against the characteristic roots; "
-        "stability irrespective of the RTT; q_th of a few tens of packets.",
-        compute=reno,
-        claims=(
-            Claim(
-                "reno-special-case",
-                "Reno's window functions are Compound's with α = 1, k = 0, β = 1/2",
-                "i(w) = 1/w, d(w) = w/2",
-                "Section VI-D",
-                (Check("special_case_difference", AtMost(1e-12), "largest difference of i and d over w"),),
-                why="true by the definitions of the two window laws",
-                kind="consistency",
-            ),
-            Claim(
-                "exact-condition",
-                "the necessary and sufficient condition for local stability (Reno in (42))",
-                "(1/w*) sqrt(q_th² − 4(1 − p*)²) < cos⁻¹(−2(1 − p*)/q_th)",
-                "Section VI-D",
-                (Check("exact_disagreements", AtMost(0), "grid points where it disagrees with the roots"),),
-                shows=(("unstable_points", "unstable points (roots)", ""), ("grid_points", "of", "")),
-            ),
-            Claim(
-                "sufficient-condition-44",
-                "(44) q_th/w* < π/2 is sufficient for local stability",
-                "q_th/w* < π/2 ⇒ stable",
-                "Section VI-D, eq. (44)",
-                (
-                    Check(
-                        "sufficient_but_unstable", AtMost(0), "grid points where (44) holds and the roots are unstable"
-                    ),
-                ),
-            ),
-            Claim(
-                "one-over-w-decreasing",
-                "1/w* is a decreasing function of τ",
-                "1/w* decreases in τ",
-                "Section VI-D",
-                (Check("w_star_steps_not_increasing", AtMost(0), "steps in τ where w* does not grow"),),
-            ),
-            Claim(
-                "stable-irrespective-of-rtt",
-                "the threshold policy ensures stability of TCP Reno irrespective of the round-trip time",
-                "stability is not lost as the RTT grows",
-                "Section VI-D",
-                (
-                    Check(
-                        "stability_lost_with_rtt", AtMost(0), "(q_th, τ) where the roots turn unstable at a larger τ"
-                    ),
-                    Check("sufficient_lost_with_rtt", AtMost(0), "where (44) stops holding at a larger τ"),
-                ),
-                why="on the grid, for every q_th: once stable (or (44) holds) at some τ, also at every larger τ",
-            ),
-            Claim(
-                "few-tens-of-packets",
-                "q_th can be tuned to a few tens of packets, as per (44), to ensure stable low-latency operation",
-                "a few tens of packets",
-                "Section VI-D",
-                (Check("largest_q_th_44", AtLeast(20), "largest q_th satisfying (44) at C̃ = 100, τ = 1 s", "packets"),),
-                why="'a few tens' read as at least 20 packets; C̃ = 100 and τ = 1 s are Section VI-A's parameters",
-                shows=(("hopf_q_th", "Hopf point by the roots", "packets"),),
-            ),
-        ),
-        full_cost="≈20 s",
-    )
-)
+declare("seed000-reno-threshold", compute=reno)

@@ -44,20 +44,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from aqmlab.reproduce.claims import declare
 from aqmlab.reproduce.declare import (  # noqa: E402
-    Above,
-    AtLeast,
-    AtMost,
-    Below,
-    Between,
-    Check,
-    Claim,
-    Declaration,
     Evidence,
-    Printed,
     Run,
 )
-from aqmlab.reproduce.registry import register  # noqa: E402
+from aqmlab.reproduce.figures import saved
+from aqmlab.reproduce.scenarios import parking_lot as parking_lot_scenario
 from aqmlab.reproduce.seed000_mixed import (  # noqa: E402
     RED_8_15,
     THRESHOLD_15,
@@ -106,14 +99,9 @@ def parking_lot(traffic: str) -> Builder:
                 crossing(long_lived("SB1-30", 28, rtt, HALF, transfer), "link2"),
             ]
         links = [{"name": link, "rate": "100Mbps", "delay": "2ms", "queue": dict(queue)} for link in ("link1", "link2")]
-        return {
-            "name": name,
-            "duration": f"{duration}s",
-            "measure_start": f"{max(duration - 25.0, 0.0)}s",
-            "seed": 1,
-            "topology": {"kind": "parking_lot", "links": links, "groups": groups},
-            "trace": {"interval": "10ms", "flows": 0},
-        }
+        return parking_lot_scenario(
+            name, links, groups, duration=duration, measure_start=max(duration - 25.0, 0.0), trace_interval="10ms"
+        )
 
     return build
 
@@ -161,6 +149,7 @@ def link_measures(results: Results) -> dict[str, float]:
         largest = max(largest, summary["queue_max_packets"])
     first = results.summary(forward_links(results)[0])
     return {
+        "utilisation_min_100ms": smallest_bin(results, forward_links(results)[0], 0.1),
         "delay_ms": delay,
         "loss_percent": 100.0 * drops / arrivals,
         "throughput_mbps": departed * 8e-6 / (end - start),
@@ -168,6 +157,18 @@ def link_measures(results: Results) -> dict[str, float]:
         "utilisation_min": 100.0 * first["utilisation_min"],
         "utilisation_mean": 100.0 * first["utilisation_mean"],
     }
+
+
+def smallest_bin(results: Results, link: str, bin_s: float) -> float:
+    """The smallest utilisation (%) of `link` in bins of `bin_s` over the measurement window
+    (the link is sampled every 10 ms)."""
+    samples = results.link_samples(link)
+    start = results.measure_start_s
+    rows = samples["time_s"] > start + 1e-12
+    index = np.floor((samples["time_s"][rows] - start - 1e-9) / bin_s).astype(np.int64)
+    rate = float(results.links.column("rate_bps")[results.link_id(link)].as_py())
+    per_bin = np.bincount(index, weights=samples["departed_bytes"][rows]) * 8.0 / (rate * bin_s)
+    return 100.0 * float(per_bin.min())
 
 
 def afct_measures(results: Results) -> dict[str, float]:
@@ -228,84 +229,18 @@ def plot_queues(out: Path, evidence: Evidence, name: str, links: tuple[str, ...]
         axes[-1, column].set_xlabel("time (s)")
     for row in range(len(links)):
         axes[row, 0].set_ylabel("queue (packets)")
-    fig.savefig(out / name, dpi=110)
-    plt.close(fig)
-    return [name]
+    return saved(fig, out, name)
 
 
-register(
-    Declaration(
-        id="seed000-fig15",
-        paper=PAPER,
-        title="Fig. 15: threshold policy (q_th = 15) against RED(8, 15), RTT 10 and 200 ms",
-        description="60 Compound TCP flows: the threshold policy keeps the queue at or below 15 packets at both "
-        "RTTs where RED(8, 15) overshoots (bursts up to 60 packets), and keeps the link busier (at 200 ms: "
-        "minimum 79 % against 38 %).",
-        runs=fig15_runs,
-        derive=fig15_derive,
-        claims=(
-            Claim(
-                "threshold-holds-15",
-                "the threshold policy keeps the queue size below 15 packets at both RTTs",
-                "queue ≤ 15 packets",
-                "Section VI-C1, Fig. 15",
-                (
-                    Check("threshold-rtt10.queue_max", AtMost(15), "largest queue, RTT 10 ms", "packets"),
-                    Check("threshold-rtt200.queue_max", AtMost(15), "RTT 200 ms", "packets"),
-                ),
-                why="the policy drops at q ≥ q_th, so the queue reaches 15 and no more: true by the "
-                "policy's definition",
-                kind="consistency",
-            ),
-            Claim(
-                "red-bursts-to-60",
-                "RED fails to keep the queue below its upper threshold 15: bursts reach up to 60 packets",
-                "up to 60 packets",
-                "Section VI-C1, Fig. 15",
-                (Check("red_queue_largest", Between(55, 65), "largest RED queue over both RTTs", "packets"),),
-                why="a round figure read off the plot: ± half its last significant digit",
-            ),
-            Claim(
-                "threshold-full-utilisation-rtt10",
-                "RTT 10 ms: the threshold policy ensures 100 % link utilisation; RED's drops occasionally",
-                "100 % (threshold); drops occasionally (RED)",
-                "Section VI-C1, Fig. 15",
-                (
-                    Check("threshold-rtt10.utilisation_mean", Printed("100"), "threshold, mean utilisation", "%"),
-                    Check("red-rtt10.utilisation_min", Below(99.5), "RED, smallest 1 s bin", "%"),
-                ),
-                why="at the printed precision of 100 % (≥ 99.5 %)",
-            ),
-            Claim(
-                "minimum-utilisation-rtt200",
-                "RTT 200 ms: the link utilisation drops to a minimum of 79 % (threshold) and 38 % (RED)",
-                "79 % and 38 %",
-                "Section VI-C1, Fig. 15",
-                (
-                    Check("threshold-rtt200.utilisation_min", Printed("79"), "threshold, smallest 1 s bin", "%"),
-                    Check("red-rtt200.utilisation_min", Printed("38"), "RED, smallest 1 s bin", "%"),
-                ),
-                why="at the printed precision; our utilisation is in 1 s bins, the paper's trace resolution is not "
-                "stated",
-            ),
-            Claim(
-                "threshold-busier",
-                "the threshold policy ensures higher link utilisation for both RTTs",
-                "higher utilisation with the threshold policy (Fig. 15 caption)",
-                "Section VI-C1, Fig. 15 caption",
-                (
-                    Check("gain_rtt10", Above(0), "smallest 1 s bin, threshold − RED, RTT 10 ms", "%"),
-                    Check("gain_rtt200", Above(0), "RTT 200 ms", "%"),
-                ),
-            ),
-        ),
-        figures=lambda out, evidence: plot_queues(out, evidence, "fig15.png"),
-        notes=lambda quick: (
-            f"60 Compound TCP flows (Section VI-C1, homogeneous traffic); "
-            f"{'100 s (quick)' if quick else '500 s'} runs measured over the last 25 s; utilisation in 1 s bins."
-        ),
-        full_cost="≈1 min",
-    )
+declare(
+    "seed000-fig15",
+    runs=fig15_runs,
+    derive=fig15_derive,
+    figures=lambda out, evidence: plot_queues(out, evidence, "fig15.png"),
+    notes=lambda quick: (
+        f"60 Compound TCP flows (Section VI-C1, homogeneous traffic); "
+        f"{'100 s (quick)' if quick else '500 s'} runs measured over the last 25 s; utilisation in 1 s bins."
+    ),
 )
 
 
@@ -386,49 +321,6 @@ def sweep_derive(m: dict[str, dict[str, float]], quick: bool) -> dict[str, float
     return out
 
 
-def sweep_claims(where: str) -> tuple[Claim, ...]:
-    """The Section VI-C statements every sweep checks (criteria: module docstring)."""
-    return (
-        Claim(
-            "lower-delay",
-            "the threshold policy gives a lower queueing delay",
-            "lower at every RTT in [10, 200] ms",
-            where,
-            (Check("delay_gap_largest", Below(0), "largest (threshold − RED) over the RTTs", "ms"),),
-            why="strictly lower at every RTT: per seed the worst RTT",
-            shows=(("delay_gap_rtt200", "at 200 ms", "ms"),),
-        ),
-        Claim(
-            "loss-almost-equal",
-            "both policies drop approximately the same fraction of packets",
-            "loss almost equal",
-            where,
-            (
-                Check("loss_ratio_lowest", AtLeast(0.9), "lowest threshold/RED loss ratio over the RTTs"),
-                Check("loss_ratio_highest", AtMost(1.1), "highest"),
-            ),
-            why="ours, the paper gives no number: 'almost equal' as within 10 % at every RTT",
-        ),
-        Claim(
-            "same-throughput",
-            "both policies offer the same throughput",
-            "throughput equal",
-            where,
-            (Check("throughput_deviation_largest", AtMost(1.0), "largest |threshold/RED − 1| over the RTTs", "%"),),
-            why="ours, the paper gives no number: 'equal' as within 1 % at every RTT (curves on a 0-100 Mb/s axis "
-            "that coincide to a line width)",
-        ),
-        Claim(
-            "shorter-afct",
-            "flows complete sooner with the threshold policy across the range of RTT",
-            "lower AFCT at every RTT",
-            where,
-            (Check("afct_gap_largest", Below(0), "largest (threshold − RED) AFCT over the RTTs", "s"),),
-            why="strictly lower at every RTT of the AFCT grid: per seed the worst RTT",
-        ),
-    )
-
-
 def plot_sweep(out: Path, evidence: Evidence, name: str, title: str) -> list[str]:
     """Delay, loss, throughput and AFCT against the RTT: mean and 95 % interval per policy."""
     s = settings(evidence.quick)
@@ -450,9 +342,7 @@ def plot_sweep(out: Path, evidence: Evidence, name: str, title: str) -> list[str
         axis.grid(alpha=0.3)
         axis.legend(fontsize=8)
     fig.suptitle(f"{title} (mean and 95 % interval over the seeds)", fontsize=10)
-    fig.savefig(out / name, dpi=110)
-    plt.close(fig)
-    return [name]
+    return saved(fig, out, name)
 
 
 def describe(quick: bool) -> str:
@@ -465,69 +355,22 @@ def describe(quick: bool) -> str:
     )
 
 
-register(
-    Declaration(
-        id="seed000-fig18-homogeneous",
-        paper=PAPER,
-        title="Fig. 18: threshold policy against RED(8, 15) over RTT, 60 Compound flows, single bottleneck",
-        description="The Section V dumbbell with 60 Compound flows: against the RTT (10-200 ms) the threshold policy "
-        "gives lower queueing delay, about the same loss and the same throughput as RED(8, 15), and a shorter AFCT "
-        "(about 5 minutes shorter at 200 ms for 500 MB).",
-        runs=sweep_runs(single("homogeneous")),
-        derive=sweep_derive,
-        claims=(
-            *sweep_claims("Section VI-C1, Fig. 18"),
-            Claim(
-                "loss-below-red-at-large-rtt",
-                "for large RTTs the mean packet loss of the threshold policy drops below that of RED",
-                "threshold's loss below RED's at large RTTs",
-                "Section VI-C1, Fig. 18",
-                (Check("loss_ratio_last", Below(1), "threshold/RED loss ratio at 200 ms"),),
-            ),
-            Claim(
-                "afct-steeper-with-red",
-                "AFCT increases with the RTT under both policies, more steeply with RED",
-                "increase steeper with RED",
-                "Section VI-C1, Fig. 18",
-                (
-                    Check("afct_rise_threshold", Above(0), "threshold: AFCT at 200 ms − at 10 ms", "s"),
-                    Check("afct_steeper_with_red", Above(0), "RED's rise − threshold's rise", "s"),
-                ),
-            ),
-            Claim(
-                "afct-gap-5-minutes",
-                "for RTT 200 ms the difference in AFCT is about 5 minutes (500 MB transfers)",
-                "about 5 mins",
-                "Section VI-C1, Fig. 18",
-                (Check("afct_red_minus_threshold_last", Between(270, 330), "RED − threshold at 200 ms", "s"),),
-                why="'about 5 mins' at the printed precision of whole minutes: 4.5-5.5 min",
-                full_only=True,
-            ),
-        ),
-        figures=lambda out, evidence: plot_sweep(out, evidence, "fig18-single.png", "single bottleneck, 60 Compound"),
-        notes=describe,
-        full_cost="≈10 min (500 MB transfers)",
-    )
+declare(
+    "seed000-fig18-homogeneous",
+    runs=sweep_runs(single("homogeneous")),
+    derive=sweep_derive,
+    figures=lambda out, evidence: plot_sweep(out, evidence, "fig18-single.png", "single bottleneck, 60 Compound"),
+    notes=describe,
 )
 
-register(
-    Declaration(
-        id="seed000-fig18",
-        paper=PAPER,
-        title="Figs. 18-19: threshold policy against RED(8, 15) over RTT, heterogeneous traffic",
-        description="Compound, CUBIC, UDP and HTTP flows: against RTT (10-200 ms) the threshold policy gives lower "
-        "queueing delay, about the same loss and the same throughput as RED(8, 15), and a shorter average flow "
-        "completion time of fixed transfers.",
-        runs=sweep_runs(single("heterogeneous")),
-        derive=sweep_derive,
-        claims=sweep_claims("Section VI-C1, Figs. 18-19 (heterogeneous traffic)"),
-        figures=lambda out, evidence: plot_sweep(out, evidence, "fig18.png", "single bottleneck, heterogeneous"),
-        notes=lambda quick: (
-            describe(quick) + " Delay, loss and throughput count every packet at the bottleneck "
-            "(long-lived, UDP and HTTP)."
-        ),
-        full_cost="≈25 min (500 MB transfers)",
-    )
+declare(
+    "seed000-fig18",
+    runs=sweep_runs(single("heterogeneous")),
+    derive=sweep_derive,
+    figures=lambda out, evidence: plot_sweep(out, evidence, "fig18.png", "single bottleneck, heterogeneous"),
+    notes=lambda quick: (
+        describe(quick) + " Delay, loss and throughput count every packet at the bottleneck (long-lived, UDP and HTTP)."
+    ),
 )
 
 
@@ -551,68 +394,6 @@ def parking_lot_derive(m: dict[str, dict[str, float]], quick: bool) -> dict[str,
     return out
 
 
-def parking_lot_claims() -> tuple[Claim, ...]:
-    claims = [
-        Claim(
-            "threshold-holds-15",
-            "Fig. 17 (heterogeneous, RTT 10 and 200 ms): the threshold policy maintains both queues at the threshold",
-            "queue ≤ 15 packets at both links",
-            "Section VI-C2, Fig. 17",
-            (Check("threshold_queue_largest", AtMost(15), "largest queue, both links and RTTs", "packets"),),
-            why="the policy drops at q ≥ q_th: true by the policy's definition",
-            kind="consistency",
-        ),
-        Claim(
-            "red-up-to-40",
-            "Fig. 17: the RED policy allows the queue size to increase up to about 40 packets",
-            "up to about 40 packets",
-            "Section VI-C2, Fig. 17",
-            (Check("red_queue_largest", Between(35, 45), "largest RED queue, both links and RTTs", "packets"),),
-            why="'about 40' read off the plot: ± half its last significant digit",
-        ),
-    ]
-    for claim in sweep_claims("Section VI-C2, Figs. 18-19 (parking lot, heterogeneous)"):
-        claims.append(
-            Claim(
-                f"heterogeneous-{claim.id}",
-                claim.statement,
-                claim.paper,
-                claim.where,
-                tuple(Check(f"heterogeneous_{c.quantity}", c.criterion, c.label, c.unit) for c in claim.checks),
-                claim.why,
-                tuple((f"heterogeneous_{q}", label, unit) for q, label, unit in claim.shows),
-            )
-        )
-    claims.append(
-        Claim(
-            "heterogeneous-loss-marginally-higher-then-converging",
-            "for lower RTTs the threshold policy's loss is marginally higher than RED's; as the RTT increases the "
-            "two curves converge",
-            "marginally higher at low RTT, converging",
-            "Section VI-C2, Figs. 18-19",
-            (
-                Check("heterogeneous_loss_ratio_first", Between(1.0, 1.1), "threshold/RED loss ratio at 10 ms"),
-                Check("heterogeneous_loss_convergence", Above(0), "|ratio − 1| at 10 ms − at 200 ms"),
-            ),
-            why="'marginally higher' as above 1 and within the 10 % of 'almost equal'",
-        )
-    )
-    homogeneous = [
-        Claim(
-            f"homogeneous-{claim.id}",
-            claim.statement,
-            claim.paper,
-            claim.where.replace("heterogeneous", "homogeneous"),
-            tuple(Check(f"homogeneous_{c.quantity}", c.criterion, c.label, c.unit) for c in claim.checks),
-            claim.why,
-            tuple((f"homogeneous_{q}", label, unit) for q, label, unit in claim.shows),
-            full_only=True,
-        )
-        for claim in sweep_claims("Section VI-C2, Figs. 18-19 (parking lot, homogeneous)")
-    ]
-    return tuple(claims + homogeneous)
-
-
 def parking_lot_figures(out: Path, evidence: Evidence) -> list[str]:
     traces = Evidence(
         {f"{LABELS[name.split('-')[1]]}, RTT {name.rsplit('rtt', 1)[1]} ms": r for name, r in evidence.kept.items()},
@@ -634,23 +415,14 @@ def parking_lot_figures(out: Path, evidence: Evidence) -> list[str]:
     return figures
 
 
-register(
-    Declaration(
-        id="seed000-fig17",
-        paper=PAPER,
-        title="Figs. 16-19: threshold policy against RED(8, 15) in the parking lot",
-        description="Two 100 Mbps links in series: the threshold policy keeps both queues at most 15 packets where "
-        "RED(8, 15) lets them reach about 40; against the RTT (10-200 ms) it gives lower queueing delay, about the "
-        "same loss and throughput, and shorter flow completion, with homogeneous and heterogeneous traffic.",
-        runs=parking_lot_runs,
-        derive=parking_lot_derive,
-        claims=parking_lot_claims(),
-        figures=parking_lot_figures,
-        notes=lambda quick: (
-            ("Quick: heterogeneous traffic only. " if quick else "")
-            + describe(quick)
-            + " Fig. 17 is the heterogeneous traffic at RTT 10 and 200 ms (run directories beside it)."
-        ),
-        full_cost="≈45 min (500 MB transfers)",
-    )
+declare(
+    "seed000-fig17",
+    runs=parking_lot_runs,
+    derive=parking_lot_derive,
+    figures=parking_lot_figures,
+    notes=lambda quick: (
+        ("Quick: heterogeneous traffic only. " if quick else "")
+        + describe(quick)
+        + " Fig. 17 is the heterogeneous traffic at RTT 10 and 200 ms (run directories beside it)."
+    ),
 )

@@ -17,9 +17,9 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from aqmlab.reproduce.declare import AtMost, Below, Between, Check, Claim, Declaration, Evidence, Run
-from aqmlab.reproduce.registry import register
-from aqmlab.reproduce.seed001 import FAIR_WHY, NOTE, PACKET_BITS, PAPER, fairness_measures, mix, save
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Evidence, Run
+from aqmlab.reproduce.seed001 import NOTE, PACKET_BITS, fairness_measures, mix, save
 
 RATE_BPS = 25e6
 DRAIN_TIMES_MS = (100, 125, 150, 200)
@@ -70,52 +70,19 @@ def buffer_figures(out: Path, evidence: Evidence) -> list[str]:
     return [save(fig, out, "buffer.png")]
 
 
-register(
-    Declaration(
-        id="seed001-buffer",
-        paper=PAPER,
-        title="Ours: Cx-TCP shares fairly with Reno only when the buffer drains in ≥ 1.5 δmax",
-        description="The (20, 10) and (10, 20) mixes of Fig. 5 with buffers draining in 100-200 ms: the Cx/Reno "
-        "throughput ratio reaches seed001-fig5's fairness band at 1.5 δmax and above, not at 1 δmax.",
-        runs=lambda quick: [
-            Run(f"b{d}-{c}-{r}", scenario(c, r, d, quick), fairness_measures) for d in drains(quick) for c, r in MIXES
-        ],
-        derive=buffer_derive,
-        claims=(
-            Claim(
-                "unfair-at-1-deltamax",
-                "with a buffer draining in δmax (the paper's 1 BDP) Cx-TCP gets less than the fairness band: the "
-                "paper's fairness claim of Fig. 5 does not hold there",
-                "(ours; the paper's Fig. 5 reports fairness with 1 BDP, which drains in δmax here)",
-                "docs/congestion/cx.md, 'Buffer size'; seed001-fig5",
-                (Check("ratio_max_at_100", Below(0.7), "larger Cx/Reno ratio of the two mixes at 100 ms"),),
-                why=FAIR_WHY,
-                kind="ours",
-            ),
-            Claim(
-                "fair-from-1.5-deltamax",
-                "with a buffer draining in 1.5 δmax or more the mixes share fairly",
-                "(ours, docs/congestion/cx.md: 0.70/0.87 at 150 ms, 0.94/0.88 at 200 ms, one seed)",
-                "docs/congestion/cx.md, 'Buffer size'",
-                (
-                    Check("ratio_min_from_150", Between(0.7, 1.05), "smallest ratio, both mixes, drains ≥ 150 ms"),
-                    Check("ratio_max_from_150", AtMost(1.05), "largest"),
-                ),
-                why=FAIR_WHY,
-                kind="ours",
-                shows=tuple((f"b{d}-{c}-{r}.ratio", f"({c}, {r}) at {d} ms", "") for d in (150,) for c, r in MIXES),
-            ),
-        ),
-        figures=buffer_figures,
-        notes=lambda quick: (
-            NOTE
-            + f" Fig. 5's mixes (25 Mb/s, RTTs uniform in [30, 130] ms, 10 web transfers/s), {200 if quick else 500} "
-            f"s, "
-            "δmax fixed at 100 ms; buffers "
-            + ", ".join(f"{buffer_for(d)} packets ({d} ms)" for d in drains(quick))
-            + "."
-            + (" Quick version: 100 and 150 ms, 200 s." if quick else "")
-        ),
-        full_cost="≈3 min",
-    )
+declare(
+    "seed001-buffer",
+    runs=lambda quick: [
+        Run(f"b{d}-{c}-{r}", scenario(c, r, d, quick), fairness_measures) for d in drains(quick) for c, r in MIXES
+    ],
+    derive=buffer_derive,
+    figures=buffer_figures,
+    notes=lambda quick: (
+        NOTE + f" Fig. 5's mixes (25 Mb/s, RTTs uniform in [30, 130] ms, 10 web transfers/s), {200 if quick else 500} "
+        f"s, "
+        "δmax fixed at 100 ms; buffers "
+        + ", ".join(f"{buffer_for(d)} packets ({d} ms)" for d in drains(quick))
+        + "."
+        + (" Quick version: 100 and 150 ms, 200 s." if quick else "")
+    ),
 )

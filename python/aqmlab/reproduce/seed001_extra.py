@@ -31,23 +31,19 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from aqmlab.reproduce.declare import AtLeast, AtMost, Below, Between, Check, Claim, Declaration, Evidence, Run
-from aqmlab.reproduce.registry import register
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Evidence, Run
 from aqmlab.reproduce.seed001 import (
     CX,
     DELTA_TH_MS,
-    LOSS_RATIO_MAX,
     NOTE,
     PACKET_BITS,
-    PAPER,
     RENO,
     RTT_SPREAD,
-    UTILISATION_BAND,
     bdp_packets,
     both,
     delay_ms,
     dumbbell,
-    fairness_claim,
     fairness_figure,
     fairness_measures,
     flow_throughput,
@@ -61,8 +57,6 @@ from aqmlab.reproduce.seed001 import (
     web_group,
 )
 from aqmlab.reproduce.seed001_switching import (
-    LOSS_BASED_WHILE_PRESENT,
-    LOW_DELAY_WITHOUT_LOSS_BASED,
     phase_measures,
     timeline,
 )
@@ -70,8 +64,6 @@ from aqmlab.results import Results
 
 CX_HS = {"kind": "cx_highspeed"}
 HS = {"kind": "highspeed"}
-NAMES = {"cx": "Cx-TCP", "reno": "Reno", "cx_highspeed": "delay-based HS-TCP", "highspeed": "HS-TCP"}
-UTILISATION_WHY = "'95%-97%' in whole percent: 94.5-97.5 % (the old criterion was ≥ 93 % without an upper bound)"
 
 
 def utilisation_bins(results: Results, bin_s: float) -> tuple[np.ndarray, np.ndarray]:
@@ -205,85 +197,22 @@ def fig4_figures(out: Path, evidence: Evidence) -> list[str]:
     return [save(fig, out, "fig4.png")]
 
 
-register(
-    Declaration(
-        id="seed001-fig4",
-        paper=PAPER,
-        title="Fig. 4: utilisation, window fairness and convergence of Cx-TCP alone",
-        description="50 Mb/s, RTTs uniform in [30, 130] ms: 30 Cx-TCP flows keep the link 95-97 % utilised and reach "
-        "similar average windows; when flows enter (20 at 200 s) or leave (30 at 400 s) a flow's allocation "
-        "switches at once to the new equilibrium.",
-        runs=lambda quick: [
-            Run("homogeneous", homogeneous(quick), homogeneous_measures, keep=True),
-            Run("convergence", convergence(quick), convergence_measures(quick), keep=True),
-        ],
-        derive=fig4_derive,
-        claims=(
-            Claim(
-                "utilisation",
-                "(a) the link stays close to fully used",
-                "'very high level of 95%-97%', e.g. Fig. 4(a)",
-                "Section III-A3 (1), Fig. 4(a)",
-                (
-                    Check(
-                        "homogeneous.utilisation",
-                        Between(*[100 * b for b in UTILISATION_BAND]),
-                        "mean utilisation, second half",
-                        "%",
-                    ),
-                ),
-                why=UTILISATION_WHY,
-                shows=(
-                    ("homogeneous.utilisation_min", "lowest 1 s bin", "%"),
-                    ("homogeneous.delay_ms", "queueing delay", "ms"),
-                ),
-            ),
-            Claim(
-                "window-fairness",
-                "(b) flows with different RTTs reach similar average windows",
-                "'all achieve similar average window size'",
-                "Section III-A3 (2), Fig. 4(b)",
-                (Check("homogeneous.window_jain", AtLeast(0.95), "Jain's index of the mean windows"),),
-                why="ours (no number in the paper): Jain's index ≥ 0.95",
-                shows=(
-                    ("homogeneous.window_min", "smallest mean window", "packets"),
-                    ("homogeneous.window_max", "largest", "packets"),
-                ),
-            ),
-            Claim(
-                "follows-n",
-                "(c) the allocation follows the number of flows",
-                "'the allocation of bandwidth switches ... to the correct equilibria'",
-                "Section III-A3 (3), Fig. 4(c)",
-                (
-                    Check("share_min", AtLeast(0.75), "lowest rate / (C/N) over the phases"),
-                    Check("share_max", AtMost(1.25), "highest"),
-                ),
-                why="ours (no number in the paper): within 25 % of C/N in every phase",
-            ),
-            Claim(
-                "switch-immediate",
-                "(c) the switch is immediate",
-                "'switches instantaneously'",
-                "Section III-A3 (3), Fig. 4(c)",
-                (
-                    Check("settled_min", AtLeast(0.75), "mean 2-12 s after a change / rest of phase, lowest"),
-                    Check("settled_max", AtMost(1.25), "highest"),
-                ),
-                why="ours (no number in the paper): the first 10 s after the change within 25 % of the phase's mean",
-            ),
-        ),
-        figures=fig4_figures,
-        notes=lambda quick: (
-            NOTE
-            + f" (a)-(b): one {200 if quick else 500} s run of 30 Cx-TCP flows per seed, buffer "
-            "625 packets (1 BDP at 100 ms); (c): 31 flows, 20 more at {0:.0f} s, 30 leaving at {1:.0f} s, {2:.0f} s; "
-            "the selected flow has RTT 80 ms (ours) and its rate is estimated as cwnd/srtt every 100 ms.".format(
-                *CONVERGENCE[quick]
-            )
-        ),
-        full_cost="≈30 s",
-    )
+declare(
+    "seed001-fig4",
+    runs=lambda quick: [
+        Run("homogeneous", homogeneous(quick), homogeneous_measures, keep=True),
+        Run("convergence", convergence(quick), convergence_measures(quick), keep=True),
+    ],
+    derive=fig4_derive,
+    figures=fig4_figures,
+    notes=lambda quick: (
+        NOTE
+        + f" (a)-(b): one {200 if quick else 500} s run of 30 Cx-TCP flows per seed, buffer "
+        "625 packets (1 BDP at 100 ms); (c): 31 flows, 20 more at {0:.0f} s, 30 leaving at {1:.0f} s, {2:.0f} s; "
+        "the selected flow has RTT 80 ms (ours) and its rate is estimated as cwnd/srtt every 100 ms.".format(
+            *CONVERGENCE[quick]
+        )
+    ),
 )
 
 
@@ -318,24 +247,16 @@ def fig6_runs(quick: bool) -> list[Run]:
     return [Run("mix", scenario, fairness_measures, keep=True)]
 
 
-register(
-    Declaration(
-        id="seed001-fig6",
-        paper=PAPER,
-        title="Fig. 6: scalability, the (400, 200) mix of Cx-TCP and Reno at 500 Mb/s",
-        description="C/N as in the fairness test (25 Mb/s for 30 flows): 400 Cx-TCP and 200 Reno flows with 100 web "
-        "flows on a 500 Mb/s bottleneck keep the fairness of Fig. 5, with a slight bias to the loss-based flows.",
-        runs=fig6_runs,
-        claims=(fairness_claim("mix", "400-200", "Section III-A5, Fig. 6"),),
-        figures=lambda out, evidence: fairness_figure(out, evidence, ["mix"], "fig6.png", ("Cx-TCP", "Reno")),
-        notes=lambda quick: (
-            NOTE
-            + " {0:.0f} Mb/s, ({1}, {2}) flows, {4:.0f} web transfers/s, buffer 1 BDP at 100 ms, {3:.0f} s; throughput "
-            "per flow over its life, normalised by the largest.".format(*fig6_size(quick), fig6_size(quick)[0] / 5e6)
-            + (" Quick: a fifth of the paper's size, same C/N." if quick else "")
-        ),
-        full_cost="≈5 min",
-    )
+declare(
+    "seed001-fig6",
+    runs=fig6_runs,
+    figures=lambda out, evidence: fairness_figure(out, evidence, ["mix"], "fig6.png", ("Cx-TCP", "Reno")),
+    notes=lambda quick: (
+        NOTE
+        + " {0:.0f} Mb/s, ({1}, {2}) flows, {4:.0f} web transfers/s, buffer 1 BDP at 100 ms, {3:.0f} s; throughput "
+        "per flow over its life, normalised by the largest.".format(*fig6_size(quick), fig6_size(quick)[0] / 5e6)
+        + (" Quick: a fifth of the paper's size, same C/N." if quick else "")
+    ),
 )
 
 
@@ -415,56 +336,18 @@ def fig11_figures(out: Path, evidence: Evidence) -> list[str]:
     return [save(fig, out, "fig11.png")]
 
 
-register(
-    Declaration(
-        id="seed001-fig11",
-        paper=PAPER,
-        title="Fig. 11: 30 Cx-TCP flows against 30 Reno flows over RED, two bottlenecks",
-        description="The parking lot of Fig. 9 (half the flows cross both links): with Cx-TCP everywhere the average "
-        "throughput of the flows is similar to that of a RED network with Cx-TCP's parameters.",
-        runs=fig11_runs,
-        derive=fig11_derive,
-        claims=(
-            Claim(
-                "similar-throughput",
-                "the average throughput with Cx-TCP is similar to that with RED",
-                "'the performance ... in terms of average throughput is similar to RED AQM'",
-                "Section V-A, Fig. 11",
-                (
-                    Check("ratio_both", Between(0.8, 1.25), "Cx-TCP / RED, flows crossing both links"),
-                    Check("ratio_second", Between(0.8, 1.25), "Cx-TCP / RED, second link only"),
-                ),
-                why="ours (no number in the paper): 'similar' as within a factor 1.25 either way",
-            ),
-            Claim(
-                "same-split",
-                "the split between the two paths is the same",
-                "'similar fairness properties to that of a RED network'",
-                "Section V-A",
-                (Check("split_ratio", Between(0.8, 1.2), "two-link/one-link split, Cx-TCP over RED's"),),
-                why="ours: within 20 %",
-                shows=(("cx.split", "Cx-TCP split", ""), ("red.split", "RED split", "")),
-            ),
-            Claim(
-                "low-delay",
-                "with Cx-TCP the queueing delay stays low",
-                "'the queueing delay can be kept at low levels'",
-                "Section V-A",
-                (Check("cx_delay_worst", Below(DELTA_TH_MS), "Cx-TCP, worse link", "ms"),),
-                why="below δth",
-                shows=(("red.link1_delay_ms", "RED link1", "ms"), ("red.link2_delay_ms", "RED link2", "ms")),
-            ),
-        ),
-        figures=fig11_figures,
-        notes=lambda quick: (
-            NOTE + " Parking lot of seed001-fig9 (12.5 Mb/s with 155 packets, 25 Mb/s with 310, 5 ms each), 15 flows "
-            "crossing "
-            f"both links and 15 the second only, no web traffic, {200 if quick else 500} s. RED: min_th/max_th = 5/20 "
-            f"ms "
-            "of the link rate (7.8/31.3 and 15.6/62.5 packets), max_p 0.05, gentle, automatic q_weight."
-        ),
-        full_cost="≈20 s",
-    )
+declare(
+    "seed001-fig11",
+    runs=fig11_runs,
+    derive=fig11_derive,
+    figures=fig11_figures,
+    notes=lambda quick: (
+        NOTE + " Parking lot of seed001-fig9 (12.5 Mb/s with 155 packets, 25 Mb/s with 310, 5 ms each), 15 flows "
+        "crossing "
+        f"both links and 15 the second only, no web traffic, {200 if quick else 500} s. RED: min_th/max_th = 5/20 "
+        f"ms "
+        "of the link rate (7.8/31.3 and 15.6/62.5 packets), max_p 0.05, gentle, automatic q_weight."
+    ),
 )
 
 
@@ -494,44 +377,6 @@ def fig12_rates(quick: bool) -> list[float]:
     return [25e6] if quick else [25e6, 250e6]
 
 
-def fig12_claims() -> tuple[Claim, ...]:
-    claims = []
-    for rate in (25e6, 250e6):
-        label = f"{rate / 1e6:g}"
-        ours = rate != 25e6
-        claims += [
-            Claim(
-                f"low-delay-{label}",
-                f"{label} Mb/s: delay-based HS-TCP keeps the queueing delay low",
-                "(ours: the same at a rate where HighSpeed's window law is active)"
-                if ours
-                else "'the ability to keep the queueing delay low in a homogeneous scenario'",
-                "Section V-B, Fig. 12",
-                (Check(f"cx{label}.delay_ms", Below(DELTA_TH_MS), "mean queueing delay", "ms"),),
-                why="below δth",
-                shows=((f"cx{label}.window", "mean cwnd", "packets"), (f"hs{label}.delay_ms", "standard HS-TCP", "ms")),
-                full_only=ours,
-                kind="ours" if ours else "claim",
-            ),
-            Claim(
-                f"utilisation-{label}",
-                f"{label} Mb/s: the link stays busy with delay-based HS-TCP",
-                "'95%-97%' in all reported experiments" + ("; ours: asked at the higher rate" if ours else ""),
-                "Section III-A3 (1), V-B",
-                (
-                    Check(
-                        f"cx{label}.utilisation", Between(*[100 * b for b in UTILISATION_BAND]), "mean utilisation", "%"
-                    ),
-                ),
-                why=UTILISATION_WHY,
-                shows=((f"hs{label}.utilisation", "standard HS-TCP", "%"),),
-                full_only=ours,
-                kind="ours" if ours else "claim",
-            ),
-        ]
-    return tuple(claims)
-
-
 def fig12_figures(out: Path, evidence: Evidence) -> list[str]:
     rates = fig12_rates(evidence.quick)
     labels = [(f"{r / 1e6:g}", kind) for r in rates for kind in ("cx", "hs")]
@@ -553,66 +398,46 @@ def fig12_figures(out: Path, evidence: Evidence) -> list[str]:
     return [save(fig, out, "fig12.png")]
 
 
-register(
-    Declaration(
-        id="seed001-fig12",
-        paper=PAPER,
-        title="Fig. 12: delay-based HS-TCP keeps the queueing delay low (30 flows)",
-        description="30 HS-TCP flows extended with the Cx backoff on the single bottleneck of Section III-A keep the "
-        "queueing delay low; standard HS-TCP fills the buffer.",
-        runs=lambda quick: [
-            Run(f"{name}{rate / 1e6:g}", hs_homogeneous(rate, kind, 100.0 if quick else 500.0), hs_measures)
-            for rate in fig12_rates(quick)
-            for name, kind in (("cx", "cx_highspeed"), ("hs", "highspeed"))
-        ],
-        claims=fig12_claims(),
-        figures=fig12_figures,
-        notes=lambda quick: (
-            NOTE
-            + f" 30 flows, RTT 100 ms, buffer 1 BDP, {100 if quick else 500} s, measured over the second half. HS-TCP "
-            "(RFC 3649) is Reno below a window of 38 packets: at 25 Mb/s the windows are about 10 packets"
-            + ("." if quick else "; the 250 Mb/s runs (ours) put them near 100, where its law is active.")
-        ),
-        full_cost="≈1 min",
-    )
+declare(
+    "seed001-fig12",
+    runs=lambda quick: [
+        Run(f"{name}{rate / 1e6:g}", hs_homogeneous(rate, kind, 100.0 if quick else 500.0), hs_measures)
+        for rate in fig12_rates(quick)
+        for name, kind in (("cx", "cx_highspeed"), ("hs", "highspeed"))
+    ],
+    figures=fig12_figures,
+    notes=lambda quick: (
+        NOTE + f" 30 flows, RTT 100 ms, buffer 1 BDP, {100 if quick else 500} s, measured over the second half. HS-TCP "
+        "(RFC 3649) is Reno below a window of 38 packets: at 25 Mb/s the windows are about 10 packets"
+        + ("." if quick else "; the 250 Mb/s runs (ours) put them near 100, where its law is active.")
+    ),
 )
 
 
-register(
-    Declaration(
-        id="seed001-fig13",
-        paper=PAPER,
-        title="Fig. 13: fairness of delay-based HS-TCP with standard HS-TCP",
-        description="25 Mb/s, RTTs uniform in [30, 130] ms, 10 web flows: the (20, 10) and (10, 20) mixes of "
-        "delay-based and standard HS-TCP share fairly (normalised average throughput).",
-        runs=lambda quick: [
-            Run(
+declare(
+    "seed001-fig13",
+    runs=lambda quick: [
+        Run(
+            f"mix{a}-{b}",
+            two_kinds(
                 f"mix{a}-{b}",
-                two_kinds(
-                    f"mix{a}-{b}",
-                    {"cx_highspeed": a, "highspeed": b},
-                    rate=25e6,
-                    duration=100.0 if quick else 500.0,
-                    web_rate=10.0,
-                ),
-                fairness_measures,
-                keep=True,
-            )
-            for a, b in ((20, 10), (10, 20))
-        ],
-        claims=(
-            fairness_claim("mix20-10", "20-10", "Section V-B, Fig. 13(a)", ("delay-based HS-TCP", "HS-TCP")),
-            fairness_claim("mix10-20", "10-20", "Section V-B, Fig. 13(b)", ("delay-based HS-TCP", "HS-TCP")),
-        ),
-        figures=lambda out, evidence: fairness_figure(
-            out, evidence, ["mix20-10", "mix10-20"], "fig13.png", ("delay-based HS-TCP", "HS-TCP")
-        ),
-        notes=lambda quick: (
-            NOTE + f" As seed001-fig5 with HS-TCP: {100 if quick else 500} s, buffer 313 packets; "
-            "the caption names two mixes (the text says three; the third is not given)."
-        ),
-        full_cost="≈30 s",
-    )
+                {"cx_highspeed": a, "highspeed": b},
+                rate=25e6,
+                duration=100.0 if quick else 500.0,
+                web_rate=10.0,
+            ),
+            fairness_measures,
+            keep=True,
+        )
+        for a, b in ((20, 10), (10, 20))
+    ],
+    figures=lambda out, evidence: fairness_figure(
+        out, evidence, ["mix20-10", "mix10-20"], "fig13.png", ("delay-based HS-TCP", "HS-TCP")
+    ),
+    notes=lambda quick: (
+        NOTE + f" As seed001-fig5 with HS-TCP: {100 if quick else 500} s, buffer 313 packets; "
+        "the caption names two mixes (the text says three; the third is not given)."
+    ),
 )
 
 
@@ -620,46 +445,29 @@ def fig14_rates(quick: bool) -> list[float]:
     return [10e6, 25e6] if quick else [10e6, 25e6, 50e6, 75e6, 100e6]
 
 
-register(
-    Declaration(
-        id="seed001-fig14",
-        paper=PAPER,
-        title="Fig. 14: loss rate of 20 delay-based + 10 standard HS-TCP against 30 HS-TCP",
-        description="Capacities 10-100 Mb/s, RTTs uniform in [30, 130] ms, 10 web flows: the mix's loss rate is not "
-        "significantly above that of 30 standard HS-TCP flows.",
-        runs=lambda quick: [
-            Run(
-                f"{label}{rate / 1e6:g}",
-                two_kinds(label, counts, rate=rate, duration=100.0 if quick else 500.0, web_rate=10.0),
-                loss_measures,
-            )
-            for rate in fig14_rates(quick)
-            for label, counts in (("mix", {"cx_highspeed": 20, "highspeed": 10}), ("alone", {"highspeed": 30}))
-        ],
-        derive=loss_ratio_derive(fig14_rates),
-        claims=(
-            Claim(
-                "loss-not-worse",
-                "delay-based HS-TCP does not raise the loss rate",
-                "'no significant difference in network loss rate'",
-                "Section V-B, Fig. 14",
-                (Check("loss_ratio_worst", AtMost(LOSS_RATIO_MAX), "largest loss ratio mix / all HS-TCP"),),
-                why="as seed001-fig7: not worse at any capacity (ratio ≤ 1; was 1.2)",
-            ),
-        ),
-        figures=lambda out, evidence: loss_figure(
-            out,
-            evidence,
-            fig14_rates(evidence.quick),
-            "fig14.png",
-            ("20 delay-based + 10 standard HS-TCP", "30 standard HS-TCP"),
-        ),
-        notes=lambda quick: (
-            NOTE + f" As seed001-fig7 with HS-TCP: {100 if quick else 500} s runs measured over the "
-            "second half, buffer 1 BDP."
-        ),
-        full_cost="≈2 min",
-    )
+declare(
+    "seed001-fig14",
+    runs=lambda quick: [
+        Run(
+            f"{label}{rate / 1e6:g}",
+            two_kinds(label, counts, rate=rate, duration=100.0 if quick else 500.0, web_rate=10.0),
+            loss_measures,
+        )
+        for rate in fig14_rates(quick)
+        for label, counts in (("mix", {"cx_highspeed": 20, "highspeed": 10}), ("alone", {"highspeed": 30}))
+    ],
+    derive=loss_ratio_derive(fig14_rates),
+    figures=lambda out, evidence: loss_figure(
+        out,
+        evidence,
+        fig14_rates(evidence.quick),
+        "fig14.png",
+        ("20 delay-based + 10 standard HS-TCP", "30 standard HS-TCP"),
+    ),
+    notes=lambda quick: (
+        NOTE + f" As seed001-fig7 with HS-TCP: {100 if quick else 500} s runs measured over the "
+        "second half, buffer 1 BDP."
+    ),
 )
 
 
@@ -685,35 +493,11 @@ def fig15_scenario() -> dict[str, Any]:
     )
 
 
-register(
-    Declaration(
-        id="seed001-fig15",
-        paper=PAPER,
-        title="Fig. 15: on/off switching, 20 delay-based HS-TCP and 10 intermittent HS-TCP",
-        description="25 Mb/s, RTTs uniform in [30, 130] ms: while the standard HS-TCP flows are present the "
-        "delay-based flows operate loss-based (high delay, losses); before and after, the queueing delay is low.",
-        runs=lambda quick: [Run("onoff", fig15_scenario(), phase_measures(), keep=True)],
-        claims=(
-            Claim(
-                "low-delay-without-hs",
-                "without standard HS-TCP the delay-based flows keep the delay low",
-                "'revert back to the low-queueing delay operation'",
-                "Section V-B, Fig. 15",
-                LOW_DELAY_WITHOUT_LOSS_BASED,
-                why="as seed001-fig8",
-            ),
-            Claim(
-                "loss-based-with-hs",
-                "with standard HS-TCP present they operate loss-based",
-                "'able to detect the presence of loss-based flows'",
-                "Section V-B, Fig. 15",
-                LOSS_BASED_WHILE_PRESENT,
-            ),
-        ),
-        figures=lambda out, evidence: timeline(out, {"seed 1": evidence.kept["onoff"]}, "fig15.png", [None]),
-        notes=NOTE + " One 500 s run per seed (quick and full are the same; quick: 2 seeds): 10 HS-TCP flows enter "
-        "0.5 s apart from 100 s and leave 5 s apart from 250 s; phases 50-100, 110-250 and 350-500 s; buffer 313 "
-        "packets.",
-        full_cost="≈15 s",
-    )
+declare(
+    "seed001-fig15",
+    runs=lambda quick: [Run("onoff", fig15_scenario(), phase_measures(), keep=True)],
+    figures=lambda out, evidence: timeline(out, {"seed 1": evidence.kept["onoff"]}, "fig15.png", [None]),
+    notes=NOTE + " One 500 s run per seed (quick and full are the same; quick: 2 seeds): 10 HS-TCP flows enter "
+    "0.5 s apart from 100 s and leave 5 s apart from 250 s; phases 50-100, 110-250 and 350-500 s; buffer 313 "
+    "packets.",
 )

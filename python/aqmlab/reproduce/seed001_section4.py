@@ -20,9 +20,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from aqmlab.fluid.models.cx_tcp import backoff
-from aqmlab.reproduce.declare import Above, Below, Between, Check, Claim, Computed, Declaration, Printed
-from aqmlab.reproduce.registry import register
-from aqmlab.reproduce.seed001 import PAPER, save
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Computed
+from aqmlab.reproduce.seed001 import save
 from aqmlab.reproduce.seed001_analysis import (
     leaves_region_b,
     max_delay_based_flows,
@@ -79,55 +79,12 @@ def lemmas(out: Path, quick: bool) -> Computed:
     )
 
 
-register(
-    Declaration(
-        id="seed001-lemmas",
-        paper=PAPER,
-        title="Lemmas 4.1-4.3: the homogeneous example C = 100 Mb/s, N = 400, RTT 200 ms",
-        description="The fluid model (2)-(4) of the example after Lemma 4.1 has one equilibrium in region A, which is "
-        "stable (Lemma 4.2), and one in region B, which is unstable (Lemma 4.3).",
-        compute=lemmas,
-        claims=(
-            Claim(
-                "two-equilibria",
-                "the example has one equilibrium in region A and one in region B",
-                "C = 100 Mb/s, RTT = 200 ms, N = 400, δmin 5, δth 20, δmax 100 ms, pmax 0.05 'has the properties "
-                "claimed'",
-                "Section IV, Comment after Lemma 4.1",
-                (
-                    Check("equilibria_in_a", Printed("1"), "equilibria in (δmin, δth]"),
-                    Check("equilibria_in_b", Printed("1"), "equilibria in (δth, δmax)"),
-                ),
-                why="the paper says 'the properties claimed in Lemma 4.3'; the properties are Lemma 4.1's (one "
-                "equilibrium in each region), with Lemmas 4.2-4.3 on their stability",
-                shows=(("delay_a_ms", "region A at", "ms"), ("delay_b_ms", "region B at", "ms")),
-            ),
-            Claim(
-                "a-stable",
-                "the region-A equilibrium is locally asymptotically stable",
-                "Lemma 4.2",
-                "Section IV, Lemma 4.2",
-                (Check("eigen_a", Below(0), "largest real part of the Jacobian's eigenvalues", "1/s"),),
-            ),
-            Claim(
-                "b-unstable",
-                "the region-B equilibrium is unstable",
-                "Lemma 4.3",
-                "Section IV, Lemma 4.3",
-                (
-                    Check("eigen_b", Above(0), "largest real part of the Jacobian's eigenvalues", "1/s"),
-                    Check("delay_from_above_ms", Above(100), "delay 60 s after starting 1 % above it", "ms"),
-                    Check("delay_from_below_minus_a_ms", Between(-1, 1), "60 s after 1 % below it, minus A's", "ms"),
-                ),
-                why="Lemma 4.3's set S lies above the equilibrium: from there the queue grows past δmax "
-                "(unbounded: the model has no buffer); from below the system falls to region A (within 1 ms, ours)",
-            ),
-        ),
-        notes="Fluid model `cx-tcp` (eqs. 2-4, docs/fluid.md) with the example's parameters; C = 100 Mb/s is 12 500 "
-        "packets/s of 1000 bytes (Table I's size, ours for Section IV: with 1500-byte packets there is no region-A "
-        "equilibrium at N = 400). Stability from the eigenvalues of the Jacobian (the model has no feedback delay).",
-        full_cost="≈5 s",
-    )
+declare(
+    "seed001-lemmas",
+    compute=lemmas,
+    notes="Fluid model `cx-tcp` (eqs. 2-4, docs/fluid.md) with the example's parameters; C = 100 Mb/s is 12 500 "
+    "packets/s of 1000 bytes (Table I's size, ours for Section IV: with 1500-byte packets there is no region-A "
+    "equilibrium at N = 400). Stability from the eigenvalues of the Jacobian (the model has no feedback delay).",
 )
 
 
@@ -171,39 +128,13 @@ def theorem44(out: Path, quick: bool) -> Computed:
     return Computed(values, [save(fig, out, "theorem44.png")], "Fixed points found: " + notes + ".", data)
 
 
-def theorem_claim(key: str) -> Claim:
-    label = NETWORKS[key][0]
-    return Claim(
-        f"{key}-one-stable",
-        f"{label}: exactly one fixed point is asymptotically stable, every other one unstable",
-        "'only one asymptotically stable fixed point. Each other fixed point is unstable.'",
-        "Section IV, Theorem 4.4",
-        (
-            Check(f"{key}_stable", Printed("1"), "stable fixed points"),
-            Check(f"{key}_stable_all_a", Printed("1"), "of them with every route in region A"),
-            Check(f"{key}_least_unstable", Above(0), "smallest largest-Re λ of the others", "1/s"),
-        ),
-        why="the theorem assumes the stable equilibrium left of δth for every route; the enumeration is "
-        "multi-start (not a proof that no fixed point was missed)",
-        shows=((f"{key}_fixed_points", "fixed points found", ""),),
-    )
-
-
-register(
-    Declaration(
-        id="seed001-theorem44",
-        paper=PAPER,
-        title="Theorem 4.4: one asymptotically stable fixed point in a network of bottlenecks",
-        description="Every fixed point of eqs. (16), (17), (22) on two parking lots, found by enumeration and "
-        "classified by its Jacobian: only the one with every route in region A is stable.",
-        compute=theorem44,
-        claims=tuple(theorem_claim(key) for key in NETWORKS),
-        notes="Fluid model `cx-tcp-network` (eqs. 16, 17, 22; K = pmax/δth, K̃ = pmax/(δmax − δth), p0 = K̃ δmax). "
-        "Fixed points: for every choice of eq. (20) or (21) per route and every set of bottleneck links, eq. (19)'s "
-        "balance solved from 7^links starts; a point counts when each route's δ lies in its branch's region and idle "
-        "links carry at most their capacity. Classified by the eigenvalues of the Jacobian of eqs. (16)-(17) in the "
-        "windows and the bottleneck queues. The theorem's proof also assumes RTT_i + δ_i constant near the "
-        "equilibria; the model keeps the delay in the RTT.",
-        full_cost="≈20 s",
-    )
+declare(
+    "seed001-theorem44",
+    compute=theorem44,
+    notes="Fluid model `cx-tcp-network` (eqs. 16, 17, 22; K = pmax/δth, K̃ = pmax/(δmax − δth), p0 = K̃ δmax). "
+    "Fixed points: for every choice of eq. (20) or (21) per route and every set of bottleneck links, eq. (19)'s "
+    "balance solved from 7^links starts; a point counts when each route's δ lies in its branch's region and idle "
+    "links carry at most their capacity. Classified by the eigenvalues of the Jacobian of eqs. (16)-(17) in the "
+    "windows and the bottleneck queues. The theorem's proof also assumes RTT_i + δ_i constant near the "
+    "equilibria; the model keeps the delay in the RTT.",
 )

@@ -11,14 +11,12 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from aqmlab.reproduce.declare import Above, AtMost, Below, Between, Check, Claim, Declaration, Run
-from aqmlab.reproduce.registry import register
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Run
 from aqmlab.reproduce.seed001 import (
     CX,
     DELTA_TH_MS,
-    FAIR_WHY,
     NOTE,
-    PAPER,
     RENO,
     RTT_SPREAD,
     binned,
@@ -38,20 +36,6 @@ from aqmlab.results import Results
 
 #: Fig. 8/10 phases (s): before the Reno flows, with all of them, after the last has left.
 PHASES = {"before": (50.0, 100.0), "with": (110.0, 250.0), "gap": (300.0, 350.0), "after": (350.0, 500.0)}
-
-
-#: The on/off claims of Figs. 8 and 15: delay below δth and no loss before (50-100 s) and after
-#: (350-500 s) the loss-based flows, delay above δth with losses while they are present (110-250 s).
-LOW_DELAY_WITHOUT_LOSS_BASED = (
-    Check("onoff.delay_before", Below(DELTA_TH_MS), "delay 50-100 s", "ms"),
-    Check("onoff.delay_after", Below(DELTA_TH_MS), "delay 350-500 s", "ms"),
-    Check("onoff.loss_before", AtMost(0.01), "loss before", "%"),
-    Check("onoff.loss_after", AtMost(0.01), "loss after", "%"),
-)
-LOSS_BASED_WHILE_PRESENT = (
-    Check("onoff.delay_with", Above(DELTA_TH_MS), "delay 110-250 s", "ms"),
-    Check("onoff.loss_with", Above(0), "loss 110-250 s", "%"),
-)
 
 
 def phase_measures(link: str | None = None, prefix: str = ""):
@@ -82,48 +66,38 @@ def timeline(out: Path, results: dict[str, Results], name: str, links: list[str 
     return [save(fig, out, name)]
 
 
-register(
-    Declaration(
-        id="seed001-fig8",
-        paper=PAPER,
-        title="Fig. 8: on/off switching, 20 Cx-TCP flows and 10 intermittent Reno flows",
-        description="25 Mb/s, RTTs uniform in [30, 130] ms: while the Reno flows are present (100-300 s) the Cx-TCP "
-        "flows behave as loss-based TCP (high queueing delay, losses); before and after, they keep the delay below "
-        "δth without loss.",
-        runs=lambda quick: [Run("onoff", on_off(), phase_measures(), keep=True)],
-        claims=(
-            Claim(
-                "low-delay-without-reno",
-                "without Reno flows the Cx-TCP flows keep the delay low",
-                "'keep the queueing delay below a certain threshold (δth)', no loss",
-                "Section III-A7, Fig. 8",
-                LOW_DELAY_WITHOUT_LOSS_BASED,
-                why="'no loss' read as below 0.01 % (ours: 1 s bins of the figure cannot show less)",
-            ),
-            Claim(
-                "loss-based-with-reno",
-                "with Reno flows present the Cx-TCP flows switch to loss-based operation",
-                "high queueing delay and losses between 100 and 300 s",
-                "Section III-A7, Fig. 8",
-                LOSS_BASED_WHILE_PRESENT,
-                why="loss-based operation is Region B: delay above δth, and losses",
-            ),
-            Claim(
-                "switches-back",
-                "the switch back happens by itself after the Reno flows leave",
-                "delay-based operation resumes after 300 s",
-                "Section III-A7, Fig. 8",
-                (Check("onoff.delay_after", Below(DELTA_TH_MS), "delay 350-500 s", "ms"),),
-                shows=(("onoff.delay_gap", "300-350 s", "ms"),),
-            ),
-        ),
-        figures=lambda out, evidence: timeline(out, {"seed 1": evidence.kept["onoff"]}, "fig8.png", [None]),
-        notes=NOTE + " One 500 s run per seed (quick and full are the same; quick: 2 seeds). Phases: 50-100 s before "
-        "the Reno flows, 110-250 s with all of them, 350-500 s after; buffer 1 BDP at RTT 100 ms (312 packets). With "
-        "250 packets (1 BDP at the mean RTT) the 20 Cx-TCP flows alone spent about 40-80 s at 70 ms before returning "
-        "to Region A, so the before-phase claim depends on this choice.",
-        full_cost="≈15 s",
-    )
+declare(
+    "seed001-fig8",
+    runs=lambda quick: [Run("onoff", on_off(), phase_measures(), keep=True)],
+    figures=lambda out, evidence: timeline(out, {"seed 1": evidence.kept["onoff"]}, "fig8.png", [None]),
+    notes=NOTE + " One 500 s run per seed (quick and full are the same; quick: 2 seeds). Phases: 50-100 s before "
+    "the Reno flows, 110-250 s with all of them, 350-500 s after; buffer 1 BDP at RTT 100 ms (312 packets). With "
+    "250 packets (1 BDP at the mean RTT) the 20 Cx-TCP flows alone spent about 40-80 s at 70 ms before returning "
+    "to Region A, so the before-phase claim depends on this choice.",
+)
+
+
+def pert_derive(m: dict[str, dict[str, float]], quick: bool) -> dict[str, float]:
+    """PERT's loss (with Reno present) and queueing delay (after it leaves) minus Cx-TCP's."""
+    return {
+        "loss_with_pert_minus_cx": m["pert"]["loss_with"] - m["cx"]["loss_with"],
+        "delay_after_pert_minus_cx": m["pert"]["delay_after"] - m["cx"]["delay_after"],
+    }
+
+
+declare(
+    "seed001-pert",
+    runs=lambda quick: [
+        Run("cx", on_off(), phase_measures(), keep=True),
+        Run("pert", on_off({"kind": "pert"}), phase_measures(), keep=True),
+    ],
+    derive=pert_derive,
+    figures=lambda out, evidence: timeline(
+        out, {"Cx-TCP (seed 1)": evidence.kept["cx"], "PERT (seed 1)": evidence.kept["pert"]}, "pert.png", [None]
+    ),
+    notes=NOTE + " Fig. 8's on/off scenario run twice: with 20 Cx-TCP flows and with 20 PERT flows (aqmlab's PERT, "
+    "Bhandarkar et al. 2007, with its defaults; docs/scenario.md). One 500 s run per seed (quick and full are "
+    "the same; quick: 2 seeds); phases 50-100 s, 110-250 s (Reno present) and 350-500 s.",
 )
 
 
@@ -158,67 +132,22 @@ def fig9_runs(quick: bool) -> list[Run]:
     ]
 
 
-register(
-    Declaration(
-        id="seed001-fig9",
-        paper=PAPER,
-        title="Fig. 9: two bottlenecks, 30 Cx-TCP flows against the (20, 10) mix",
-        description="Parking lot (12.5 Mb/s, 155 packets; 25 Mb/s, 310 packets; 5 ms each), half the flows crossing "
-        "both links and half the second only: Cx-TCP alone keeps the delay below δth at both bottlenecks; with Reno "
-        "flows it fills the queues and shares fairly.",
-        runs=fig9_runs,
-        claims=(
-            Claim(
-                "low-delay-alone",
-                "Cx-TCP alone keeps the delay below δth at each bottleneck",
-                "'keep queueing delay below the δth threshold at each of the bottlenecks'",
-                "Section III-B1, Fig. 9 (upper row)",
-                (
-                    Check("cx.link1_delay_ms", Below(DELTA_TH_MS), "link1 delay", "ms"),
-                    Check("cx.link2_delay_ms", Below(DELTA_TH_MS), "link2 delay", "ms"),
-                ),
-            ),
-            Claim(
-                "queues-fill-with-reno",
-                "with Reno flows Cx-TCP turns loss-based and the queues fill at each bottleneck",
-                "'switches to a loss-based operation, filling the queues at each bottleneck'",
-                "Section III-B1, Fig. 9 (lower row)",
-                (
-                    Check("mix.link1_delay_ms", Above(DELTA_TH_MS), "link1 delay", "ms"),
-                    Check("mix.link2_delay_ms", Above(DELTA_TH_MS), "link2 delay", "ms"),
-                    Check("mix.link1_loss", Above(0), "link1 loss", "%"),
-                    Check("mix.link2_loss", Above(0), "link2 loss", "%"),
-                ),
-                why="loss-based operation at both: delay above δth and losses (buffers drain in 99 ms each)",
-            ),
-            Claim(
-                "fair-each-path",
-                "the overall fairness with Reno is preserved",
-                "'preserving the overall fairness with standard TCP counterparts'",
-                "Section III-B1, Fig. 9(f)",
-                (
-                    Check("mix.ratio_both", Between(0.7, 1.3), "Cx/Reno, two-link path"),
-                    Check("mix.ratio_second", Between(0.7, 1.3), "Cx/Reno, second link only"),
-                ),
-                why=FAIR_WHY.replace("0.7-1.05 (slightly below 1, at most 5 % above)", "0.7-1.3")
-                + " (the paper names no bias here, so the band is symmetric in the ratio's spread)",
-            ),
-        ),
-        figures=lambda out, evidence: timeline(
-            out,
-            {"30 Cx-TCP": evidence.kept["cx"], "20 Cx-TCP + 10 Reno": evidence.kept["mix"]},
-            "fig9.png",
-            ["link1", "link2"],
-        ),
-        notes=lambda quick: (
-            NOTE
-            + f" Runs of {200 if quick else 500} s measured over the second half. 15 flows cross both links and 15 the "
-            "second only (the paper: 'half of all flows traversing both'); in the mix 10 Cx-TCP and 5 Reno on each "
-            "path, "
-            "plus 10 web flows per bottleneck ('10 mice flows'). Throughput per flow over its life."
-        ),
-        full_cost="≈30 s",
-    )
+declare(
+    "seed001-fig9",
+    runs=fig9_runs,
+    figures=lambda out, evidence: timeline(
+        out,
+        {"30 Cx-TCP": evidence.kept["cx"], "20 Cx-TCP + 10 Reno": evidence.kept["mix"]},
+        "fig9.png",
+        ["link1", "link2"],
+    ),
+    notes=lambda quick: (
+        NOTE
+        + f" Runs of {200 if quick else 500} s measured over the second half. 15 flows cross both links and 15 the "
+        "second only (the paper: 'half of all flows traversing both'); in the mix 10 Cx-TCP and 5 Reno on each "
+        "path, "
+        "plus 10 web flows per bottleneck ('10 mice flows'). Throughput per flow over its life."
+    ),
 )
 
 
@@ -250,44 +179,12 @@ def fig10_derive(m: dict[str, dict[str, float]], quick: bool) -> dict[str, float
     return {"link2_delay_worst": max(run[f"link2_delay_{name}"] for name in ("before", "with", "after"))}
 
 
-register(
-    Declaration(
-        id="seed001-fig10",
-        paper=PAPER,
-        title="Fig. 10: two bottlenecks, 10 intermittent Reno flows at the first",
-        description="Parking lot of Fig. 9 with 20 Cx-TCP flows (5 crossing both links, 15 on the second) and 10 "
-        "Reno flows on the first link from 100 to 300 s: only the first bottleneck turns loss-based; the second "
-        "stays in low-delay operation throughout.",
-        runs=lambda quick: [Run("onoff", fig10_scenario(), fig10_measures, keep=True)],
-        derive=fig10_derive,
-        claims=(
-            Claim(
-                "first-turns-loss-based",
-                "the first bottleneck turns loss-based while the Reno flows are there",
-                "high queueing delay (and nonzero loss) at the first bottleneck, 100-300 s",
-                "Section III-B2, Fig. 10",
-                (
-                    Check("onoff.link1_delay_with", Above(DELTA_TH_MS), "link1 delay with Reno", "ms"),
-                    Check("onoff.link1_loss_with", Above(0), "link1 loss with Reno", "%"),
-                    Check("onoff.link1_delay_before", Below(DELTA_TH_MS), "link1 before", "ms"),
-                    Check("onoff.link1_delay_after", Below(DELTA_TH_MS), "link1 after", "ms"),
-                ),
-            ),
-            Claim(
-                "second-stays-low",
-                "the second bottleneck stays in low-delay operation",
-                "'the 15 delay-based flows at the second bottleneck stay in the low-queueing-delay regime'",
-                "Section III-B2, Fig. 10",
-                (Check("link2_delay_worst", Below(DELTA_TH_MS), "link2 delay, worst phase", "ms"),),
-                shows=(("onoff.link2_loss_with", "link2 loss with Reno", "%"),),
-            ),
-        ),
-        figures=lambda out, evidence: timeline(
-            out, {"seed 1": evidence.kept["onoff"]}, "fig10.png", ["link1", "link2"]
-        ),
-        notes=NOTE + " One 500 s run per seed (quick and full are the same; quick: 2 seeds). The paper's wording "
-        "places 5 Cx-TCP flows at the first bottleneck and 15 at the second; we let the 5 cross both links and the "
-        "Reno flows cross the first only.",
-        full_cost="≈15 s",
-    )
+declare(
+    "seed001-fig10",
+    runs=lambda quick: [Run("onoff", fig10_scenario(), fig10_measures, keep=True)],
+    derive=fig10_derive,
+    figures=lambda out, evidence: timeline(out, {"seed 1": evidence.kept["onoff"]}, "fig10.png", ["link1", "link2"]),
+    notes=NOTE + " One 500 s run per seed (quick and full are the same; quick: 2 seeds). The paper's wording "
+    "places 5 Cx-TCP flows at the first bottleneck and 15 at the second; we let the 5 cross both links and the "
+    "Reno flows cross the first only.",
 )

@@ -26,8 +26,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from aqmlab.reproduce.declare import Above, AtLeast, AtMost, Check, Claim, Declaration, Evidence, Run
-from aqmlab.reproduce.registry import register
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Evidence, Run
 from aqmlab.results import Results
 
 PAPER = "seed 002 (general primal-dual congestion control and E-RED)"
@@ -35,10 +35,6 @@ PACKET_BYTES = 1040
 #: "Stable" virtual queue: coefficient of variation after the transient at most this (ours: the
 #: paper's "oscillates around its equilibrium very slightly" has no number).
 STABLE_CV = 0.05
-STABLE_WHY = (
-    "ours (no number in the paper): 'stable, the virtual queue oscillates around its equilibrium very slightly' "
-    "read as a coefficient of variation of the 0.1 s virtual-queue samples after the transient of at most 0.05"
-)
 
 
 def buffer_packets(rate_bps: float) -> int:
@@ -208,63 +204,6 @@ def red_against_ered_derive(m: dict[str, dict[str, float]], quick: bool) -> dict
     return out
 
 
-def red_against_ered_claims(key: str) -> tuple[Claim, ...]:
-    name = NETWORK_NAMES[key]
-    where = "Section V-A, Figs. 2-5, Table I"
-    return (
-        Claim(
-            f"{key}-red-unstable",
-            f"{name}: RED is unstable, its queue hits zero and the full buffer frequently",
-            "'the queue length hits zero and the full buffer size frequently'",
-            where,
-            (
-                Check(f"{key}-red.empty", AtLeast(5), "RED queue empty", "%"),
-                Check(f"{key}-red.near_full", AtLeast(5), "RED queue within 10 % of its maximum", "%"),
-            ),
-            why="ours (no number in the paper): 'frequently' as at least 5 % of the 0.1 s samples each",
-            shows=((f"{key}-red.queue_std", "RED queue std", "packets"),),
-        ),
-        Claim(
-            f"{key}-ered-stable",
-            f"{name}: E-RED's virtual queue oscillates only slightly around its equilibrium",
-            "'the virtual queue length oscillates around its equilibrium very slightly'",
-            where,
-            (Check(f"{key}-ered.virtual_cv", AtMost(STABLE_CV), "virtual queue CV"),),
-            why=STABLE_WHY,
-            shows=((f"{key}-ered.virtual_mean", "virtual queue mean", "packets"),),
-        ),
-        Claim(
-            f"{key}-smaller-queue",
-            f"{name}: E-RED keeps a smaller real queue than RED",
-            "smaller Avg(qlen) and Std(qlen) (Table I; its numbers did not survive the extraction)",
-            where,
-            (
-                Check(f"{key}_queue_mean_reduction", Above(0), "Avg(qlen) RED − E-RED", "packets"),
-                Check(f"{key}_queue_std_reduction", Above(0), "Std(qlen) RED − E-RED", "packets"),
-            ),
-            shows=(
-                (f"{key}-ered.queue_mean", "E-RED Avg(qlen)", "packets"),
-                (f"{key}-red.queue_mean", "RED Avg(qlen)", "packets"),
-            ),
-        ),
-        Claim(
-            f"{key}-throughput",
-            f"{name}: E-RED's throughput is higher and less oscillatory",
-            "'a higher and less oscillatory throughput' than RED",
-            "Section V-A (Fig. 5 text; 'higher bandwidth utilization')",
-            (
-                Check(f"{key}_throughput_std_reduction", Above(0), "std of 0.1 s throughput RED − E-RED", "%"),
-                Check(f"{key}_throughput_gain", Above(0), "mean throughput E-RED − RED", "%"),
-            ),
-            why="both words of the paper: the std and the mean of the throughput in 0.1 s samples, % of C",
-            shows=(
-                (f"{key}-ered.throughput_mean", "E-RED mean", "%"),
-                (f"{key}-red.throughput_mean", "RED mean", "%"),
-            ),
-        ),
-    )
-
-
 def plot_runs(runs: dict[str, Results], path: Path, *, virtual: bool = True, link: str | None = None) -> None:
     rows = 3 if virtual else 2
     fig, axes = plt.subplots(rows, 1, figsize=(10, 2.3 * rows + 0.5), sharex=True, constrained_layout=True)
@@ -294,27 +233,19 @@ def fig2_5_figures(out: Path, evidence: Evidence) -> list[str]:
     return names
 
 
-register(
-    Declaration(
-        id="seed002-fig2-5",
-        paper=PAPER,
-        title="Figs. 2-5 and Table I: RED against E-RED, large capacity and large delay",
-        description="RED oscillates (queue hits 0 and the buffer) where E-RED holds its virtual queue steady, with "
-        "a smaller real queue and a higher, steadier throughput; Table I's averages for both.",
-        runs=lambda quick: [
-            Run(f"{key}-{kind}", network(key, kind, quick), measures, keep=True)
-            for key in NETWORKS
-            for kind in ("red", "ered")
-        ],
-        derive=red_against_ered_derive,
-        claims=red_against_ered_claims("lc") + red_against_ered_claims("ld"),
-        figures=fig2_5_figures,
-        notes=lambda quick: (
-            LC_NOTE + " " + LD_NOTE + " Large delay: 60 s, statistics over 20-60 s (ours). "
-            "Table I's numbers did not survive the text extraction; the data holds ours." + (SCALED if quick else "")
-        ),
-        full_cost="≈2 min",
-    )
+declare(
+    "seed002-fig2-5",
+    runs=lambda quick: [
+        Run(f"{key}-{kind}", network(key, kind, quick), measures, keep=True)
+        for key in NETWORKS
+        for kind in ("red", "ered")
+    ],
+    derive=red_against_ered_derive,
+    figures=fig2_5_figures,
+    notes=lambda quick: (
+        LC_NOTE + " " + LD_NOTE + " Large delay: 60 s, statistics over 20-60 s (ours). "
+        "Table I's numbers did not survive the text extraction; the data holds ours." + (SCALED if quick else "")
+    ),
 )
 
 
@@ -323,31 +254,9 @@ def fig6_figures(out: Path, evidence: Evidence) -> list[str]:
     return ["ered-aq.png"]
 
 
-register(
-    Declaration(
-        id="seed002-fig6",
-        paper=PAPER,
-        title="Fig. 6: E-RED-aq in the large-capacity and large-delay networks",
-        description="E-RED on the averaged virtual queue (w = 0.001, γ = 0.9) also stabilises TCP-Reno.",
-        runs=lambda quick: [Run(f"{key}-aq", network(key, "aq", quick), measures, keep=True) for key in NETWORKS],
-        claims=tuple(
-            Claim(
-                f"{key}-aq-stable",
-                f"{NETWORK_NAMES[key]}: E-RED-aq's virtual queue is stable",
-                "'E-RED-aq is also stable with TCP-Reno'",
-                "Section V-B, Fig. 6",
-                (Check(f"{key}-aq.virtual_cv", AtMost(STABLE_CV), "virtual queue CV"),),
-                why=STABLE_WHY,
-                shows=(
-                    (f"{key}-aq.virtual_mean", "virtual queue mean", "packets"),
-                    (f"{key}-aq.queue_mean", "real queue mean", "packets"),
-                    (f"{key}-aq.throughput_mean", "throughput", "%"),
-                ),
-            )
-            for key in NETWORKS
-        ),
-        figures=fig6_figures,
-        notes=lambda quick: "Section V-B: " + LC_NOTE + " " + LD_NOTE + (SCALED if quick else ""),
-        full_cost="≈1 min",
-    )
+declare(
+    "seed002-fig6",
+    runs=lambda quick: [Run(f"{key}-aq", network(key, "aq", quick), measures, keep=True) for key in NETWORKS],
+    figures=fig6_figures,
+    notes=lambda quick: "Section V-B: " + LC_NOTE + " " + LD_NOTE + (SCALED if quick else ""),
 )

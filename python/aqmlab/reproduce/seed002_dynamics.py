@@ -17,13 +17,11 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from aqmlab.reproduce.declare import Above, AtLeast, AtMost, Between, Check, Claim, Declaration, Evidence, Run
-from aqmlab.reproduce.registry import register
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Evidence, Run
+from aqmlab.reproduce.figures import saved
 from aqmlab.reproduce.seed002 import (
     PACKET_BYTES,
-    PAPER,
-    STABLE_CV,
-    STABLE_WHY,
     dumbbell,
     ered_queue,
     measures,
@@ -93,43 +91,16 @@ def fig7_figures(out: Path, evidence: Evidence) -> list[str]:
         axis.axvline(event, color="grey", ls="--", lw=0.8)
     axis.set(xlabel="time (s)", ylabel="virtual queue (packets)", title="UDP 30 Mb/s in at 50 s, out at 70 s (seed 1)")
     axis.grid(alpha=0.3)
-    fig.savefig(out / "udp-in-out.png", dpi=110)
-    plt.close(fig)
-    return ["udp-in-out.png"]
+    return saved(fig, out, "udp-in-out.png")
 
 
-register(
-    Declaration(
-        id="seed002-fig7",
-        paper=PAPER,
-        title="Fig. 7: a UDP flow joins at 50 s and leaves at 70 s",
-        description="100 Mb/s, 200 Reno flows, RTTs 20-100 ms, E-RED: the virtual queue's transient response to "
-        "the UDP flow is fast.",
-        runs=lambda quick: [Run("udp", udp_scenario(), settling, keep=True)],
-        claims=(
-            Claim(
-                "fast-transient",
-                "the transient response is fast when the available bandwidth changes suddenly",
-                "'the transient response is fast'",
-                "Section V-C, Fig. 7",
-                (
-                    Check("udp.settle_join", AtMost(2.0), "90 % of the step after the join", "s"),
-                    Check("udp.settle_leave", AtMost(2.0), "90 % of the step after the leave", "s"),
-                ),
-                why="ours (no number in the paper): within 2 s, about 30 mean RTTs, of the 0.5 s moving mean",
-                shows=(
-                    ("udp.level_before", "median virtual queue before", "packets"),
-                    ("udp.level_during", "during", "packets"),
-                    ("udp.level_after", "after", "packets"),
-                ),
-            ),
-        ),
-        figures=fig7_figures,
-        notes="Section V-C: 100 Mb/s, 200 Reno flows, RTTs uniform in [20, 100] ms, E-RED-iq (α = 1, γ = 0.95, "
-        "p_min = 0.0005); the UDP rate is ours (30 Mb/s: the text keeps only 'a fixed rate of 3'). Quick and full "
-        "versions are the same 100 s run (quick: 2 seeds).",
-        full_cost="≈15 s",
-    )
+declare(
+    "seed002-fig7",
+    runs=lambda quick: [Run("udp", udp_scenario(), settling, keep=True)],
+    figures=fig7_figures,
+    notes="Section V-C: 100 Mb/s, 200 Reno flows, RTTs uniform in [20, 100] ms, E-RED-iq (α = 1, γ = 0.95, "
+    "p_min = 0.0005); the UDP rate is ours (30 Mb/s: the text keeps only 'a fixed rate of 3'). Quick and full "
+    "versions are the same 100 s run (quick: 2 seeds).",
 )
 
 # --- Fig. 8: the adaptation gain -----------------------------------------------------------------
@@ -170,64 +141,19 @@ def fig8_figures(out: Path, evidence: Evidence) -> list[str]:
         axis.set(ylabel="virtual queue", title=f"α = {alpha:g} (seed 1)")
         axis.grid(alpha=0.3)
     axes[-1].set_xlabel("time (s)")
-    fig.savefig(out / "alpha.png", dpi=110)
-    plt.close(fig)
-    return ["alpha.png"]
+    return saved(fig, out, "alpha.png")
 
 
-register(
-    Declaration(
-        id="seed002-fig8",
-        paper=PAPER,
-        title="Fig. 8: the adaptation gain α = 2, 4, 8",
-        description="200 Mb/s, 200 Reno flows, RTTs 20-100 ms, E-RED (p_min 0.0005, p_max 0.1, γ = 0.9): the virtual "
-        "queue oscillates more as α grows, and the system is unstable at α = 8.",
-        runs=lambda quick: [
-            Run(f"alpha{alpha:g}", alpha_scenario(alpha, quick), measures, keep=True) for alpha in ALPHAS
-        ],
-        derive=alpha_derive,
-        claims=(
-            Claim(
-                "oscillation-grows-with-alpha",
-                "the virtual queue oscillates more as α increases",
-                "'as α increases, the virtual queue shows higher oscillation' (α = 2, 4, 8)",
-                "Section V-D, Fig. 8",
-                (
-                    Check("cv_rise_2_to_4", Above(0), "virtual queue CV α = 4 − α = 2"),
-                    Check("cv_rise_4_to_8", Above(0), "CV α = 8 − α = 4"),
-                ),
-                shows=tuple((f"alpha{a:g}.virtual_cv", f"CV α = {a:g}", "") for a in ALPHAS),
-            ),
-            Claim(
-                "alpha8-unstable",
-                "α = 8 is unstable",
-                "'when α = 8, the system is unstable'",
-                "Section V-D, Fig. 8",
-                (
-                    Check("alpha8.virtual_cv", Above(STABLE_CV), "virtual queue CV α = 8"),
-                    Check("cv_8_over_1", AtLeast(3), "CV α = 8 / CV α = 1"),
-                ),
-                why="the stability reading of seed002-fig2-5 (" + STABLE_WHY + "), and at least three times the CV "
-                "at α = 1, which the paper calls stable (ours)",
-                shows=(("alpha8.empty", "real queue empty at α = 8", "%"),),
-            ),
-            Claim(
-                "alpha1-stable",
-                "α = 1 also stabilises the system",
-                "'We have shown that α = 1 also stabilizes the system'",
-                "Section V-D",
-                (Check("alpha1.virtual_cv", AtMost(STABLE_CV), "virtual queue CV α = 1"),),
-                why=STABLE_WHY,
-            ),
-        ),
-        figures=fig8_figures,
-        notes=lambda quick: (
-            "Section V-D: RTTs uniform in [20, 100] ms; statistics over 20 s to the end. α = 1 is "
-            "added as the reference the paper calls stable (Sections V-A, V-D)."
-            + (" Quick version: 100 Mb/s and 100 flows (the same rate per flow), 40 s." if quick else "")
-        ),
-        full_cost="≈1 min",
-    )
+declare(
+    "seed002-fig8",
+    runs=lambda quick: [Run(f"alpha{alpha:g}", alpha_scenario(alpha, quick), measures, keep=True) for alpha in ALPHAS],
+    derive=alpha_derive,
+    figures=fig8_figures,
+    notes=lambda quick: (
+        "Section V-D: RTTs uniform in [20, 100] ms; statistics over 20 s to the end. α = 1 is "
+        "added as the reference the paper calls stable (Sections V-A, V-D)."
+        + (" Quick version: 100 Mb/s and 100 flows (the same rate per flow), 40 s." if quick else "")
+    ),
 )
 
 # --- Fig. 9: HighSpeed TCP -------------------------------------------------------------------------
@@ -265,37 +191,16 @@ def fig9_figures(out: Path, evidence: Evidence) -> list[str]:
         axis.plot(trace.column("time_s").to_numpy()[rows], trace.column("cwnd").to_numpy()[rows], lw=0.8)
     axis.set(xlabel="time (s)", ylabel="window (packets)", title="HighSpeed TCP over E-RED, 3 users (seed 1)")
     axis.grid(alpha=0.3)
-    fig.savefig(out / "hstcp-windows.png", dpi=110)
-    plt.close(fig)
-    return ["hstcp-windows.png"]
+    return saved(fig, out, "hstcp-windows.png")
 
 
-register(
-    Declaration(
-        id="seed002-fig9",
-        paper=PAPER,
-        title="Fig. 9: three HighSpeed TCP flows with E-RED",
-        description="3 users, 10 Mb/s of capacity per user, RTT 200 ms: the average throughput per user over 75 s "
-        "is about 0.8 of the per-user capacity.",
-        runs=lambda quick: [Run("hstcp", highspeed_scenario(), per_user_share, keep=True)],
-        claims=(
-            Claim(
-                "throughput-0.8",
-                "E-RED with HighSpeed TCP gives a reasonably high throughput",
-                "'The average throughput per user measured over 75 seconds is 0.8 .' (the unit was lost: the "
-                "per-user capacity)",
-                "Section V-E, Fig. 9",
-                (Check("hstcp.share_mean", Between(0.75, 0.85), "mean throughput per user / 10 Mb/s"),),
-                why="the printed 0.8 at its one decimal",
-                shows=(("hstcp.share_min", "smallest user", ""), ("hstcp.share_max", "largest user", "")),
-            ),
-        ),
-        figures=fig9_figures,
-        notes="Section V-E: the per-user capacity and RTT are the paper's; the buffer (60 packets, 2.5 ms of 30 Mb/s "
-        "is only 9) and access links are ours; measured over the last 75 s of 100 s. Quick and full versions are the "
-        "same run (quick: 2 seeds).",
-        full_cost="≈5 s",
-    )
+declare(
+    "seed002-fig9",
+    runs=lambda quick: [Run("hstcp", highspeed_scenario(), per_user_share, keep=True)],
+    figures=fig9_figures,
+    notes="Section V-E: the per-user capacity and RTT are the paper's; the buffer (60 packets, 2.5 ms of 30 Mb/s "
+    "is only 9) and access links are ours; measured over the last 75 s of 100 s. Quick and full versions are the "
+    "same run (quick: 2 seeds).",
 )
 
 # --- Figs. 11-12: the six-router network ----------------------------------------------------------
@@ -339,44 +244,14 @@ def fig12_figures(out: Path, evidence: Evidence) -> list[str]:
     return ["r2-r4.png"]
 
 
-register(
-    Declaration(
-        id="seed002-fig12",
-        paper=PAPER,
-        title="Figs. 11-12: E-RED in the six-router, 500-flow network",
-        description="Five paths of 100 Reno flows each over 100 Mb/s inter-router links: E-RED stabilises every "
-        "link; the virtual queue of R2-R4 settles.",
-        runs=lambda quick: [Run("network", network_from_example(quick), network_measures, keep=True)],
-        claims=(
-            Claim(
-                "r2r4-stable",
-                "the virtual queue of R2-R4 is stable",
-                "'E-RED stabilizes TCP-Reno for this multi-link multi-path multi-flow network'",
-                "Section V-F, Fig. 12",
-                (Check("network.r2r4_virtual_cv", AtMost(STABLE_CV), "R2-R4 virtual queue CV"),),
-                why=STABLE_WHY,
-                shows=(
-                    ("network.r2r4_virtual_mean", "mean", "packets"),
-                    ("network.r2r4_throughput", "throughput", "%"),
-                ),
-            ),
-            Claim(
-                "every-link-alike",
-                "the other inter-router links behave alike",
-                "'those of the other inter-router links show similar behavior'",
-                "Section V-F",
-                (Check("network.worst_loaded_cv", AtMost(STABLE_CV), "largest CV over links where E-RED acts"),),
-                why=STABLE_WHY + "; on every link whose virtual queue averages above b_min",
-                shows=(("network.loaded_links", "links where E-RED acts", ""),),
-            ),
-        ),
-        figures=fig12_figures,
-        notes=lambda quick: (
-            "Section V-F with the topology and paths of examples/seed002-fig11-network.toml (paths "
-            "read from the garbled text), every inter-router link running E-RED-iq (α = 1, γ = 0.95, p_min = 0.0005, "
-            "buffer 2.5 ms = 30 packets, ECN), Reno with ECN and max window 1000, 1040-byte packets; 60 s, statistics "
-            "over 20-60 s." + (" Quick version: 30 s, statistics over 15-30 s." if quick else "")
-        ),
-        full_cost="≈20 s",
-    )
+declare(
+    "seed002-fig12",
+    runs=lambda quick: [Run("network", network_from_example(quick), network_measures, keep=True)],
+    figures=fig12_figures,
+    notes=lambda quick: (
+        "Section V-F with the topology and paths of examples/seed002-fig11-network.toml (paths "
+        "read from the garbled text), every inter-router link running E-RED-iq (α = 1, γ = 0.95, p_min = 0.0005, "
+        "buffer 2.5 ms = 30 packets, ECN), Reno with ECN and max window 1000, 1040-byte packets; 60 s, statistics "
+        "over 20-60 s." + (" Quick version: 30 s, statistics over 15-30 s." if quick else "")
+    ),
 )

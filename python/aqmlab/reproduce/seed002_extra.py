@@ -23,23 +23,22 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from aqmlab.reproduce.declare import Above, AtMost, Check, Claim, Declaration, Evidence, Printed, Run
-from aqmlab.reproduce.registry import register
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Evidence, Run
+from aqmlab.reproduce.figures import saved
 from aqmlab.reproduce.seed002 import (
     LC_NOTE,
     PACKET_BYTES,
-    PAPER,
+    SCALED,
     STABLE_CV,
-    STABLE_WHY,
     buffer_packets,
     dumbbell,
     ered_queue,
     measures,
+    network,
     reno_group,
 )
 from aqmlab.reproduce.seed002_analysis import (
-    PAPER_RED_SPAN,
-    PAPER_SCALED_SPAN,
     gamma_threshold,
     red_thresholds,
     redvq_chain,
@@ -131,97 +130,23 @@ def redvq_figures(out: Path, evidence: Evidence) -> list[str]:
         axis.set(ylabel="virtual queue (packets)", title=f"{label} (seed 1)")
         axis.grid(alpha=0.3)
     axes[-1].set_xlabel("time (s)")
-    fig.savefig(out / "redvq.png", dpi=110)
-    plt.close(fig)
-    return ["redvq.png"]
+    return saved(fig, out, "redvq.png")
 
 
-register(
-    Declaration(
-        id="seed002-redvq",
-        paper=PAPER,
-        title="Section V-A: RED on a virtual queue, with RED's thresholds and 120 times larger",
-        description="REDvq with RED's parameters is unstable, because its link adaptation is far faster than "
-        "Theorem III.2 allows (max_th − min_th ≥ 13 584 needed at 1 Gb/s); 120-fold thresholds (a span of 14 400) "
-        "are stable.",
-        runs=redvq_runs,
-        derive=redvq_derive,
-        claims=(
-            Claim(
-                "chain-p-star",
-                "at E-RED's equilibrium virtual queue the marking probability is 0.0442",
-                "b̃* ≈ 27 000 packets, p_min = 0.0005 → 0.0442",
-                "Section V-A (after Table I)",
-                (Check("chain_p_star", Printed("0.0442"), "p* from E-RED's profile at 27 000 packets"),),
-                why="eq. (35) with aqmlab's gain κ = α/(C·D), D = 100 ms the scenario's largest RTT "
-                "(docs/queues/ered.md), "
-                "at the printed 27 000; the printed numbers need D = 50 ms (tests/reproduce/test_seed002_extra.py)",
-            ),
-            Claim(
-                "chain-bound",
-                "Theorem III.2 limits the link adaptation speed to 7.36e-6 per packet",
-                "7.36 × 10⁻⁶",
-                "Section V-A (after Table I)",
-                (Check("chain_slope_bound", Printed("0.00000736"), "κ p*", "1/packet"),),
-                why="the slope of E-RED's profile at equilibrium with α = 1, at the printed three digits",
-            ),
-            Claim(
-                "chain-span",
-                "RED needs max_th − min_th ≥ 13 584 to respect the bound",
-                "13 584",
-                "Section V-A (after Table I)",
-                (Check("chain_red_span_needed", Printed("13584"), "max_p / (κ p*)", "packets"),),
-                why="max_p = 0.1 over the bound, at the printed integer",
-            ),
-            Claim(
-                "ered-virtual-queue",
-                "E-RED's equilibrium virtual queue at 1 Gb/s with 2000 flows",
-                "≈ 27 000 packets",
-                "Section V-A, Fig. 3",
-                (Check("ered_virtual_queue_1gbps", Printed("27000", slack=500), "E-RED virtual queue", "packets"),),
-                why="'27 000' read to two significant digits (± 500; the printed trailing zeros are not digits of "
-                "precision: the value is read off a figure); quick: the 1/10-scale run times 10",
-                shows=(
-                    ("ered.mark_probability", "mean traced marking probability", ""),
-                    ("red_span_needed_at_ours", "span RED would need there", "packets"),
-                ),
-            ),
-            Claim(
-                "redvq-unstable",
-                "REDvq with RED's thresholds is unstable",
-                f"'REDvq is unstable' (span {120} ≪ {PAPER_RED_SPAN:.0f})",
-                "Section V-A (after Table I)",
-                (Check("redvq.virtual_cv", Above(STABLE_CV), "virtual queue CV"),),
-                why=STABLE_WHY + ", exceeded",
-                shows=(("redvq.throughput_mean", "throughput", "%"),),
-            ),
-            Claim(
-                "redvq120-stable",
-                "REDvq with 120-fold thresholds is stable",
-                f"'the system is stable' with a span of {PAPER_SCALED_SPAN:.0f} > {PAPER_RED_SPAN:.0f}"
-                " (runs not shown)",
-                "Section V-A (after Table I)",
-                (Check("redvq120.virtual_cv", AtMost(STABLE_CV), "virtual queue CV"),),
-                why=STABLE_WHY,
-                shows=(
-                    ("redvq120.virtual_mean", "mean", "packets"),
-                    ("redvq120.throughput_mean", "throughput", "%"),
-                    ("ered.virtual_cv", "E-RED's CV", ""),
-                ),
-            ),
-        ),
-        figures=redvq_figures,
-        notes=lambda quick: (
-            "Section V-A: "
-            + LC_NOTE
-            + " REDvq: RED(buffer/5, 3·buffer/5), max_p 0.1, automatic q_weight, ECN, on the virtual queue "
-            "at γ = 0.95; "
-            "the 120-fold run multiplies both thresholds by 120. 40 s per run, statistics over 20-40 s (the 120-fold "
-            "virtual queue takes longer than E-RED's to fill)."
-            + (" Quick version scaled by 1/10 in capacity and flows (the same rate per flow)." if quick else "")
-        ),
-        full_cost="≈2 min",
-    )
+declare(
+    "seed002-redvq",
+    runs=redvq_runs,
+    derive=redvq_derive,
+    figures=redvq_figures,
+    notes=lambda quick: (
+        "Section V-A: "
+        + LC_NOTE
+        + " REDvq: RED(buffer/5, 3·buffer/5), max_p 0.1, automatic q_weight, ECN, on the virtual queue "
+        "at γ = 0.95; "
+        "the 120-fold run multiplies both thresholds by 120. 40 s per run, statistics over 20-40 s (the 120-fold "
+        "virtual queue takes longer than E-RED's to fill)."
+        + (" Quick version scaled by 1/10 in capacity and flows (the same rate per flow)." if quick else "")
+    ),
 )
 
 
@@ -286,55 +211,65 @@ def gamma_figures(out: Path, evidence: Evidence) -> list[str]:
     axis.set(xlabel="γ", ylabel="virtual queue CV", yscale="log", title="150 Mb/s, E-RED-iq, α = 1")
     axis.grid(alpha=0.3)
     axis.legend(fontsize=8)
-    fig.savefig(out / "gamma.png", dpi=110)
-    plt.close(fig)
-    return ["gamma.png"]
+    return saved(fig, out, "gamma.png")
 
 
-register(
-    Declaration(
-        id="seed002-gamma",
-        paper=PAPER,
-        title="Section V-D: the γ thresholds 0.93 (100 flows) and 0.97 (250 flows) at 150 Mb/s",
-        description="E-RED is stable for γ up to a threshold and unstable above it; at 150 Mb/s the threshold is "
-        "0.93 with 100 flows and 0.97 with 250 (more flows, larger threshold).",
-        runs=gamma_runs,
-        derive=gamma_derive,
-        claims=tuple(
-            Claim(
-                f"threshold-{flows}",
-                f"{flows} flows: stable up to a threshold γ, unstable above",
-                f"unstable for γ > {paper}, stable for γ ≤ {paper}",
-                "Section V-D (simulations not shown)",
-                (Check(f"threshold_n{flows}", Printed(f"{paper}"), "largest γ with every γ up to it stable"),),
-                why="the threshold per seed on the 0.01 grid, mean over the seeds, at the printed two decimals; "
-                "stable: " + STABLE_WHY,
-                shows=tuple((f"{gamma_key(flows, g)}.virtual_cv", f"CV at γ = {g:.2f}", "") for g in GAMMAS_FULL[::3]),
-                full_only=True,
-            )
-            for flows, paper in GAMMA_FLOWS.items()
-        )
-        + (
-            Claim(
-                "threshold-rises-with-flows",
-                "the threshold rises with the number of flows",
-                "0.93 with 100 flows, 0.97 with 250",
-                "Section V-D",
-                (Check("threshold_rise", Above(0), "threshold with 250 flows − with 100"),),
-            ),
-        ),
-        figures=gamma_figures,
-        notes=lambda quick: (
-            "Section V-D: 150 Mb/s, 100 or 250 Reno flows, RTTs uniform in [20, 100] ms, 5 ms "
-            "bottleneck, E-RED-iq α = 1, p_min 0.0005, p_max 0.1 (ours: the text keeps only C, N and the thresholds), "
-            f"{'30' if quick else '40'} s per run, statistics over the last two thirds; γ in "
-            f"{list(GAMMAS_QUICK if quick else GAMMAS_FULL)}."
-            + (
-                " Quick version: three γ values, so the thresholds are checked in the full version only."
-                if quick
-                else ""
-            )
-        ),
-        full_cost="≈8 min",
-    )
+declare(
+    "seed002-gamma",
+    runs=gamma_runs,
+    derive=gamma_derive,
+    figures=gamma_figures,
+    notes=lambda quick: (
+        "Section V-D: 150 Mb/s, 100 or 250 Reno flows, RTTs uniform in [20, 100] ms, 5 ms "
+        "bottleneck, E-RED-iq α = 1, p_min 0.0005, p_max 0.1 (ours: the text keeps only C, N and the thresholds), "
+        f"{'30' if quick else '40'} s per run, statistics over the last two thirds; γ in "
+        f"{list(GAMMAS_QUICK if quick else GAMMAS_FULL)}."
+        + (" Quick version: three γ values, so the thresholds are checked in the full version only." if quick else "")
+    ),
+)
+
+
+# --- Section V-D: "p_min only changes the initial setup time" --------------------------------
+
+#: The smaller p_min, a tenth of the paper's (still below the equilibrium price).
+PMIN_FACTOR = 0.1
+
+
+def pmin_scenario(factor: float, quick: bool) -> dict[str, Any]:
+    """Section V-A's large-capacity network under E-RED-iq with p_min scaled by `factor`."""
+    scenario = network("lc", "ered", quick)
+    queue = scenario["topology"]["bottleneck"]["queue"]
+    queue["p_min"] = queue["p_min"] * factor
+    scenario["name"] = f"lc-ered-pmin{factor:g}"
+    return scenario
+
+
+def setup_measures(results: Results) -> dict[str, float]:
+    """`measures` and the setup time: the first time the virtual queue reaches 90 % of its mean
+    over the measurement window, s."""
+    out = measures(results)
+    samples = results.link_samples()
+    reached = samples["time_s"][samples["virtual_queue"] >= 0.9 * out["virtual_mean"]]
+    out["setup_s"] = float(reached[0]) if reached.size else float("nan")
+    return out
+
+
+def pmin_derive(m: dict[str, dict[str, float]], quick: bool) -> dict[str, float]:
+    """The smaller p_min's setup time minus the paper's p_min's, s."""
+    return {"setup_longer_s": m["pmin-tenth"]["setup_s"] - m["pmin-paper"]["setup_s"]}
+
+
+declare(
+    "seed002-pmin",
+    runs=lambda quick: [
+        Run("pmin-paper", pmin_scenario(1.0, quick), setup_measures),
+        Run("pmin-tenth", pmin_scenario(PMIN_FACTOR, quick), setup_measures),
+    ],
+    derive=pmin_derive,
+    notes=lambda quick: (
+        LC_NOTE
+        + f" Run again with p_min = {PMIN_FACTOR:g} × 0.0005 (below the equilibrium price: both runs settle); the "
+        "setup time is the first time the virtual queue reaches 90 % of its mean over 10-39 s."
+        + (SCALED if quick else "")
+    ),
 )

@@ -29,8 +29,8 @@ from aqmlab.design import QueueLaw, equilibrium, recommended, red, rtt_map  # no
 from aqmlab.design.plots import plot_laws  # noqa: E402
 from aqmlab.design.validation import bottleneck_scenario, engine_tcp  # noqa: E402
 from aqmlab.reproduce import seed003_config, seed003_estimator, seed003_queue_law  # noqa: E402, F401
-from aqmlab.reproduce.declare import AtLeast, AtMost, Between, Check, Claim, Declaration, Evidence, Run  # noqa: E402
-from aqmlab.reproduce.registry import register  # noqa: E402
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Evidence, Run  # noqa: E402
 from aqmlab.reproduce.seed003_measures import (  # noqa: E402
     crossings_per_second,
     full_swings,
@@ -133,112 +133,6 @@ def derive(measured: dict[str, dict[str, float]], quick: bool) -> dict[str, floa
     return out
 
 
-CLAIMS = (
-    Claim(
-        "fig8-operating-point",
-        "10 flows: the measured operating point (p_m, q̄_m) is close to the intersection of G and H",
-        '"the average RED operating point is close to the intersection of the queue law and RED control curves"',
-        "Section II-C, Fig. 8",
-        (
-            Check("converging.queue_error", Between(-CLOSE, CLOSE), "average queue: (measured − predicted)/predicted"),
-            Check("converging.p_error", Between(-CLOSE, CLOSE), "drop rate: (measured − predicted)/predicted"),
-        ),
-        why='"close" read as within 10 % of the predicted value, in q and in p (no number in the paper); q̄_m is '
-        "the mean of RED's average",
-        shows=(
-            ("converging.predicted_queue", "predicted q̄_s", "packets"),
-            ("converging.average", "measured q̄_m", "packets"),
-            ("converging.predicted_p", "predicted p_s", ""),
-            ("converging.drop_rate", "measured p_m", ""),
-        ),
-    ),
-    Claim(
-        "fig10-moderate-variation",
-        "10 flows: the instantaneous and the average queue vary moderately around the equilibrium",
-        '"they have indeed a moderate variation around the equilibrium point"',
-        "Section II-D, Fig. 10",
-        (
-            Check(
-                "converging.average_between_thresholds", AtLeast(0.99), "share of the average between q_min and q_max"
-            ),
-            Check("converging.empty_to_full_share", AtMost(0.05), "share of 2 s windows with the queue empty and full"),
-        ),
-        why="ours (no number in the paper): the average stays on the linear part of H (≥ 99 % of the time) and "
-        "the queue does not swing from empty to full (≤ 5 % of 2 s windows), the contrast with Fig. 13",
-        shows=(("converging.cycle_low", "typical cycle from", "packets"), ("converging.cycle_high", "to", "packets")),
-    ),
-    Claim(
-        "fig11-equilibrium-beyond-pmax",
-        "60 flows: G meets H on its jump beyond p_max, and the RTT-step map does not settle",
-        '"the equilibrium point is situated beyond p_max = 0.1, i.e., on the horizontal line of the control law"',
-        "Section II-D, Figs. 11-12",
-        (
-            Check("beyond-pmax.on_jump", AtLeast(0.5), "G meets H on its jump (1 = yes)"),
-            Check("beyond-pmax.map_oscillates", AtLeast(0.5), "the RTT map oscillates (1 = yes)"),
-        ),
-        why="exact (model)",
-        shows=(
-            ("beyond-pmax.predicted_queue", "at q̄ =", "packets"),
-            ("beyond-pmax.predicted_p", "needing p =", ""),
-            ("beyond-pmax.map_last_swing", "last swing of the map", "packets"),
-        ),
-    ),
-    Claim(
-        "fig13-queue-empty-to-full",
-        "60 flows: the queue oscillates between 0 and the full buffer B, and the oscillations do not decay",
-        '"the queue size oscillates between 0 and full buffer size B, and ... the oscillations do not decrease '
-        'over time"',
-        "Section II-D, Fig. 13",
-        (
-            Check("beyond-pmax.cycle_low", AtMost(ENDS), "typical cycle's lowest queue (median over 2 s)", "packets"),
-            Check("beyond-pmax.cycle_high", AtLeast(BUFFER - ENDS), "typical cycle's highest queue", "packets"),
-            Check("beyond-pmax.swing_trend", AtLeast(0.9), "range late in the run / range early on"),
-        ),
-        why='"0" and "B" at the resolution of a queue plot: within 5 % of B (3.75 packets) of either end in a '
-        'typical 2 s window (two or more cycles); "do not decrease": the last quarter\'s range at least 90 % of '
-        "the first quarter's",
-        shows=(("beyond-pmax.empty_to_full_share", "share of 2 s windows from empty to full", ""),),
-    ),
-    Claim(
-        "fig12-average-about-qmax",
-        "60 flows: the average rises above q_max, the drops stop it, it falls below q_max and the queue grows again",
-        '"once q̄_e > q_max, p = 1 ... the average queue size begins to decrease ... After [it] drops below q_max '
-        '... the queue grows again"',
-        "Section II-D, Figs. 12-13 (average queue series)",
-        (
-            Check(
-                "beyond-pmax.average",
-                Between((1 - CLOSE) * MAX_TH, (1 + CLOSE) * MAX_TH),
-                "mean of the average",
-                "packets",
-            ),
-            Check("beyond-pmax.average_crossings_per_s", AtLeast(0.1), "upward crossings of q_max per second"),
-        ),
-        why="ours: the average stays close (10 %) to q_max = 37.5 and crosses it repeatedly (at least once in 10 s)",
-        shows=(("beyond-pmax.average_between_thresholds", "share of the average between the thresholds", ""),),
-    ),
-    Claim(
-        "section3-continuous-law",
-        "60 flows: with a linear segment from (q_max, p_max) to (B, 1) instead of the jump, the operating point is "
-        "the new intersection and the queue no longer swings from empty to full",
-        '"we strongly recommend against any discontinuity ... We recommend a linear segment from (p_max, q_max) '
-        'to (1, B)"',
-        "Section III (the law of Fig. 11's case with B = 2 q_max, i.e. gentle RED)",
-        (
-            Check("continuous.queue_error", Between(-CLOSE, CLOSE), "average queue: (measured − predicted)/predicted"),
-            Check("continuous.empty_to_full_share", AtMost(0.05), "share of 2 s windows with the queue empty and full"),
-        ),
-        why='the paper recommends the law without simulating it; we check that the model\'s point holds ("close": '
-        "10 %) and the Fig. 13 swing is gone (as Fig. 10: ≤ 5 % of 2 s windows)",
-        shows=(
-            ("continuous.predicted_queue", "predicted q̄_s", "packets"),
-            ("continuous.cycle_low", "typical cycle from", "packets"),
-            ("continuous.cycle_high", "to", "packets"),
-        ),
-    ),
-)
-
-
 def figures(out: Path, evidence: Evidence) -> list[str]:
     fig, axes = plt.subplots(1, len(CASES), figsize=(5.2 * len(CASES), 4.2), constrained_layout=True)
     traces, trace_axes = plt.subplots(len(CASES), 1, figsize=(10, 7.5), constrained_layout=True)
@@ -274,20 +168,4 @@ def note(quick: bool) -> str:
     )
 
 
-register(
-    Declaration(
-        id="seed003-fig8-13",
-        paper=PAPER,
-        title="Figs. 8-13: RED's operating point and the queue and average in time, converging and beyond p_max",
-        description="RED(12.5, 37.5, 0.1), B = 75, M = 500 B, w = 0.002: with few flows the operating point is the "
-        "intersection of G and H and the queue and its average vary moderately; when the intersection lies on the "
-        "jump beyond p_max, the queue oscillates between empty and full and the average about q_max; Section III's "
-        "continuous law removes the oscillation.",
-        runs=runs,
-        derive=derive,
-        claims=CLAIMS,
-        figures=figures,
-        notes=note,
-        full_cost="≈1 min",
-    )
-)
+declare("seed003-fig8-13", runs=runs, derive=derive, figures=figures, notes=note)

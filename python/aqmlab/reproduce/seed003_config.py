@@ -27,8 +27,8 @@ import numpy as np
 
 from aqmlab.design import QueueLaw, Range, operating_points, red_config
 from aqmlab.design.validation import bottleneck_scenario, engine_tcp
-from aqmlab.reproduce.declare import Above, AtLeast, AtMost, Below, Check, Claim, Computed, Declaration, Run
-from aqmlab.reproduce.registry import register
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Computed, Run
 
 PAPER = "seed 003 (A study of AQM: RED as a feedback system)"
 PACKET_BYTES = 512  # the paper's example M_ave
@@ -103,53 +103,11 @@ def compute_laws(out: Path, quick: bool) -> Computed:
     return Computed(values, notes="Configurations (512-byte packets): " + "; ".join(lines) + ".")
 
 
-def law_claims() -> tuple[Claim, ...]:
-    claims = [
-        Claim(
-            "queue-law-range",
-            "G_max (n_max, M_max, R_o,min) bounds every queue law of the range from above, G_min from below",
-            '"G_max(p) ≥ G(p) for all p ... G_min(p) ≤ G(p) for all p"',
-            "Section III, Fig. 15",
-            tuple(
-                Check(f"{env}.ordering", AtLeast(1.0 - 1e-12), f"{env}: share of grid points in order")
-                for env, *_ in ENVIRONMENTS
-            ),
-            why="exact: every point of a grid over n, M (256-1500 B), R_o and p (1e-4 to 0.5), queues compared as "
-            "delays q/c",
-        )
-    ]
-    for policy in POLICIES:
-        claims.append(
-            Claim(
-                f"{policy}-linear-part",
-                f"{policy}: with G_max and with G_min the operating point lies on the linear part (q̄_s < q_max)",
-                '"(p_max, q_max) above G_max"; the conditions then hold for any queue law in the range',
-                "Section III",
-                tuple(
-                    Check(f"{env}.{policy}.{end}.headroom", Above(0.0), f"{env}, {end}: q_max − q̄_s", "packets")
-                    for env, *_ in ENVIRONMENTS
-                    for end in ("G_max", "G_min")
-                ),
-                why="exact (model)",
-            )
-        )
-    return tuple(claims)
-
-
-register(
-    Declaration(
-        id="seed003-section3-laws",
-        paper=PAPER,
-        title="Section III: the range of queue laws and the two policies' operating points (model)",
-        description="The paper's example WAN (dial-up) and LAN traffic ranges: G_min ≤ G ≤ G_max over the range, and "
-        "the drop-conservative and delay-conservative configurations put the operating points of both extreme "
-        "queue laws on the linear part of the control law.",
-        compute=compute_laws,
-        claims=law_claims(),
-        notes="Line rates ours (1.5 Mb/s WAN, 10 Mb/s LAN); p_max = 0.1 (drop-conservative, Fig. 8's value); "
-        "d_max = 0.2 R_o,ave (delay-conservative, the paper's example).",
-        full_cost="≈2 s",
-    )
+declare(
+    "seed003-section3-laws",
+    compute=compute_laws,
+    notes="Line rates ours (1.5 Mb/s WAN, 10 Mb/s LAN); p_max = 0.1 (drop-conservative, Fig. 8's value); "
+    "d_max = 0.2 R_o,ave (delay-conservative, the paper's example).",
 )
 
 
@@ -201,71 +159,13 @@ def derive(measured: dict[str, dict[str, float]], quick: bool) -> dict[str, floa
     return out
 
 
-def packet_claims() -> tuple[Claim, ...]:
-    drop, delay = recommendation("wan", "drop-conservative"), recommendation("wan", "delay-conservative")
-    d_max_ms = 1e3 * DELAY_SHARE_OF_RTT * 0.1
-    return (
-        Claim(
-            "drop-conservative-below-design-point",
-            f"drop-conservative (p_max = 0.1, q_max = {drop.max_th:.1f}): with the range's traffic the operating "
-            "point stays below (p_max, q_max)",
-            'q_max = 1.2 G_max(p_max), "to provide space for statistical fluctuations"',
-            "Section III",
-            tuple(
-                Check(f"drop-{extreme}.{what}_headroom", Above(0.0), f"{extreme}: {label}", unit)
-                for extreme, *_ in EXTREMES
-                for what, label, unit in (
-                    ("queue", "q_max − measured average", "packets"),
-                    ("p", "p_max − measured drop rate", ""),
-                )
-            ),
-            why="exact reading of the design rule: the measured point must not pass the design point",
-        ),
-        Claim(
-            "delay-conservative-keeps-delay",
-            f"delay-conservative (d_max = 0.2 R_o,ave = {d_max_ms:.0f} ms, q_max = {delay.max_th:.2f} packets, "
-            f"p_max = {delay.max_p:.3f}): the queueing delay stays below d_max",
-            'q_max = d_max c, d_max "the maximum queueing delay at the link"',
-            "Section III",
-            tuple(
-                Check(f"delay-{extreme}.delay_ms", AtMost(d_max_ms), f"{extreme}: mean queueing delay", "ms")
-                for extreme, *_ in EXTREMES
-            ),
-            why="the mean queueing delay at most d_max (q̄ ≤ q_max = d_max c)",
-            shows=tuple((f"delay-{e}.p_headroom", f"{e}: p_max − measured drop rate", "") for e, *_ in EXTREMES),
-        ),
-        Claim(
-            "policies-trade-drops-for-delay",
-            "on the same traffic (G_max's), the drop-conservative law gives a lower drop rate and a larger queue "
-            "than the delay-conservative one",
-            '"drop-conservative policy: low p, high q̄; delay-conservative policy: low q̄, high p"',
-            "Section III, Fig. 14",
-            (
-                Check("drop-over-delay.p", Below(1.0), "drop rate, drop- over delay-conservative"),
-                Check("drop-over-delay.queue", Above(1.0), "average queue, drop- over delay-conservative"),
-            ),
-            why="exact reading: strictly lower p and strictly larger q̄",
-        ),
-    )
-
-
-register(
-    Declaration(
-        id="seed003-section3",
-        paper=PAPER,
-        title="Section III: drop-conservative and delay-conservative RED on the packet engine",
-        description="The configuration program's two policies for the paper's dial-up WAN example on a 1.5 Mb/s "
-        "line (512-byte packets), run with the traffic of both extreme queue laws (52 flows at R_o = 50 ms, 27 "
-        "flows at 200 ms): the operating point stays below the design point, the delay below d_max, and the two "
-        "policies trade drops for delay as Fig. 14 says.",
-        runs=runs,
-        derive=derive,
-        claims=packet_claims(),
-        notes=lambda quick: (
-            ("100 s runs measured over [50, 100] s (quick)" if quick else "300 s runs measured over [50, 300] s")
-            + "; the configurations are in seed003-section3-laws' notes. RED runs with the program's per-arrival "
-            "weight, gentle (the linear segment to (B, 1) with B = 2 q_max) and ns-2's wait."
-        ),
-        full_cost="≈30 s",
-    )
+declare(
+    "seed003-section3",
+    runs=runs,
+    derive=derive,
+    notes=lambda quick: (
+        ("100 s runs measured over [50, 100] s (quick)" if quick else "300 s runs measured over [50, 300] s")
+        + "; the configurations are in seed003-section3-laws' notes. RED runs with the program's per-arrival "
+        "weight, gentle (the linear segment to (B, 1) with B = 2 q_max) and ns-2's wait."
+    ),
 )

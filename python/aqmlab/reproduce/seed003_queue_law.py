@@ -32,8 +32,9 @@ import numpy as np  # noqa: E402
 
 from aqmlab.design import QueueLaw, p_for  # noqa: E402
 from aqmlab.design.validation import bottleneck_scenario, engine_tcp  # noqa: E402
-from aqmlab.reproduce.declare import Between, Check, Claim, Declaration, Evidence, Run  # noqa: E402
-from aqmlab.reproduce.registry import register  # noqa: E402
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Evidence, Run  # noqa: E402
+from aqmlab.reproduce.figures import saved
 
 PAPER = "seed 003 (A study of AQM: RED as a feedback system)"
 RTT_S, PACKET_BYTES = 0.1, 500
@@ -133,52 +134,6 @@ def queue_derive(measured: dict[str, dict[str, float]], quick: bool) -> dict[str
     return out
 
 
-def queue_claim(figure: str, pairs, full_only: bool) -> Claim:
-    checks, shows = [], []
-    for rate, flows, index, p in queue_cases(False):
-        if (rate, flows) not in pairs:
-            continue
-        run = name(rate, flows, index, "q")
-        label = f"c = {rate / 1e6:g} Mb/s, n = {flows}, p = {p:.4g}: (measured − predicted)/predicted"
-        checks.append(Check(f"{run}.error", Between(-CLOSE, CLOSE), label))
-        shows.append((f"{run}.queue", f"measured queue ({run})", "packets"))
-    rate = pairs[0][0]
-    return Claim(
-        f"fig{figure}-queue-law-close",
-        f"c = {rate / 1e6:g} Mb/s: the predicted average queue (eq. (7)) is close to the measured one for all p",
-        '"the predictions are close to the measurements in all the cases, and for all values of p"',
-        f"Section II-B, Fig. {figure} (c = {rate / 1e6:g} Mb/s, n = {', '.join(str(n) for _, n in pairs)})",
-        tuple(checks),
-        why='"close" read as within 10 % of the predicted queue (no number in the paper); every run must meet it',
-        shows=tuple(shows),
-        full_only=full_only,
-    )
-
-
-def queue_claims() -> tuple[Claim, ...]:
-    scaled = tuple(
-        Check(
-            scaled_key(slow, few),
-            Between(-CLOSE, CLOSE),
-            f"τ = {slow / few / 1e3:g} kb/s: (q/c at {fast / 1e6:g} Mb/s) / (q/c at {slow / 1e6:g} Mb/s) − 1",
-        )
-        for (slow, few), (fast, _) in zip(FIG4, FIG5, strict=True)
-    )
-    return (
-        queue_claim("4", FIG4, False),
-        queue_claim("5", FIG5, True),
-        Claim(
-            "scaled-queue-independent-of-speed",
-            "the scaled average queue q̄(p)/c does not depend on the link speed, only on τ = c/n",
-            '"the scaled average queue size q̄(p)/c does not depend on the link speed but just on τ = c/n"',
-            "Section II-B, Figs. 4-5",
-            scaled,
-            why='the measured q/c at 150 Mb/s within 10 % ("close") of that at 1.5 Mb/s, same τ and p',
-            full_only=True,
-        ),
-    )
-
-
 def queue_figure(out: Path, evidence: Evidence) -> list[str]:
     pairs = FIG4 + (() if evidence.quick else FIG5)
     fig, axes = plt.subplots(
@@ -213,9 +168,7 @@ def queue_figure(out: Path, evidence: Evidence) -> list[str]:
         )
         axis.grid(alpha=0.3)
     axes[0][0].legend(fontsize=8)
-    fig.savefig(out / "queue-law.png", dpi=110)
-    plt.close(fig)
-    return ["queue-law.png"]
+    return saved(fig, out, "queue-law.png")
 
 
 NOTE = (
@@ -226,22 +179,7 @@ NOTE = (
     "100 s runs."
 )
 
-register(
-    Declaration(
-        id="seed003-fig4-5",
-        paper=PAPER,
-        title="Figs. 4-5: the queue law G(p) against measured average queues",
-        description="Random drop with fixed p on one bottleneck (Fig. 4: 1.5 Mb/s, n = 2, 20; Fig. 5: 150 Mb/s, "
-        "n = 200, 2000; R_o = 100 ms; 500-byte packets; B = 2 c R_o): the predicted average queue (eq. (7)) is "
-        "close to the measured one, and the scaled queue q/c depends on c/n only.",
-        runs=queue_runs,
-        derive=queue_derive,
-        claims=queue_claims(),
-        figures=queue_figure,
-        notes=NOTE,
-        full_cost="≈3 min (150 Mb/s with 2000 flows dominates)",
-    )
-)
+declare("seed003-fig4-5", runs=queue_runs, derive=queue_derive, figures=queue_figure, notes=NOTE)
 
 
 # --- Fig. 6: the utilisation law --------------------------------------------------------------
@@ -268,36 +206,24 @@ def utilisation_derive(measured: dict[str, dict[str, float]], quick: bool) -> di
     return out
 
 
-def utilisation_claim(pairs, full_only: bool) -> Claim:
-    cases = [c for c in utilisation_cases(False) if (c[0], c[1]) in pairs]
-    checks = tuple(
-        Check(
-            f"{name(r, n, i, 'u')}.error",
-            Between(-CLOSE, CLOSE),
-            f"c = {r / 1e6:g} Mb/s, n = {n}, p = {p:.4g} (u(p) = {UTILISATIONS[i]:g}): "
-            "(measured − predicted)/predicted",
-        )
-        for r, n, i, p in cases
-    )
-    shows = tuple((f"{name(r, n, i, 'u')}.utilisation", f"measured ({name(r, n, i, 'u')})", "") for r, n, i, _ in cases)
-    rate = pairs[0][0]
-    return Claim(
-        f"utilisation-law-close-c{rate / 1e3:g}k",
-        f"c = {rate / 1e6:g} Mb/s: the predicted utilisation (eq. (8)) is close to the measured one, though not as "
-        "close as the queue",
-        '"the predictions are close to the measurements, although not as close as in the case of average queue size"',
-        "Section II-B, Fig. 6 (150 Mb/s, n = 200, 2000)"
-        if full_only
-        else 'Section II-B, Fig. 6\'s text: "similar results for line speeds of 1.5 Mb/s and 45 Mb/s"',
-        checks,
-        why='"close" read as within 10 % of the predicted utilisation, as for the queue (no number in the paper)',
-        shows=shows,
-        full_only=full_only,
-    )
+def fig6_runs(quick: bool) -> list[Run]:
+    """Fig. 6's utilisation runs and, to compare the closeness of the two laws at the same line
+    speed, Figs. 4-5's queue runs."""
+    return utilisation_runs(quick) + queue_runs(quick)
 
 
-def utilisation_claims() -> tuple[Claim, ...]:
-    return (utilisation_claim(FIG4, False), utilisation_claim(FIG5, True))
+def fig6_derive(measured: dict[str, dict[str, float]], quick: bool) -> dict[str, float]:
+    """Both laws' errors, and per line speed the mean |error| of the utilisation law minus that
+    of the queue law (positive: the utilisation law is the less close)."""
+    out = {**utilisation_derive(measured, quick), **queue_derive(measured, quick)}
+    for rate in sorted({r for r, *_ in utilisation_cases(quick)}):
+        u = [abs(out[f"{name(r, n, i, 'u')}.error"]) for r, n, i, _ in utilisation_cases(quick) if r == rate]
+        q = [abs(out[f"{name(r, n, i, 'q')}.error"]) for r, n, i, _ in queue_cases(quick) if r == rate]
+        key = f"c{rate / 1e3:g}k"
+        out[f"{key}.utilisation_abs_error"] = sum(u) / len(u)
+        out[f"{key}.queue_abs_error"] = sum(q) / len(q)
+        out[f"{key}.less_close"] = out[f"{key}.utilisation_abs_error"] - out[f"{key}.queue_abs_error"]
+    return out
 
 
 def utilisation_figure(out: Path, evidence: Evidence) -> list[str]:
@@ -314,25 +240,15 @@ def utilisation_figure(out: Path, evidence: Evidence) -> list[str]:
     axis.set(xscale="log", xlabel="drop probability p", ylabel="utilisation", ylim=(0, 1.05))
     axis.grid(alpha=0.3)
     axis.legend(fontsize=7)
-    fig.savefig(out / "utilisation-law.png", dpi=110)
-    plt.close(fig)
-    return ["utilisation-law.png"]
+    return saved(fig, out, "utilisation-law.png")
 
 
-register(
-    Declaration(
-        id="seed003-fig6",
-        paper=PAPER,
-        title="Fig. 6: predicted against measured link utilisation",
-        description="Random drop with p above p0 (the link under-utilised), the settings of Figs. 4-5: the "
-        "utilisation law u(p) = T(p, R_o)/(c/n) (eq. (8)) against the measured utilisation.",
-        runs=utilisation_runs,
-        derive=utilisation_derive,
-        claims=utilisation_claims(),
-        figures=utilisation_figure,
-        notes=NOTE.replace("three p per flow count", "p where u(p) = 0.9 and 0.6").replace(
-            "the middle p only", "u(p) = 0.9 and 0.6"
-        ),
-        full_cost="≈3 min",
-    )
+declare(
+    "seed003-fig6",
+    runs=fig6_runs,
+    derive=fig6_derive,
+    figures=utilisation_figure,
+    notes=NOTE.replace("three p per flow count", "p where u(p) = 0.9 and 0.6").replace(
+        "the middle p only", "u(p) = 0.9 and 0.6"
+    ),
 )

@@ -52,8 +52,8 @@ import numpy as np
 
 from aqmlab.analysis.metrics import oscillation_share
 from aqmlab.plots import binned_utilisation
-from aqmlab.reproduce.declare import Above, AtLeast, Below, Check, Claim, Declaration, Evidence, Run, Seeds
-from aqmlab.reproduce.registry import register
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Evidence, Run, Seeds
 from aqmlab.results import Results, jain_index
 
 PAPER = "seed 004 (Feedback, transport protocols and buffer sizing)"
@@ -196,41 +196,6 @@ def oscillation_ratio(measured: dict[str, dict[str, float]], unstable: str, stab
 OSCILLATION_RATIO = 2.0
 
 
-def oscillation_claim(claim_id: str, statement: str, paper: str, where: str, ratio: str, unstable: str) -> Claim:
-    return Claim(
-        claim_id,
-        statement,
-        paper,
-        where,
-        (Check(ratio, AtLeast(OSCILLATION_RATIO), "oscillation share over the stable case's"),),
-        why="ours (no number in the paper): a deterministic non-linear oscillation concentrates the queue's variance "
-        "in one frequency; the oscillating case must hold at least twice the share of the stable one",
-        shows=((f"{unstable}.oscillation_share", "share", ""), (f"{unstable}.frequency_hz", "at", "Hz")),
-    )
-
-
-def rtt_cost_claim(claim_id: str, statement: str, paper: str, where: str, buffer: int, floor: float | None) -> Claim:
-    short, long = run_name(buffer, 10), run_name(buffer, 200)
-    checks = [Check(f"rtt-cost-b{buffer}", Above(0.0), "mean utilisation at 10 ms minus at 200 ms", "points")]
-    why = "the loss: the mean utilisation strictly lower at RTT 200 ms"
-    if floor is not None:
-        checks.append(Check(f"{long}.utilisation_mean", AtLeast(floor), "mean utilisation at 200 ms", "%"))
-        why += f'; "minor" read as still at least {floor:g} % (ours, no number in the paper)'
-    return Claim(
-        claim_id,
-        statement,
-        paper,
-        where,
-        tuple(checks),
-        why=why,
-        shows=(
-            (f"{short}.utilisation_mean", "at 10 ms", "%"),
-            (f"{long}.utilisation_mean", "at 200 ms", "%"),
-            (f"{long}.utilisation_min", "smallest 1 s bin at 200 ms", "%"),
-        ),
-    )
-
-
 def small_buffer_derive(measured: dict[str, dict[str, float]], quick: bool) -> dict[str, float]:
     """Figs. 2, 4, 5: oscillation ratios and the utilisation cost of the longer RTT."""
     out = {
@@ -243,30 +208,6 @@ def small_buffer_derive(measured: dict[str, dict[str, float]], quick: bool) -> d
             measured[run_name(buffer, 10)]["utilisation_mean"] - measured[run_name(buffer, 200)]["utilisation_mean"]
         )
     return out
-
-
-def small_buffer_claims(where: str) -> list[Claim]:
-    """Figs. 2 and 4: no oscillation with 15 packets; oscillation with 100 packets at RTT 200 ms
-    (and not at 10 ms)."""
-    return [
-        oscillation_claim(
-            "b15-stable-b100-oscillates",
-            "15-packet buffers show no non-linear oscillation, 100 packets at RTT 200 ms do",
-            '"with 15 packet buffers the queue does not exhibit non-linear instabilities ... With 100 buffers, and '
-            'with larger RTTs, the emergence of deterministic non-linear oscillations is clearly visible"',
-            where,
-            "ratio-b100-rtt200-vs-b15",
-            run_name(100, 200),
-        ),
-        oscillation_claim(
-            "b100-oscillates-at-larger-rtt",
-            "with 100-packet buffers the oscillations emerge at the larger RTT",
-            '"With 100 buffers, and with larger RTTs, the emergence of deterministic non-linear oscillations"',
-            where,
-            "ratio-b100-rtt200-vs-rtt10",
-            run_name(100, 200),
-        ),
-    ]
 
 
 # --- Figures -------------------------------------------------------------------------------------
@@ -332,71 +273,29 @@ def note(quick: bool, extra: str = "") -> str:
 # --- Fig. 2 and Fig. 4: small buffers (15 and 100 packets) ---------------------------------------
 
 SEEDS = Seeds(full=5, quick=2)
-WHERE_FIG2 = "Section III-1, Fig. 2"
 
-register(
-    Declaration(
-        id="seed004-fig2",
-        paper=PAPER,
-        title="Fig. 2: 15 and 100 packet buffers, RTT 10 and 200 ms, single bottleneck",
-        description="60 long-lived flows (80 % Compound, 20 % CUBIC) on 100 Mb/s: with 15 packets the queue shows no "
-        "non-linear instability and utilisation drops a little at RTT 200 ms; with 100 packets at 200 ms "
-        "deterministic non-linear oscillations appear.",
-        runs=lambda quick: grid_runs((15, 100), lambda b, r: dumbbell(b, r, quick)),
-        derive=small_buffer_derive,
-        claims=(
-            *small_buffer_claims(WHERE_FIG2),
-            rtt_cost_claim(
-                "b15-minor-utilisation-loss",
-                "15-packet buffers: a minor loss of utilisation at the larger RTT",
-                '"there is a minor loss in utilization with larger RTTs"',
-                WHERE_FIG2,
-                15,
-                floor=80.0,
-            ),
-        ),
-        figures=panels("fig2.png", "Fig. 2: single bottleneck, 48 Compound + 12 CUBIC flows", (15, 100)),
-        notes=note,
-        seeds=SEEDS,
-        full_cost="≈40 s",
-    )
+declare(
+    "seed004-fig2",
+    runs=lambda quick: grid_runs((15, 100), lambda b, r: dumbbell(b, r, quick)),
+    derive=small_buffer_derive,
+    figures=panels("fig2.png", "Fig. 2: single bottleneck, 48 Compound + 12 CUBIC flows", (15, 100)),
+    notes=note,
+    seeds=SEEDS,
 )
 
-WHERE_FIG4 = "Section III-2, Fig. 4"
 
-register(
-    Declaration(
-        id="seed004-fig4",
-        paper=PAPER,
-        title="Fig. 4: Fig. 2 with short-lived HTTP flows added",
-        description="The same runs with HTTP transfers added (20 % of the load): the non-linear oscillations with "
-        "100 packets at RTT 200 ms prevail, and the larger RTT costs utilisation.",
-        runs=lambda quick: grid_runs((15, 100), lambda b, r: dumbbell(b, r, quick, with_http=True)),
-        derive=small_buffer_derive,
-        claims=(
-            *small_buffer_claims(WHERE_FIG4),
-            *(
-                rtt_cost_claim(
-                    f"b{buffer}-rtt-costs-utilisation",
-                    f"{buffer}-packet buffers: the larger RTT costs utilisation",
-                    '"the non-linear instabilities prevail and there is an impact on utilization"',
-                    WHERE_FIG4,
-                    buffer,
-                    floor=None,
-                )
-                for buffer in (15, 100)
-            ),
-        ),
-        figures=panels("fig4.png", "Fig. 4: single bottleneck, long-lived flows and HTTP transfers", (15, 100)),
-        notes=lambda quick: note(
-            quick,
-            f"HTTP: {HTTP_LOAD * 100:.0f} % of the capacity as Poisson arrivals of Pareto-sized transfers (mean "
-            f"{HTTP_MEAN_BYTES / 1000:g} kB, shape 1.2; TCP Tahoe), the paper's '20 % short-lived HTTP flows' read as "
-            "a share of the load.",
-        ),
-        seeds=SEEDS,
-        full_cost="≈1 min",
-    )
+declare(
+    "seed004-fig4",
+    runs=lambda quick: grid_runs((15, 100), lambda b, r: dumbbell(b, r, quick, with_http=True)),
+    derive=small_buffer_derive,
+    figures=panels("fig4.png", "Fig. 4: single bottleneck, long-lived flows and HTTP transfers", (15, 100)),
+    notes=lambda quick: note(
+        quick,
+        f"HTTP: {HTTP_LOAD * 100:.0f} % of the capacity as Poisson arrivals of Pareto-sized transfers (mean "
+        f"{HTTP_MEAN_BYTES / 1000:g} kB, shape 1.2; TCP Tahoe), the paper's '20 % short-lived HTTP flows' read as "
+        "a share of the load.",
+    ),
+    seeds=SEEDS,
 )
 
 
@@ -415,52 +314,22 @@ def large_buffer_derive(measured: dict[str, dict[str, float]], quick: bool) -> d
     return out
 
 
-register(
-    Declaration(
-        id="seed004-fig3",
-        paper=PAPER,
-        title="Fig. 3: buffers C·RTT/sqrt(N) (278) and C·RTT (2084 packets)",
-        description="With large buffers the queue again shows non-linear oscillations at both RTTs, which can start "
-        "to hurt utilisation.",
-        runs=lambda quick: (
-            grid_runs(LARGE, lambda b, r: dumbbell(b, r, quick))
-            + grid_runs((15,), lambda b, r: dumbbell(b, r, quick), keep=False)
-        ),
-        derive=large_buffer_derive,
-        claims=(
-            *(
-                oscillation_claim(
-                    f"b{b}-rtt{r}-oscillates",
-                    f"{label(b, r)}: the queue oscillates (against the 15-packet buffer at the same RTT)",
-                    '"With larger buffers ... we again witness non-linear oscillations"',
-                    "Section III-1, Fig. 3",
-                    f"ratio-b{b}-rtt{r}-vs-b15",
-                    run_name(b, r),
-                )
-                for b in LARGE
-                for r in RTTS_MS
-            ),
-            Claim(
-                "oscillations-can-hurt-utilisation",
-                "the oscillations can start to hurt utilisation",
-                '"non-linear oscillations which can also start to hurt utilization"',
-                "Section III-1, Fig. 3",
-                (Check("lowest-utilisation", Below(98.0), "lowest mean utilisation of the four cases", "%"),),
-                why='ours: "can start to hurt" read as some large-buffer case below 98 % (the 15- and 100-packet '
-                "runs at RTT 10 ms are at 99-100 %)",
-            ),
-        ),
-        figures=panels(
-            "fig3.png", "Fig. 3: single bottleneck, buffers C·RTT/sqrt(N) = 278 and C·RTT = 2084 packets", LARGE
-        ),
-        notes=lambda quick: note(
-            quick,
-            "Buffers as on Fig. 3's axes: 278 and 2084 packets at both RTTs (C × 250 ms = 2084; the formula "
-            "C·RTT/sqrt(60) with it gives 269). The 15-packet runs are the stable reference of the criterion.",
-        ),
-        seeds=SEEDS,
-        full_cost="≈1 min",
-    )
+declare(
+    "seed004-fig3",
+    runs=lambda quick: (
+        grid_runs(LARGE, lambda b, r: dumbbell(b, r, quick))
+        + grid_runs((15,), lambda b, r: dumbbell(b, r, quick), keep=False)
+    ),
+    derive=large_buffer_derive,
+    figures=panels(
+        "fig3.png", "Fig. 3: single bottleneck, buffers C·RTT/sqrt(N) = 278 and C·RTT = 2084 packets", LARGE
+    ),
+    notes=lambda quick: note(
+        quick,
+        "Buffers as on Fig. 3's axes: 278 and 2084 packets at both RTTs (C × 250 ms = 2084; the formula "
+        "C·RTT/sqrt(60) with it gives 269). The 15-packet runs are the stable reference of the criterion.",
+    ),
+    seeds=SEEDS,
 )
 
 
@@ -474,50 +343,17 @@ def parking_lot_derive(measured: dict[str, dict[str, float]], quick: bool) -> di
     return out
 
 
-WHERE_FIG5 = "Section III-3, Fig. 5 (bottleneck link 2)"
-
-register(
-    Declaration(
-        id="seed004-fig5",
-        paper=PAPER,
-        title="Fig. 5: multi-bottleneck topology, 15 and 100 packet buffers (link 2)",
-        description="Two bottlenecks with cross traffic: on link 2, 100-packet buffers induce non-linear oscillations "
-        "where 15 packets stabilise the mix, and longer RTTs reduce utilisation.",
-        runs=lambda quick: grid_runs((15, 100), lambda b, r: parking_lot(b, r, quick), link="link2"),
-        derive=parking_lot_derive,
-        claims=(
-            *(
-                oscillation_claim(
-                    f"rtt{r}-b100-oscillates",
-                    f"link 2, RTT {r} ms: 100 packets oscillate where 15 packets do not",
-                    '"100 packet buffers induce non-linear oscillations whereas 15 packets have a stabilizing effect"',
-                    WHERE_FIG5,
-                    key,
-                    run_name(100, r),
-                )
-                for r, key in ((10, "ratio-b100-rtt10-vs-b15"), (200, "ratio-b100-rtt200-vs-b15-rtt200"))
-            ),
-            *(
-                rtt_cost_claim(
-                    f"b{buffer}-longer-rtt-reduces-utilisation",
-                    f"link 2, {buffer}-packet buffers: the longer RTT reduces utilisation",
-                    '"flows with longer RTTs lead to a reduction in utilization"',
-                    WHERE_FIG5,
-                    buffer,
-                    floor=None,
-                )
-                for buffer in (15, 100)
-            ),
-        ),
-        figures=panels("fig5.png", "Fig. 5: parking lot, bottleneck link 2", (15, 100), link="link2"),
-        notes=lambda quick: note(
-            quick,
-            "Fig. 1b as a parking lot of two 100 Mb/s links (2 ms each): 30 flows over both, 30 over link 1 alone, "
-            "30 over link 2 alone, each group 80 % Compound / 20 % CUBIC; measured on link 2.",
-        ),
-        seeds=SEEDS,
-        full_cost="≈1 min",
-    )
+declare(
+    "seed004-fig5",
+    runs=lambda quick: grid_runs((15, 100), lambda b, r: parking_lot(b, r, quick), link="link2"),
+    derive=parking_lot_derive,
+    figures=panels("fig5.png", "Fig. 5: parking lot, bottleneck link 2", (15, 100), link="link2"),
+    notes=lambda quick: note(
+        quick,
+        "Fig. 1b as a parking lot of two 100 Mb/s links (2 ms each): 30 flows over both, 30 over link 1 alone, "
+        "30 over link 2 alone, each group 80 % Compound / 20 % CUBIC; measured on link 2.",
+    ),
+    seeds=SEEDS,
 )
 
 
@@ -590,50 +426,12 @@ def fig6_figures(out: Path, evidence: Evidence) -> list[str]:
     return [plot_windows(evidence.kept["b15-rtt200"], out / "fig6.png")]
 
 
-WHERE_FIG6 = "Section III, Fig. 6 (single bottleneck, 15 packets, RTT 200 ms)"
-
-register(
-    Declaration(
-        id="seed004-fig6",
-        paper=PAPER,
-        title="Fig. 6: window sizes of Compound and CUBIC, buffer 15 packets, RTT 200 ms",
-        description="In a small buffer CUBIC is still unfair to other CUBIC flows and to Compound flows, although it "
-        "is only 20 % of the flows.",
-        runs=lambda quick: [Run("b15-rtt200", dumbbell(15, 200, quick, traced_flows=60), fairness_measures, keep=True)],
-        claims=(
-            Claim(
-                "cubic-unfair-to-compound",
-                "CUBIC is unfair to Compound: a CUBIC flow gets more than a Compound flow",
-                '"CUBIC TCP still is unfair ... also to Compound flows. This was despite CUBIC TCP flows being a '
-                'small proportion of the overall flows"',
-                WHERE_FIG6,
-                (Check("b15-rtt200.cubic_over_compound", AtLeast(1.1), "mean goodput per CUBIC flow / per Compound"),),
-                why="ours: unfair read as at least 10 % more per flow",
-                shows=(
-                    ("b15-rtt200.cubic_mbps", "per CUBIC flow", "Mb/s"),
-                    ("b15-rtt200.compound_mbps", "per Compound flow", "Mb/s"),
-                ),
-            ),
-            Claim(
-                "cubic-unfair-to-cubic",
-                "CUBIC is unfair to other CUBIC flows",
-                '"Observe that CUBIC TCP still is unfair to other CUBIC flows"',
-                WHERE_FIG6,
-                (Check("b15-rtt200.cubic_spread", AtLeast(2.0), "largest / smallest CUBIC goodput"),),
-                why="ours: the best CUBIC flow gets at least twice the worst",
-                shows=(
-                    ("b15-rtt200.jain_cubic", "Jain's index among CUBIC flows", ""),
-                    ("b15-rtt200.jain_compound", "among Compound flows", ""),
-                    ("b15-rtt200.largest_window_compound", "largest window, Compound", "packets"),
-                    ("b15-rtt200.largest_window_cubic", "CUBIC", "packets"),
-                ),
-            ),
-        ),
-        figures=fig6_figures,
-        notes=lambda quick: note(
-            quick, "The paper's window axis reaches 800; the fair share of the 1667-packet pipe is 28 packets per flow."
-        ),
-        seeds=SEEDS,
-        full_cost="≈10 s",
-    )
+declare(
+    "seed004-fig6",
+    runs=lambda quick: [Run("b15-rtt200", dumbbell(15, 200, quick, traced_flows=60), fairness_measures, keep=True)],
+    figures=fig6_figures,
+    notes=lambda quick: note(
+        quick, "The paper's window axis reaches 800; the fair share of the 1667-packet pipe is 28 packets per flow."
+    ),
+    seeds=SEEDS,
 )

@@ -34,8 +34,8 @@ import numpy as np
 from aqmlab.fluid.integrate import integrate
 from aqmlab.fluid.models import get_model
 from aqmlab.fluid.models.resources import gain_at
-from aqmlab.reproduce.declare import AtLeast, AtMost, Between, Check, Claim, Computed, Declaration
-from aqmlab.reproduce.registry import register
+from aqmlab.reproduce.claims import declare
+from aqmlab.reproduce.declare import Computed
 from aqmlab.stability.conditions import seed004_ecn, seed004_gaussian_17
 from aqmlab.stability.hopf import find_hopf, system_at
 from aqmlab.stability.roots import characteristic_roots
@@ -103,10 +103,6 @@ def relative_amplitudes(run) -> tuple[np.ndarray, np.ndarray]:
     return last, earlier
 
 
-#: The conditions as the paper prints them.
-CONDITION = {"mm1": "κτp(1 + B) < π/2", "overflow": "κτ < π/2", "gaussian": "(16): κτ(1 + 2BC/(xσ²))p(x) < π/2"}
-
-
 def key(name: str) -> str:
     """A configuration's quantity prefix: "(11) M/M/1, B = 15" → "mm1-b15"."""
     resource, extra = next((r, e) for n, r, e in CONFIGS if n == name)
@@ -140,41 +136,6 @@ def check_config(resource: str, extra: dict, quick: bool) -> tuple[dict[str, flo
         "period_above_tau": float(run.period("x", 0.5)[1] / RTT),
     }
     return values, run
-
-
-def config_claims(name: str, resource: str) -> tuple[Claim, Claim]:
-    k = key(name)
-    return (
-        Claim(
-            f"{k}-condition",
-            f"{name}: the condition {CONDITION[resource]} is necessary and sufficient for local stability",
-            "stable iff the condition holds; Hopf bifurcation at equality",
-            "Section IV, after eq. (14)" if resource != "gaussian" else "Section IV, eq. (16)",
-            (
-                Check(f"{k}.kappa_c_difference", AtMost(1e-3), "κ_c from the roots against the condition, relative"),
-                Check(f"{k}.root_disagreements", AtMost(0), "points where the rightmost root's sign disagrees"),
-            ),
-            why="exact; 1e-3 is the root finder's tolerance. Root signs over κ/κ_c = 0.3-3 (40 points) and "
-            "w/C = 0.01, 0.1, 0.5 (quick: 8 points, w/C = 0.01)",
-            shows=((f"{k}.kappa_c", "κ_c", "1/s"), (f"{k}.root_points", "points", "")),
-        ),
-        Claim(
-            f"{k}-period-4tau",
-            f"{name}: the Hopf bifurcation produces oscillations of period 4τ",
-            "oscillatory solution with period 4τ",
-            "Section IV",
-            (
-                Check(f"{k}.omega_tau", Between(math.pi / 2 - 1e-3, math.pi / 2 + 1e-3), "crossing frequency ωτ"),
-                Check(f"{k}.amplitude_below", AtMost(1e-4), f"fluid (13) at {BELOW} κ_c: amplitude / mean"),
-                Check(f"{k}.amplitude_above", AtLeast(1e-3), f"fluid (13) at {ABOVE} κ_c: amplitude / mean"),
-                Check(f"{k}.amplitude_drift", AtMost(0.05), "last quarter's amplitude against the one before, − 1"),
-                Check(f"{k}.period_above_tau", Between(3.88, 4.12), f"period at {ABOVE} κ_c", "τ"),
-            ),
-            why="ωτ = π/2 (period 4τ) exactly at the boundary, to the root finder's 1e-3; the fluid run at 1.05 κ_c "
-            "is off the boundary, where the period is 4τ to first order: within 3 %. Decay below 1e-4 and a "
-            "sustained cycle (≥ 1e-3, drifting < 5 % over a quarter of the run) tell the two sides apart",
-        ),
-    )
 
 
 def critical_against_buffer(buffers: np.ndarray) -> dict[str, np.ndarray]:
@@ -298,63 +259,14 @@ def compute(out: Path, quick: bool) -> Computed:
     return Computed(values, [figure], notes, {"critical_gain_tau": {k: v.tolist() for k, v in curves.items()}})
 
 
-CLAIMS = tuple(claim for name, resource, _ in CONFIGS for claim in config_claims(name, resource)) + (
-    Claim(
-        "larger-b-lowers-hopf-gain",
-        "a larger B lowers the gain at which the Hopf bifurcation occurs",
-        "the larger the value of B, the greater the chance of ... a Hopf type bifurcation (buffers from about 10 "
-        "to 100 packets)",
-        "Section IV, after the condition for (11)",
-        tuple(
-            Check(f"falling-{curve}", AtLeast(1), f"κ_c falls over B = 10-100, {label} (1 = yes)")
-            for curve, label in (("mm1", "(11)"), ("gaussian", "(16)"), ("bound17", "(17)"))
-        ),
-        why="exact: strictly falling at every step of a 200-point grid over B = 1-200 (quick: 40) within 10-100",
+declare(
+    "seed004-section4",
+    compute=compute,
+    notes=(
+        f"C = {CAPACITY:.0f} packets/s (100 Mb/s, 1500 B), τ = {RTT} s, w = {WEIGHT_SHARE:g} C, σ² = {SIGMA2:g}, "
+        f"B = 15 and 100 (ours: Section IV gives no values). Fluid runs: {RUN_RTTS} τ from the equilibrium "
+        "perturbed by 10 %, RK4 with h = τ/20. All five configurations have the same linearisation "
+        "u̇ = −(π/2τ)(κ/κ_c) u(t − τ), so their roots at the same κ/κ_c coincide; they differ in the "
+        "non-linear terms (amplitudes above the boundary)."
     ),
-    Claim(
-        "eq17-sufficient",
-        "(17) is sufficient for every w < C",
-        "the left-hand side of (16) is increasing in w, so for any w < C κτ(1 + 2B/σ²) < π/2 suffices",
-        "Section IV, eqs. (16)-(17)",
-        tuple(
-            Check(f"eq16-b{b}.{what}", AtLeast(1), f"B = {b}: {label} (1 = yes)")
-            for b in BUFFERS
-            for what, label in (("increasing", "(16)'s left side increases with w"), ("below_bound", "below 1 + 2B/σ²"))
-        ),
-        why="exact, over w/C = 1e-3 to 0.999 (400 points; quick 60)",
-        shows=tuple(
-            (f"eq16-b{b}.conservative_factor", f"(17) conservative at w = 0.01 C by, B = {b}:", "") for b in BUFFERS
-        ),
-    ),
-    Claim(
-        "routes-sum-to-eq13",
-        "summing eq. (9) over the routes of one resource gives eq. (13)",
-        "dx/dt = κ(w − x(t − τ)p(x(t − τ)))",
-        "Section IV, eq. (13)",
-        (Check("routes-difference", AtMost(1e-9), "largest |Σ x_r − x| / mean rate"),),
-        why="exact up to round-off: three routes (weights 0.5, 0.3, 0.2 w) through one M/M/1 resource, B = 15, "
-        "κ = 1.05 κ_c; an algebraic identity of the model, so a consistency check of aqmlab's integration",
-        kind="consistency",
-    ),
-)
-
-register(
-    Declaration(
-        id="seed004-section4",
-        paper=PAPER,
-        title="Section IV: stability of the ECN protocol with resource functions (11), (12), (15)",
-        description="The stated conditions κτp(1 + B) < π/2, κτ < π/2 and (16)-(17), the Hopf bifurcation with period "
-        "4τ, and the destabilising effect of the threshold B, checked against characteristic roots and the "
-        "integrated fluid model.",
-        compute=compute,
-        claims=CLAIMS,
-        notes=(
-            f"C = {CAPACITY:.0f} packets/s (100 Mb/s, 1500 B), τ = {RTT} s, w = {WEIGHT_SHARE:g} C, σ² = {SIGMA2:g}, "
-            f"B = 15 and 100 (ours: Section IV gives no values). Fluid runs: {RUN_RTTS} τ from the equilibrium "
-            "perturbed by 10 %, RK4 with h = τ/20. All five configurations have the same linearisation "
-            "u̇ = −(π/2τ)(κ/κ_c) u(t − τ), so their roots at the same κ/κ_c coincide; they differ in the "
-            "non-linear terms (amplitudes above the boundary)."
-        ),
-        full_cost="≈5 s",
-    )
 )
