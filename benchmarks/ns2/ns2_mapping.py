@@ -291,9 +291,12 @@ def tcp_globals(tcp: dict[str, Any], where: str, program: Ns2Program, options: O
     window = options.window if tcp["max_window"] >= 1e6 else int(tcp["max_window"])
     add(f"Agent/TCP set window_ {window}", f"{where}.max_window (ns-2's window_ 20 caps cwnd)")
     add("Agent/TCP set maxcwnd_ 0", "no cap")
-    add(f"Agent/TCP set minrto_ {tcp['min_rto_ns'] / 1e9!r}", f"{where}.min_rto")
-    add(f"Agent/TCP set maxrto_ {tcp['max_rto_ns'] / 1e9!r}", f"{where}.max_rto")
-    add(f"Agent/TCP set rtxcur_init_ {tcp['initial_rto_ns'] / 1e9!r}", f"{where}.initial_rto")
+    # ns-default.tcl gives Agent/TCP/Linux its own minrto_, maxrto_ (120) and rtxcur_init_ (3):
+    # a subclass's class default hides Agent/TCP's, so both are set (defaults.json, read).
+    for cls in ("Agent/TCP", "Agent/TCP/Linux"):
+        add(f"{cls} set minrto_ {tcp['min_rto_ns'] / 1e9!r}", f"{where}.min_rto")
+        add(f"{cls} set maxrto_ {tcp['max_rto_ns'] / 1e9!r}", f"{where}.max_rto")
+        add(f"{cls} set rtxcur_init_ {tcp['initial_rto_ns'] / 1e9!r}", f"{where}.initial_rto")
     add(f"Agent/TCP set tcpTick_ {options.tick_s!r}", "timer granularity (Options.tick_s; ns-2 default 0.01)")
     add(f"Agent/TCP set timestamps_ {str(options.timestamps).lower()}", "Options.timestamps (RTT sampling)")
     add("Agent/TCP set ts_option_size_ 0", "aqmlab has no TCP options (40-byte header)")

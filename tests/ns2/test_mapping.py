@@ -131,6 +131,14 @@ def test_tcp_defaults_override_ns2s_window_and_tick():
     assert "Agent/TCP set tcpTick_ 0.01" in lines(scenario(), options=ns2_mapping.ns2_defaults())
 
 
+def test_timer_bounds_reach_tcp_linux_whose_class_defaults_hide_agent_tcps():
+    out = lines(scenario(tcp={"sack": True, "cc": "cubic", "min_rto": "1s"}))
+    for cls in ("Agent/TCP", "Agent/TCP/Linux"):
+        assert f"{cls} set minrto_ 1.0" in out
+        assert f"{cls} set maxrto_ 60.0" in out
+        assert f"{cls} set rtxcur_init_ 1.0" in out
+
+
 def test_limited_transmit_is_singledup():
     assert "Agent/TCP set singledup_ 1" in lines(scenario(tcp={"limited_transmit": True}))
 
