@@ -78,7 +78,11 @@ set s [new Agent/Null]; $ns attach-agent $c $s; $ns connect $u $s
 set cbr [new Application/Traffic/CBR]; $cbr attach-agent $u
 $cbr set packetSize_ 1000; $cbr set rate_ 500Mb; $cbr set maxpkts_ 20
 set most 0
-proc watch {{}} {{ global ns qm most; if {{[$qm set pkts_] > $most}} {{ set most [$qm set pkts_] }}; $ns at [expr [$ns now] + 0.000005] watch }}
+proc watch {{}} {{
+    global ns qm most
+    if {{[$qm set pkts_] > $most}} {{ set most [$qm set pkts_] }}
+    $ns at [expr [$ns now] + 0.000005] watch
+}}
 $ns at 0.0 "$cbr start"; $ns at 0.0 watch
 $ns at 0.5 {{ puts "held [set most] drops [$qm set pdrops_]"; exit 0 }}
 $ns run

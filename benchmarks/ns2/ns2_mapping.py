@@ -490,7 +490,8 @@ def translate(
         f"    global ns out qm; set t [expr $i * {interval!r}]\n"
         f'    foreach l {{{monitored}}} {{ set m $qm($l); puts $out "L $l $t [$m set pkts_] '
         '[$m set parrivals_] [$m set pdrops_] [$m set bdepartures_] [$m set pmarks_]" }\n'
-        f'    if {{[expr ($i + 1) * {interval!r}] <= {duration!r} + 1e-9}} {{ $ns at [expr ($i + 1) * {interval!r}] "sample [expr $i + 1]" }}\n'
+        f"    if {{[expr ($i + 1) * {interval!r}] <= {duration!r} + 1e-9}} "
+        f'{{ $ns at [expr ($i + 1) * {interval!r}] "sample [expr $i + 1]" }}\n'
         "}",
         "trace.interval (queue monitor: tools/queue-monitor.h)",
     )

@@ -23,6 +23,7 @@ left out of that row (said so in the table).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import sys
@@ -131,7 +132,7 @@ def main() -> None:
         if args.only and name not in args.only:
             continue
         with ThreadPoolExecutor(max_workers=2) as pool:
-            per_seed = list(pool.map(lambda s: one(name, file, s), range(1, args.seeds + 1)))
+            per_seed = list(pool.map(functools.partial(one, name, file), range(1, args.seeds + 1)))
         means: dict[str, dict[str, dict[str, float]]] = {}
         for label in per_seed[0]["runs"]:
             means[label] = {}
