@@ -185,16 +185,17 @@ def experiment_rows() -> dict[str, Row]:
     return out
 
 
-#: make validate-ns2-quick: eight rows that tell — one per TCP agent family and queue
-#: semantics (DropTail's limit_ - 1, RED packet and byte mode, ECN, the access-limited and
-#: parking-lot topologies) — chosen from rows that agree in the full matrix.
+#: make validate-ns2-quick: eight rows that tell — each ns-2 agent family (Newreno, Sack1,
+#: TCP-Linux compound, highspeed, scalable), each queue semantics (DropTail's limit_ - 1, RED
+#: packet and byte mode with mean_pktsize 500, ECN marking), the access-limited dumbbell and
+#: RTT 200 ms with the RTO estimator taken out (min RTO 1 s) — chosen among rows that agree.
 QUICK = [
     "newreno-droptail-rtt20",
     "sack-red-rtt20",
-    "cubic-redbyte-rtt20",
+    "compound-redbyte-rtt20",
     "highspeed-red-rtt20",
-    "scalable-droptail-rtt200",
-    "access2m-sack-red",
+    "scalable-redbyte-rtt20",
+    "access2m-newreno-red",
     "sack-red-ecn-rtt20",
-    "parking-lot-red50-150-minrto1s-sack-link1",
+    "sack-red-rtt200-minrto1s",
 ]

@@ -439,14 +439,14 @@ def translate(
         program.comment(f"group {group['name']}: {traffic['count']} {traffic['kind']} flows")
         for _ in range(traffic["count"]):
             add(f"set s({flow}) [mk]; set r({flow}) [mk]")
-            for a, b, rate, delay, label in (
-                (f"s{flow}", path[0], group["access_rate_bps"], access_delay, "access"),
-                (path[0], f"s{flow}", group["access_rate_bps"], access_delay, "access (ACKs)"),
-                (path[-1], f"r{flow}", group["receiver_rate_bps"], receiver_delay, "receiver"),
-                (f"r{flow}", path[-1], group["receiver_rate_bps"], receiver_delay, "receiver (ACKs)"),
+            # Tcl node references (a router may be named like a host, e.g. "r0": no lookup by name).
+            sender, receiver, first, last = f"$s({flow})", f"$r({flow})", f"$n({path[0]})", f"$n({path[-1]})"
+            for na, nb, rate, delay, label in (
+                (sender, first, group["access_rate_bps"], access_delay, "access"),
+                (first, sender, group["access_rate_bps"], access_delay, "access (ACKs)"),
+                (last, receiver, group["receiver_rate_bps"], receiver_delay, "receiver"),
+                (receiver, last, group["receiver_rate_bps"], receiver_delay, "receiver (ACKs)"),
             ):
-                na = f"$s({flow})" if a == f"s{flow}" else f"$r({flow})" if a == f"r{flow}" else f"$n({a})"
-                nb = f"$s({flow})" if b == f"s{flow}" else f"$r({flow})" if b == f"r{flow}" else f"$n({b})"
                 qtype, qsettings = queue_lines(edge_queue, f"{where}.access_queue", "q", rate, packet)
                 add(f"$ns simplex-link {na} {nb} {rate} {delay / 1e9!r} {qtype}", f"{where} {label} link")
                 add(f"set q [[$ns link {na} {nb}] queue]")

@@ -175,6 +175,9 @@ def test_parking_lot_monitors_both_links_and_routes_groups():
     assert program.flow_links[0] == ["link1", "link2"]
     assert program.flow_links[30] == ["link1"]
     assert program.flow_links[60] == ["link2"]
+    # Routers r0..r2 and the hosts' Tcl arrays s(), r() must not be confused.
+    assert "$ns simplex-link $r(2) $n(r2) 1000000000 0.015 DropTail" in program.lines
+    assert not any(line.startswith("$ns simplex-link $r(2) $r(2)") for line in program.lines)
 
 
 @pytest.mark.parametrize(
