@@ -20,6 +20,7 @@ processes at a time (`--jobs`, default 2), each under `nice -n 5` when started b
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import math
@@ -27,7 +28,6 @@ import statistics
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -49,7 +49,7 @@ RESULTS = HERE / "agreement.json"
 EXPERIMENTS = HERE / "experiments.json"
 QUICK_RESULTS = HERE / "agreement-quick.json"
 #: Bump when the mapping or the measurement changes, so stored rows are rerun.
-HARNESS_VERSION = 1
+HARNESS_VERSION = 2  # 2: TCP-Linux's own minrto_/maxrto_/rtxcur_init_ set
 COUNTS = ("timeouts_per_flow", "retransmits_per_flow", "reductions_per_flow")
 #: One-factor variants of the ns-2 side (Options), for the experiments in docs/validation-ns2.md.
 VARIANTS = {
@@ -67,7 +67,8 @@ def one_seed(row: Any, seed: int, options: ns2_mapping.Options) -> dict[str, Any
     ours = ns2_run.aqmlab_summary(results, row.link)
     ours.update(ns2_run.recovery_counts(*ns2_run.aqmlab_recovery(results, row.link)))
     starts = [float(x) for x in results.flows.column("start_s").to_numpy()]
-    program = ns2_mapping.translate(row.scenario.resolved(), start_times=starts, seed=seed, options=options)
+    ns2_scenario = row.ns2_scenario or row.scenario
+    program = ns2_mapping.translate(ns2_scenario.resolved(), start_times=starts, seed=seed, options=options)
     records = ns2_run.run(program, results.measure_start_s)
     theirs = ns2_run.summarise(records, program, row.link, results.measure_start_s, results.end_s)
     clean = lambda d: {k: float(v) for k, v in d.items()}  # noqa: E731
@@ -99,10 +100,10 @@ def compare(per_seed: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def row_key(row: Any, seeds: int, variant: str | None) -> str:
-    text = json.dumps(
-        [row.scenario.resolved(), row.link, seeds, variant, HARNESS_VERSION, aqmlab.__version__], sort_keys=True
-    )
-    return hashlib.sha256(text.encode()).hexdigest()
+    parts = [row.scenario.resolved(), row.link, seeds, variant, HARNESS_VERSION, aqmlab.__version__]
+    if row.ns2_scenario is not None:
+        parts.append(row.ns2_scenario.resolved())
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
 def main() -> None:
@@ -146,7 +147,7 @@ def main() -> None:
             continue
         began = time.perf_counter()
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            per_seed = list(pool.map(lambda s: one_seed(row, s, options), range(1, args.seeds + 1)))
+            per_seed = list(pool.map(functools.partial(one_seed, row, options=options), range(1, args.seeds + 1)))
         entry = {
             "key": key,
             "group": row.group,
@@ -176,6 +177,3 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
-
-
-__all__ = ["compare", "one_seed", "replace"]

@@ -78,10 +78,23 @@ set s [new Agent/Null]; $ns attach-agent $c $s; $ns connect $u $s
 set cbr [new Application/Traffic/CBR]; $cbr attach-agent $u
 $cbr set packetSize_ 1000; $cbr set rate_ 500Mb; $cbr set maxpkts_ 20
 set most 0
-proc watch {{}} {{ global ns qm most; if {{[$qm set pkts_] > $most}} {{ set most [$qm set pkts_] }}; $ns at [expr [$ns now] + 0.000005] watch }}
+proc watch {{}} {{
+    global ns qm most
+    if {{[$qm set pkts_] > $most}} {{ set most [$qm set pkts_] }}
+    $ns at [expr [$ns now] + 0.000005] watch
+}}
 $ns at 0.0 "$cbr start"; $ns at 0.0 watch
 $ns at 0.5 {{ puts "held [set most] drops [$qm set pdrops_]"; exit 0 }}
 $ns run
+"""
+
+#: Class defaults of a subclass hide Agent/TCP's: what a TCP-Linux agent gets after
+#: `Agent/TCP set ... 7`.
+HIDDEN = """
+set ns [new Simulator]
+foreach v {minrto_ maxrto_ rtxcur_init_} { Agent/TCP set $v 7 }
+set t [new Agent/TCP/Linux]
+puts "minrto_=[$t set minrto_] maxrto_=[$t set maxrto_] rtxcur_init_=[$t set rtxcur_init_]"
 """
 
 WIRE = """
@@ -126,6 +139,8 @@ def read() -> dict:
     ):
         words = run_tcl(PROBE.format(queue=queue, extra=extra)).split()
         probes[f"Queue/{label} limit_ 5: most packets held waiting"] = int(words[1])
+    hidden = run_tcl(HIDDEN).split()
+    probes["Agent/TCP set minrto_/maxrto_/rtxcur_init_ 7: a new Agent/TCP/Linux has"] = " ".join(hidden)
     words = run_tcl(WIRE).split()
     probes["TCP packetSize_ 1460, syn_ false: data bytes departed / packets departed in 1 s"] = (
         f"{words[1]} / {words[2]}"

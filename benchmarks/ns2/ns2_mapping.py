@@ -291,9 +291,12 @@ def tcp_globals(tcp: dict[str, Any], where: str, program: Ns2Program, options: O
     window = options.window if tcp["max_window"] >= 1e6 else int(tcp["max_window"])
     add(f"Agent/TCP set window_ {window}", f"{where}.max_window (ns-2's window_ 20 caps cwnd)")
     add("Agent/TCP set maxcwnd_ 0", "no cap")
-    add(f"Agent/TCP set minrto_ {tcp['min_rto_ns'] / 1e9!r}", f"{where}.min_rto")
-    add(f"Agent/TCP set maxrto_ {tcp['max_rto_ns'] / 1e9!r}", f"{where}.max_rto")
-    add(f"Agent/TCP set rtxcur_init_ {tcp['initial_rto_ns'] / 1e9!r}", f"{where}.initial_rto")
+    # ns-default.tcl gives Agent/TCP/Linux its own minrto_, maxrto_ (120) and rtxcur_init_ (3):
+    # a subclass's class default hides Agent/TCP's, so both are set (defaults.json, read).
+    for cls in ("Agent/TCP", "Agent/TCP/Linux"):
+        add(f"{cls} set minrto_ {tcp['min_rto_ns'] / 1e9!r}", f"{where}.min_rto")
+        add(f"{cls} set maxrto_ {tcp['max_rto_ns'] / 1e9!r}", f"{where}.max_rto")
+        add(f"{cls} set rtxcur_init_ {tcp['initial_rto_ns'] / 1e9!r}", f"{where}.initial_rto")
     add(f"Agent/TCP set tcpTick_ {options.tick_s!r}", "timer granularity (Options.tick_s; ns-2 default 0.01)")
     add(f"Agent/TCP set timestamps_ {str(options.timestamps).lower()}", "Options.timestamps (RTT sampling)")
     add("Agent/TCP set ts_option_size_ 0", "aqmlab has no TCP options (40-byte header)")
@@ -436,14 +439,14 @@ def translate(
         program.comment(f"group {group['name']}: {traffic['count']} {traffic['kind']} flows")
         for _ in range(traffic["count"]):
             add(f"set s({flow}) [mk]; set r({flow}) [mk]")
-            for a, b, rate, delay, label in (
-                (f"s{flow}", path[0], group["access_rate_bps"], access_delay, "access"),
-                (path[0], f"s{flow}", group["access_rate_bps"], access_delay, "access (ACKs)"),
-                (path[-1], f"r{flow}", group["receiver_rate_bps"], receiver_delay, "receiver"),
-                (f"r{flow}", path[-1], group["receiver_rate_bps"], receiver_delay, "receiver (ACKs)"),
+            # Tcl node references (a router may be named like a host, e.g. "r0": no lookup by name).
+            sender, receiver, first, last = f"$s({flow})", f"$r({flow})", f"$n({path[0]})", f"$n({path[-1]})"
+            for na, nb, rate, delay, label in (
+                (sender, first, group["access_rate_bps"], access_delay, "access"),
+                (first, sender, group["access_rate_bps"], access_delay, "access (ACKs)"),
+                (last, receiver, group["receiver_rate_bps"], receiver_delay, "receiver"),
+                (receiver, last, group["receiver_rate_bps"], receiver_delay, "receiver (ACKs)"),
             ):
-                na = f"$s({flow})" if a == f"s{flow}" else f"$r({flow})" if a == f"r{flow}" else f"$n({a})"
-                nb = f"$s({flow})" if b == f"s{flow}" else f"$r({flow})" if b == f"r{flow}" else f"$n({b})"
                 qtype, qsettings = queue_lines(edge_queue, f"{where}.access_queue", "q", rate, packet)
                 add(f"$ns simplex-link {na} {nb} {rate} {delay / 1e9!r} {qtype}", f"{where} {label} link")
                 add(f"set q [[$ns link {na} {nb}] queue]")
@@ -487,7 +490,8 @@ def translate(
         f"    global ns out qm; set t [expr $i * {interval!r}]\n"
         f'    foreach l {{{monitored}}} {{ set m $qm($l); puts $out "L $l $t [$m set pkts_] '
         '[$m set parrivals_] [$m set pdrops_] [$m set bdepartures_] [$m set pmarks_]" }\n'
-        f'    if {{[expr ($i + 1) * {interval!r}] <= {duration!r} + 1e-9}} {{ $ns at [expr ($i + 1) * {interval!r}] "sample [expr $i + 1]" }}\n'
+        f"    if {{[expr ($i + 1) * {interval!r}] <= {duration!r} + 1e-9}} "
+        f'{{ $ns at [expr ($i + 1) * {interval!r}] "sample [expr $i + 1]" }}\n'
         "}",
         "trace.interval (queue monitor: tools/queue-monitor.h)",
     )

@@ -131,6 +131,14 @@ def test_tcp_defaults_override_ns2s_window_and_tick():
     assert "Agent/TCP set tcpTick_ 0.01" in lines(scenario(), options=ns2_mapping.ns2_defaults())
 
 
+def test_timer_bounds_reach_tcp_linux_whose_class_defaults_hide_agent_tcps():
+    out = lines(scenario(tcp={"sack": True, "cc": "cubic", "min_rto": "1s"}))
+    for cls in ("Agent/TCP", "Agent/TCP/Linux"):
+        assert f"{cls} set minrto_ 1.0" in out
+        assert f"{cls} set maxrto_ 60.0" in out
+        assert f"{cls} set rtxcur_init_ 1.0" in out
+
+
 def test_limited_transmit_is_singledup():
     assert "Agent/TCP set singledup_ 1" in lines(scenario(tcp={"limited_transmit": True}))
 
@@ -167,6 +175,9 @@ def test_parking_lot_monitors_both_links_and_routes_groups():
     assert program.flow_links[0] == ["link1", "link2"]
     assert program.flow_links[30] == ["link1"]
     assert program.flow_links[60] == ["link2"]
+    # Routers r0..r2 and the hosts' Tcl arrays s(), r() must not be confused.
+    assert "$ns simplex-link $r(2) $n(r2) 1000000000 0.015 DropTail" in program.lines
+    assert not any(line.startswith("$ns simplex-link $r(2) $r(2)") for line in program.lines)
 
 
 @pytest.mark.parametrize(
