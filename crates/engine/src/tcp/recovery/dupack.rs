@@ -8,6 +8,7 @@ use crate::tcp::sender::SenderCore;
 use crate::time::Time;
 
 /// An ACK (without SACK blocks) for a sender recovering by duplicate ACKs.
+#[inline]
 pub fn on_ack(recovery: &mut LossRecovery, core: &mut SenderCore, ack: &Packet, now: Time, out: &mut Vec<Packet>) {
     if core.completed_at.is_some() {
         return;
@@ -33,6 +34,7 @@ pub fn on_ack(recovery: &mut LossRecovery, core: &mut SenderCore, ack: &Packet, 
     }
 }
 
+#[inline]
 fn on_duplicate_ack(recovery: &mut LossRecovery, core: &mut SenderCore, now: Time, out: &mut Vec<Packet>) {
     core.dupacks += 1;
     if core.in_recovery {

@@ -137,6 +137,7 @@ impl LossRecovery {
     }
 
     /// RFC 5681 Section 3.2 step 2 (the DupThresh-th duplicate ACK, not in recovery).
+    #[inline]
     fn on_fast_retransmit(&mut self, core: &mut SenderCore, event: &CongestionEvent, now: Time, out: &mut Vec<Packet>) {
         match self {
             LossRecovery::Tahoe(_) => tahoe::Tahoe::on_fast_retransmit(core, event, now, out),
@@ -148,6 +149,7 @@ impl LossRecovery {
 
     /// A new ACK during recovery; returns true when it was handled completely (a NewReno
     /// partial ACK), false when the sender goes on as after any new ACK.
+    #[inline]
     fn on_recovery_ack(
         &mut self,
         core: &mut SenderCore,
