@@ -16,7 +16,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{DropReason, Limit, LinkContext, MarkReason, QueuePolicy, QueueView, Verdict};
-use crate::error::{EngineError, Result};
+use crate::error::Result;
 use crate::packet::{Ecn, Packet};
 use crate::rng::Rng;
 use crate::time::{to_secs, Time};
@@ -56,13 +56,7 @@ pub struct Avq {
 
 impl Avq {
     pub fn new(config: &AvqConfig, link: LinkContext, field: &str) -> Result<Self> {
-        let check = |ok: bool, name: &str, value: f64, allowed: &str| -> Result<()> {
-            if ok {
-                Ok(())
-            } else {
-                Err(EngineError::invalid(format!("{field}.{name}"), value, allowed))
-            }
-        };
+        let check = super::params::checker(field);
         check(config.gamma > 0.0 && config.gamma <= 1.0, "gamma", config.gamma, "a utilisation in (0, 1]")?;
         check(config.alpha > 0.0 && config.alpha.is_finite(), "alpha", config.alpha, "a smoothing parameter > 0")?;
         check(

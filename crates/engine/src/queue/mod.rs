@@ -10,6 +10,7 @@ pub mod avq;
 pub mod codel;
 pub mod droptail;
 pub mod ered;
+pub mod params;
 pub mod periodic;
 pub mod pi;
 pub mod pie;

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::periodic::Ticker;
 use super::{DropReason, Limit, MarkReason, QueuePolicy, QueueView, Verdict};
-use crate::error::{EngineError, Result};
+use crate::error::Result;
 use crate::packet::{Ecn, Packet};
 use crate::rng::{Rng, RngCore};
 use crate::time::Time;
@@ -64,13 +64,7 @@ pub fn pi_step(a: f64, b: f64, q_ref: f64, q: f64, q_old: f64, p_old: f64) -> f6
 
 impl Pi {
     pub fn new(config: &PiConfig, field: &str) -> Result<Self> {
-        let check = |ok: bool, name: &str, value: f64, allowed: &str| -> Result<()> {
-            if ok {
-                Ok(())
-            } else {
-                Err(EngineError::invalid(format!("{field}.{name}"), value, allowed))
-            }
-        };
+        let check = super::params::checker(field);
         check(config.a.is_finite() && config.a >= 0.0, "a", config.a, "a coefficient >= 0")?;
         check(config.b.is_finite() && config.b >= 0.0, "b", config.b, "a coefficient >= 0")?;
         let f = config.sampling_frequency_hz;

@@ -12,7 +12,7 @@ use std::ops::{Deref, DerefMut};
 
 use super::cc::{AckEvent, CcInit, CongestionControl, CongestionEvent};
 use super::ecn::{EcnReduction, EcnResponse};
-use super::recovery::{ExitCredit, LossRecovery, RecoveryConfig};
+use super::recovery::{dupack, ExitCredit, LossRecovery, RecoveryConfig};
 use super::rto::{RtoEstimator, RtoRestart};
 use super::sack::{SackBlock, Scoreboard};
 use super::{EcnEcho, TcpConfig};
@@ -225,7 +225,10 @@ impl TcpSender {
     // hot paths inlined (measured on dumbbell-60 with callgrind: +5 % instructions otherwise).
     #[inline(never)]
     pub fn on_ack_with_sack(&mut self, ack: &Packet, blocks: &[SackBlock], now: Time, out: &mut Vec<Packet>) {
-        self.recovery.on_ack(&mut self.core, ack, blocks, now, out);
+        match &mut self.recovery {
+            LossRecovery::Sack(sack) => sack.on_ack(&mut self.core, ack, blocks, now, out),
+            recovery => dupack::on_ack(recovery, &mut self.core, ack, now, out),
+        }
         let core = &mut self.core;
         if core.rto_restart == RtoRestart::EveryAck && ack.seq == core.snd_una && core.completed_at.is_none() {
             // ns-2's TCP-Linux: every ACK that is not older than snd_una restarts the timer,
