@@ -15,9 +15,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{DropReason, Limit, LinkContext, MarkReason, QueuePolicy, QueueView, Verdict};
+use super::{Limit, LinkContext, QueuePolicy, QueueView, Verdict};
 use crate::error::Result;
-use crate::packet::{Ecn, Packet};
+use crate::packet::Packet;
 use crate::rng::Rng;
 use crate::time::{to_secs, Time};
 
@@ -98,11 +98,7 @@ impl QueuePolicy for Avq {
         // Drop/mark if the packet would overflow the virtual buffer, else it joins the VQ.
         let verdict = if self.vq + b > self.buffer {
             self.state = 1.0;
-            if self.ecn && packet.ecn != Ecn::NotEct {
-                Verdict::Mark(MarkReason::Early)
-            } else {
-                Verdict::Drop(DropReason::Early)
-            }
+            super::early::early_signal(self.ecn, packet)
         } else {
             self.state = 0.0;
             self.vq += b;
@@ -130,6 +126,8 @@ impl QueuePolicy for Avq {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::packet::Ecn;
+    use crate::queue::{DropReason, MarkReason};
     use crate::rng::{stream, StreamKind};
 
     /// 12 Mb/s of 1500-byte packets: C = 1000 packets/s.

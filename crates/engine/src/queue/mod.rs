@@ -9,6 +9,7 @@ pub mod adaptive_red;
 pub mod avq;
 pub mod codel;
 pub mod droptail;
+pub mod early;
 pub mod ered;
 pub mod params;
 pub mod periodic;

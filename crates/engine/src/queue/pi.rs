@@ -15,9 +15,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::periodic::Ticker;
-use super::{DropReason, Limit, MarkReason, QueuePolicy, QueueView, Verdict};
+use super::{Limit, QueuePolicy, QueueView, Verdict};
 use crate::error::Result;
-use crate::packet::{Ecn, Packet};
+use crate::packet::Packet;
 use crate::rng::{Rng, RngCore};
 use crate::time::Time;
 
@@ -112,11 +112,7 @@ impl QueuePolicy for Pi {
         self.catch_up(now);
         // Hollot et al. 2001, Section V: drop (mark) the arriving packet with probability p.
         let verdict = if self.p > 0.0 && rng.gen::<f64>() < self.p {
-            if self.ecn && packet.ecn != Ecn::NotEct {
-                Verdict::Mark(MarkReason::Early)
-            } else {
-                Verdict::Drop(DropReason::Early)
-            }
+            super::early::early_signal(self.ecn, packet)
         } else {
             Verdict::Enqueue
         };
@@ -149,6 +145,8 @@ impl QueuePolicy for Pi {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::packet::Ecn;
+    use crate::queue::{DropReason, MarkReason};
     use crate::rng::{stream, StreamKind};
 
     const T: Time = 6_250_000; // 1/160 Hz

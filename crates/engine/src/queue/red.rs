@@ -89,6 +89,26 @@ impl Default for RedConfig {
     }
 }
 
+/// `on_overflow`, `average_queue` and `drop_probability` of a policy that decides with a
+/// `Red` in its field `red` (Adaptive RED, RED on a virtual queue), inside its
+/// `impl QueuePolicy` block.
+macro_rules! red_measures {
+    () => {
+        fn on_overflow(&mut self) {
+            self.red.on_overflow();
+        }
+
+        fn average_queue(&self) -> f64 {
+            self.red.average_queue()
+        }
+
+        fn drop_probability(&self) -> f64 {
+            self.red.drop_probability()
+        }
+    };
+}
+pub(crate) use red_measures;
+
 /// The thresholds as given (RED, Adaptive RED): each >= 0 and finite (0: ns-2's automatic
 /// threshold), and a target delay > 0 when min_th is automatic (`ns2_thresholds`).
 pub(crate) fn check_thresholds(

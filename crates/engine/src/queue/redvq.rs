@@ -66,17 +66,7 @@ impl QueuePolicy for RedVq {
         verdict
     }
 
-    fn on_overflow(&mut self) {
-        self.red.on_overflow();
-    }
-
-    fn average_queue(&self) -> f64 {
-        self.red.average_queue()
-    }
-
-    fn drop_probability(&self) -> f64 {
-        self.red.drop_probability()
-    }
+    super::red::red_measures!();
 
     fn virtual_queue(&self) -> f64 {
         if self.queue_in_bytes {

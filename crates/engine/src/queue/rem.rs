@@ -15,9 +15,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::periodic::Ticker;
-use super::{Departure, DropReason, Limit, LinkContext, MarkReason, QueuePolicy, QueueView, Verdict};
+use super::{Departure, Limit, LinkContext, QueuePolicy, QueueView, Verdict};
 use crate::error::Result;
-use crate::packet::{Ecn, Packet};
+use crate::packet::Packet;
 use crate::rng::{Rng, RngCore};
 use crate::time::{to_secs, Time};
 
@@ -161,11 +161,7 @@ impl QueuePolicy for Rem {
         // x(t): every arriving packet counts, accepted or not (ns-2 rem.cc `v_count`).
         self.arrivals += self.size(packet);
         let verdict = if self.probability > 0.0 && rng.gen::<f64>() < self.probability {
-            if self.ecn && packet.ecn != Ecn::NotEct {
-                Verdict::Mark(MarkReason::Early)
-            } else {
-                Verdict::Drop(DropReason::Early)
-            }
+            super::early::early_signal(self.ecn, packet)
         } else {
             Verdict::Enqueue
         };
@@ -193,6 +189,7 @@ impl QueuePolicy for Rem {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::packet::Ecn;
     use crate::rng::{stream, StreamKind};
 
     const T: Time = 2_000_000;

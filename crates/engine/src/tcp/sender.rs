@@ -804,14 +804,28 @@ mod tests {
         (tx, config)
     }
 
-    #[test]
-    fn three_losses_in_one_window_sack_repairs_all_within_one_rtt() {
-        // A window of 20 segments (receiver window 20, so the flight stays 20); segments
-        // 2, 5 and 9 of the first window are lost.
-        let (mut tx, config) = window_of_20(true);
+    /// `window_of_20` with SACK, its 20 segments sent at time 0.
+    fn started_window_of_20_with_sack() -> (TcpSender, Vec<Packet>) {
+        let (mut tx, _) = window_of_20(true);
+        let mut out = Vec::new();
+        tx.start(0, &mut out);
+        out.clear();
+        (tx, out)
+    }
+
+    /// A window of 20 segments (receiver window 20, so the flight stays 20) whose segments 2, 5
+    /// and 9 are lost: the sender and its retransmissions, which are those three.
+    fn three_losses_in_one_window(with_sack: bool) -> (TcpSender, Vec<(Time, u64)>) {
+        let (mut tx, config) = window_of_20(with_sack);
         let log = run_lossy(&mut tx, &config, &[2, 5, 9], 1_000 * MS);
         let rtx = retransmissions(&log);
         assert_eq!(rtx.iter().map(|r| r.1).collect::<Vec<_>>(), vec![2, 5, 9]);
+        (tx, rtx)
+    }
+
+    #[test]
+    fn three_losses_in_one_window_sack_repairs_all_within_one_rtt() {
+        let (tx, rtx) = three_losses_in_one_window(true);
         let rtt = 2 * ONE_WAY;
         let first = rtx[0].0;
         // Fast retransmit on the third SACKed segment above snd_una (ACK of segment 6).
@@ -870,10 +884,7 @@ mod tests {
 
     #[test]
     fn three_losses_in_one_window_newreno_repairs_one_per_rtt() {
-        let (mut tx, config) = window_of_20(false);
-        let log = run_lossy(&mut tx, &config, &[2, 5, 9], 1_000 * MS);
-        let rtx = retransmissions(&log);
-        assert_eq!(rtx.iter().map(|r| r.1).collect::<Vec<_>>(), vec![2, 5, 9]);
+        let (tx, rtx) = three_losses_in_one_window(false);
         let rtt = 2 * ONE_WAY;
         // RFC 6582: each partial ACK reveals the next hole one RTT later.
         assert_eq!(rtx[0].0, rtt, "third duplicate ACK (of segment 6) one RTT after the burst");
@@ -885,10 +896,7 @@ mod tests {
     #[test]
     fn sack_recovery_sends_while_cwnd_minus_pipe_allows() {
         // The same loss pattern fed by hand: ACKs of 0, 1 and then of 3, 4, 6 with SACK.
-        let (mut tx, _) = window_of_20(true);
-        let mut out = Vec::new();
-        tx.start(0, &mut out);
-        out.clear();
+        let (mut tx, mut out) = started_window_of_20_with_sack();
         let sacked = |tx: &mut TcpSender, blocks: &[(u64, u64)], out: &mut Vec<Packet>| {
             let blocks: Vec<SackBlock> = blocks.iter().map(|&(a, b)| SackBlock::new(a, b)).collect();
             tx.on_ack_with_sack(&ack(2, 0), &blocks, 100 * MS, out);
@@ -968,10 +976,7 @@ mod tests {
 
     #[test]
     fn sack_timeout_clears_scoreboard_and_fills_holes() {
-        let (mut tx, _) = window_of_20(true);
-        let mut out = Vec::new();
-        tx.start(0, &mut out);
-        out.clear();
+        let (mut tx, mut out) = started_window_of_20_with_sack();
         // Only 10..12 SACKed (two segments): no fast retransmit.
         tx.on_ack_with_sack(&ack(0, 0), &[SackBlock::new(10, 12)], 100 * MS, &mut out);
         assert!(!tx.in_recovery && !tx.sack_state().scoreboard.is_empty());

@@ -279,6 +279,17 @@ mod tests {
         path
     }
 
+    /// A flow from a window of 100 in congestion avoidance after `rounds` round trips at
+    /// RTT = baseRTT (no queueing: dwnd grows every round).
+    fn rounds_without_queueing(rounds: usize) -> (Compound, Path) {
+        let mut cc = compound(100.0, 100.0);
+        let mut path = primed(&mut cc);
+        for _ in 0..rounds {
+            path.round(&mut cc, BASE);
+        }
+        (cc, path)
+    }
+
     #[test]
     fn defaults_are_the_papers_values() {
         let p = CompoundParams::default();
@@ -362,11 +373,7 @@ mod tests {
 
     #[test]
     fn dwnd_retreats_by_zeta_diff_when_diff_reaches_gamma() {
-        let mut cc = compound(100.0, 100.0);
-        let mut path = primed(&mut cc);
-        for _ in 0..10 {
-            path.round(&mut cc, BASE);
-        }
+        let (mut cc, mut path) = rounds_without_queueing(10);
         let dwnd0 = cc.dwnd();
         assert!(dwnd0 > 30.0, "{dwnd0}");
         // RTT = 1.5 baseRTT: diff = win·(1 − 1/1.5) = win/3 ≥ γ = 30 for win ≥ 90.
@@ -427,11 +434,7 @@ mod tests {
 
     #[test]
     fn loss_sets_dwnd_to_win_times_one_minus_beta_minus_half_cwnd() {
-        let mut cc = compound(100.0, 100.0);
-        let mut path = primed(&mut cc);
-        for _ in 0..6 {
-            path.round(&mut cc, BASE);
-        }
+        let (mut cc, _) = rounds_without_queueing(6);
         let (cwnd, dwnd) = (cc.cwnd(), cc.dwnd());
         let win = cwnd + dwnd;
         cc.on_loss(&congestion(win as u64));
@@ -455,11 +458,7 @@ mod tests {
 
     #[test]
     fn timeout_clears_dwnd_and_restarts_from_one_segment() {
-        let mut cc = compound(100.0, 100.0);
-        let mut path = primed(&mut cc);
-        for _ in 0..4 {
-            path.round(&mut cc, BASE);
-        }
+        let (mut cc, path) = rounds_without_queueing(4);
         assert!(cc.dwnd() > 0.0);
         cc.on_rto(&congestion(140));
         assert_eq!((cc.cwnd(), cc.dwnd(), cc.ssthresh()), (1.0, 0.0, 70.0));

@@ -287,11 +287,29 @@ mod tests {
         assert_eq!(cc.window(), 2.0);
     }
 
+    /// CUBIC without its Reno-friendly region, after a loss at a window (and flight) of `w`.
+    fn pure_cubic_after_loss_at(w: f64) -> Cubic {
+        let mut cc = cubic(CubicConfig { reno_friendly: false, ..CubicConfig::default() }, w, 1e9);
+        cc.on_loss(&congestion(w as u64));
+        cc
+    }
+
+    /// Slow start back to ssthresh, one ACK a millisecond, then one more ACK (the first of the
+    /// new stage); returns the window that stage starts from.
+    fn slow_start_then_one_ack(cc: &mut Cubic) -> f64 {
+        let mut now = 0;
+        while cc.window() < cc.ssthresh() {
+            cc.on_ack(&ack(now, 100 * MS));
+            now += MS;
+        }
+        let start = cc.window();
+        cc.on_ack(&ack(now, 100 * MS));
+        start
+    }
+
     #[test]
     fn k_and_window_function_against_the_formulas() {
-        let config = CubicConfig { reno_friendly: false, ..CubicConfig::default() };
-        let mut cc = cubic(config, 100.0, 1e9);
-        cc.on_loss(&congestion(100));
+        let mut cc = pure_cubic_after_loss_at(100.0);
         let t0 = 5_000 * MS;
         cc.on_ack(&ack(t0, 100 * MS));
         // K = cbrt(W_max (1 − β_cubic)/C) = cbrt(100 · 0.3 / 0.4) (seed 004 eq. (2) with its
@@ -310,9 +328,7 @@ mod tests {
     fn window_follows_the_cubic_curve_in_time() {
         // Concave then convex growth, ACKs at cwnd per RTT: cwnd(t) tracks W_cubic(t) within a
         // segment or two (it moves toward W_cubic(t + RTT) during each round trip).
-        let config = CubicConfig { reno_friendly: false, ..CubicConfig::default() };
-        let mut cc = cubic(config, 1000.0, 1e9);
-        cc.on_loss(&congestion(1000));
+        let mut cc = pure_cubic_after_loss_at(1000.0);
         let rtt = 50 * MS;
         let t0 = 1_000 * MS;
         let mut now = t0;
@@ -361,8 +377,7 @@ mod tests {
         let n = before.floor();
         assert!((cc.window() - before - n / before).abs() < 0.05, "α = 1: {} -> {}", before, cc.window());
         // Without the Reno-friendly region the same flow follows the (slow) cubic curve.
-        let mut slow = cubic(CubicConfig { reno_friendly: false, ..CubicConfig::default() }, 20.0, 1e9);
-        slow.on_loss(&congestion(20));
+        let mut slow = pure_cubic_after_loss_at(20.0);
         let mut now = 10_000 * MS;
         for _ in 0..5 {
             now = round(&mut slow, now, rtt);
@@ -397,19 +412,12 @@ mod tests {
 
     #[test]
     fn timeout_restarts_from_one_segment_with_k_zero() {
-        let mut cc = cubic(CubicConfig { reno_friendly: false, ..CubicConfig::default() }, 100.0, 1e9);
-        cc.on_loss(&congestion(100));
+        let mut cc = pure_cubic_after_loss_at(100.0);
         cc.on_rto(&congestion(60));
         // RFC 9438 Section 4.8: ssthresh = 0.7 · FlightSize, cwnd = 1 (RFC 5681).
         assert_eq!(cc.window(), 1.0);
         assert!((cc.ssthresh() - 42.0).abs() < 1e-12);
-        let mut now = 0;
-        while cc.window() < cc.ssthresh() {
-            cc.on_ack(&ack(now, 100 * MS));
-            now += MS;
-        }
-        let start = cc.window();
-        cc.on_ack(&ack(now, 100 * MS));
+        let start = slow_start_then_one_ack(&mut cc);
         assert_eq!(cc.epoch_k(), Some(0.0));
         // W_cubic(t) = C t³ + cwnd_epoch
         assert!((cc.w_cubic(2.0).unwrap() - (0.4 * 8.0 + start)).abs() < 1e-9);
@@ -448,13 +456,7 @@ mod tests {
         cc.on_loss(&congestion(100));
         cc.on_rto(&congestion(60));
         assert_eq!((cc.window(), cc.ssthresh()), (1.0, 0.7 * 60.0));
-        let mut now = 0;
-        while cc.window() < cc.ssthresh() {
-            cc.on_ack(&ack(now, 100 * MS));
-            now += MS;
-        }
-        let start = cc.window();
-        cc.on_ack(&ack(now, 100 * MS));
+        let start = slow_start_then_one_ack(&mut cc);
         // Fast convergence at the timeout: W_max = 70·(1 + β)/2 = 59.5 (cwnd 70 < W_max 100).
         assert!((cc.w_max() - 59.5).abs() < 1e-9, "{}", cc.w_max());
         assert!((cc.epoch_k().unwrap() - ((59.5 - start) / 0.4).cbrt()).abs() < 1e-9);
