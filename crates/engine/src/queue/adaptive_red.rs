@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use super::red::{ns2_thresholds, Red, RedConfig};
 use super::{Limit, LinkContext, QueuePolicy, QueueView, Verdict};
-use crate::error::{EngineError, Result};
+use crate::error::Result;
 use crate::packet::Packet;
 use crate::rng::Rng;
 use crate::time::{to_secs, Time};
@@ -99,40 +99,15 @@ pub struct AdaptiveRed {
 
 impl AdaptiveRed {
     pub fn new(config: &AdaptiveRedConfig, link: LinkContext, field: &str) -> Result<Self> {
-        let check = |ok: bool, name: &str, value: f64, allowed: &str| -> Result<()> {
-            if ok {
-                Ok(())
-            } else {
-                Err(EngineError::invalid(format!("{field}.{name}"), value, allowed))
-            }
-        };
+        let check = super::params::checker(field);
         check(config.interval_ns > 0, "interval_ns", config.interval_ns as f64, "an interval > 0 ns")?;
         check(config.alpha > 0.0 && config.alpha < 1.0, "alpha", config.alpha, "an increment in (0, 1)")?;
         check(config.beta > 0.0 && config.beta < 1.0, "beta", config.beta, "a factor in (0, 1)")?;
         check(config.top > 0.0 && config.top <= 1.0, "top", config.top, "a probability in (0, 1]")?;
         check(config.bottom > 0.0 && config.bottom < config.top, "bottom", config.bottom, "a probability in (0, top)")?;
         check(config.mean_packet_bytes > 0, "mean_packet_bytes", config.mean_packet_bytes as f64, "a size > 0 bytes")?;
-        check(
-            config.min_th >= 0.0 && config.min_th.is_finite(),
-            "min_th",
-            config.min_th,
-            "a threshold >= 0 (0: automatic)",
-        )?;
-        check(
-            config.max_th >= 0.0 && config.max_th.is_finite(),
-            "max_th",
-            config.max_th,
-            "a threshold >= 0 (0: automatic)",
-        )?;
+        super::red::check_thresholds(&check, config.min_th, config.max_th, config.target_delay_ns)?;
         let (min_th, max_th) = automatic_thresholds(config, link);
-        if config.min_th == 0.0 {
-            check(
-                config.target_delay_ns > 0,
-                "target_delay_ns",
-                config.target_delay_ns as f64,
-                "a delay > 0 ns when min_th is automatic",
-            )?;
-        }
         let red = Red::new(
             &RedConfig {
                 limit: config.limit,
@@ -209,17 +184,7 @@ impl QueuePolicy for AdaptiveRed {
         verdict
     }
 
-    fn on_overflow(&mut self) {
-        self.red.on_overflow();
-    }
-
-    fn average_queue(&self) -> f64 {
-        self.red.average_queue()
-    }
-
-    fn drop_probability(&self) -> f64 {
-        self.red.drop_probability()
-    }
+    super::red::red_measures!();
 }
 
 #[cfg(test)]

@@ -15,9 +15,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{DropReason, Limit, LinkContext, MarkReason, QueuePolicy, QueueView, Verdict};
-use crate::error::{EngineError, Result};
-use crate::packet::{Ecn, Packet};
+use super::{Limit, LinkContext, QueuePolicy, QueueView, Verdict};
+use crate::error::Result;
+use crate::packet::Packet;
 use crate::rng::Rng;
 use crate::time::{to_secs, Time};
 
@@ -56,13 +56,7 @@ pub struct Avq {
 
 impl Avq {
     pub fn new(config: &AvqConfig, link: LinkContext, field: &str) -> Result<Self> {
-        let check = |ok: bool, name: &str, value: f64, allowed: &str| -> Result<()> {
-            if ok {
-                Ok(())
-            } else {
-                Err(EngineError::invalid(format!("{field}.{name}"), value, allowed))
-            }
-        };
+        let check = super::params::checker(field);
         check(config.gamma > 0.0 && config.gamma <= 1.0, "gamma", config.gamma, "a utilisation in (0, 1]")?;
         check(config.alpha > 0.0 && config.alpha.is_finite(), "alpha", config.alpha, "a smoothing parameter > 0")?;
         check(
@@ -104,11 +98,7 @@ impl QueuePolicy for Avq {
         // Drop/mark if the packet would overflow the virtual buffer, else it joins the VQ.
         let verdict = if self.vq + b > self.buffer {
             self.state = 1.0;
-            if self.ecn && packet.ecn != Ecn::NotEct {
-                Verdict::Mark(MarkReason::Early)
-            } else {
-                Verdict::Drop(DropReason::Early)
-            }
+            super::early::early_signal(self.ecn, packet)
         } else {
             self.state = 0.0;
             self.vq += b;
@@ -136,6 +126,8 @@ impl QueuePolicy for Avq {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::packet::Ecn;
+    use crate::queue::{DropReason, MarkReason};
     use crate::rng::{stream, StreamKind};
 
     /// 12 Mb/s of 1500-byte packets: C = 1000 packets/s.

@@ -24,7 +24,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{DropReason, Limit, LinkContext, MarkReason, QueuePolicy, QueueView, Verdict};
-use crate::error::{EngineError, Result};
+use crate::error::Result;
 use crate::packet::{Ecn, Packet};
 use crate::rng::{Rng, RngCore};
 use crate::time::{to_secs, Time, NANOS_PER_SEC};
@@ -143,13 +143,7 @@ pub struct Ered {
 
 impl Ered {
     pub fn new(config: &EredConfig, link: LinkContext, field: &str) -> Result<Self> {
-        let check = |ok: bool, name: &str, value: f64, allowed: &str| -> Result<()> {
-            if ok {
-                Ok(())
-            } else {
-                Err(EngineError::invalid(format!("{field}.{name}"), value, allowed))
-            }
-        };
+        let check = super::params::checker(field);
         check(config.gamma > 0.0 && config.gamma <= 1.0, "gamma", config.gamma, "a factor in (0, 1]")?;
         check(config.alpha > 0.0 && config.alpha.is_finite(), "alpha", config.alpha, "a gain > 0")?;
         check(config.p_min > 0.0 && config.p_min < 1.0, "p_min", config.p_min, "a probability in (0, 1)")?;

@@ -15,9 +15,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::periodic::Ticker;
-use super::{DropReason, Limit, MarkReason, QueuePolicy, QueueView, Verdict};
-use crate::error::{EngineError, Result};
-use crate::packet::{Ecn, Packet};
+use super::{Limit, QueuePolicy, QueueView, Verdict};
+use crate::error::Result;
+use crate::packet::Packet;
 use crate::rng::{Rng, RngCore};
 use crate::time::Time;
 
@@ -64,13 +64,7 @@ pub fn pi_step(a: f64, b: f64, q_ref: f64, q: f64, q_old: f64, p_old: f64) -> f6
 
 impl Pi {
     pub fn new(config: &PiConfig, field: &str) -> Result<Self> {
-        let check = |ok: bool, name: &str, value: f64, allowed: &str| -> Result<()> {
-            if ok {
-                Ok(())
-            } else {
-                Err(EngineError::invalid(format!("{field}.{name}"), value, allowed))
-            }
-        };
+        let check = super::params::checker(field);
         check(config.a.is_finite() && config.a >= 0.0, "a", config.a, "a coefficient >= 0")?;
         check(config.b.is_finite() && config.b >= 0.0, "b", config.b, "a coefficient >= 0")?;
         let f = config.sampling_frequency_hz;
@@ -118,11 +112,7 @@ impl QueuePolicy for Pi {
         self.catch_up(now);
         // Hollot et al. 2001, Section V: drop (mark) the arriving packet with probability p.
         let verdict = if self.p > 0.0 && rng.gen::<f64>() < self.p {
-            if self.ecn && packet.ecn != Ecn::NotEct {
-                Verdict::Mark(MarkReason::Early)
-            } else {
-                Verdict::Drop(DropReason::Early)
-            }
+            super::early::early_signal(self.ecn, packet)
         } else {
             Verdict::Enqueue
         };
@@ -155,6 +145,8 @@ impl QueuePolicy for Pi {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::packet::Ecn;
+    use crate::queue::{DropReason, MarkReason};
     use crate::rng::{stream, StreamKind};
 
     const T: Time = 6_250_000; // 1/160 Hz

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use super::periodic::Ticker;
 use super::{Departure, DropReason, Limit, LinkContext, MarkReason, QueuePolicy, QueueView, Verdict};
-use crate::error::{EngineError, Result};
+use crate::error::Result;
 use crate::packet::{Ecn, Packet};
 use crate::rng::{Rng, RngCore};
 use crate::time::{to_secs, Time};
@@ -141,13 +141,7 @@ pub fn calculate_drop_prob(
 
 impl Pie {
     pub fn new(config: &PieConfig, link: LinkContext, field: &str) -> Result<Self> {
-        let check = |ok: bool, name: &str, value: f64, allowed: &str| -> Result<()> {
-            if ok {
-                Ok(())
-            } else {
-                Err(EngineError::invalid(format!("{field}.{name}"), value, allowed))
-            }
-        };
+        let check = super::params::checker(field);
         check(config.target_ns > 0, "target_ns", config.target_ns as f64, "a target delay > 0 ns")?;
         check(
             config.update_interval_ns > 0,

@@ -3,8 +3,8 @@
 //! With `ecn`, ECN-capable packets are marked instead of dropped (RFC 3168 Section 5), which
 //! gives per-packet marks of a known probability (seed 002's per-marked-ACK law).
 
-use super::{DropReason, MarkReason, QueuePolicy, QueueView, Verdict};
-use crate::packet::{Ecn, Packet};
+use super::{QueuePolicy, QueueView, Verdict};
+use crate::packet::Packet;
 use crate::rng::{Rng, RngCore};
 use crate::time::Time;
 
@@ -23,11 +23,7 @@ impl QueuePolicy for RandomDrop {
     fn on_arrival(&mut self, packet: &Packet, _queue: &QueueView, _now: Time, rng: &mut Rng) -> Verdict {
         // seed 003 Section II-B: drop each arrival independently with probability p.
         if self.probability > 0.0 && rng.gen::<f64>() < self.probability {
-            if self.ecn && packet.ecn != Ecn::NotEct {
-                Verdict::Mark(MarkReason::Early)
-            } else {
-                Verdict::Drop(DropReason::Early)
-            }
+            super::early::early_signal(self.ecn, packet)
         } else {
             Verdict::Enqueue
         }

@@ -64,6 +64,72 @@ fn default_target_delay_ns() -> Time {
     5_000_000
 }
 
+impl Default for RedConfig {
+    /// Floyd and Jacobson's RED (max_p 0.1, q_weight 0.002, no gentle mode) with ns-2's
+    /// `wait_` spacing and automatic thresholds (`min_th = max_th = 0`), dropping, on a
+    /// 100-packet queue of 1500-byte packets behind a 1 ms link.
+    fn default() -> Self {
+        RedConfig {
+            limit: Limit::Packets(100),
+            min_th: 0.0,
+            max_th: 0.0,
+            max_p: 0.1,
+            q_weight: 0.002,
+            gentle: false,
+            wait: true,
+            ecn: false,
+            mark_p: None,
+            byte_mode: false,
+            queue_in_bytes: false,
+            instantaneous: false,
+            mean_packet_bytes: 1500,
+            link_delay_ns: 1_000_000,
+            target_delay_ns: default_target_delay_ns(),
+        }
+    }
+}
+
+/// `on_overflow`, `average_queue` and `drop_probability` of a policy that decides with a
+/// `Red` in its field `red` (Adaptive RED, RED on a virtual queue), inside its
+/// `impl QueuePolicy` block.
+macro_rules! red_measures {
+    () => {
+        fn on_overflow(&mut self) {
+            self.red.on_overflow();
+        }
+
+        fn average_queue(&self) -> f64 {
+            self.red.average_queue()
+        }
+
+        fn drop_probability(&self) -> f64 {
+            self.red.drop_probability()
+        }
+    };
+}
+pub(crate) use red_measures;
+
+/// The thresholds as given (RED, Adaptive RED): each >= 0 and finite (0: ns-2's automatic
+/// threshold), and a target delay > 0 when min_th is automatic (`ns2_thresholds`).
+pub(crate) fn check_thresholds(
+    check: impl Fn(bool, &str, f64, &str) -> Result<()>,
+    min_th: f64,
+    max_th: f64,
+    target_delay_ns: Time,
+) -> Result<()> {
+    check(min_th >= 0.0 && min_th.is_finite(), "min_th", min_th, "a threshold >= 0 (0: automatic)")?;
+    check(max_th >= 0.0 && max_th.is_finite(), "max_th", max_th, "a threshold >= 0 (0: automatic)")?;
+    if min_th == 0.0 {
+        check(
+            target_delay_ns > 0,
+            "target_delay_ns",
+            target_delay_ns as f64,
+            "a delay > 0 ns when min_th is automatic",
+        )?;
+    }
+    Ok(())
+}
+
 /// ns-2's automatic thresholds (`REDQueue::initialize_params`, `queue/red.cc`): with
 /// `min_th = 0`, min_th = max(5, target_delay · ptc / 2) packets; with `max_th = 0`,
 /// max_th = 3 · min_th; in bytes (× the mean packet size) when the queue is in bytes
@@ -151,33 +217,8 @@ pub struct Red {
 
 impl Red {
     pub fn new(config: &RedConfig, link: LinkContext, field: &str) -> Result<Self> {
-        let check = |ok: bool, name: &str, value: f64, allowed: &str| -> Result<()> {
-            if ok {
-                Ok(())
-            } else {
-                Err(EngineError::invalid(format!("{field}.{name}"), value, allowed))
-            }
-        };
-        check(
-            config.min_th >= 0.0 && config.min_th.is_finite(),
-            "min_th",
-            config.min_th,
-            "a threshold >= 0 (0: automatic)",
-        )?;
-        check(
-            config.max_th >= 0.0 && config.max_th.is_finite(),
-            "max_th",
-            config.max_th,
-            "a threshold >= 0 (0: automatic)",
-        )?;
-        if config.min_th == 0.0 {
-            check(
-                config.target_delay_ns > 0,
-                "target_delay_ns",
-                config.target_delay_ns as f64,
-                "a delay > 0 ns when min_th is automatic",
-            )?;
-        }
+        let check = super::params::checker(field);
+        check_thresholds(&check, config.min_th, config.max_th, config.target_delay_ns)?;
         let (min_th, max_th) = ns2_thresholds(
             config.min_th,
             config.max_th,
@@ -339,23 +380,7 @@ mod tests {
     use crate::rng::{stream, StreamKind};
 
     fn config() -> RedConfig {
-        RedConfig {
-            limit: Limit::Packets(2084),
-            min_th: 50.0,
-            max_th: 100.0,
-            max_p: 0.1,
-            q_weight: 0.002,
-            gentle: false,
-            wait: true,
-            ecn: false,
-            mark_p: None,
-            byte_mode: false,
-            queue_in_bytes: false,
-            instantaneous: false,
-            mean_packet_bytes: 1500,
-            link_delay_ns: 1_000_000,
-            target_delay_ns: 5_000_000,
-        }
+        RedConfig { limit: Limit::Packets(2084), min_th: 50.0, max_th: 100.0, ..RedConfig::default() }
     }
 
     fn packet() -> Packet {

@@ -66,17 +66,7 @@ impl QueuePolicy for RedVq {
         verdict
     }
 
-    fn on_overflow(&mut self) {
-        self.red.on_overflow();
-    }
-
-    fn average_queue(&self) -> f64 {
-        self.red.average_queue()
-    }
-
-    fn drop_probability(&self) -> f64 {
-        self.red.drop_probability()
-    }
+    super::red::red_measures!();
 
     fn virtual_queue(&self) -> f64 {
         if self.queue_in_bytes {
@@ -92,7 +82,7 @@ mod tests {
     use super::*;
     use crate::packet::Ecn;
     use crate::queue::red::control_law;
-    use crate::queue::{DropReason, Limit};
+    use crate::queue::DropReason;
     use crate::rng::{stream, StreamKind};
 
     const LINK: LinkContext = LinkContext { rate_bps: 12_000_000, mean_packet_bytes: 1500 };
@@ -100,23 +90,7 @@ mod tests {
     fn config() -> RedVqConfig {
         RedVqConfig {
             gamma: 0.5,
-            red: RedConfig {
-                limit: Limit::Packets(100),
-                min_th: 20.0,
-                max_th: 60.0,
-                max_p: 0.1,
-                q_weight: 1.0,
-                gentle: false,
-                wait: false,
-                ecn: false,
-                mark_p: None,
-                byte_mode: false,
-                queue_in_bytes: false,
-                instantaneous: false,
-                mean_packet_bytes: 1500,
-                link_delay_ns: 1_000_000,
-                target_delay_ns: 5_000_000,
-            },
+            red: RedConfig { min_th: 20.0, max_th: 60.0, q_weight: 1.0, wait: false, ..RedConfig::default() },
         }
     }
 

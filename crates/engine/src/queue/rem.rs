@@ -15,9 +15,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::periodic::Ticker;
-use super::{Departure, DropReason, Limit, LinkContext, MarkReason, QueuePolicy, QueueView, Verdict};
-use crate::error::{EngineError, Result};
-use crate::packet::{Ecn, Packet};
+use super::{Departure, Limit, LinkContext, QueuePolicy, QueueView, Verdict};
+use crate::error::Result;
+use crate::packet::Packet;
 use crate::rng::{Rng, RngCore};
 use crate::time::{to_secs, Time};
 
@@ -78,13 +78,7 @@ pub fn mark_probability(phi: f64, price: f64) -> f64 {
 
 impl Rem {
     pub fn new(config: &RemConfig, link: LinkContext, field: &str) -> Result<Self> {
-        let check = |ok: bool, name: &str, value: f64, allowed: &str| -> Result<()> {
-            if ok {
-                Ok(())
-            } else {
-                Err(EngineError::invalid(format!("{field}.{name}"), value, allowed))
-            }
-        };
+        let check = super::params::checker(field);
         check(config.gamma.is_finite() && config.gamma > 0.0, "gamma", config.gamma, "a step size > 0")?;
         check(config.alpha.is_finite() && config.alpha >= 0.0, "alpha", config.alpha, "a weight >= 0")?;
         check(config.phi.is_finite() && config.phi > 1.0, "phi", config.phi, "a base > 1")?;
@@ -167,11 +161,7 @@ impl QueuePolicy for Rem {
         // x(t): every arriving packet counts, accepted or not (ns-2 rem.cc `v_count`).
         self.arrivals += self.size(packet);
         let verdict = if self.probability > 0.0 && rng.gen::<f64>() < self.probability {
-            if self.ecn && packet.ecn != Ecn::NotEct {
-                Verdict::Mark(MarkReason::Early)
-            } else {
-                Verdict::Drop(DropReason::Early)
-            }
+            super::early::early_signal(self.ecn, packet)
         } else {
             Verdict::Enqueue
         };
@@ -199,6 +189,7 @@ impl QueuePolicy for Rem {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::packet::Ecn;
     use crate::rng::{stream, StreamKind};
 
     const T: Time = 2_000_000;

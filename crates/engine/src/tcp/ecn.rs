@@ -57,6 +57,7 @@ impl EcnResponse {
     /// A PRR-paced reduction is in progress: it ends when the cumulative ACK passes the
     /// window that carried the mark (`recover`), with cwnd = ssthresh, the law's window since
     /// `on_ecn` (Linux's tcp_end_cwnd_reduction; ns-3's CA_CWR -> CA_OPEN).
+    #[inline]
     pub fn reducing(&mut self, snd_una: u64) -> bool {
         if self.cwr.is_some() && self.recover.is_none_or(|recover| snd_una > recover) {
             self.cwr = None;
@@ -65,11 +66,13 @@ impl EcnResponse {
     }
 
     /// A PRR-paced reduction, seen by the sending loop (without ending it).
+    #[inline]
     pub fn paced(&self) -> bool {
         self.cwr.is_some()
     }
 
     /// A timeout or a Tahoe/Reno loss response ends the reduction.
+    #[inline]
     pub fn cancel(&mut self) {
         self.cwr = None;
     }
@@ -83,11 +86,13 @@ impl EcnResponse {
     /// The window a PRR-paced reduction allows for this ACK: its sndcnt segments beyond the
     /// flight, within the receiver's window (Linux's tcp_cwnd_reduction: cwnd = in_flight +
     /// sndcnt). None when no such reduction is in progress.
+    #[inline]
     pub fn paced_window(&mut self, flight: u64, max_window: f64) -> Option<u64> {
         self.cwr.is_some().then(|| (flight + std::mem::take(&mut self.sndcnt)).min(max_window.floor() as u64))
     }
 
     /// RFC 6937 Section 3: "prr_out += (data sent)".
+    #[inline]
     pub fn on_sent(&mut self, sent: u64) {
         if let Some(prr) = self.cwr.as_mut() {
             prr.on_sent(sent);

@@ -12,7 +12,7 @@ use std::ops::{Deref, DerefMut};
 
 use super::cc::{AckEvent, CcInit, CongestionControl, CongestionEvent};
 use super::ecn::{EcnReduction, EcnResponse};
-use super::recovery::{ExitCredit, LossRecovery, RecoveryConfig};
+use super::recovery::{dupack, ExitCredit, LossRecovery, RecoveryConfig};
 use super::rto::{RtoEstimator, RtoRestart};
 use super::sack::{SackBlock, Scoreboard};
 use super::{EcnEcho, TcpConfig};
@@ -214,14 +214,21 @@ impl TcpSender {
     }
 
     /// An ACK arrived (without SACK blocks).
+    #[inline]
     pub fn on_ack(&mut self, ack: &Packet, now: Time, out: &mut Vec<Packet>) {
         self.on_ack_with_sack(ack, &[], now, out);
     }
 
     /// An ACK arrived carrying these SACK blocks (RFC 2018); a sender whose loss recovery
     /// does not use SACK ignores them.
+    // Not inlined into the simulation's event loop: kept out of line, the loop keeps its own
+    // hot paths inlined (measured on dumbbell-60 with callgrind: +5 % instructions otherwise).
+    #[inline(never)]
     pub fn on_ack_with_sack(&mut self, ack: &Packet, blocks: &[SackBlock], now: Time, out: &mut Vec<Packet>) {
-        self.recovery.on_ack(&mut self.core, ack, blocks, now, out);
+        match &mut self.recovery {
+            LossRecovery::Sack(sack) => sack.on_ack(&mut self.core, ack, blocks, now, out),
+            recovery => dupack::on_ack(recovery, &mut self.core, ack, now, out),
+        }
         let core = &mut self.core;
         if core.rto_restart == RtoRestart::EveryAck && ack.seq == core.snd_una && core.completed_at.is_none() {
             // ns-2's TCP-Linux: every ACK that is not older than snd_una restarts the timer,
@@ -249,26 +256,31 @@ impl TcpSender {
 }
 
 impl SenderCore {
+    #[inline]
     pub fn in_flight(&self) -> u64 {
         self.snd_nxt - self.snd_una
     }
 
     /// The window the sender may use: cwnd (+ recovery inflation), capped by the
     /// receiver's window, never below one segment.
+    #[inline]
     pub(crate) fn usable_window(&self) -> u64 {
         let window = (self.cc.window() + self.inflation).min(self.max_window);
         (window.floor() as u64).max(1)
     }
 
+    #[inline]
     pub(crate) fn has_data(&self, seq: u64) -> bool {
         self.total_segments.is_none_or(|total| seq < total)
     }
 
+    #[inline]
     pub(crate) fn congestion_event(&self, now: Time) -> CongestionEvent {
         CongestionEvent { now, in_flight: self.in_flight(), srtt_ns: self.rto.srtt_ns(), min_rtt_ns: self.min_rtt_ns }
     }
 
     /// Segment `seq` as sent now (a retransmission if it lies below `high_tx`).
+    #[inline]
     pub(crate) fn segment(&mut self, seq: u64, now: Time) -> Packet {
         let retransmit = seq < self.high_tx;
         self.stats.segments_sent += 1;
@@ -300,6 +312,7 @@ impl SenderCore {
         }
     }
 
+    #[inline]
     pub(crate) fn arm_timer(&mut self, now: Time) {
         // RFC 6298 Section 5.1/5.3: (re)start the timer when data is outstanding.
         self.rto_deadline =
@@ -307,6 +320,7 @@ impl SenderCore {
     }
 
     /// Send new data (or, after a timeout, go back N) while the window allows.
+    #[inline]
     pub(crate) fn send_available(&mut self, now: Time, out: &mut Vec<Packet>) {
         let window = match self.ecn_response.paced_window(self.snd_nxt - self.snd_una, self.max_window) {
             Some(window) => window,
@@ -326,6 +340,7 @@ impl SenderCore {
         }
     }
 
+    #[inline]
     pub(crate) fn retransmit_first_unacked(&mut self, now: Time, out: &mut Vec<Packet>) {
         let packet = self.segment(self.snd_una, now);
         out.push(packet);
@@ -333,6 +348,7 @@ impl SenderCore {
 
     /// The cumulative ACK advanced: move `snd_una`, take the RTT sample; returns the
     /// segments newly acknowledged and the sample.
+    #[inline]
     pub(crate) fn advance_una(&mut self, ack: &Packet, now: Time) -> (u64, Time) {
         let acked = ack.seq - self.snd_una;
         // RFC 7323 Appendix G: ExpectedSamples = the ACKs one window of data brings.
@@ -355,6 +371,7 @@ impl SenderCore {
 
     /// New data acknowledged outside loss recovery: the ECN response or the window law.
     /// `scoreboard`: a SACK sender's, for the pipe of a PRR-paced ECN reduction.
+    #[inline]
     pub(crate) fn window_on_new_ack(
         &mut self,
         acked: u64,
@@ -413,6 +430,7 @@ impl SenderCore {
     }
 
     /// A finite (or stopped) transfer is complete once everything is acknowledged.
+    #[inline]
     pub(crate) fn check_complete(&mut self, now: Time) -> bool {
         if let Some(total) = self.total_segments {
             if self.snd_una >= total {
@@ -786,14 +804,28 @@ mod tests {
         (tx, config)
     }
 
-    #[test]
-    fn three_losses_in_one_window_sack_repairs_all_within_one_rtt() {
-        // A window of 20 segments (receiver window 20, so the flight stays 20); segments
-        // 2, 5 and 9 of the first window are lost.
-        let (mut tx, config) = window_of_20(true);
+    /// `window_of_20` with SACK, its 20 segments sent at time 0.
+    fn started_window_of_20_with_sack() -> (TcpSender, Vec<Packet>) {
+        let (mut tx, _) = window_of_20(true);
+        let mut out = Vec::new();
+        tx.start(0, &mut out);
+        out.clear();
+        (tx, out)
+    }
+
+    /// A window of 20 segments (receiver window 20, so the flight stays 20) whose segments 2, 5
+    /// and 9 are lost: the sender and its retransmissions, which are those three.
+    fn three_losses_in_one_window(with_sack: bool) -> (TcpSender, Vec<(Time, u64)>) {
+        let (mut tx, config) = window_of_20(with_sack);
         let log = run_lossy(&mut tx, &config, &[2, 5, 9], 1_000 * MS);
         let rtx = retransmissions(&log);
         assert_eq!(rtx.iter().map(|r| r.1).collect::<Vec<_>>(), vec![2, 5, 9]);
+        (tx, rtx)
+    }
+
+    #[test]
+    fn three_losses_in_one_window_sack_repairs_all_within_one_rtt() {
+        let (tx, rtx) = three_losses_in_one_window(true);
         let rtt = 2 * ONE_WAY;
         let first = rtx[0].0;
         // Fast retransmit on the third SACKed segment above snd_una (ACK of segment 6).
@@ -807,12 +839,52 @@ mod tests {
         assert!(!tx.in_recovery && tx.snd_una > 40);
     }
 
+    /// Plain Reno (RFC 5681 Section 3.2, ns-2's `Agent/TCP/Reno`): the partial ACK of the first
+    /// retransmission ends fast recovery (cwnd = ssthresh) without resending the next hole, and
+    /// the `recover` guard keeps its duplicate ACKs from a second fast retransmit: the second
+    /// loss of the window waits for the timer. NewReno repairs both in recovery.
+    #[test]
+    fn two_losses_in_one_window_reno_leaves_recovery_on_the_partial_ack() {
+        for (recovery, timeouts) in
+            [(RecoveryConfig::Reno { exit_credit: ExitCredit::None }, 1), (RecoveryConfig::default(), 0)]
+        {
+            let config = TcpConfig { recovery, ..window_of_20(false).1 };
+            let mut tx = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "tcp").unwrap();
+            let log = run_lossy(&mut tx, &config, &[2, 5], 3_000 * MS);
+            let rtx = retransmissions(&log);
+            assert_eq!(rtx.first().map(|r| (r.0, r.1)), Some((2 * ONE_WAY, 2)), "{recovery:?}");
+            assert_eq!((tx.stats.fast_recoveries, tx.stats.timeouts), (1, timeouts), "{recovery:?}: {rtx:?}");
+            if timeouts == 1 {
+                // The hole at 5 is resent only by the timer, at least min RTO after the partial ACK.
+                let second = rtx.iter().find(|r| r.1 == 5).unwrap().0;
+                assert!(second >= 4 * ONE_WAY + 200 * MS, "{rtx:?}");
+            }
+        }
+    }
+
+    /// `rto_restart = every_ack` (ns-2's TCP-Linux): duplicate ACKs restart the timer too.
+    #[test]
+    fn rto_restart_every_ack_moves_the_deadline_on_duplicate_acks() {
+        for (rto_restart, moves) in [(RtoRestart::NewData, false), (RtoRestart::EveryAck, true)] {
+            let config =
+                TcpConfig { rto_restart, initial_window: 10.0, initial_ssthresh: 10.0, ..TcpConfig::default() };
+            let mut tx = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "tcp").unwrap();
+            let mut out = Vec::new();
+            tx.start(0, &mut out);
+            tx.on_ack(&ack(1, 0), 100 * MS, &mut out);
+            let after_new_data = tx.rto_deadline.unwrap();
+            tx.on_ack(&ack(1, 0), 150 * MS, &mut out);
+            assert_eq!(tx.rto_deadline.unwrap() != after_new_data, moves, "{rto_restart:?}");
+            // An ACK below snd_una (reordered) never restarts it.
+            let before = tx.rto_deadline;
+            tx.on_ack(&ack(0, 0), 170 * MS, &mut out);
+            assert_eq!(tx.rto_deadline, before, "{rto_restart:?}");
+        }
+    }
+
     #[test]
     fn three_losses_in_one_window_newreno_repairs_one_per_rtt() {
-        let (mut tx, config) = window_of_20(false);
-        let log = run_lossy(&mut tx, &config, &[2, 5, 9], 1_000 * MS);
-        let rtx = retransmissions(&log);
-        assert_eq!(rtx.iter().map(|r| r.1).collect::<Vec<_>>(), vec![2, 5, 9]);
+        let (tx, rtx) = three_losses_in_one_window(false);
         let rtt = 2 * ONE_WAY;
         // RFC 6582: each partial ACK reveals the next hole one RTT later.
         assert_eq!(rtx[0].0, rtt, "third duplicate ACK (of segment 6) one RTT after the burst");
@@ -824,10 +896,7 @@ mod tests {
     #[test]
     fn sack_recovery_sends_while_cwnd_minus_pipe_allows() {
         // The same loss pattern fed by hand: ACKs of 0, 1 and then of 3, 4, 6 with SACK.
-        let (mut tx, _) = window_of_20(true);
-        let mut out = Vec::new();
-        tx.start(0, &mut out);
-        out.clear();
+        let (mut tx, mut out) = started_window_of_20_with_sack();
         let sacked = |tx: &mut TcpSender, blocks: &[(u64, u64)], out: &mut Vec<Packet>| {
             let blocks: Vec<SackBlock> = blocks.iter().map(|&(a, b)| SackBlock::new(a, b)).collect();
             tx.on_ack_with_sack(&ack(2, 0), &blocks, 100 * MS, out);
@@ -907,10 +976,7 @@ mod tests {
 
     #[test]
     fn sack_timeout_clears_scoreboard_and_fills_holes() {
-        let (mut tx, _) = window_of_20(true);
-        let mut out = Vec::new();
-        tx.start(0, &mut out);
-        out.clear();
+        let (mut tx, mut out) = started_window_of_20_with_sack();
         // Only 10..12 SACKed (two segments): no fast retransmit.
         tx.on_ack_with_sack(&ack(0, 0), &[SackBlock::new(10, 12)], 100 * MS, &mut out);
         assert!(!tx.in_recovery && !tx.sack_state().scoreboard.is_empty());

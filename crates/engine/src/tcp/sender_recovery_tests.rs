@@ -18,20 +18,35 @@ fn sack_ack(tx: &mut TcpSender, cum: u64, blocks: &[(u64, u64)], now: Time, out:
     tx.on_ack_with_sack(&ack(cum, 0), &blocks, now, out);
 }
 
-/// A window of 20 in congestion avoidance loses segment 2; recovery (ssthresh 10) goes on for
-/// 60 ACKs that SACK 3..66 while new data keeps the pipe at cwnd; then the retransmission of
-/// 2 turns out lost and the timer fires. snd_nxt − snd_una is 73 segments, pipe 10.
-fn sender_after_long_sack_recovery(recovery: RecoveryConfig) -> (TcpSender, Vec<Packet>) {
-    let config = TcpConfig { recovery, initial_window: 20.0, initial_ssthresh: 20.0, ..TcpConfig::default() };
-    let mut tx = sender(&config);
+/// A sender in congestion avoidance at a window of 20 segments (receiver window
+/// `max_window`), the scripted start of these tests.
+fn window_20(recovery: RecoveryConfig, max_window: f64) -> TcpConfig {
+    TcpConfig { recovery, initial_window: 20.0, initial_ssthresh: 20.0, max_window, ..TcpConfig::default() }
+}
+
+/// The scripted ACKs of these tests: segments 0..19 sent at time 0, 0 and 1 acknowledged at
+/// 100 ms, 2 lost; then one ACK per SACKed segment above it at 101 ms, SACKing 3..top for
+/// each top of `tops`. Returns the sender and the segments each of those ACKs let out.
+fn losing_segment_2(config: &TcpConfig, tops: std::ops::RangeInclusive<u64>) -> (TcpSender, Vec<usize>) {
+    let mut tx = sender(config);
     let mut out = Vec::new();
     tx.start(0, &mut out);
     sack_ack(&mut tx, 1, &[], 100 * MS, &mut out);
     sack_ack(&mut tx, 2, &[], 100 * MS, &mut out);
-    for top in 4..=66 {
+    let mut sent = Vec::new();
+    for top in tops {
+        out.clear();
         sack_ack(&mut tx, 2, &[(3, top)], 101 * MS, &mut out);
+        sent.push(out.len());
     }
-    (tx, out)
+    (tx, sent)
+}
+
+/// A window of 20 in congestion avoidance loses segment 2; recovery (ssthresh 10) goes on for
+/// 60 ACKs that SACK 3..66 while new data keeps the pipe at cwnd; then the retransmission of
+/// 2 turns out lost and the timer fires. snd_nxt − snd_una is 73 segments, pipe 10.
+fn sender_after_long_sack_recovery(recovery: RecoveryConfig) -> (TcpSender, Vec<Packet>) {
+    (losing_segment_2(&window_20(recovery, 1.0e7), 4..=66).0, Vec::new())
 }
 
 #[test]
@@ -73,7 +88,7 @@ fn timeout_in_sack_recovery_takes_ssthresh_from_pipe_not_from_sacked_data() {
 #[test]
 fn timeout_outside_recovery_does_not_count_sacked_segments_as_in_flight() {
     // 20 segments out, 10..12 SACKed (two: no recovery). The flight is 18, not 20.
-    let config = TcpConfig { recovery: sack(), initial_window: 20.0, initial_ssthresh: 20.0, ..TcpConfig::default() };
+    let config = window_20(sack(), 1.0e7);
     let mut tx = sender(&config);
     let mut out = Vec::new();
     tx.start(0, &mut out);
@@ -92,7 +107,7 @@ fn timeout_outside_recovery_does_not_count_sacked_segments_as_in_flight() {
 fn partial_ack_in_sack_recovery_retransmits_the_next_hole_when_rfc_6675_says_so() {
     // Window 20, no receiver-window limit; segments 2 and 20 lost. 20 is the first segment
     // sent after the initial window (on the ACK of 0): only 21 is above it in that RTT.
-    let config = TcpConfig { recovery: sack(), initial_window: 20.0, initial_ssthresh: 20.0, ..TcpConfig::default() };
+    let config = window_20(sack(), 1.0e7);
     let mut tx = sender(&config);
     let log = run_scripted(&mut tx, &config, &[2, 20], &[], 2_000 * MS);
     let rtx = retransmissions(&log);
@@ -179,26 +194,9 @@ fn one_mark_one_reduction_and_one_per_window_of_data() {
 fn prr_spreads_the_reduction_over_the_acks_of_the_recovery() {
     let mut per_ack = Vec::new();
     for recovery in [sack(), prr()] {
-        let config = TcpConfig {
-            recovery,
-            initial_window: 20.0,
-            initial_ssthresh: 20.0,
-            max_window: 40.0,
-            ..TcpConfig::default()
-        };
-        let mut tx = sender(&config);
-        let mut out = Vec::new();
-        tx.start(0, &mut out);
-        sack_ack(&mut tx, 1, &[], 100 * MS, &mut out);
-        sack_ack(&mut tx, 2, &[], 100 * MS, &mut out);
-        out.clear();
         // 2 lost; segments 3..21 SACKed one per ACK (19 ACKs). Recovery starts on the third.
-        let mut sent = Vec::new();
-        for top in 4..=22 {
-            sack_ack(&mut tx, 2, &[(3, top)], 101 * MS, &mut out);
-            sent.push(out.len());
-            out.clear();
-        }
+        let (mut tx, sent) = losing_segment_2(&window_20(recovery, 40.0), 4..=22);
+        let mut out = Vec::new();
         assert_eq!(tx.cwnd(), 10.0, "{recovery:?}: ssthresh = cwnd = FlightSize / 2");
         per_ack.push(sent);
         // The retransmission is acknowledged with everything: recovery ends at cwnd 10.
@@ -225,26 +223,9 @@ fn prr_spreads_the_reduction_over_the_acks_of_the_recovery() {
 fn prr_delivered_ns3_counts_a_segment_more_per_sacked_dupack() {
     let mut per_ack = Vec::new();
     for counting in [PrrDelivered::Rfc6937, PrrDelivered::Ns3] {
-        let config = TcpConfig {
-            recovery: RecoveryConfig::Prr(PrrParams { delivered: counting, ..Default::default() }),
-            initial_window: 20.0,
-            initial_ssthresh: 20.0,
-            max_window: 40.0,
-            ..TcpConfig::default()
-        };
-        let mut tx = sender(&config);
-        let mut out = Vec::new();
-        tx.start(0, &mut out);
-        sack_ack(&mut tx, 1, &[], 100 * MS, &mut out);
-        sack_ack(&mut tx, 2, &[], 100 * MS, &mut out);
-        out.clear();
+        let recovery = RecoveryConfig::Prr(PrrParams { delivered: counting, ..Default::default() });
         // 2 lost; segments 3..21 SACKed one per ACK; recovery starts on the third.
-        let mut sent = Vec::new();
-        for top in 4..=22 {
-            sack_ack(&mut tx, 2, &[(3, top)], 101 * MS, &mut out);
-            sent.push(out.len());
-            out.clear();
-        }
+        let (tx, sent) = losing_segment_2(&window_20(recovery, 40.0), 4..=22);
         let prr = tx.sack_state().prr.unwrap();
         per_ack.push((sent, prr.prr_delivered(), prr.prr_out()));
         if counting == PrrDelivered::Ns3 {
@@ -274,21 +255,7 @@ fn loss_flight_size_pipe_cuts_from_the_pipe_at_entry() {
         (with_sack(LossFlightSize::Pipe), 8.0),
         (with_prr(LossFlightSize::Pipe), 8.0),
     ] {
-        let config = TcpConfig {
-            recovery,
-            initial_window: 20.0,
-            initial_ssthresh: 20.0,
-            max_window: 20.0,
-            ..TcpConfig::default()
-        };
-        let mut tx = sender(&config);
-        let mut out = Vec::new();
-        tx.start(0, &mut out);
-        sack_ack(&mut tx, 1, &[], 100 * MS, &mut out);
-        sack_ack(&mut tx, 2, &[], 100 * MS, &mut out);
-        for top in 4..=6 {
-            sack_ack(&mut tx, 2, &[(3, top)], 100 * MS, &mut out);
-        }
+        let (tx, _) = losing_segment_2(&window_20(recovery, 20.0), 4..=6);
         // 20 outstanding (2..21), 3 SACKed, 2 lost: pipe = 16, FlightSize = 20.
         assert!(tx.in_recovery);
         assert_eq!(tx.ssthresh(), ssthresh, "{recovery:?}");
@@ -313,11 +280,7 @@ fn recovery_exit_credit_hands_the_cumulative_ack_to_the_window_law() {
     for (exit_credit, expected) in [(ExitCredit::None, 17.5), (ExitCredit::Cumulative, 17.5 + 20.0 / 17.5)] {
         let config = TcpConfig {
             cc: CcConfig::Scalable(ScalableConfig { definition: ScalableDefinition::Ns3, ..Default::default() }),
-            recovery: RecoveryConfig::Sack(SackParams { exit_credit, ..Default::default() }),
-            initial_window: 20.0,
-            initial_ssthresh: 20.0,
-            max_window: 20.0,
-            ..TcpConfig::default()
+            ..window_20(RecoveryConfig::Sack(SackParams { exit_credit, ..Default::default() }), 20.0)
         };
         let mut tx = sender(&config);
         let mut out = Vec::new();
@@ -345,11 +308,7 @@ fn window_laws_see_delivered_segments_not_the_cumulative_advance() {
     use crate::tcp::CcConfig;
     let config = TcpConfig {
         cc: CcConfig::Scalable(ScalableConfig { definition: ScalableDefinition::Ns3, ..Default::default() }),
-        recovery: sack(),
-        initial_window: 20.0,
-        initial_ssthresh: 20.0,
-        max_window: 20.0,
-        ..TcpConfig::default()
+        ..window_20(sack(), 20.0)
     };
     let mut tx = sender(&config);
     let mut out = Vec::new();

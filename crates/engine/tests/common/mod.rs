@@ -17,23 +17,7 @@ pub fn droptail(packets: u32) -> QueueConfig {
 }
 
 pub fn red(min_th: f64, max_th: f64, limit: u32) -> QueueConfig {
-    QueueConfig::Red(RedConfig {
-        limit: Limit::Packets(limit),
-        min_th,
-        max_th,
-        max_p: 0.1,
-        q_weight: -1.0,
-        gentle: false,
-        wait: true,
-        ecn: false,
-        mark_p: None,
-        byte_mode: false,
-        queue_in_bytes: false,
-        instantaneous: false,
-        mean_packet_bytes: 1500,
-        link_delay_ns: MS,
-        target_delay_ns: 5 * MS,
-    })
+    QueueConfig::Red(RedConfig { limit: Limit::Packets(limit), min_th, max_th, q_weight: -1.0, ..RedConfig::default() })
 }
 
 pub fn group(count: u32, rtt_ns: u64, access_rate_bps: u64) -> FlowGroup {

@@ -31,8 +31,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::highspeed::HighSpeedConfig;
-use super::{AckEvent, CongestionControl, CongestionEvent};
-use crate::error::{EngineError, Result};
+use super::{AckEvent, CongestionControl, CongestionEvent, Window};
+use crate::error::Result;
 
 /// Parameters of the `aimd` kind: i(w) = a·wⁿ per unmarked ACK, d(w) = b·wᵐ per marked
 /// ACK or loss event (seed 002 Section IV-A).
@@ -80,44 +80,35 @@ pub enum Law {
 impl Law {
     /// The `aimd` law; `field` names the configuration in errors.
     pub fn power(config: &AimdConfig, field: &str) -> Result<Law> {
-        if !(config.a.is_finite() && config.a > 0.0) {
-            return Err(EngineError::invalid(format!("{field}.a"), config.a, "a positive number (Reno: 1)"));
-        }
-        if !config.n.is_finite() {
-            return Err(EngineError::invalid(format!("{field}.n"), config.n, "a finite exponent (Reno: -1)"));
-        }
-        if !(config.b.is_finite() && config.b > 0.0) {
-            return Err(EngineError::invalid(format!("{field}.b"), config.b, "a positive number (Reno: 0.5)"));
-        }
-        if !config.m.is_finite() {
-            return Err(EngineError::invalid(format!("{field}.m"), config.m, "a finite exponent (Reno: 1)"));
-        }
-        if config.m == 1.0 && config.b >= 1.0 {
-            return Err(EngineError::invalid(
-                format!("{field}.b"),
-                config.b,
-                "a fraction below 1 when m = 1 (the decrease b·w must leave a window)",
-            ));
-        }
+        let check = crate::queue::params::checker(field);
+        check(config.a.is_finite() && config.a > 0.0, "a", config.a, "a positive number (Reno: 1)")?;
+        check(config.n.is_finite(), "n", config.n, "a finite exponent (Reno: -1)")?;
+        check(config.b.is_finite() && config.b > 0.0, "b", config.b, "a positive number (Reno: 0.5)")?;
+        check(config.m.is_finite(), "m", config.m, "a finite exponent (Reno: 1)")?;
+        check(
+            !(config.m == 1.0 && config.b >= 1.0),
+            "b",
+            config.b,
+            "a fraction below 1 when m = 1 (the decrease b·w must leave a window)",
+        )?;
         Ok(Law::Power { a: config.a, n: config.n, b: config.b, m: config.m })
     }
 
     /// Seed 000 Table I, TCP Illinois: i(w) = α_max/w, d(w) = β_min w.
     pub fn illinois_like(config: &IllinoisLikeConfig, field: &str) -> Result<Law> {
-        if !(config.alpha_max.is_finite() && config.alpha_max > 0.0) {
-            return Err(EngineError::invalid(
-                format!("{field}.alpha_max"),
-                config.alpha_max,
-                "a positive number (seed 000 Table I: 10)",
-            ));
-        }
-        if !(config.beta_min > 0.0 && config.beta_min < 1.0) {
-            return Err(EngineError::invalid(
-                format!("{field}.beta_min"),
-                config.beta_min,
-                "a fraction in (0, 1) (seed 000 Table I: 0.125)",
-            ));
-        }
+        let check = crate::queue::params::checker(field);
+        check(
+            config.alpha_max.is_finite() && config.alpha_max > 0.0,
+            "alpha_max",
+            config.alpha_max,
+            "a positive number (seed 000 Table I: 10)",
+        )?;
+        check(
+            config.beta_min > 0.0 && config.beta_min < 1.0,
+            "beta_min",
+            config.beta_min,
+            "a fraction in (0, 1) (seed 000 Table I: 0.125)",
+        )?;
         Ok(Law::Power { a: config.alpha_max, n: -1.0, b: config.beta_min, m: 1.0 })
     }
 
@@ -150,61 +141,42 @@ impl Law {
 
 pub struct Aimd {
     law: Law,
-    cwnd: f64,
-    ssthresh: f64,
+    state: Window,
 }
 
 impl Aimd {
     pub fn new(law: Law, initial_window: f64, initial_ssthresh: f64) -> Self {
-        Aimd { law, cwnd: initial_window, ssthresh: initial_ssthresh }
-    }
-
-    /// w − d(w) at w = min(FlightSize, cwnd), at least two segments (RFC 5681 eq. (4) floor).
-    fn after_loss(&self, event: &CongestionEvent) -> f64 {
-        let w = super::reduction_base(event, self.cwnd);
-        (w - self.law.decrease(w)).max(2.0)
+        Aimd { law, state: Window::new(initial_window, initial_ssthresh) }
     }
 }
 
 impl CongestionControl for Aimd {
-    fn window(&self) -> f64 {
-        self.cwnd
-    }
+    super::window_state!();
 
-    fn ssthresh(&self) -> f64 {
-        self.ssthresh
-    }
-
-    fn on_ack(&mut self, ack: &AckEvent) {
-        if ack.acked_segments == 0 {
-            return;
-        }
+    fn ack_signal(&mut self, ack: &AckEvent) -> bool {
         if ack.ece {
             // seed 002 Section IV-A: w −= b·wᵐ for each marked acknowledgment (seed 000 eq.
             // (1): d(w) per congestion signal). At least one segment stays (RFC 3168 Section
-            // 6.1.2 lets ECN take cwnd down to one segment); slow start ends.
-            self.cwnd = (self.cwnd - self.law.decrease(self.cwnd)).max(1.0);
-            self.ssthresh = self.cwnd;
-        } else if self.cwnd < self.ssthresh {
-            // RFC 5681 Section 3.1 slow start until the first congestion signal.
-            self.cwnd += 1.0;
-        } else {
-            // seed 002 Section IV-A: w += a·wⁿ for each unmarked acknowledgment (seed 000
-            // eq. (1): i(w) per ACK).
-            self.cwnd += self.law.increase(self.cwnd);
+            // 6.1.2 lets ECN take cwnd down to one segment); slow start ends (RFC 5681
+            // Section 3.1 slow start, the trait's default, until the first congestion signal).
+            self.state.cwnd = (self.state.cwnd - self.law.decrease(self.state.cwnd)).max(1.0);
+            self.state.ssthresh = self.state.cwnd;
         }
+        ack.ece
     }
 
-    fn on_loss(&mut self, event: &CongestionEvent) {
-        // One decrease d(w) per loss event (seed 000 eq. (1), d(w) per drop).
-        self.ssthresh = self.after_loss(event);
-        self.cwnd = self.ssthresh;
+    fn congestion_avoidance(&mut self, _ack: &AckEvent) {
+        // seed 002 Section IV-A: w += a·wⁿ for each unmarked acknowledgment (seed 000
+        // eq. (1): i(w) per ACK).
+        self.state.cwnd += self.law.increase(self.state.cwnd);
     }
 
-    fn on_rto(&mut self, event: &CongestionEvent) {
-        // RFC 5681 Section 3.1: cwnd = 1 segment after a timeout; ssthresh from the law.
-        self.ssthresh = self.after_loss(event);
-        self.cwnd = 1.0;
+    /// One decrease d(w) per loss event (seed 000 eq. (1), d(w) per drop): w − d(w) at w =
+    /// min(FlightSize, cwnd), at least two segments (RFC 5681 eq. (4) floor); after a timeout
+    /// cwnd = 1 segment (RFC 5681 Section 3.1; the trait's `on_rto`).
+    fn reduced_window(&self, event: &CongestionEvent) -> f64 {
+        let w = super::reduction_base(event, self.state.cwnd);
+        (w - self.law.decrease(w)).max(2.0)
     }
 
     fn ecn_per_ack(&self) -> bool {
@@ -220,18 +192,7 @@ mod tests {
     use crate::rng::{stream, RngCore, StreamKind};
 
     fn ack(ece: bool) -> AckEvent {
-        AckEvent {
-            now: 0,
-            acked_segments: 1,
-            delivered_segments: 1,
-            rtt_sample_ns: None,
-            min_rtt_ns: 0,
-            srtt_ns: 0,
-            in_flight: 0,
-            ece,
-            snd_una: 0,
-            high_tx: 0,
-        }
+        AckEvent { ece, ..crate::tcp::cc::test_events::ack(1) }
     }
 
     fn loss(in_flight: u64) -> CongestionEvent {

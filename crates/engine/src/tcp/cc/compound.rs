@@ -30,8 +30,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{AckEvent, CongestionControl, CongestionEvent};
-use crate::error::{EngineError, Result};
+use super::{AckEvent, CongestionControl, CongestionEvent, Window};
+use crate::error::Result;
 use crate::time::Time;
 
 /// Compound TCP parameters. Defaults are seed 000 Section II-A1's ("The default values of
@@ -65,13 +65,10 @@ impl Default for CompoundParams {
 impl CompoundParams {
     /// Check every parameter; `field` names the configuration (e.g. `groups.0.tcp.cc`).
     pub fn validate(&self, field: &str) -> Result<()> {
-        let check = |name: &str, value: f64, ok: bool, allowed: &str| -> Result<()> {
-            if ok && value.is_finite() {
-                Ok(())
-            } else {
-                Err(EngineError::invalid(format!("{field}.{name}"), value, allowed))
-            }
-        };
+        let bounded = crate::queue::params::checker(field);
+        // Every parameter is finite besides its bound.
+        let check =
+            |name: &str, value: f64, ok: bool, allowed: &str| bounded(ok && value.is_finite(), name, value, allowed);
         check("alpha", self.alpha, self.alpha > 0.0, "a number > 0 (seed 000: 0.125)")?;
         check("beta", self.beta, self.beta > 0.0 && self.beta < 1.0, "a number in (0, 1) (seed 000: 0.5)")?;
         check("k", self.k, self.k > 0.0 && self.k <= 1.0, "a number in (0, 1] (seed 000: 0.75)")?;
@@ -87,9 +84,9 @@ const MIN_ROUND_SAMPLES: u32 = 3;
 
 pub struct Compound {
     params: CompoundParams,
-    cwnd: f64,
+    /// cwnd (the loss-based component) and ssthresh.
+    state: Window,
     dwnd: f64,
-    ssthresh: f64,
     /// `high_tx` at the start of the current round; the round ends when `snd_una` reaches it.
     round_end: Option<u64>,
     /// Smallest RTT sample of the current round, ns.
@@ -102,9 +99,8 @@ impl Compound {
         params.validate(field)?;
         Ok(Compound {
             params,
-            cwnd: initial_window,
+            state: Window::new(initial_window, initial_ssthresh),
             dwnd: 0.0,
-            ssthresh: initial_ssthresh,
             round_end: None,
             round_min_rtt: Time::MAX,
             round_samples: 0,
@@ -113,7 +109,7 @@ impl Compound {
 
     /// The loss-based component, segments.
     pub fn cwnd(&self) -> f64 {
-        self.cwnd
+        self.state.cwnd
     }
 
     /// The delay-based component, segments.
@@ -133,7 +129,7 @@ impl Compound {
             return;
         }
         let p = &self.params;
-        let win = self.cwnd + self.dwnd;
+        let win = self.state.cwnd + self.dwnd;
         let rtt = self.round_min_rtt.max(base_rtt) as f64;
         let base = base_rtt as f64;
         // Seed 004 eq. (7): Diff = (Expected − Actual)·BaseRTT, Expected = win/BaseRTT,
@@ -153,13 +149,11 @@ impl Compound {
 }
 
 impl CongestionControl for Compound {
+    super::window_state!();
+
     fn window(&self) -> f64 {
         // Seed 004 eq. (6): win = min(cwnd + dwnd, awnd); awnd is applied by the sender.
-        self.cwnd + self.dwnd
-    }
-
-    fn ssthresh(&self) -> f64 {
-        self.ssthresh
+        self.state.cwnd + self.dwnd
     }
 
     fn on_ack(&mut self, ack: &AckEvent) {
@@ -170,13 +164,13 @@ impl CongestionControl for Compound {
             self.round_min_rtt = self.round_min_rtt.min(rtt);
             self.round_samples += 1;
         }
-        if self.cwnd < self.ssthresh {
+        if self.state.cwnd < self.state.ssthresh {
             // RFC 5681 Section 3.1: slow start, +1 segment per new ACK (as Reno).
-            self.cwnd += 1.0;
+            self.state.cwnd += 1.0;
         } else {
             // Seed 000 Section II-A1: cwnd = cwnd + 1/(cwnd + dwnd) per ACK in congestion
             // avoidance (one segment per round trip of cwnd + dwnd ACKs).
-            self.cwnd += 1.0 / (self.cwnd + self.dwnd);
+            self.state.cwnd += 1.0 / (self.state.cwnd + self.dwnd);
         }
         match self.round_end {
             None => self.start_round(ack.high_tx),
@@ -184,7 +178,7 @@ impl CongestionControl for Compound {
                 // A round trip ended: every segment sent before the round began is acknowledged
                 // (`tcp_compound.c`: `after(ack, beg_snd_nxt)`). Seed 004 Section II-B: the
                 // delay-based component is effective only in congestion avoidance.
-                if self.cwnd >= self.ssthresh {
+                if self.state.cwnd >= self.state.ssthresh {
                     self.update_dwnd(ack.min_rtt_ns);
                 }
                 self.start_round(ack.high_tx);
@@ -197,11 +191,11 @@ impl CongestionControl for Compound {
         // Seed 000 Section II-A1 / seed 004 eq. (8), loss: dwnd = (win·(1 − β) − cwnd/2)⁺ and
         // cwnd halves (at least 2 segments, RFC 5681 eq. (4)); ssthresh = the new cwnd, so
         // cwnd resumes in congestion avoidance after recovery.
-        let win = self.cwnd + self.dwnd;
-        let half = self.cwnd / 2.0;
+        let win = self.state.cwnd + self.dwnd;
+        let half = self.state.cwnd / 2.0;
         self.dwnd = (win * (1.0 - self.params.beta) - half).max(0.0);
-        self.cwnd = half.max(2.0);
-        self.ssthresh = self.cwnd;
+        self.state.cwnd = half.max(2.0);
+        self.state.ssthresh = self.state.cwnd;
         // Samples taken before and during recovery are stale (`tcp_compound.c`,
         // `ctcp_enable` on return to the Open state): a new round starts with the next ACK.
         self.round_end = None;
@@ -211,8 +205,8 @@ impl CongestionControl for Compound {
         // draft-sridharan-tcpm-ctcp-02: after a timeout dwnd = 0; cwnd as Reno
         // (RFC 5681 Section 3.1 eq. (4): ssthresh = max(FlightSize/2, 2), cwnd = 1).
         self.dwnd = 0.0;
-        self.ssthresh = super::reno::halve_flight(event.in_flight);
-        self.cwnd = 1.0;
+        self.state.ssthresh = super::reno::halve_flight(event.in_flight);
+        self.state.cwnd = 1.0;
         self.round_end = None;
     }
 }
@@ -283,6 +277,17 @@ mod tests {
         let mut path = Path::new(cc);
         path.round(cc, BASE);
         path
+    }
+
+    /// A flow from a window of 100 in congestion avoidance after `rounds` round trips at
+    /// RTT = baseRTT (no queueing: dwnd grows every round).
+    fn rounds_without_queueing(rounds: usize) -> (Compound, Path) {
+        let mut cc = compound(100.0, 100.0);
+        let mut path = primed(&mut cc);
+        for _ in 0..rounds {
+            path.round(&mut cc, BASE);
+        }
+        (cc, path)
     }
 
     #[test]
@@ -368,11 +373,7 @@ mod tests {
 
     #[test]
     fn dwnd_retreats_by_zeta_diff_when_diff_reaches_gamma() {
-        let mut cc = compound(100.0, 100.0);
-        let mut path = primed(&mut cc);
-        for _ in 0..10 {
-            path.round(&mut cc, BASE);
-        }
+        let (mut cc, mut path) = rounds_without_queueing(10);
         let dwnd0 = cc.dwnd();
         assert!(dwnd0 > 30.0, "{dwnd0}");
         // RTT = 1.5 baseRTT: diff = win·(1 − 1/1.5) = win/3 ≥ γ = 30 for win ≥ 90.
@@ -433,11 +434,7 @@ mod tests {
 
     #[test]
     fn loss_sets_dwnd_to_win_times_one_minus_beta_minus_half_cwnd() {
-        let mut cc = compound(100.0, 100.0);
-        let mut path = primed(&mut cc);
-        for _ in 0..6 {
-            path.round(&mut cc, BASE);
-        }
+        let (mut cc, _) = rounds_without_queueing(6);
         let (cwnd, dwnd) = (cc.cwnd(), cc.dwnd());
         let win = cwnd + dwnd;
         cc.on_loss(&congestion(win as u64));
@@ -461,11 +458,7 @@ mod tests {
 
     #[test]
     fn timeout_clears_dwnd_and_restarts_from_one_segment() {
-        let mut cc = compound(100.0, 100.0);
-        let mut path = primed(&mut cc);
-        for _ in 0..4 {
-            path.round(&mut cc, BASE);
-        }
+        let (mut cc, path) = rounds_without_queueing(4);
         assert!(cc.dwnd() > 0.0);
         cc.on_rto(&congestion(140));
         assert_eq!((cc.cwnd(), cc.dwnd(), cc.ssthresh()), (1.0, 0.0, 70.0));

@@ -14,8 +14,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{AckEvent, CongestionControl, CongestionEvent};
-use crate::error::{EngineError, Result};
+use super::{AckEvent, CongestionControl, CongestionEvent, Window};
+use crate::error::Result;
 use crate::time::Time;
 
 /// Which CUBIC: RFC 9438's, or ns-3 3.44's `TcpCubic` (src/internet/model/tcp-cubic.cc).
@@ -83,8 +83,7 @@ pub struct Cubic {
     alpha: f64,
     fast_convergence: bool,
     reno_friendly: bool,
-    cwnd: f64,
-    ssthresh: f64,
+    state: Window,
     /// W_max: the window before the last reduction, after fast convergence (0: none yet).
     w_max: f64,
     /// cwnd_prior: cwnd when the last congestion event was detected (RFC 9438 4.1.2).
@@ -99,16 +98,9 @@ pub struct Cubic {
 impl Cubic {
     /// `field` names the configuration in errors.
     pub fn new(config: &CubicConfig, initial_window: f64, initial_ssthresh: f64, field: &str) -> Result<Self> {
-        if !(config.c.is_finite() && config.c > 0.0) {
-            return Err(EngineError::invalid(format!("{field}.c"), config.c, "a positive number (RFC 9438: 0.4)"));
-        }
-        if !(config.beta > 0.0 && config.beta < 1.0) {
-            return Err(EngineError::invalid(
-                format!("{field}.beta"),
-                config.beta,
-                "a number in (0, 1) (RFC 9438: 0.7)",
-            ));
-        }
+        let check = crate::queue::params::checker(field);
+        check(config.c.is_finite() && config.c > 0.0, "c", config.c, "a positive number (RFC 9438: 0.4)")?;
+        check(config.beta > 0.0 && config.beta < 1.0, "beta", config.beta, "a number in (0, 1) (RFC 9438: 0.7)")?;
         Ok(Cubic {
             definition: config.definition,
             c: config.c,
@@ -116,8 +108,7 @@ impl Cubic {
             alpha: 3.0 * (1.0 - config.beta) / (1.0 + config.beta),
             fast_convergence: config.fast_convergence,
             reno_friendly: config.reno_friendly,
-            cwnd: initial_window,
-            ssthresh: initial_ssthresh,
+            state: Window::new(initial_window, initial_ssthresh),
             w_max: 0.0,
             cwnd_prior: 0.0,
             w_est: initial_window,
@@ -152,7 +143,7 @@ impl Cubic {
     }
 
     fn start_epoch(&mut self, now: Time) {
-        let cwnd_epoch = self.cwnd;
+        let cwnd_epoch = self.state.cwnd;
         let (k, w_max) = if self.after_timeout || self.w_max <= cwnd_epoch {
             // RFC 9438 Section 4.8: the first stage after a timeout uses K = 0 and W_max =
             // cwnd at its start. The same when no congestion event set W_max above the
@@ -173,38 +164,26 @@ impl Cubic {
     fn congestion(&mut self, event: &CongestionEvent) {
         // RFC 9438 Section 4.7, Figure 6: fast convergence lowers W_max when the window at
         // this event is below the previous W_max.
-        self.w_max = if self.fast_convergence && self.cwnd < self.w_max {
-            self.cwnd * (1.0 + self.beta) / 2.0
+        self.w_max = if self.fast_convergence && self.state.cwnd < self.w_max {
+            self.state.cwnd * (1.0 + self.beta) / 2.0
         } else {
-            self.cwnd
+            self.state.cwnd
         };
-        self.cwnd_prior = self.cwnd;
+        self.cwnd_prior = self.state.cwnd;
         // RFC 9438 Section 4.6, Figure 5: ssthresh = flight_size · β_cubic, at least 2 SMSS.
         // The window reduced is min(FlightSize, cwnd) (`reduction_base`): RFC 9438 notes that
         // implementations use cwnd (Linux tcp_cubic.c: cwnd · β).
-        self.ssthresh = (super::reduction_base(event, self.cwnd) * self.beta).max(2.0);
+        self.state.ssthresh = (super::reduction_base(event, self.state.cwnd) * self.beta).max(2.0);
         self.epoch = None;
     }
 }
 
 impl CongestionControl for Cubic {
-    fn window(&self) -> f64 {
-        self.cwnd
-    }
+    super::window_state!();
 
-    fn ssthresh(&self) -> f64 {
-        self.ssthresh
-    }
-
-    fn on_ack(&mut self, ack: &AckEvent) {
-        if ack.acked_segments == 0 {
-            return;
-        }
-        if self.cwnd < self.ssthresh {
-            // RFC 9438 Section 4.10 / RFC 5681 Section 3.1: slow start, one segment per ACK.
-            self.cwnd += 1.0;
-            return;
-        }
+    /// (RFC 9438 Section 4.10 / RFC 5681 Section 3.1: slow start, one segment per ACK, is
+    /// the trait's default.)
+    fn congestion_avoidance(&mut self, ack: &AckEvent) {
         if self.epoch.is_none() {
             self.start_epoch(ack.now);
         }
@@ -221,29 +200,29 @@ impl CongestionControl for Cubic {
         let rtt = rtt_ns as f64 * 1e-9;
         // RFC 9438 Section 4.2, Figure 3: target = W_cubic(t + RTT) bounded to
         // [cwnd, 1.5 cwnd]; RTT is the smoothed round-trip time.
-        let target = (self.c * (t + rtt - epoch.k).powi(3) + epoch.w_max).clamp(self.cwnd, 1.5 * self.cwnd);
+        let target = (self.c * (t + rtt - epoch.k).powi(3) + epoch.w_max).clamp(self.state.cwnd, 1.5 * self.state.cwnd);
         // RFC 9438 Section 4.3, Figure 4: W_est += α_cubic · segments_acked / cwnd, with
         // α_cubic = 1 once W_est has reached cwnd_prior (seed 004 eqs. (3)-(4)).
         // ns-3 (and Linux tcp_cubic.c): α_cubic throughout.
         let alpha =
             if self.definition == CubicDefinition::Rfc9438 && self.w_est >= self.cwnd_prior { 1.0 } else { self.alpha };
-        self.w_est += alpha * ack.acked_segments as f64 / self.cwnd;
+        self.w_est += alpha * ack.acked_segments as f64 / self.state.cwnd;
         let w_cubic_t = self.c * (t - epoch.k).powi(3) + epoch.w_max;
         if self.reno_friendly && w_cubic_t < self.w_est {
             // RFC 9438 Section 4.3 (seed 004 eq. (5), first case): Reno-friendly region,
             // cwnd = W_est.
-            self.cwnd = self.w_est;
+            self.state.cwnd = self.w_est;
         } else {
             // RFC 9438 Sections 4.4-4.5 (seed 004 eq. (5), second and third cases): concave
             // and convex regions, cwnd += (target − cwnd)/cwnd per ACK.
-            self.cwnd += (target - self.cwnd) / self.cwnd;
+            self.state.cwnd += (target - self.state.cwnd) / self.state.cwnd;
         }
     }
 
     fn on_loss(&mut self, event: &CongestionEvent) {
         self.congestion(event);
         // RFC 9438 Section 4.6, Figure 5: cwnd = max(ssthresh, 2) on a loss.
-        self.cwnd = self.ssthresh;
+        self.state.cwnd = self.state.ssthresh;
         self.after_timeout = false;
     }
 
@@ -252,7 +231,7 @@ impl CongestionControl for Cubic {
         // cwnd follows RFC 5681 (one segment); the next stage starts with K = 0 and W_max =
         // cwnd at its start (`start_epoch`).
         self.congestion(event);
-        self.cwnd = 1.0;
+        self.state.cwnd = 1.0;
         // ns-3 TcpCubic::CubicReset keeps m_lastMaxCwnd: the next stage has K > 0 toward it.
         self.after_timeout = self.definition == CubicDefinition::Rfc9438;
     }
@@ -261,6 +240,7 @@ impl CongestionControl for Cubic {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tcp::cc::test_events::congestion;
 
     const MS: Time = 1_000_000;
 
@@ -283,10 +263,6 @@ mod tests {
         }
     }
 
-    fn loss(in_flight: u64) -> CongestionEvent {
-        CongestionEvent { now: 0, in_flight, srtt_ns: 0, min_rtt_ns: 0 }
-    }
-
     /// One round trip of ACKs: cwnd ACKs spread evenly over `rtt` from `start`.
     fn round(cc: &mut Cubic, start: Time, rtt: Time) -> Time {
         let n = cc.window().floor().max(1.0) as u64;
@@ -300,22 +276,40 @@ mod tests {
     fn multiplicative_decrease_by_beta() {
         // RFC 9438 Section 4.6: ssthresh = cwnd = 0.7 · FlightSize.
         let mut cc = cubic(CubicConfig::default(), 100.0, 1e9);
-        cc.on_loss(&loss(100));
+        cc.on_loss(&congestion(100));
         assert!((cc.window() - 70.0).abs() < 1e-12 && (cc.ssthresh() - 70.0).abs() < 1e-12);
         assert_eq!(cc.w_max(), 100.0);
         let mut cc = cubic(CubicConfig { beta: 0.5, ..CubicConfig::default() }, 100.0, 1e9);
-        cc.on_loss(&loss(100));
+        cc.on_loss(&congestion(100));
         assert_eq!(cc.window(), 50.0);
         // never below two segments
-        cc.on_loss(&loss(2));
+        cc.on_loss(&congestion(2));
         assert_eq!(cc.window(), 2.0);
+    }
+
+    /// CUBIC without its Reno-friendly region, after a loss at a window (and flight) of `w`.
+    fn pure_cubic_after_loss_at(w: f64) -> Cubic {
+        let mut cc = cubic(CubicConfig { reno_friendly: false, ..CubicConfig::default() }, w, 1e9);
+        cc.on_loss(&congestion(w as u64));
+        cc
+    }
+
+    /// Slow start back to ssthresh, one ACK a millisecond, then one more ACK (the first of the
+    /// new stage); returns the window that stage starts from.
+    fn slow_start_then_one_ack(cc: &mut Cubic) -> f64 {
+        let mut now = 0;
+        while cc.window() < cc.ssthresh() {
+            cc.on_ack(&ack(now, 100 * MS));
+            now += MS;
+        }
+        let start = cc.window();
+        cc.on_ack(&ack(now, 100 * MS));
+        start
     }
 
     #[test]
     fn k_and_window_function_against_the_formulas() {
-        let config = CubicConfig { reno_friendly: false, ..CubicConfig::default() };
-        let mut cc = cubic(config, 100.0, 1e9);
-        cc.on_loss(&loss(100));
+        let mut cc = pure_cubic_after_loss_at(100.0);
         let t0 = 5_000 * MS;
         cc.on_ack(&ack(t0, 100 * MS));
         // K = cbrt(W_max (1 − β_cubic)/C) = cbrt(100 · 0.3 / 0.4) (seed 004 eq. (2) with its
@@ -334,9 +328,7 @@ mod tests {
     fn window_follows_the_cubic_curve_in_time() {
         // Concave then convex growth, ACKs at cwnd per RTT: cwnd(t) tracks W_cubic(t) within a
         // segment or two (it moves toward W_cubic(t + RTT) during each round trip).
-        let config = CubicConfig { reno_friendly: false, ..CubicConfig::default() };
-        let mut cc = cubic(config, 1000.0, 1e9);
-        cc.on_loss(&loss(1000));
+        let mut cc = pure_cubic_after_loss_at(1000.0);
         let rtt = 50 * MS;
         let t0 = 1_000 * MS;
         let mut now = t0;
@@ -355,7 +347,7 @@ mod tests {
         // W_max = 20 segments and RTT = 1 ms: K = cbrt(20 · 0.3/0.4) = 2.47 s, while Reno
         // would grow α_cubic = 0.53 segments per millisecond. cwnd = W_est (RFC 9438 4.3).
         let mut cc = cubic(CubicConfig::default(), 20.0, 1e9);
-        cc.on_loss(&loss(20));
+        cc.on_loss(&congestion(20));
         assert_eq!(cc.window(), 14.0);
         let rtt = MS;
         let mut now = 10_000 * MS;
@@ -385,8 +377,7 @@ mod tests {
         let n = before.floor();
         assert!((cc.window() - before - n / before).abs() < 0.05, "α = 1: {} -> {}", before, cc.window());
         // Without the Reno-friendly region the same flow follows the (slow) cubic curve.
-        let mut slow = cubic(CubicConfig { reno_friendly: false, ..CubicConfig::default() }, 20.0, 1e9);
-        slow.on_loss(&loss(20));
+        let mut slow = pure_cubic_after_loss_at(20.0);
         let mut now = 10_000 * MS;
         for _ in 0..5 {
             now = round(&mut slow, now, rtt);
@@ -397,7 +388,7 @@ mod tests {
     #[test]
     fn fast_convergence_lowers_w_max() {
         let mut cc = cubic(CubicConfig::default(), 100.0, 1e9);
-        cc.on_loss(&loss(100));
+        cc.on_loss(&congestion(100));
         assert_eq!(cc.w_max(), 100.0);
         // A loss before regaining W_max: W_max = cwnd (1 + β)/2 (RFC 9438 Section 4.7).
         let mut now = 0;
@@ -405,35 +396,28 @@ mod tests {
             now = round(&mut cc, now, 100 * MS);
         }
         let w = cc.window();
-        cc.on_loss(&loss(w as u64));
+        cc.on_loss(&congestion(w as u64));
         assert!((cc.w_max() - w * 1.7 / 2.0).abs() < 1e-9, "{} vs {}", cc.w_max(), w * 0.85);
         // Without fast convergence W_max = cwnd.
         let mut plain = cubic(CubicConfig { fast_convergence: false, ..CubicConfig::default() }, 100.0, 1e9);
-        plain.on_loss(&loss(100));
+        plain.on_loss(&congestion(100));
         let mut now = 0;
         while plain.window() < 80.0 {
             now = round(&mut plain, now, 100 * MS);
         }
         let w = plain.window();
-        plain.on_loss(&loss(w as u64));
+        plain.on_loss(&congestion(w as u64));
         assert_eq!(plain.w_max(), w);
     }
 
     #[test]
     fn timeout_restarts_from_one_segment_with_k_zero() {
-        let mut cc = cubic(CubicConfig { reno_friendly: false, ..CubicConfig::default() }, 100.0, 1e9);
-        cc.on_loss(&loss(100));
-        cc.on_rto(&loss(60));
+        let mut cc = pure_cubic_after_loss_at(100.0);
+        cc.on_rto(&congestion(60));
         // RFC 9438 Section 4.8: ssthresh = 0.7 · FlightSize, cwnd = 1 (RFC 5681).
         assert_eq!(cc.window(), 1.0);
         assert!((cc.ssthresh() - 42.0).abs() < 1e-12);
-        let mut now = 0;
-        while cc.window() < cc.ssthresh() {
-            cc.on_ack(&ack(now, 100 * MS));
-            now += MS;
-        }
-        let start = cc.window();
-        cc.on_ack(&ack(now, 100 * MS));
+        let start = slow_start_then_one_ack(&mut cc);
         assert_eq!(cc.epoch_k(), Some(0.0));
         // W_cubic(t) = C t³ + cwnd_epoch
         assert!((cc.w_cubic(2.0).unwrap() - (0.4 * 8.0 + start)).abs() < 1e-9);
@@ -451,7 +435,7 @@ mod tests {
         // estimate has passed cwnd_prior (RFC 9438 Section 4.3 then uses α = 1).
         for (config, alpha) in [(ns3(), 3.0 * 0.3 / 1.7), (CubicConfig::default(), 1.0)] {
             let mut cc = cubic(config.clone(), 20.0, 1e9);
-            cc.on_loss(&loss(20));
+            cc.on_loss(&congestion(20));
             let (rtt, mut now) = (MS, 10_000 * MS);
             while cc.window() < 20.5 {
                 now = round(&mut cc, now, rtt);
@@ -469,16 +453,10 @@ mod tests {
         // TcpCubic::CubicReset (CongestionStateSet(CA_LOSS)) leaves m_lastMaxCwnd: the first
         // stage after the timeout has K = cbrt((W_max − cwnd)/C) > 0, not RFC 9438 4.8's K = 0.
         let mut cc = cubic(CubicConfig { reno_friendly: false, ..ns3() }, 100.0, 1e9);
-        cc.on_loss(&loss(100));
-        cc.on_rto(&loss(60));
+        cc.on_loss(&congestion(100));
+        cc.on_rto(&congestion(60));
         assert_eq!((cc.window(), cc.ssthresh()), (1.0, 0.7 * 60.0));
-        let mut now = 0;
-        while cc.window() < cc.ssthresh() {
-            cc.on_ack(&ack(now, 100 * MS));
-            now += MS;
-        }
-        let start = cc.window();
-        cc.on_ack(&ack(now, 100 * MS));
+        let start = slow_start_then_one_ack(&mut cc);
         // Fast convergence at the timeout: W_max = 70·(1 + β)/2 = 59.5 (cwnd 70 < W_max 100).
         assert!((cc.w_max() - 59.5).abs() < 1e-9, "{}", cc.w_max());
         assert!((cc.epoch_k().unwrap() - ((59.5 - start) / 0.4).cbrt()).abs() < 1e-9);
@@ -486,7 +464,7 @@ mod tests {
         // smoothed RTT at 300 ms and the minimum at 100 ms, the first ACK of a stage moves cwnd
         // by (W_cubic(0.1 s) − cwnd)/cwnd.
         let mut cc = cubic(CubicConfig { reno_friendly: false, ..ns3() }, 100.0, 1e9);
-        cc.on_loss(&loss(100));
+        cc.on_loss(&congestion(100));
         let event = AckEvent { min_rtt_ns: 100 * MS, ..ack(0, 300 * MS) };
         cc.on_ack(&event);
         let w_cubic = cc.w_cubic(0.1).unwrap();

@@ -26,7 +26,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::reno::Reno;
-use super::{AckEvent, CongestionControl, CongestionEvent};
+use super::{AckEvent, CongestionControl};
 use crate::error::{EngineError, Result};
 use crate::rng::{Rng, RngCore};
 use crate::time::{to_secs, Time};
@@ -90,16 +90,14 @@ impl CxParams {
                 format!("a queueing delay above delta_threshold_ns = {}", self.delta_threshold_ns),
             ));
         }
-        if !(self.p_max > 0.0 && self.p_max <= 1.0) {
-            return Err(EngineError::invalid(format!("{field}.p_max"), self.p_max, "a probability in (0, 1]"));
-        }
-        if self.averaging_time_ns == 0 {
-            return Err(EngineError::invalid(
-                format!("{field}.averaging_time_ns"),
-                self.averaging_time_ns,
-                "a positive averaging time",
-            ));
-        }
+        let check = crate::queue::params::checker(field);
+        check(self.p_max > 0.0 && self.p_max <= 1.0, "p_max", self.p_max, "a probability in (0, 1]")?;
+        check(
+            self.averaging_time_ns > 0,
+            "averaging_time_ns",
+            self.averaging_time_ns as f64,
+            "a positive averaging time",
+        )?;
         Ok(())
     }
 }
@@ -254,37 +252,23 @@ pub fn halve_window(cwnd: f64) -> f64 {
 }
 
 impl CongestionControl for Cx {
-    fn window(&self) -> f64 {
-        self.reno.window()
-    }
+    super::window_state!(reno.state);
 
-    fn ssthresh(&self) -> f64 {
-        self.reno.ssthresh()
-    }
-
-    fn on_ack(&mut self, ack: &AckEvent) {
-        if ack.acked_segments == 0 {
-            return;
-        }
-        if self.backoff.on_ack(ack, self.reno.window()) {
+    fn ack_signal(&mut self, ack: &AckEvent) -> bool {
+        let reduce = self.backoff.on_ack(ack, self.reno.window());
+        if reduce {
             // Seed 001 Algorithm 1: "if rand < p then reduce cwnd by 0.5·cwnd"; ssthresh
             // follows so that a backoff in slow start ends it.
             self.reno.reduce_to(halve_window(self.reno.window()));
-        } else {
-            // Otherwise Reno's growth (RFC 5681 Section 3.1; seed 001 Algorithm 1 "else
-            // increment cwnd by 1/cwnd").
-            self.reno.on_ack(ack);
         }
+        reduce
     }
 
-    fn on_loss(&mut self, event: &CongestionEvent) {
-        // Losses as Reno (seed 001 Section II): RFC 5681 Section 3.2, ssthresh = FlightSize/2.
-        self.reno.on_loss(event);
-    }
-
-    fn on_rto(&mut self, event: &CongestionEvent) {
-        // RFC 5681 Section 3.1 eq. (4): cwnd = 1 segment after a timeout.
-        self.reno.on_rto(event);
+    /// Otherwise Reno's growth (RFC 5681 Section 3.1; seed 001 Algorithm 1 "else increment
+    /// cwnd by 1/cwnd"). Losses and timeouts as Reno (seed 001 Section II): the trait's
+    /// defaults, RFC 5681 Section 3.2 (ssthresh = FlightSize/2) and Section 3.1 eq. (4).
+    fn congestion_avoidance(&mut self, ack: &AckEvent) {
+        self.reno.congestion_avoidance(ack);
     }
 }
 
@@ -292,6 +276,7 @@ impl CongestionControl for Cx {
 mod tests {
     use super::*;
     use crate::rng::{stream, StreamKind};
+    use crate::tcp::cc::CongestionEvent;
 
     fn rng(index: u64) -> Rng {
         stream(42, StreamKind::Flow, index)

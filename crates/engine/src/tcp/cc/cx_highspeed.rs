@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::cx::{halve_window, CxBackoff, CxParams};
 use super::highspeed::HighSpeedConfig;
-use super::{reduction_base, AckEvent, CongestionControl, CongestionEvent};
+use super::{reduction_base, AckEvent, CongestionControl, CongestionEvent, Window};
 use crate::error::Result;
 use crate::rng::Rng;
 
@@ -26,8 +26,7 @@ pub struct CxHighSpeedConfig {
 pub struct CxHighSpeed {
     law: HighSpeedConfig,
     backoff: CxBackoff,
-    cwnd: f64,
-    ssthresh: f64,
+    state: Window,
 }
 
 impl CxHighSpeed {
@@ -40,52 +39,35 @@ impl CxHighSpeed {
     ) -> Result<Self> {
         config.highspeed.validate(&format!("{field}.highspeed"))?;
         let backoff = CxBackoff::new(&config.cx, rng, &format!("{field}.cx"))?;
-        Ok(CxHighSpeed { law: config.highspeed.clone(), backoff, cwnd: initial_window, ssthresh: initial_ssthresh })
-    }
-
-    /// RFC 3649 Section 5: (1 − b(w)) w at w = min(FlightSize, cwnd), at least 2 segments.
-    fn reduced(&self, event: &CongestionEvent) -> f64 {
-        let w = reduction_base(event, self.cwnd);
-        ((1.0 - self.law.decrease(w)) * w).max(2.0)
+        Ok(CxHighSpeed { law: config.highspeed.clone(), backoff, state: Window::new(initial_window, initial_ssthresh) })
     }
 }
 
 impl CongestionControl for CxHighSpeed {
-    fn window(&self) -> f64 {
-        self.cwnd
-    }
+    super::window_state!();
 
-    fn ssthresh(&self) -> f64 {
-        self.ssthresh
-    }
-
-    fn on_ack(&mut self, ack: &AckEvent) {
-        if ack.acked_segments == 0 {
-            return;
-        }
-        if self.backoff.on_ack(ack, self.cwnd) {
+    fn ack_signal(&mut self, ack: &AckEvent) -> bool {
+        let reduce = self.backoff.on_ack(ack, self.state.cwnd);
+        if reduce {
             // Seed 001 Algorithm 1: "if rand < p then reduce cwnd by 0.5·cwnd".
-            self.cwnd = halve_window(self.cwnd);
-            self.ssthresh = self.cwnd;
-        } else if self.cwnd < self.ssthresh {
-            // RFC 5681 Section 3.1 slow start (RFC 3649 leaves it unchanged).
-            self.cwnd += 1.0;
-        } else {
-            // RFC 3649 Section 5: w = w + a(w)/w per ACK.
-            self.cwnd += self.law.increase(self.cwnd) / self.cwnd;
+            self.state.cwnd = halve_window(self.state.cwnd);
+            self.state.ssthresh = self.state.cwnd;
         }
+        reduce
     }
 
-    fn on_loss(&mut self, event: &CongestionEvent) {
-        // RFC 3649 Section 5: w = (1 − b(w)) w on a loss (seed 001: losses as the base TCP).
-        self.ssthresh = self.reduced(event);
-        self.cwnd = self.ssthresh;
+    fn congestion_avoidance(&mut self, _ack: &AckEvent) {
+        // RFC 3649 Section 5: w = w + a(w)/w per ACK (after RFC 5681 slow start, the
+        // trait's default, which RFC 3649 leaves unchanged).
+        self.state.cwnd += self.law.increase(self.state.cwnd) / self.state.cwnd;
     }
 
-    fn on_rto(&mut self, event: &CongestionEvent) {
-        // RFC 5681 Section 3.1: cwnd = 1 after a timeout.
-        self.ssthresh = self.reduced(event);
-        self.cwnd = 1.0;
+    /// RFC 3649 Section 5: w = (1 − b(w)) w on a loss (seed 001: losses as the base TCP), at
+    /// w = min(FlightSize, cwnd), at least 2 segments; cwnd = 1 after a timeout (RFC 5681
+    /// Section 3.1; the trait's `on_loss` and `on_rto`).
+    fn reduced_window(&self, event: &CongestionEvent) -> f64 {
+        let w = reduction_base(event, self.state.cwnd);
+        ((1.0 - self.law.decrease(w)) * w).max(2.0)
     }
 }
 

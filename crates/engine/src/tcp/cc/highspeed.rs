@@ -18,7 +18,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{AckEvent, CongestionControl, CongestionEvent};
+use super::{AckEvent, CongestionControl, CongestionEvent, Window};
 use crate::error::{EngineError, Result};
 
 /// Which a(w) and b(w): RFC 3649 Section 5's formulas or its Appendix B table.
@@ -156,13 +156,13 @@ impl Default for HighSpeedConfig {
 impl HighSpeedConfig {
     /// Check the parameters; `field` names the configuration in errors.
     pub fn validate(&self, field: &str) -> Result<()> {
-        if !(self.low_window.is_finite() && self.low_window >= 1.0) {
-            return Err(EngineError::invalid(
-                format!("{field}.low_window"),
-                self.low_window,
-                "a window of at least 1 segment (RFC 3649: 38)",
-            ));
-        }
+        let check = crate::queue::params::checker(field);
+        check(
+            self.low_window.is_finite() && self.low_window >= 1.0,
+            "low_window",
+            self.low_window,
+            "a window of at least 1 segment (RFC 3649: 38)",
+        )?;
         if !(self.high_window.is_finite() && self.high_window > self.low_window) {
             return Err(EngineError::invalid(
                 format!("{field}.high_window"),
@@ -170,13 +170,7 @@ impl HighSpeedConfig {
                 format!("a window above low_window = {} (RFC 3649: 83000)", self.low_window),
             ));
         }
-        if !(self.low_p > 0.0 && self.low_p < 1.0) {
-            return Err(EngineError::invalid(
-                format!("{field}.low_p"),
-                self.low_p,
-                "a probability in (0, 1) (RFC 3649: 1e-3)",
-            ));
-        }
+        check(self.low_p > 0.0 && self.low_p < 1.0, "low_p", self.low_p, "a probability in (0, 1) (RFC 3649: 1e-3)")?;
         if !(self.high_p > 0.0 && self.high_p < self.low_p) {
             return Err(EngineError::invalid(
                 format!("{field}.high_p"),
@@ -184,13 +178,12 @@ impl HighSpeedConfig {
                 format!("a probability in (0, low_p = {}) (RFC 3649: 1e-7)", self.low_p),
             ));
         }
-        if !(self.high_decrease > 0.0 && self.high_decrease <= 0.5) {
-            return Err(EngineError::invalid(
-                format!("{field}.high_decrease"),
-                self.high_decrease,
-                "a number in (0, 0.5] (RFC 3649: 0.1)",
-            ));
-        }
+        check(
+            self.high_decrease > 0.0 && self.high_decrease <= 0.5,
+            "high_decrease",
+            self.high_decrease,
+            "a number in (0, 0.5] (RFC 3649: 0.1)",
+        )?;
         if self.definition == HighSpeedDefinition::LinuxTable {
             // Appendix B's table is computed for Section 5's defaults; it has no parameters.
             let defaults = HighSpeedConfig { definition: HighSpeedDefinition::LinuxTable, ..Self::default() };
@@ -258,63 +251,39 @@ pub fn highspeed_decrease(w: f64) -> f64 {
 
 pub struct HighSpeed {
     params: HighSpeedConfig,
-    cwnd: f64,
-    ssthresh: f64,
+    state: Window,
 }
 
 impl HighSpeed {
     pub fn new(config: &HighSpeedConfig, initial_window: f64, initial_ssthresh: f64, field: &str) -> Result<Self> {
         config.validate(field)?;
-        Ok(HighSpeed { params: config.clone(), cwnd: initial_window, ssthresh: initial_ssthresh })
-    }
-
-    /// The window after a congestion event at w = min(FlightSize, cwnd): (1 − b(w)) w, at
-    /// least two segments (RFC 3649 Section 5; RFC 5681 eq. (4) for the floor).
-    fn reduced(&self, event: &CongestionEvent) -> f64 {
-        let w = super::reduction_base(event, self.cwnd);
-        ((1.0 - self.params.decrease(w)) * w).max(2.0)
+        Ok(HighSpeed { params: config.clone(), state: Window::new(initial_window, initial_ssthresh) })
     }
 }
 
 impl CongestionControl for HighSpeed {
-    fn window(&self) -> f64 {
-        self.cwnd
+    super::window_state!();
+
+    fn congestion_avoidance(&mut self, _ack: &AckEvent) {
+        // RFC 3649 Section 5: w = w + a(w)/w per ACK in congestion avoidance (slow start is
+        // RFC 5681's, the trait's default: RFC 3649 leaves it unchanged).
+        self.state.cwnd += self.params.increase(self.state.cwnd) / self.state.cwnd;
     }
 
-    fn ssthresh(&self) -> f64 {
-        self.ssthresh
-    }
-
-    fn on_ack(&mut self, ack: &AckEvent) {
-        if ack.acked_segments == 0 {
-            return;
-        }
-        if self.cwnd < self.ssthresh {
-            // RFC 5681 Section 3.1 slow start (RFC 3649 leaves it unchanged).
-            self.cwnd += 1.0;
-        } else {
-            // RFC 3649 Section 5: w = w + a(w)/w per ACK in congestion avoidance.
-            self.cwnd += self.params.increase(self.cwnd) / self.cwnd;
-        }
-    }
-
-    fn on_loss(&mut self, event: &CongestionEvent) {
-        // RFC 3649 Section 5: w = (1 − b(w)) w on a congestion event.
-        self.ssthresh = self.reduced(event);
-        self.cwnd = self.ssthresh;
-    }
-
-    fn on_rto(&mut self, event: &CongestionEvent) {
-        // RFC 5681 Section 3.1: cwnd = 1 after a timeout; ssthresh from the HighSpeed
-        // decrease (as Linux tcp_highspeed.c, whose ssthresh hook serves both cases).
-        self.ssthresh = self.reduced(event);
-        self.cwnd = 1.0;
+    /// RFC 3649 Section 5: w = (1 − b(w)) w on a congestion event, at w = min(FlightSize,
+    /// cwnd), at least two segments (RFC 5681 eq. (4) for the floor). The trait's `on_loss`
+    /// sets cwnd = ssthresh to it, its `on_rto` cwnd = 1 (RFC 5681 Section 3.1; ssthresh from
+    /// the HighSpeed decrease, as Linux tcp_highspeed.c, whose ssthresh hook serves both cases).
+    fn reduced_window(&self, event: &CongestionEvent) -> f64 {
+        let w = super::reduction_base(event, self.state.cwnd);
+        ((1.0 - self.params.decrease(w)) * w).max(2.0)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tcp::cc::test_events::congestion;
 
     /// RFC 3649 Appendix B (also Linux tcp_highspeed.c `hstcp_aimd_vals`): w, a(w), b(w).
     const TABLE: [(f64, f64, f64); 31] = [
@@ -385,22 +354,7 @@ mod tests {
     }
 
     fn ack() -> AckEvent {
-        AckEvent {
-            now: 0,
-            acked_segments: 1,
-            delivered_segments: 1,
-            rtt_sample_ns: None,
-            min_rtt_ns: 0,
-            srtt_ns: 0,
-            in_flight: 0,
-            ece: false,
-            snd_una: 0,
-            high_tx: 0,
-        }
-    }
-
-    fn loss(in_flight: u64) -> CongestionEvent {
-        CongestionEvent { now: 0, in_flight, srtt_ns: 0, min_rtt_ns: 0 }
+        super::super::test_events::ack(1)
     }
 
     #[test]
@@ -413,16 +367,16 @@ mod tests {
         }
         assert!((cc.window() - 1000.0 - a).abs() < 0.05, "{} vs +{a}", cc.window());
         let w = cc.window();
-        cc.on_loss(&loss(w as u64));
+        cc.on_loss(&congestion(w as u64));
         let expected = (1.0 - highspeed_decrease(w.floor())) * w.floor();
         assert!((cc.window() - expected).abs() < 1e-9 && cc.ssthresh() == cc.window());
         // Reno at and below Low_Window: +1/w per ACK, halve on loss.
         let mut reno = HighSpeed::new(&HighSpeedConfig::default(), 30.0, 30.0, "cc").unwrap();
         reno.on_ack(&ack());
         assert!((reno.window() - (30.0 + 1.0 / 30.0)).abs() < 1e-12);
-        reno.on_loss(&loss(30));
+        reno.on_loss(&congestion(30));
         assert_eq!(reno.window(), 15.0);
-        reno.on_rto(&loss(10));
+        reno.on_rto(&congestion(10));
         assert_eq!((reno.window(), reno.ssthresh()), (1.0, 5.0));
         // slow start
         let mut ss = HighSpeed::new(&HighSpeedConfig::default(), 2.0, 1e9, "cc").unwrap();
@@ -471,7 +425,7 @@ mod tests {
         assert!((cc.window() - 44.0).abs() < 0.05, "{}", cc.window());
         // A loss at w = 42 keeps (1 − 0.44)·42 (ns-3 GetSsThresh: segCwnd·(1 − b)).
         let mut cc = HighSpeed::new(&table, 42.0, 42.0, "cc").unwrap();
-        cc.on_loss(&loss(42));
+        cc.on_loss(&congestion(42));
         assert!((cc.window() - 0.56 * 42.0).abs() < 1e-12, "{}", cc.window());
         // The formulas at the same window: a round trip adds a(42) ≈ 1.03.
         let mut rfc = HighSpeed::new(&HighSpeedConfig::default(), 42.0, 42.0, "cc").unwrap();
@@ -481,7 +435,7 @@ mod tests {
         assert!((rfc.window() - 43.03).abs() < 0.02, "{}", rfc.window());
         // At and below 38 segments the table is Reno, as the formulas are.
         let mut reno = HighSpeed::new(&table, 30.0, 30.0, "cc").unwrap();
-        reno.on_loss(&loss(30));
+        reno.on_loss(&congestion(30));
         assert_eq!(reno.window(), 15.0);
     }
 

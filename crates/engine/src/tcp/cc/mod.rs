@@ -83,22 +83,111 @@ pub fn reduction_base(event: &CongestionEvent, cwnd: f64) -> f64 {
     (event.in_flight as f64).min(cwnd)
 }
 
+/// cwnd and ssthresh, segments: the state every window law keeps; the trait's accessors and
+/// default responses read and set it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Window {
+    /// Congestion window (may be fractional).
+    pub cwnd: f64,
+    /// Slow-start threshold.
+    pub ssthresh: f64,
+}
+
+impl Window {
+    pub fn new(cwnd: f64, ssthresh: f64) -> Self {
+        Window { cwnd, ssthresh }
+    }
+}
+
+/// `CongestionControl::state` and `state_mut` for a law that keeps its `Window` in a field
+/// (`window_state!()`: named `state`; `window_state!(reno.state)`: a path), inside its
+/// `impl CongestionControl` block.
+macro_rules! window_state {
+    () => {
+        $crate::tcp::cc::window_state!(state);
+    };
+    ($($field:ident).+) => {
+        fn state(&self) -> &$crate::tcp::cc::Window {
+            &self.$($field).+
+        }
+
+        fn state_mut(&mut self) -> &mut $crate::tcp::cc::Window {
+            &mut self.$($field).+
+        }
+    };
+}
+pub(crate) use window_state;
+
+/// A window law. Most laws supply only `state`, `congestion_avoidance` and `reduced_window`:
+/// the defaults do the rest the way RFC 5681 does (slow start, cwnd = ssthresh after a loss,
+/// one segment after a timeout).
 pub trait CongestionControl: Send + Sync {
+    /// The law's cwnd and ssthresh.
+    fn state(&self) -> &Window;
+
+    fn state_mut(&mut self) -> &mut Window;
+
     /// Congestion window, segments (may be fractional).
-    fn window(&self) -> f64;
+    fn window(&self) -> f64 {
+        self.state().cwnd
+    }
 
     /// Slow-start threshold, segments.
-    fn ssthresh(&self) -> f64;
+    fn ssthresh(&self) -> f64 {
+        self.state().ssthresh
+    }
 
-    /// New data was acknowledged outside loss recovery.
-    fn on_ack(&mut self, _ack: &AckEvent) {}
+    /// New data was acknowledged outside loss recovery. By default: ACKs that acknowledge
+    /// nothing new are ignored, then `ack_signal`, then slow start below ssthresh (RFC 5681
+    /// Section 3.1: cwnd grows by at most one SMSS per ACK that acknowledges new data, a
+    /// cumulative ACK after a repaired hole is still one ACK), else `congestion_avoidance`.
+    fn on_ack(&mut self, ack: &AckEvent) {
+        if ack.acked_segments == 0 || self.ack_signal(ack) {
+            return;
+        }
+        let state = self.state_mut();
+        if state.cwnd < state.ssthresh {
+            state.cwnd += 1.0;
+        } else {
+            self.congestion_avoidance(ack);
+        }
+    }
+
+    /// A congestion signal the ACK itself carries (a mark answered per ACK, a delay-based
+    /// backoff), checked before any growth; true when the law reduced its window (the ACK
+    /// then does not grow it). None by default.
+    fn ack_signal(&mut self, _ack: &AckEvent) -> bool {
+        false
+    }
+
+    /// The law's increase for one ACK at cwnd ≥ ssthresh. None by default.
+    fn congestion_avoidance(&mut self, _ack: &AckEvent) {}
+
+    /// ssthresh after a congestion event; by default RFC 5681 Section 3.1 eq. (4),
+    /// max(FlightSize / 2, 2 SMSS).
+    fn reduced_window(&self, event: &CongestionEvent) -> f64 {
+        reno::halve_flight(event.in_flight)
+    }
 
     /// A loss was detected by duplicate ACKs; called once per loss episode, on entering
-    /// fast retransmit. The window after it is the one used when recovery ends.
-    fn on_loss(&mut self, _event: &CongestionEvent) {}
+    /// fast retransmit. The window after it is the one used when recovery ends. By default
+    /// cwnd = ssthresh = `reduced_window` (RFC 5681 Section 3.2 step 2, RFC 6582 Section 3.2
+    /// step 3's full-ACK option 1).
+    fn on_loss(&mut self, event: &CongestionEvent) {
+        let reduced = self.reduced_window(event);
+        let state = self.state_mut();
+        state.ssthresh = reduced;
+        state.cwnd = reduced;
+    }
 
-    /// The retransmission timer expired.
-    fn on_rto(&mut self, _event: &CongestionEvent) {}
+    /// The retransmission timer expired. By default ssthresh = `reduced_window` and cwnd =
+    /// one segment (RFC 5681 Section 3.1, "LW").
+    fn on_rto(&mut self, event: &CongestionEvent) {
+        let reduced = self.reduced_window(event);
+        let state = self.state_mut();
+        state.ssthresh = reduced;
+        state.cwnd = 1.0;
+    }
 
     /// An ECN echo arrived (at most once per window, RFC 3168 Section 6.1.2). By default
     /// ECN is treated as a loss, as RFC 3168 requires.
@@ -111,6 +200,33 @@ pub trait CongestionControl: Send + Sync {
     /// calls `on_ecn`.
     fn ecn_per_ack(&self) -> bool {
         false
+    }
+}
+
+/// Events for the window laws' unit tests.
+#[cfg(test)]
+pub(crate) mod test_events {
+    use super::{AckEvent, CongestionEvent};
+
+    /// An ACK of `segments` new segments at time 0, without RTT sample or mark.
+    pub fn ack(segments: u64) -> AckEvent {
+        AckEvent {
+            now: 0,
+            acked_segments: segments,
+            delivered_segments: segments,
+            rtt_sample_ns: None,
+            min_rtt_ns: 0,
+            srtt_ns: 0,
+            in_flight: 0,
+            ece: false,
+            snd_una: 0,
+            high_tx: 0,
+        }
+    }
+
+    /// A congestion event (loss, timeout, ECN echo) with `in_flight` segments outstanding.
+    pub fn congestion(in_flight: u64) -> CongestionEvent {
+        CongestionEvent { now: 0, in_flight, srtt_ns: 0, min_rtt_ns: 0 }
     }
 }
 

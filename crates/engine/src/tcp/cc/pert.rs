@@ -18,7 +18,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::reno::Reno;
-use super::{AckEvent, CongestionControl, CongestionEvent};
+use super::{AckEvent, CongestionControl};
 use crate::error::{EngineError, Result};
 use crate::rng::{Rng, RngCore};
 use crate::time::{to_secs, Time};
@@ -57,15 +57,10 @@ impl PertParams {
                 format!("a queueing delay above t_min_ns = {}", self.t_min_ns),
             ));
         }
-        if !(self.p_max > 0.0 && self.p_max <= 1.0) {
-            return Err(EngineError::invalid(format!("{field}.p_max"), self.p_max, "a probability in (0, 1]"));
-        }
-        if !(0.0..1.0).contains(&self.srtt_weight) {
-            return Err(EngineError::invalid(format!("{field}.srtt_weight"), self.srtt_weight, "a weight in [0, 1)"));
-        }
-        if !(self.beta > 0.0 && self.beta < 1.0) {
-            return Err(EngineError::invalid(format!("{field}.beta"), self.beta, "a fraction in (0, 1)"));
-        }
+        let check = crate::queue::params::checker(field);
+        check(self.p_max > 0.0 && self.p_max <= 1.0, "p_max", self.p_max, "a probability in (0, 1]")?;
+        check((0.0..1.0).contains(&self.srtt_weight), "srtt_weight", self.srtt_weight, "a weight in [0, 1)")?;
+        check(self.beta > 0.0 && self.beta < 1.0, "beta", self.beta, "a fraction in (0, 1)")?;
         Ok(())
     }
 }
@@ -160,36 +155,21 @@ impl Pert {
 }
 
 impl CongestionControl for Pert {
-    fn window(&self) -> f64 {
-        self.reno.window()
-    }
+    super::window_state!(reno.state);
 
-    fn ssthresh(&self) -> f64 {
-        self.reno.ssthresh()
-    }
-
-    fn on_ack(&mut self, ack: &AckEvent) {
-        if ack.acked_segments == 0 {
-            return;
-        }
-        if self.early_response(ack) {
+    fn ack_signal(&mut self, ack: &AckEvent) -> bool {
+        let early = self.early_response(ack);
+        if early {
             // PERT early response: cwnd ← (1 − β)·cwnd, β = 0.35; ssthresh follows.
             self.reno.reduce_to(((1.0 - self.beta) * self.reno.window()).max(2.0));
-        } else {
-            // Otherwise Reno's growth (RFC 5681 Section 3.1; seed 001 Algorithm 1 "else
-            // increment cwnd by 1/cwnd").
-            self.reno.on_ack(ack);
         }
+        early
     }
 
-    fn on_loss(&mut self, event: &CongestionEvent) {
-        // Losses as Reno: RFC 5681 Section 3.2, ssthresh = FlightSize/2.
-        self.reno.on_loss(event);
-    }
-
-    fn on_rto(&mut self, event: &CongestionEvent) {
-        // RFC 5681 Section 3.1 eq. (4): cwnd = 1 segment after a timeout.
-        self.reno.on_rto(event);
+    /// Otherwise Reno's growth (RFC 5681 Section 3.1). Losses and timeouts as Reno: the
+    /// trait's defaults, RFC 5681 Section 3.2 (ssthresh = FlightSize/2) and Section 3.1 eq. (4).
+    fn congestion_avoidance(&mut self, ack: &AckEvent) {
+        self.reno.congestion_avoidance(ack);
     }
 }
 
@@ -197,6 +177,7 @@ impl CongestionControl for Pert {
 mod tests {
     use super::*;
     use crate::rng::{stream, StreamKind};
+    use crate::tcp::cc::CongestionEvent;
 
     fn pert(params: PertParams) -> Pert {
         Pert::new(16.0, 16.0, &params, stream(9, StreamKind::Flow, 0), "cc").unwrap()

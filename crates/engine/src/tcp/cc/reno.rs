@@ -1,23 +1,22 @@
 //! Reno window law (RFC 5681): slow start, congestion avoidance, halving on loss.
 //! Loss recovery itself (NewReno, RFC 6582, or Tahoe) is done by the shared sender.
 
-use super::{AckEvent, CongestionControl, CongestionEvent};
+use super::{AckEvent, CongestionControl, Window};
 
 pub struct Reno {
-    cwnd: f64,
-    ssthresh: f64,
+    pub(super) state: Window,
 }
 
 impl Reno {
     pub fn new(initial_window: f64, initial_ssthresh: f64) -> Self {
-        Reno { cwnd: initial_window, ssthresh: initial_ssthresh }
+        Reno { state: Window::new(initial_window, initial_ssthresh) }
     }
 
     /// An early (delay-based) reduction of Reno-family variants such as Cx-TCP and PERT:
     /// cwnd and ssthresh both become `window`, so a reduction in slow start ends it.
     pub fn reduce_to(&mut self, window: f64) {
-        self.cwnd = window;
-        self.ssthresh = window;
+        self.state.cwnd = window;
+        self.state.ssthresh = window;
     }
 }
 
@@ -27,65 +26,22 @@ pub fn halve_flight(in_flight: u64) -> f64 {
 }
 
 impl CongestionControl for Reno {
-    fn window(&self) -> f64 {
-        self.cwnd
-    }
+    super::window_state!();
 
-    fn ssthresh(&self) -> f64 {
-        self.ssthresh
-    }
-
-    fn on_ack(&mut self, ack: &AckEvent) {
-        if ack.acked_segments == 0 {
-            return;
-        }
-        if self.cwnd < self.ssthresh {
-            // RFC 5681 Section 3.1: slow start increments cwnd by at most SMSS per ACK that
-            // acknowledges new data (a cumulative ACK after a repaired hole is still one ACK).
-            self.cwnd += 1.0;
-        } else {
-            // RFC 5681 Section 3.1 eq. (3): congestion avoidance, cwnd += SMSS*SMSS/cwnd per
-            // ACK (ns-2's `opencwnd`: 1/cwnd per new ACK).
-            self.cwnd += 1.0 / self.cwnd;
-        }
-    }
-
-    fn on_loss(&mut self, event: &CongestionEvent) {
-        // RFC 5681 Section 3.2 steps 2-3 / RFC 6582 Section 3.2 step 2: ssthresh = FlightSize/2;
-        // the window after recovery is ssthresh (RFC 6582 Section 3.2 step 3, full ACK, option 1).
-        self.ssthresh = halve_flight(event.in_flight);
-        self.cwnd = self.ssthresh;
-    }
-
-    fn on_rto(&mut self, event: &CongestionEvent) {
-        // RFC 5681 Section 3.1 eq. (4) and "LW": after a timeout cwnd = 1 segment.
-        self.ssthresh = halve_flight(event.in_flight);
-        self.cwnd = 1.0;
+    fn congestion_avoidance(&mut self, _ack: &AckEvent) {
+        // RFC 5681 Section 3.1 eq. (3): congestion avoidance, cwnd += SMSS*SMSS/cwnd per
+        // ACK (ns-2's `opencwnd`: 1/cwnd per new ACK). Slow start, the halving on a loss
+        // (RFC 5681 Section 3.2 steps 2-3 / RFC 6582 Section 3.2 step 2: ssthresh =
+        // FlightSize/2, the window after recovery ssthresh) and cwnd = 1 after a timeout
+        // (RFC 5681 Section 3.1 eq. (4) and "LW") are the trait's defaults.
+        self.state.cwnd += 1.0 / self.state.cwnd;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ack(n: u64) -> AckEvent {
-        AckEvent {
-            now: 0,
-            acked_segments: n,
-            delivered_segments: n,
-            rtt_sample_ns: None,
-            min_rtt_ns: 0,
-            srtt_ns: 0,
-            in_flight: 0,
-            ece: false,
-            snd_una: 0,
-            high_tx: 0,
-        }
-    }
-
-    fn congestion(in_flight: u64) -> CongestionEvent {
-        CongestionEvent { now: 0, in_flight, srtt_ns: 0, min_rtt_ns: 0 }
-    }
+    use crate::tcp::cc::test_events::{ack, congestion};
 
     #[test]
     fn slow_start_doubles_per_round_trip() {

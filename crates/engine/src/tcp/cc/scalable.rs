@@ -19,8 +19,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{AckEvent, CongestionControl, CongestionEvent};
-use crate::error::{EngineError, Result};
+use super::{AckEvent, CongestionControl, CongestionEvent, Window};
+use crate::error::Result;
 
 /// Which Scalable TCP: Kelly's (legacy window) or ns-3's and Linux's (+1 per min(cwnd, 1/a) ACKs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,46 +57,57 @@ pub struct Scalable {
     a: f64,
     b: f64,
     low_window: f64,
-    cwnd: f64,
-    ssthresh: f64,
+    state: Window,
 }
 
 impl Scalable {
     pub fn new(config: &ScalableConfig, initial_window: f64, initial_ssthresh: f64, field: &str) -> Result<Self> {
-        if !(config.a.is_finite() && config.a > 0.0) {
-            return Err(EngineError::invalid(
-                format!("{field}.a"),
-                config.a,
-                "a positive increase per ACK (Kelly 2003: 0.01)",
-            ));
-        }
-        if !(config.b > 0.0 && config.b < 1.0) {
-            return Err(EngineError::invalid(
-                format!("{field}.b"),
-                config.b,
-                "a fraction in (0, 1) (Kelly 2003: 0.125)",
-            ));
-        }
-        if !(config.low_window.is_finite() && config.low_window >= 0.0) {
-            return Err(EngineError::invalid(
-                format!("{field}.low_window"),
-                config.low_window,
-                "a window >= 0 segments (Kelly 2003: 16)",
-            ));
-        }
+        let check = crate::queue::params::checker(field);
+        check(config.a.is_finite() && config.a > 0.0, "a", config.a, "a positive increase per ACK (Kelly 2003: 0.01)")?;
+        check(config.b > 0.0 && config.b < 1.0, "b", config.b, "a fraction in (0, 1) (Kelly 2003: 0.125)")?;
+        check(
+            config.low_window.is_finite() && config.low_window >= 0.0,
+            "low_window",
+            config.low_window,
+            "a window >= 0 segments (Kelly 2003: 16)",
+        )?;
         Ok(Scalable {
             definition: config.definition,
             a: config.a,
             b: config.b,
             low_window: config.low_window,
-            cwnd: initial_window,
-            ssthresh: initial_ssthresh,
+            state: Window::new(initial_window, initial_ssthresh),
         })
     }
+}
 
-    /// The window after a congestion event at w = min(FlightSize, cwnd), at least two segments.
-    fn reduced(&self, event: &CongestionEvent) -> f64 {
-        let w = super::reduction_base(event, self.cwnd);
+impl CongestionControl for Scalable {
+    super::window_state!();
+
+    fn congestion_avoidance(&mut self, ack: &AckEvent) {
+        // (Slow start is RFC 5681's, the trait's default: Kelly 2003 keeps it.)
+        if self.definition == ScalableDefinition::Ns3 {
+            // ns-3 TcpScalable::CongestionAvoidance (`m_ackCnt += segmentsAcked`, one segment
+            // each time m_ackCnt reaches w = min(segCwnd, m_aiFactor)), Linux
+            // tcp_cong_avoid_ai(tp, min(cwnd, AI_CNT), acked): one segment per min(cwnd,
+            // AIFactor = 1/a) segments *delivered* (ns-3's segmentsAcked comes from
+            // currentDelivered, Linux's acked from acked_sacked), so an ACK covering two
+            // segments (delayed ACKs) counts twice.
+            self.state.cwnd += ack.delivered_segments as f64 / self.state.cwnd.min(1.0 / self.a);
+        } else if self.state.cwnd <= self.low_window {
+            // Legacy window: Reno congestion avoidance (RFC 5681 eq. (3)).
+            self.state.cwnd += 1.0 / self.state.cwnd;
+        } else {
+            // Kelly 2003: cwnd = cwnd + a for each ACK received in congestion avoidance.
+            self.state.cwnd += self.a;
+        }
+    }
+
+    /// The window after a congestion event at w = min(FlightSize, cwnd), at least two segments
+    /// (the trait's `on_loss` sets cwnd = ssthresh to it, its `on_rto` cwnd = 1: RFC 5681
+    /// Section 3.1, ssthresh from the Scalable decrease, as Linux's one ssthresh hook).
+    fn reduced_window(&self, event: &CongestionEvent) -> f64 {
+        let w = super::reduction_base(event, self.state.cwnd);
         let kept = if self.definition == ScalableDefinition::Ns3 {
             // ns-3 TcpScalable::GetSsThresh: segCwnd·(1 − m_mdFactor) at every window.
             (1.0 - self.b) * w
@@ -111,73 +122,13 @@ impl Scalable {
     }
 }
 
-impl CongestionControl for Scalable {
-    fn window(&self) -> f64 {
-        self.cwnd
-    }
-
-    fn ssthresh(&self) -> f64 {
-        self.ssthresh
-    }
-
-    fn on_ack(&mut self, ack: &AckEvent) {
-        if ack.acked_segments == 0 {
-            return;
-        }
-        if self.cwnd < self.ssthresh {
-            // RFC 5681 Section 3.1 slow start (Kelly 2003 keeps it).
-            self.cwnd += 1.0;
-        } else if self.definition == ScalableDefinition::Ns3 {
-            // ns-3 TcpScalable::CongestionAvoidance (`m_ackCnt += segmentsAcked`, one segment
-            // each time m_ackCnt reaches w = min(segCwnd, m_aiFactor)), Linux
-            // tcp_cong_avoid_ai(tp, min(cwnd, AI_CNT), acked): one segment per min(cwnd,
-            // AIFactor = 1/a) segments *delivered* (ns-3's segmentsAcked comes from
-            // currentDelivered, Linux's acked from acked_sacked), so an ACK covering two
-            // segments (delayed ACKs) counts twice.
-            self.cwnd += ack.delivered_segments as f64 / self.cwnd.min(1.0 / self.a);
-        } else if self.cwnd <= self.low_window {
-            // Legacy window: Reno congestion avoidance (RFC 5681 eq. (3)).
-            self.cwnd += 1.0 / self.cwnd;
-        } else {
-            // Kelly 2003: cwnd = cwnd + a for each ACK received in congestion avoidance.
-            self.cwnd += self.a;
-        }
-    }
-
-    fn on_loss(&mut self, event: &CongestionEvent) {
-        self.ssthresh = self.reduced(event);
-        self.cwnd = self.ssthresh;
-    }
-
-    fn on_rto(&mut self, event: &CongestionEvent) {
-        // RFC 5681 Section 3.1: cwnd = 1 after a timeout; ssthresh from the Scalable
-        // decrease (Linux: the same ssthresh hook for both).
-        self.ssthresh = self.reduced(event);
-        self.cwnd = 1.0;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tcp::cc::test_events::congestion;
 
     fn ack() -> AckEvent {
-        AckEvent {
-            now: 0,
-            acked_segments: 1,
-            delivered_segments: 1,
-            rtt_sample_ns: None,
-            min_rtt_ns: 0,
-            srtt_ns: 0,
-            in_flight: 0,
-            ece: false,
-            snd_una: 0,
-            high_tx: 0,
-        }
-    }
-
-    fn loss(in_flight: u64) -> CongestionEvent {
-        CongestionEvent { now: 0, in_flight, srtt_ns: 0, min_rtt_ns: 0 }
+        super::super::test_events::ack(1)
     }
 
     #[test]
@@ -185,13 +136,13 @@ mod tests {
         let mut cc = Scalable::new(&ScalableConfig::default(), 200.0, 200.0, "cc").unwrap();
         cc.on_ack(&ack());
         assert!((cc.window() - 200.01).abs() < 1e-12, "a = 0.01 per ACK");
-        cc.on_loss(&loss(200));
+        cc.on_loss(&congestion(200));
         assert!((cc.window() - 175.0).abs() < 1e-12, "b = 0.125");
         // Recovery from (1 − b) w back to w takes the same number of round trips at any w:
         // each round of cwnd ACKs multiplies the window by about 1 + a.
         for w0 in [100.0, 1_000.0, 10_000.0] {
             let mut cc = Scalable::new(&ScalableConfig::default(), w0, w0, "cc").unwrap();
-            cc.on_loss(&loss(w0 as u64));
+            cc.on_loss(&congestion(w0 as u64));
             let mut rounds = 0;
             while cc.window() < w0 {
                 let n = cc.window().floor() as u64;
@@ -211,13 +162,13 @@ mod tests {
         cc.on_ack(&ack());
         assert!((cc.window() - 10.1).abs() < 1e-12, "+1/cwnd");
         let mut cc = Scalable::new(&ScalableConfig::default(), 100.0, 100.0, "cc").unwrap();
-        cc.on_loss(&loss(16));
+        cc.on_loss(&congestion(16));
         assert_eq!(cc.window(), 8.0, "halved at lwnd");
         let mut cc = Scalable::new(&ScalableConfig::default(), 100.0, 100.0, "cc").unwrap();
-        cc.on_loss(&loss(17));
+        cc.on_loss(&congestion(17));
         assert!((cc.window() - 17.0 * 0.875).abs() < 1e-12);
         let mut cc = Scalable::new(&ScalableConfig::default(), 100.0, 100.0, "cc").unwrap();
-        cc.on_rto(&loss(40));
+        cc.on_rto(&congestion(40));
         assert_eq!((cc.window(), cc.ssthresh()), (1.0, 35.0));
         cc.on_ack(&ack());
         assert_eq!(cc.window(), 2.0, "slow start after a timeout");
@@ -272,15 +223,15 @@ mod tests {
         // ns-3 GetSsThresh: max(2, segCwnd·(1 − 0.125)) at every window, no halving below lwnd.
         for w in [8u64, 16, 18, 100] {
             let mut cc = Scalable::new(&ns3(), 200.0, 200.0, "cc").unwrap();
-            cc.on_loss(&loss(w));
+            cc.on_loss(&congestion(w));
             assert!((cc.window() - 0.875 * w as f64).abs() < 1e-12, "w {w}: {}", cc.window());
         }
         let mut cc = Scalable::new(&ns3(), 200.0, 200.0, "cc").unwrap();
-        cc.on_loss(&loss(2));
+        cc.on_loss(&congestion(2));
         assert_eq!(cc.window(), 2.0, "at least two segments");
         // Kelly halves at the legacy window.
         let mut kelly = Scalable::new(&ScalableConfig::default(), 200.0, 200.0, "cc").unwrap();
-        kelly.on_loss(&loss(16));
+        kelly.on_loss(&congestion(16));
         assert_eq!(kelly.window(), 8.0);
         let parsed: ScalableConfig = serde_json::from_str(r#"{"definition": "ns3"}"#).unwrap();
         assert_eq!(parsed, ns3());

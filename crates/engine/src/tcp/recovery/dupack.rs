@@ -2,12 +2,13 @@
 //! (Tahoe, Reno, NewReno): each supplies the fast retransmit and, for the two with fast
 //! recovery, what a new or a duplicate ACK does while it lasts (`LossRecovery`'s hooks).
 
-use super::LossRecovery;
+use super::{reno, tahoe, LossRecovery};
 use crate::packet::{Packet, FLAG_ECE};
 use crate::tcp::sender::SenderCore;
 use crate::time::Time;
 
 /// An ACK (without SACK blocks) for a sender recovering by duplicate ACKs.
+#[inline]
 pub fn on_ack(recovery: &mut LossRecovery, core: &mut SenderCore, ack: &Packet, now: Time, out: &mut Vec<Packet>) {
     if core.completed_at.is_some() {
         return;
@@ -16,8 +17,15 @@ pub fn on_ack(recovery: &mut LossRecovery, core: &mut SenderCore, ack: &Packet, 
     if ack.seq > core.snd_una {
         let (acked, rtt) = core.advance_una(ack, now);
         if core.in_recovery {
-            if recovery.on_recovery_ack(core, acked, rtt, ece, now, out) {
-                return;
+            match recovery {
+                LossRecovery::Reno(reno) => reno.on_recovery_ack(core, acked, rtt, ece, now),
+                LossRecovery::NewReno(newreno) => {
+                    if newreno.on_recovery_ack(core, acked, rtt, ece, now, out) {
+                        // A partial ACK, handled entirely.
+                        return;
+                    }
+                }
+                LossRecovery::Tahoe(_) | LossRecovery::Sack(_) => unreachable!("no fast recovery to be in"),
             }
         } else {
             core.window_on_new_ack(acked, acked, rtt, ece, now, None);
@@ -33,6 +41,7 @@ pub fn on_ack(recovery: &mut LossRecovery, core: &mut SenderCore, ack: &Packet, 
     }
 }
 
+#[inline]
 fn on_duplicate_ack(recovery: &mut LossRecovery, core: &mut SenderCore, now: Time, out: &mut Vec<Packet>) {
     core.dupacks += 1;
     if core.in_recovery {
@@ -68,5 +77,10 @@ fn on_duplicate_ack(recovery: &mut LossRecovery, core: &mut SenderCore, now: Tim
     // limited transmit MUST NOT be included in this calculation" (of FlightSize).
     event.in_flight = event.in_flight.saturating_sub(core.limited_transmit_sent);
     core.stats.fast_recoveries += 1;
-    recovery.on_fast_retransmit(core, &event, now, out);
+    match recovery {
+        LossRecovery::Tahoe(_) => tahoe::Tahoe::on_fast_retransmit(core, &event, now, out),
+        LossRecovery::Reno(_) => reno::enter(core, &event, now, out),
+        LossRecovery::NewReno(newreno) => newreno.on_fast_retransmit(core, &event, now, out),
+        LossRecovery::Sack(_) => unreachable!("SACK recovery counts its own duplicate ACKs"),
+    }
 }

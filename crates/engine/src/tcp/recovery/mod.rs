@@ -31,8 +31,6 @@ pub mod tahoe;
 
 use serde::{Deserialize, Serialize};
 
-use super::cc::CongestionEvent;
-use super::sack::SackBlock;
 use super::sender::SenderCore;
 use crate::packet::Packet;
 use crate::time::Time;
@@ -120,53 +118,6 @@ pub enum LossRecovery {
 }
 
 impl LossRecovery {
-    /// An ACK arrived with these SACK blocks (empty without the option).
-    #[inline]
-    pub fn on_ack(
-        &mut self,
-        core: &mut SenderCore,
-        ack: &Packet,
-        blocks: &[SackBlock],
-        now: Time,
-        out: &mut Vec<Packet>,
-    ) {
-        match self {
-            LossRecovery::Sack(sack) => sack.on_ack(core, ack, blocks, now, out),
-            _ => dupack::on_ack(self, core, ack, now, out),
-        }
-    }
-
-    /// RFC 5681 Section 3.2 step 2 (the DupThresh-th duplicate ACK, not in recovery).
-    fn on_fast_retransmit(&mut self, core: &mut SenderCore, event: &CongestionEvent, now: Time, out: &mut Vec<Packet>) {
-        match self {
-            LossRecovery::Tahoe(_) => tahoe::Tahoe::on_fast_retransmit(core, event, now, out),
-            LossRecovery::Reno(_) => reno::enter(core, event, now, out),
-            LossRecovery::NewReno(newreno) => newreno.on_fast_retransmit(core, event, now, out),
-            LossRecovery::Sack(_) => unreachable!("SACK recovery counts its own duplicate ACKs"),
-        }
-    }
-
-    /// A new ACK during recovery; returns true when it was handled completely (a NewReno
-    /// partial ACK), false when the sender goes on as after any new ACK.
-    fn on_recovery_ack(
-        &mut self,
-        core: &mut SenderCore,
-        acked: u64,
-        rtt: Time,
-        ece: bool,
-        now: Time,
-        out: &mut Vec<Packet>,
-    ) -> bool {
-        match self {
-            LossRecovery::Reno(reno) => {
-                reno.on_recovery_ack(core, acked, rtt, ece, now);
-                false
-            }
-            LossRecovery::NewReno(newreno) => newreno.on_recovery_ack(core, acked, rtt, ece, now, out),
-            LossRecovery::Tahoe(_) | LossRecovery::Sack(_) => unreachable!("no fast recovery to be in"),
-        }
-    }
-
     /// FlightSize for a retransmission timeout (None: snd_nxt − snd_una).
     pub fn timeout_flight_size(&self, core: &SenderCore) -> Option<u64> {
         match self {

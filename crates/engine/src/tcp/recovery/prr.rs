@@ -65,16 +65,13 @@ pub enum PrrDelivered {
 /// The parameters of PRR loss recovery (`kind = "prr"`): RFC 6675's (`SackParams`) and
 /// PRR's DeliveredData.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct PrrParams {
     /// PRR's DeliveredData, RFC 6937's (default) or ns-3's.
-    #[serde(default)]
     pub delivered: PrrDelivered,
-    #[serde(default)]
+    /// The parameters of RFC 6675's recovery that PRR paces (`SackParams`).
     pub loss_flight_size: LossFlightSize,
-    #[serde(default)]
     pub partial_ack_retransmit: PartialAckRetransmit,
-    #[serde(default)]
     pub exit_credit: ExitCredit,
 }
 

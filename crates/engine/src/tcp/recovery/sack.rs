@@ -43,16 +43,13 @@ pub enum PartialAckRetransmit {
 
 /// The parameters of SACK loss recovery (`kind = "sack"`; `prr` has them too).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct SackParams {
     /// FlightSize on entering recovery, RFC 5681's (default) or ns-3's pipe.
-    #[serde(default)]
     pub loss_flight_size: LossFlightSize,
     /// A partial ACK in loss recovery, RFC 6675's (default) or ns-3's at-once retransmission.
-    #[serde(default)]
     pub partial_ack_retransmit: PartialAckRetransmit,
     /// The ACK that ends loss recovery: no window growth (default) or ns-3's credit.
-    #[serde(default)]
     pub exit_credit: ExitCredit,
 }
 
