@@ -101,6 +101,15 @@ pub struct Link {
     pub serialiser: Serialiser,
     /// A TransmissionDone event is scheduled (only while packets wait in the queue).
     pub done_pending: bool,
+    /// Served without events: the queue's policy decides at arrival, so every departure is
+    /// known when the packet arrives (Lindley's recursion, `Queue::offer_lindley`) and the
+    /// packet goes straight into the propagation FIFO, due at the far end at D_n + delay.
+    pub event_free: bool,
+    /// Computed by its upstream: served without events, not traced, and every packet it
+    /// carries comes from one upstream link (none starts its route here). Its arrivals are
+    /// that link's departures plus its delay, in order, so the upstream offers each packet
+    /// here as soon as it knows the departure, without an arrival event.
+    pub inline: bool,
     /// Whether the link is sampled into the link trace.
     pub monitored: bool,
     pub role: LinkRole,
@@ -128,6 +137,8 @@ impl Link {
             rate_bps,
             serialiser: Serialiser::default(),
             done_pending: false,
+            event_free: queue.decides_at_arrival(),
+            inline: false,
             monitored,
             role,
             propagating: Propagation::default(),
@@ -137,9 +148,25 @@ impl Link {
         }
     }
 
-    /// Packets on the wire: being serialised or propagating.
-    pub fn in_flight(&self) -> u64 {
-        // The packet being serialised is already in the propagation FIFO.
+    /// Offer a packet arriving at `at` to this link, served without events
+    /// (`Link::event_free`). Returns when it departs (its last bit is on the wire), or `None`
+    /// if the queue dropped it.
+    ///
+    /// Lindley's recursion: D_n = max(A_n, D_{n-1}) + L_n / C, with the sub-nanosecond
+    /// remainder of L_n / C carried by the serialiser as for an event-driven link.
+    #[inline(always)]
+    pub fn offer_lindley(&mut self, packet: &mut Packet, at: Time) -> Option<Time> {
+        let starts = self.queue.offer_lindley(packet, at, self.busy_until, &mut self.rng)?;
+        let departs = starts + self.serialiser.next(packet.size_bytes, self.rate_bps);
+        self.busy_until = departs;
+        Some(departs)
+    }
+
+    /// Packets in the propagation FIFO. Event-driven: on the wire (being serialised or
+    /// propagating). Served without events, packets enter it when admitted: it also holds
+    /// the packets waiting in this link's queue, and those offered inline to the links after
+    /// it (`Simulation::counters` tells them apart).
+    pub fn propagation_len(&self) -> u64 {
         self.propagating.len() as u64
     }
 }

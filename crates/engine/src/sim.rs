@@ -150,7 +150,15 @@ impl Simulation {
         if scenario.trace.interval_ns == 0 {
             return Err(EngineError::invalid("trace.interval_ns", 0, "an interval > 0"));
         }
-        let network = topology::build(scenario, seed)?;
+        let mut network = topology::build(scenario, seed)?;
+        mark_inline_links(&mut network.links, &network.routes);
+        // DEV-SWITCH (temporary, removed before the last commit)
+        if let Ok(level) = std::env::var("AQMLAB_DEV_EVENTFREE") {
+            for link in &mut network.links {
+                link.inline &= level == "2";
+                link.event_free &= level != "0";
+            }
+        }
         // Packets carry the table position of their route (`route::Routes`).
         let (routes, route_ids) = Routes::new(&network.routes);
         // About one pending event per link (the head of its propagation FIFO).
@@ -308,6 +316,9 @@ impl Simulation {
     fn send_on_link(&mut self, link_id: u32, packet: Packet) {
         let now = self.now;
         let link = &mut self.links[link_id as usize];
+        if link.event_free {
+            return self.offer_event_free(link_id, packet, now);
+        }
         // Idle: nothing queued and the last transmission has ended. Such a link needs no
         // TransmissionDone event: the packet goes straight onto the wire (most links of a
         // dumbbell are idle most of the time, so this halves their events).
@@ -330,6 +341,36 @@ impl Simulation {
             link.done_pending = true;
             let done = link.busy_until;
             self.events.schedule(done, Event::TransmissionDone(link_id));
+        }
+    }
+
+    /// Offer a packet arriving at `at` to a link served without events (`Link::event_free`):
+    /// its departure is known now, so it goes straight into the propagation FIFO, due at the
+    /// far end at D_n + delay, with no transmission-complete event. If the next link of its
+    /// route is computed by this one (`Link::inline`), the packet is offered there at once,
+    /// at its arrival time there, and so on: only the last link of the chain schedules an
+    /// arrival event. Arrivals after the end of the run stay on the wire, as they would.
+    fn offer_event_free(&mut self, mut link_id: u32, mut packet: Packet, mut at: Time) {
+        loop {
+            let link = &mut self.links[link_id as usize];
+            // Lindley's recursion: D_n = max(A_n, D_{n-1}) + L_n / C.
+            let Some(departs) = link.offer_lindley(&mut packet, at) else {
+                return; // dropped, counted by the queue
+            };
+            let arrives = departs + link.delay;
+            if let Some(next) = self.routes.link(packet.route, packet.hop + 1) {
+                if self.links[next as usize].inline && arrives <= self.duration {
+                    packet.hop += 1;
+                    link_id = next;
+                    at = arrives;
+                    continue;
+                }
+            }
+            let link = &mut self.links[link_id as usize];
+            if link.propagating.push(arrives, packet) {
+                self.events.schedule(arrives, Event::Arrival(link_id));
+            }
+            return;
         }
     }
 
@@ -531,7 +572,11 @@ impl Simulation {
         self.last_sample = now;
         let trace = &mut self.link_trace;
         for (id, at_last_sample) in &mut self.sampled {
-            let link = &self.links[*id as usize];
+            let link = &mut self.links[*id as usize];
+            // Served without events: the packets that started before now have left (as
+            // the transmission-complete events before this sample would have taken them).
+            link.queue.depart_before(now);
+            let link = &*link;
             let c = link.queue.counters;
             let p = *at_last_sample;
             *at_last_sample = c;
@@ -571,8 +616,13 @@ impl Simulation {
 
     /// Packet conservation counters at this instant.
     pub fn counters(&self) -> Counters {
-        let queued: u64 = self.links.iter().map(|l| l.queue.len_packets() as u64).sum();
-        let in_flight: u64 = self.links.iter().map(Link::in_flight).sum();
+        let now = self.now;
+        // Served without events, a link's queued packets are in a propagation FIFO already
+        // (its own or, computed inline, a later link's); event-driven, in its queue's buffer.
+        let waiting: u64 = self.links.iter().filter(|l| l.event_free).map(|l| l.queue.waiting_at_end(now)).sum();
+        let buffered: u64 = self.links.iter().filter(|l| !l.event_free).map(|l| l.queue.len_packets() as u64).sum();
+        let queued = waiting + buffered;
+        let in_flight: u64 = self.links.iter().map(Link::propagation_len).sum::<u64>() - waiting;
         Counters {
             packets_created: self.created,
             packets_delivered: self.delivered,
@@ -619,7 +669,7 @@ impl Simulation {
         }
         let mut links = LinkRecords::default();
         for (id, link) in self.links.iter().enumerate() {
-            let c = link.queue.counters;
+            let c = link.queue.counters_at_end(self.now);
             links.link.push(id as u32);
             links.role.push(link.role.name());
             links.name.push(link.name.clone());
@@ -644,5 +694,34 @@ impl Simulation {
 
     pub fn measure_start(&self) -> Time {
         self.measure_start
+    }
+}
+
+/// Mark the links their upstream computes (`Link::inline`): served without events, not
+/// traced (a trace sample must not see arrivals computed ahead of it), never the first link
+/// of a route (a source sends at its own times) and always entered from the same link. The
+/// design: DESIGN.md "Engine principles" (a link with one upstream can be computed by that
+/// upstream; events belong where packets from several upstreams meet).
+fn mark_inline_links(links: &mut [Link], routes: &[Vec<u32>]) {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Upstream {
+        Unused,
+        One(u32),
+        Several,
+    }
+    let mut upstream = vec![Upstream::Unused; links.len()];
+    for route in routes {
+        upstream[route[0] as usize] = Upstream::Several;
+        for pair in route.windows(2) {
+            let entry = &mut upstream[pair[1] as usize];
+            *entry = match *entry {
+                Upstream::Unused => Upstream::One(pair[0]),
+                Upstream::One(from) if from == pair[0] => Upstream::One(from),
+                _ => Upstream::Several,
+            };
+        }
+    }
+    for (link, upstream) in links.iter_mut().zip(upstream) {
+        link.inline = link.event_free && !link.monitored && matches!(upstream, Upstream::One(_));
     }
 }

@@ -19,7 +19,7 @@ fn a_run_cut_into_small_slices_is_identical_to_a_straight_run() {
     straight.run_until(2 * S);
     let mut sliced = Simulation::new(&scenario(), 7).unwrap();
     let mut slices = 0;
-    while sliced.run_for(2 * S, 997) == Stop::Slice {
+    while sliced.run_for(2 * S, 499) == Stop::Slice {
         slices += 1;
     }
     assert!(slices > 10, "{slices} slices");

@@ -163,6 +163,9 @@ pub fn automatic_thresholds(config: &AdaptiveRedConfig, link: LinkContext) -> (f
 }
 
 impl QueuePolicy for AdaptiveRed {
+    fn decides_at_arrival(&self) -> bool {
+        true
+    }
     fn on_arrival(&mut self, packet: &Packet, queue: &QueueView, now: Time, rng: &mut Rng) -> Verdict {
         let verdict = self.red.on_arrival(packet, queue, now, rng);
         if now >= self.last_set + self.interval {

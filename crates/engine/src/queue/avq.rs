@@ -90,6 +90,9 @@ impl Avq {
 }
 
 impl QueuePolicy for Avq {
+    fn decides_at_arrival(&self) -> bool {
+        true
+    }
     fn on_arrival(&mut self, packet: &Packet, _queue: &QueueView, now: Time, _rng: &mut Rng) -> Verdict {
         let elapsed = to_secs(now.saturating_sub(self.last));
         let b = if self.queue_in_bytes { packet.size_bytes as f64 } else { 1.0 };

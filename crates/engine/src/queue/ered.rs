@@ -193,6 +193,9 @@ impl Ered {
 }
 
 impl QueuePolicy for Ered {
+    fn decides_at_arrival(&self) -> bool {
+        true
+    }
     fn on_arrival(&mut self, packet: &Packet, _queue: &QueueView, now: Time, rng: &mut Rng) -> Verdict {
         // Virtual queue served at γC since the last arrival (Remark 3).
         self.vq.drain(now);

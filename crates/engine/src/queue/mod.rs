@@ -110,6 +110,17 @@ pub trait QueuePolicy: Send + Sync {
     fn virtual_queue(&self) -> f64 {
         f64::NAN
     }
+
+    /// The policy decides only at arrival: it keeps the default [`QueuePolicy::on_dequeue`]
+    /// (every head is sent, no state changes at dequeue) and reads nothing that changes
+    /// between a packet's arrival and its departure. A FIFO link with such a policy is a
+    /// closed-form function of its arrivals (Lindley's recursion, [`Queue::offer_lindley`]):
+    /// it needs no transmission-complete event (docs: DESIGN.md "Engine principles"). A
+    /// policy that acts at dequeue (CoDel, PIE, or one catching up periodic updates at
+    /// dequeue: PI, REM) keeps the default `false` and event-driven service.
+    fn decides_at_arrival(&self) -> bool {
+        false
+    }
 }
 
 /// Buffer limit of a queue.
@@ -243,12 +254,28 @@ impl QueueCounters {
     }
 }
 
+/// A packet admitted by a queue served without events ([`Queue::offer_lindley`]) whose
+/// transmission has not started yet.
+#[derive(Clone, Copy, Debug)]
+struct Waiting {
+    /// When its transmission starts (it leaves the queue): max(arrival, previous departure).
+    starts: Time,
+    arrived: Time,
+    size_bytes: u32,
+}
+
 /// A FIFO queue with a limit, counters and a policy. `repr(C)`: the fields every packet
 /// touches, in this order, right after the link's (see `link::Link`).
+///
+/// Two ways of serving it: event-driven (`enqueue`, `pass_through`, `dequeue` when the link
+/// finishes a packet: `fifo` holds the packets) or, for a policy that decides at arrival,
+/// without events (`offer_lindley`: every departure is known at arrival, `waiting` holds
+/// when each admitted packet not yet sent will start). One of the two buffers is always empty.
 #[repr(C)]
 pub struct Queue {
     fifo: VecDeque<Packet>,
     bytes: u64,
+    waiting: VecDeque<Waiting>,
     idle_since: Option<Time>,
     limit: Limit,
     link_rate_bps: u64,
@@ -265,6 +292,7 @@ impl Queue {
         Queue {
             fifo: VecDeque::new(),
             bytes: 0,
+            waiting: VecDeque::new(),
             limit,
             idle_since: Some(0),
             link_rate_bps,
@@ -273,9 +301,15 @@ impl Queue {
         }
     }
 
+    /// Packets queued (not yet on the wire), whichever way the queue is served.
+    #[inline(always)]
+    fn queued(&self) -> usize {
+        self.fifo.len() + self.waiting.len()
+    }
+
     fn view(&self) -> QueueView {
         QueueView {
-            packets: self.fifo.len() as u32,
+            packets: self.queued() as u32,
             bytes: self.bytes,
             idle_since: self.idle_since,
             link_rate_bps: self.link_rate_bps,
@@ -284,7 +318,7 @@ impl Queue {
 
     fn fits(&self, packet: &Packet) -> bool {
         match self.limit {
-            Limit::Packets(n) => (self.fifo.len() as u64) < n as u64,
+            Limit::Packets(n) => (self.queued() as u64) < n as u64,
             Limit::Bytes(b) => self.bytes + packet.size_bytes as u64 <= b,
         }
     }
@@ -407,6 +441,81 @@ impl Queue {
         }
     }
 
+    /// Whether the queue can be served without events ([`QueuePolicy::decides_at_arrival`]).
+    pub fn decides_at_arrival(&self) -> bool {
+        self.policy.decides_at_arrival()
+    }
+
+    /// Offer a packet arriving at `now` to a queue served without events, on a link whose
+    /// last admitted packet finishes its transmission at `busy_until`. Returns when the
+    /// packet's transmission starts, or `None` if it was dropped (counted).
+    ///
+    /// Lindley's recursion: the n-th packet starts at S_n = max(A_n, D_{n-1}) and departs at
+    /// D_n = S_n + L_n/C (the caller adds L_n/C with the link's `Serialiser`, which carries
+    /// the sub-nanosecond remainder). The policy sees exactly what the event-driven queue
+    /// would show it at `now`: the packets admitted earlier whose transmission starts at or
+    /// after `now` (a transmission starting at `now` is counted waiting, as when the arrival
+    /// event runs before the link's transmission-complete event at the same instant) and,
+    /// if none is waiting and the link is idle, idle since the last departure (ns-2, as
+    /// [`Queue::note_idle_since`]). Only for policies that decide at arrival: `on_dequeue`
+    /// is not called.
+    pub fn offer_lindley(&mut self, packet: &mut Packet, now: Time, busy_until: Time, rng: &mut Rng) -> Option<Time> {
+        debug_assert!(self.fifo.is_empty() && self.policy.decides_at_arrival());
+        self.depart_before(now);
+        if self.waiting.is_empty() {
+            // Idle since the link finished its last packet, or busy with one (never idle
+            // while a packet is being sent: it was admitted, which clears `idle_since`).
+            self.idle_since = (busy_until <= now).then_some(busy_until);
+        }
+        if let Verdict::Drop(_) = self.admit(packet, now, rng) {
+            return None;
+        }
+        let starts = now.max(busy_until);
+        if starts == now {
+            // Straight onto the wire: `pass_through` (sojourn 0).
+            self.counters.departures += 1;
+            self.counters.departure_bytes += packet.size_bytes as u64;
+        } else {
+            self.bytes += packet.size_bytes as u64;
+            self.waiting.push_back(Waiting { starts, arrived: now, size_bytes: packet.size_bytes });
+        }
+        Some(starts)
+    }
+
+    /// Count the packets of a queue served without events whose transmission started before
+    /// `now` as departed (what the link's transmission-complete events did when they ran).
+    pub fn depart_before(&mut self, now: Time) {
+        while let Some(&w) = self.waiting.front() {
+            if w.starts >= now {
+                break;
+            }
+            self.waiting.pop_front();
+            self.bytes -= w.size_bytes as u64;
+            self.counters.departures += 1;
+            self.counters.departure_bytes += w.size_bytes as u64;
+            self.counters.sojourn_ns_sum += u128::from(w.starts - w.arrived);
+        }
+    }
+
+    /// The counters at the end of a run that stopped at `now`: as [`Queue::depart_before`]
+    /// `now + 1` (every event at `now` has run), without changing the queue.
+    pub fn counters_at_end(&self, now: Time) -> QueueCounters {
+        let mut c = self.counters;
+        for w in self.waiting.iter().take_while(|w| w.starts <= now) {
+            c.departures += 1;
+            c.departure_bytes += w.size_bytes as u64;
+            c.sojourn_ns_sum += u128::from(w.starts - w.arrived);
+        }
+        c
+    }
+
+    /// Packets of a queue served without events still queued at the end of a run that
+    /// stopped at `now`: admitted by `now` and starting after it (an upstream may have
+    /// offered packets arriving later: they are still on its wire).
+    pub fn waiting_at_end(&self, now: Time) -> u64 {
+        self.waiting.iter().filter(|w| w.arrived <= now && w.starts > now).count() as u64
+    }
+
     fn count_drop(&mut self, reason: DropReason) {
         match reason {
             DropReason::Overflow => self.counters.dropped_overflow += 1,
@@ -420,8 +529,10 @@ impl Queue {
         (self.fifo.front(), self.fifo.back())
     }
 
+    /// Packets queued (served without events: as of the last `offer_lindley` or
+    /// `depart_before`).
     pub fn len_packets(&self) -> u32 {
-        self.fifo.len() as u32
+        self.queued() as u32
     }
 
     pub fn len_bytes(&self) -> u64 {
@@ -445,6 +556,8 @@ impl Queue {
     }
 }
 
+#[cfg(test)]
+mod lindley_tests;
 #[cfg(test)]
 mod pass_through_tests;
 

@@ -20,6 +20,9 @@ impl RandomDrop {
 }
 
 impl QueuePolicy for RandomDrop {
+    fn decides_at_arrival(&self) -> bool {
+        true
+    }
     fn on_arrival(&mut self, packet: &Packet, _queue: &QueueView, _now: Time, rng: &mut Rng) -> Verdict {
         // seed 003 Section II-B: drop each arrival independently with probability p.
         if self.probability > 0.0 && rng.gen::<f64>() < self.probability {

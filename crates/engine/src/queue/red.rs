@@ -309,6 +309,9 @@ impl Red {
 }
 
 impl QueuePolicy for Red {
+    fn decides_at_arrival(&self) -> bool {
+        true
+    }
     fn on_arrival(&mut self, packet: &Packet, queue: &QueueView, now: Time, rng: &mut Rng) -> Verdict {
         let current = if self.queue_in_bytes { queue.bytes as f64 } else { queue.packets as f64 };
         // ns-2 idle-time correction: m = int(ptc * idle time) virtual empty arrivals.

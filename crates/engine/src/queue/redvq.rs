@@ -57,6 +57,9 @@ impl RedVq {
 }
 
 impl QueuePolicy for RedVq {
+    fn decides_at_arrival(&self) -> bool {
+        true
+    }
     fn on_arrival(&mut self, packet: &Packet, queue: &QueueView, now: Time, rng: &mut Rng) -> Verdict {
         self.vq.drain(now);
         let view = self.virtual_view(queue);

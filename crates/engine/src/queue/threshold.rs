@@ -48,6 +48,9 @@ impl Threshold {
 }
 
 impl QueuePolicy for Threshold {
+    fn decides_at_arrival(&self) -> bool {
+        true
+    }
     fn on_arrival(&mut self, packet: &Packet, queue: &QueueView, _now: Time, _rng: &mut Rng) -> Verdict {
         let q = if self.queue_in_bytes { queue.bytes as f64 } else { queue.packets as f64 };
         // Seed 000 Section VI-A: if q(t) ≥ q_th, drop the packet, else admit it.
