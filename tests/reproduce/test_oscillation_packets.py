@@ -26,7 +26,7 @@ def run(options: dict, rtt: float, q_th: int | None):
     scenario["topology"]["groups"][0]["rtt"] = f"{rtt * 1000:g}ms"
     if q_th is not None:
         scenario["topology"]["bottleneck"]["queue"]["q_th"] = q_th
-    scenario["duration"], scenario["seed"] = "150s", 1
+    scenario["duration"], scenario["measure_start"], scenario["seed"] = "150s", "50s", 1
     return measure_run(simulate(scenario), 50.0)
 
 
