@@ -29,7 +29,12 @@ no number), and validated on synthetic signals of known amplitude and period
   period ≥ 4T·atanh(1/2) ≈ 2.2 s (the packet cycles seen under RED are 2-4 s); stable when
   r ≤ 1/4: a full-band flicker faster than ≈ 1 s, or a queue held within a quarter of q_th.
 
-A run between the two cut-offs is **undecided**. The dominant period (autocorrelation of the signal,
+A run between the two cut-offs is **undecided**. On packet runs far from the fluid Hopf
+boundary (tests/reproduce/test_oscillation_packets.py, seed 000's dumbbell, seed 1, measured on
+2026-11-27): RED with averaging r = 0.40 at RTT 10 ms (stable) and 1.50 at 300 ms (oscillating);
+without averaging 0.05 at 20 ms and 0.31 at 800 ms (stable: the packet queue stays within the
+band where the fluid model cycles); the threshold policy at τ = 0.1 s 0.249 at q_th = 20 (stable,
+at the cut-off) and 0.37 at q_th = 800 (undecided). The dominant period (autocorrelation of the signal,
 `aqmlab.analysis.metrics.autocorrelation_period`), the share of the signal's variance at its
 periodogram peak and the smallest 1 s utilisation are measured and recorded with every run but
 do not decide: the packet queue has a regular small cycle of ≈ 0.9 s at every RTT

@@ -28,16 +28,26 @@ def _ids_by_position(reproduction_id: str, count: int) -> list[str] | None:
     return [claim.id for claim in declaration.claims]
 
 
+def _id_by_statement(reproduction_id: str, row) -> str:
+    """The declared claim id whose statement is the row's, else the statement itself."""
+    from aqmlab.reproduce import REGISTRY
+
+    declaration = REGISTRY.get(reproduction_id)
+    claims = declaration.claims if declaration is not None else ()
+    return next((claim.id for claim in claims if claim.statement == row.statement), row.statement)
+
+
 def claim_verdicts(page_text: str) -> dict[tuple[str, str], str]:
     """(reproduction id, claim id) -> verdict, for every claim row of one page. A page written
     before ids were printed gets them by position from the declarations (when the number of rows
-    matches), else its rows are keyed by their statement."""
+    matches), else by a declared claim's identical statement, else its rows are keyed by their
+    statement."""
     verdicts: dict[tuple[str, str], str] = {}
     for section in sections(page_text):
         rows = section["rows"]
         ids = [row.id for row in rows]
         if not all(ids):
-            ids = _ids_by_position(section["id"], len(rows)) or [row.statement for row in rows]
+            ids = _ids_by_position(section["id"], len(rows)) or [_id_by_statement(section["id"], row) for row in rows]
         for claim_id, row in zip(ids, rows, strict=True):
             verdicts[(section["id"], claim_id)] = row.verdict + KIND_MARK.get(row.kind, "")
     return verdicts

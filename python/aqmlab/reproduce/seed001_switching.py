@@ -79,10 +79,7 @@ declare(
 
 def pert_derive(m: dict[str, dict[str, float]], quick: bool) -> dict[str, float]:
     """PERT's loss (with Reno present) and queueing delay (after it leaves) minus Cx-TCP's."""
-    return {
-        "loss_with_pert_minus_cx": m["pert"]["loss_with"] - m["cx"]["loss_with"],
-        "delay_after_pert_minus_cx": m["pert"]["delay_after"] - m["cx"]["delay_after"],
-    }
+    return {f"{key}_pert_minus_cx": m["pert"][key] - m["cx"][key] for key in ("loss_with", "delay_after")}
 
 
 declare(
