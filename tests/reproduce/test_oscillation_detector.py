@@ -1,13 +1,13 @@
 """The packet-chart oscillation detector validated on synthetic signals of known amplitude and
 period before it decides anything (issue 26): per signal, the cut-offs of
-`aqmlab.experiments.packet_chart.oscillation` classify sinusoids and full-band cycles as their
+`aqmlab.analysis.oscillation` classify sinusoids and full-band cycles as their
 amplitude says, and the period is recovered."""
 
 import math
 
 import numpy as np
 import pytest
-from aqmlab.experiments.packet_chart.oscillation import CUTOFFS, classify, ewma, measure_signal
+from aqmlab.analysis.oscillation import CUTOFFS, classify, ewma, measure_signal
 
 DT = 0.01  # the packet runs' trace interval, s
 T = np.arange(0.0, 100.0, DT)

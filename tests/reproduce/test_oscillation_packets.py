@@ -4,7 +4,7 @@ dumbbell (60 Compound flows, 100 Mb/s), one seed, 150 s runs measured from 50 s,
 charts run them. Slow (minutes): `make test-slow`."""
 
 import pytest
-from aqmlab.experiments.packet_chart.oscillation import measure_run
+from aqmlab.analysis.oscillation import measure_run
 from aqmlab.reproduce.seed000_packet_chart import dumbbell
 from aqmlab.simulation import simulate
 
