@@ -95,7 +95,7 @@ def check_run_outcome(out: Path, code: int, stderr: str, signum: int) -> None:
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_during_the_simulation_writes_partial_results(tmp_path, signum):
-    scenario = scenario_file(tmp_path, "60s")
+    scenario = scenario_file(tmp_path, "300s", busy=True)
     out = tmp_path / "out"
     process = spawn("run", scenario, "-q", "--out", out)
     assert wait_until(lambda: engine_loaded(process.pid) or process.poll() is not None)
@@ -108,7 +108,7 @@ def test_a_signal_during_the_simulation_writes_partial_results(tmp_path, signum)
 
 
 def check_random_instants(tmp_path: Path, count: int, seed: int) -> None:
-    scenario = scenario_file(tmp_path, "30s")
+    scenario = scenario_file(tmp_path, "60s", busy=True)
     clean = tmp_path / "clean"
     aqmlab.simulate(scenario).save(clean)
     rng = random.Random(seed)
