@@ -30,13 +30,14 @@ def scenario_file(directory: Path, duration: str = "0.5s", *, busy: bool = False
     return path
 
 
-def sweep_spec(seeds=(1, 2, 3), duration: str = "0.5s") -> dict:
-    return {"name": "faults", "base": tiny(duration), "seeds": list(seeds)}
+def sweep_spec(seeds=(1, 2, 3), duration: str = "0.5s", *, busy: bool = False) -> dict:
+    base = short("seed000-fig6-rtt10.toml", duration) if busy else tiny(duration)
+    return {"name": "faults", "base": base, "seeds": list(seeds)}
 
 
-def sweep_file(directory: Path, seeds=(1, 2, 3), duration: str = "0.5s") -> Path:
+def sweep_file(directory: Path, seeds=(1, 2, 3), duration: str = "0.5s", *, busy: bool = False) -> Path:
     path = directory / "sweep.toml"
-    path.write_text(to_toml(sweep_spec(seeds, duration)))
+    path.write_text(to_toml(sweep_spec(seeds, duration, busy=busy)))
     return path
 
 
