@@ -21,19 +21,23 @@ def tiny(duration: str = "0.5s") -> dict:
     return data
 
 
-def scenario_file(directory: Path, duration: str = "0.5s") -> Path:
+def scenario_file(directory: Path, duration: str = "0.5s", *, busy: bool = False) -> Path:
+    """A tiny scenario (2 flows: 60 s simulated in 0.03 s); `busy`: the example's own flows
+    (60 s in about 0.5 s, 300 s in about 4 s: a signal sent once the engine is loaded lands
+    mid-simulation)."""
     path = directory / "tiny.toml"
-    path.write_text(to_toml(tiny(duration)))
+    path.write_text(to_toml(short("seed000-fig6-rtt10.toml", duration) if busy else tiny(duration)))
     return path
 
 
-def sweep_spec(seeds=(1, 2, 3), duration: str = "0.5s") -> dict:
-    return {"name": "faults", "base": tiny(duration), "seeds": list(seeds)}
+def sweep_spec(seeds=(1, 2, 3), duration: str = "0.5s", *, busy: bool = False) -> dict:
+    base = short("seed000-fig6-rtt10.toml", duration) if busy else tiny(duration)
+    return {"name": "faults", "base": base, "seeds": list(seeds)}
 
 
-def sweep_file(directory: Path, seeds=(1, 2, 3), duration: str = "0.5s") -> Path:
+def sweep_file(directory: Path, seeds=(1, 2, 3), duration: str = "0.5s", *, busy: bool = False) -> Path:
     path = directory / "sweep.toml"
-    path.write_text(to_toml(sweep_spec(seeds, duration)))
+    path.write_text(to_toml(sweep_spec(seeds, duration, busy=busy)))
     return path
 
 

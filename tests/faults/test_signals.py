@@ -29,7 +29,7 @@ from fault_helpers import (
 )
 
 SWEEP_SEEDS = (1, 2, 3, 4)
-SWEEP_DURATION = "5s"
+SWEEP_DURATION = "60s"  # busy: about 0.5 s of engine time per run
 
 
 def children(pid: int) -> set[int]:
@@ -95,7 +95,7 @@ def check_run_outcome(out: Path, code: int, stderr: str, signum: int) -> None:
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_during_the_simulation_writes_partial_results(tmp_path, signum):
-    scenario = scenario_file(tmp_path, "60s")
+    scenario = scenario_file(tmp_path, "300s", busy=True)
     out = tmp_path / "out"
     process = spawn("run", scenario, "-q", "--out", out)
     assert wait_until(lambda: engine_loaded(process.pid) or process.poll() is not None)
@@ -108,7 +108,7 @@ def test_a_signal_during_the_simulation_writes_partial_results(tmp_path, signum)
 
 
 def check_random_instants(tmp_path: Path, count: int, seed: int) -> None:
-    scenario = scenario_file(tmp_path, "30s")
+    scenario = scenario_file(tmp_path, "60s", busy=True)
     clean = tmp_path / "clean"
     aqmlab.simulate(scenario).save(clean)
     rng = random.Random(seed)
@@ -142,7 +142,7 @@ def test_signals_at_random_instants_of_run_many(tmp_path):
 @pytest.fixture(scope="module")
 def clean_study(tmp_path_factory):
     out = tmp_path_factory.mktemp("clean") / "study"
-    run_sweep(Sweep.from_dict(sweep_spec(SWEEP_SEEDS, SWEEP_DURATION)), out, workers=1)
+    run_sweep(Sweep.from_dict(sweep_spec(SWEEP_SEEDS, SWEEP_DURATION, busy=True)), out, workers=1)
     return out
 
 
@@ -150,7 +150,7 @@ def stop_sweep(tmp_path: Path, signum: int, *, delay: float | None = None):
     """Start `aqmlab sweep` (2 workers) into 'my study' (a path to quote), send `signum` to the
     parent alone after `delay` s, or by default once a worker simulates (has loaded the
     engine); check that its workers end with it. (exit code, stderr, out, sweep file)."""
-    sweep = sweep_file(tmp_path, SWEEP_SEEDS, SWEEP_DURATION)
+    sweep = sweep_file(tmp_path, SWEEP_SEEDS, SWEEP_DURATION, busy=True)
     out = tmp_path / "my study"
     process = spawn("sweep", sweep, "--out", out, "--workers", "2")
     if delay is None:
@@ -211,7 +211,7 @@ def test_resume_removes_stale_staging_folders_and_readers_ignore_them(tmp_path, 
     code, output = cli("study", out)
     assert code == 0 and f"{len(SWEEP_SEEDS)} rows" in output, output
     assert len(Study(out).done_ids()) == len(SWEEP_SEEDS) and Study(out).table().num_rows == len(SWEEP_SEEDS)
-    code, output = cli("sweep", sweep_file(tmp_path, SWEEP_SEEDS, SWEEP_DURATION), "--out", out, "--resume")
+    code, output = cli("sweep", sweep_file(tmp_path, SWEEP_SEEDS, SWEEP_DURATION, busy=True), "--out", out, "--resume")
     assert code == 0 and "removed 3 staging folder(s)" in output, output
     assert not hidden_entries(out)
     assert os.listdir(out / "runs") and tree_bytes(out) == tree_bytes(clean_study)

@@ -112,7 +112,7 @@ def test_save_and_load_round_trip(tmp_path):
         "flows.parquet",
         "link_trace.parquet",
         "links.parquet",
-        "run.json",
+        "run.json",  # the sha256 of every other file (issue 29)
         "scenario.json",
         "summary.json",
     ]
