@@ -1,8 +1,9 @@
 """Stability and Hopf-bifurcation analysis of the fluid models (see docs/stability.md)."""
 
-from aqmlab.stability.charts import Chart, grid_chart, hopf_chart
+from aqmlab.stability.charts import Chart, grid_chart, hopf_chart, hopf_curve
 from aqmlab.stability.hopf import HopfPoint, Lyapunov, appendix_ctcp_noavg, find_hopf, lyapunov, transversality
 from aqmlab.stability.linearise import Linearisation, StabilityError, linearise
+from aqmlab.stability.orbits import Orbit, OrbitBranch, orbit_branch
 from aqmlab.stability.roots import Roots, characteristic_roots
 
 __all__ = [
@@ -10,6 +11,8 @@ __all__ = [
     "HopfPoint",
     "Linearisation",
     "Lyapunov",
+    "Orbit",
+    "OrbitBranch",
     "Roots",
     "StabilityError",
     "appendix_ctcp_noavg",
@@ -17,7 +20,9 @@ __all__ = [
     "find_hopf",
     "grid_chart",
     "hopf_chart",
+    "hopf_curve",
     "linearise",
     "lyapunov",
+    "orbit_branch",
     "transversality",
 ]
