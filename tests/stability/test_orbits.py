@@ -155,3 +155,44 @@ def test_bifurcation_command_writes_the_orbit_branch_and_the_notebook_shows_it(t
     assert d.orbits is not None and d.orbits.stable.all()
     html = d._repr_html_()
     assert "Hopf point" in html and "branch end" in html and "data:image/png;base64" in html
+
+
+class Bautin(FluidModel):
+    """x' = x g − y, y' = y g + x, g = μ + r² − r⁴ (r² = x² + y²; a delay is declared and not
+    used). Closed forms: Hopf at μ = 0 (ω = 1), subcritical; cycles of radius r with
+    μ = r⁴ − r², period 2π, fold at μ = −1/4 (r² = 1/2); the nontrivial Floquet multiplier is
+    exp(2π (2r² − 4r⁴)) (the radial derivative of r g(r) times T)."""
+
+    name = "bautin-test"
+    state_names = ("x", "y")
+    delay_names = ("tau",)
+    params = {"mu": Param(0.0, "1", "mu"), "tau": Param(1.0, "s", "unused delay", 0.0, low_open=True)}
+
+    def delays(self, P):
+        return [P["tau"]]
+
+    def rhs(self, t, y, lag, P):
+        x, v = y[0], y[1]
+        r2 = x * x + v * v
+        g = P["mu"] + r2 - r2 * r2
+        dy = np.empty_like(y)
+        dy[0] = x * g - v
+        dy[1] = v * g + x
+        return dy
+
+    def equilibrium(self, P, size):
+        return np.zeros((2, size))
+
+
+def test_floquet_multipliers_period_and_fold_against_closed_forms():
+    branch = orbit_branch(Bautin(), "mu", -1.0, 1.0, max_points=40, max_step=0.5)
+    assert abs(branch.hopf_value) < 1e-12 and branch.l1 > 0
+    r2 = branch.amplitudes("x") ** 2
+    np.testing.assert_allclose(branch.values, r2 * r2 - r2, atol=1e-10)
+    np.testing.assert_allclose(branch.periods, 2 * np.pi, rtol=1e-10)
+    mu = np.array([o.max_multiplier for o in branch.orbits])
+    np.testing.assert_allclose(mu, np.exp(2 * np.pi * (2 * r2 - 4 * r2 * r2)), rtol=1e-6)
+    assert len(branch.folds) == 1
+    i = branch.folds[0]
+    assert abs(branch.values[i] + 0.25) < 1e-3  # the fold of cycles at μ = −1/4
+    assert not branch.stable[: i + 1].any() and branch.stable[i + 2 :].all()

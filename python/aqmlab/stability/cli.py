@@ -558,8 +558,8 @@ def bifurcation_command(
                         "folds": [float(branch.values[i]) for i in branch.folds],
                         "end": branch.stop,
                     }
-                except FluidError as exc:
-                    info["orbits"] = {"note": str(exc)}
+                except (FluidError, RuntimeError, np.linalg.LinAlgError) as exc:  # the diagram stands without it
+                    info["orbits"] = {"note": f"no orbit branch: {exc}"}
         except FluidError as exc:
             info = {"hopf": None, "note": str(exc)}
     except FluidError as exc:

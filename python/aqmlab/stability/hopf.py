@@ -94,6 +94,8 @@ def hopf_newton(
     """Newton's method on det Δ(iω; param) = 0 for (param, ω); returns (value, ω, converged)."""
     fixed = dict(fixed or {})
     p, w = float(value), float(omega)
+    # the size tol is relative to: |p|, or the starting value's size for a root at p = 0
+    size0 = abs(float(value))
     for _ in range(max_iter):
         hp = 1e-6 * max(abs(p), 1e-12)
         s0, s1 = system_at(model, base, [{**fixed, param: p}, {**fixed, param: p + hp}])
@@ -103,20 +105,21 @@ def hopf_newton(
         # Converged already: the residual is zero, or smaller than a step of relative size tol
         # would remove. Checked before the solve, since at an exact root det Δ(iω) = 0 makes
         # Δ singular, _det_and_domega returns dDet/dω = 0 and the Newton matrix is singular.
-        if abs(d0) <= tol * abs(dp) * max(abs(p), 1e-300):
+        if abs(d0) <= tol * abs(dp) * max(abs(p), size0, 1e-300):
             return p, abs(w), True
         J = np.array([[dp.real, dw.real], [dp.imag, dw.imag]])
         try:
             step = np.linalg.solve(J, -np.array([d0.real, d0.imag]))
         except np.linalg.LinAlgError:
             return p, w, False
-        # damp steps that would change the sign of a positive parameter
+        # damp steps that would change the sign of a positive parameter (only: a parameter that
+        # may be negative, e.g. a bifurcation parameter centred on 0, is not damped)
         scale = 1.0
-        while p + scale * step[0] <= 0 and scale > 1e-6:
+        while p > 0 and p + scale * step[0] <= 0 and scale > 1e-6:
             scale *= 0.5
         p += scale * step[0]
         w += scale * step[1]
-        if abs(step[0]) <= tol * max(abs(p), 1e-300) and abs(step[1]) <= tol * max(abs(w), 1.0):
+        if abs(step[0]) <= tol * max(abs(p), size0, 1e-300) and abs(step[1]) <= tol * max(abs(w), 1.0):
             return p, abs(w), True
     return p, abs(w), False
 

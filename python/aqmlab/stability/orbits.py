@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from aqmlab.fluid.models.base import FluidError
 from aqmlab.stability.hopf import find_hopf, lyapunov
 from aqmlab.stability.jets import jacobians_at
 from aqmlab.stability.linearise import StabilityError, resolve_model
@@ -170,8 +171,9 @@ class OrbitBranch:
 class _Problem:
     """Residual and Jacobian of the periodic boundary-value problem at one mesh."""
 
-    def __init__(self, model, base: Mapping[str, object], param: str, mesh: Collocation):
+    def __init__(self, model, base: Mapping[str, object], param: str, mesh: Collocation, p_scale: float = 0.0):
         self.model, self.base, self.param, self.mesh = model, dict(base), param, mesh
+        self.p_scale = p_scale  # the parameter's size where |p| itself is ~0 (difference steps, tolerances)
         self.n = model.n_states
         self.m = len(model.delay_names)
 
@@ -286,14 +288,20 @@ def _newton(prob: _Problem, z0: np.ndarray, extra, max_iter: int = 15, tol: floa
     ref = z0[: N * n].reshape(N, n)
     dref = prob.mesh.D @ ref  # x̃'(c)
     wts = prob.mesh.weights
+    p_size = max(prob.p_scale, 1e-300)
     for it in range(1, max_iter + 1):
         X, T, p = z[: N * n].reshape(N, n), z[-2], z[-1]
-        R = prob.residual(X, T, p)
-        JX = prob.jacobian_X(X, T, p)
         hT = 1e-7 * abs(T)
-        hp = 1e-7 * max(abs(p), 1e-12)
-        dT = (prob.residual(X, T + hT, p) - prob.residual(X, T - hT, p)) / (2 * hT)
-        dp = (prob.residual(X, T, p + hp) - prob.residual(X, T, p - hp)) / (2 * hp)
+        hp = 1e-7 * max(abs(p), p_size)
+        try:  # a wild Newton iterate may leave the parameters' allowed range: a failed step
+            R = prob.residual(X, T, p)
+            JX = prob.jacobian_X(X, T, p)
+            dT = (prob.residual(X, T + hT, p) - prob.residual(X, T - hT, p)) / (2 * hT)
+            dp = (prob.residual(X, T, p + hp) - prob.residual(X, T, p - hp)) / (2 * hp)
+        except FluidError:
+            return z, False, it
+        if not (np.all(np.isfinite(R)) and np.all(np.isfinite(JX))):
+            return z, False, it
         # phase: ∫ x·x̃' ds by Gauss quadrature at the collocation points
         phase_grad = np.einsum("c,cg,cj->gj", wts, prob.mesh.E0, dref).ravel()
         phase = float(phase_grad @ z[: N * n])
@@ -312,10 +320,14 @@ def _newton(prob: _Problem, z0: np.ndarray, extra, max_iter: int = 15, tol: floa
         z = z + step
         if z[-2] <= 0:
             return z, False, it
-        scale = np.concatenate([np.maximum(np.abs(z[: N * n]), 1.0), [abs(z[-2]), max(abs(z[-1]), 1e-12)]])
+        scale = np.concatenate([np.maximum(np.abs(z[: N * n]), 1.0), [abs(z[-2]), max(abs(z[-1]), p_size)]])
         if np.max(np.abs(step) / scale) <= tol:
             X, T, p = z[: N * n].reshape(N, n), z[-2], z[-1]
-            return z, bool(np.max(np.abs(prob.residual(X, T, p))) <= 1e-7 * max(1.0, float(np.max(np.abs(X))))), it
+            try:
+                res = float(np.max(np.abs(prob.residual(X, T, p))))
+            except FluidError:
+                return z, False, it
+            return z, bool(res <= 1e-7 * max(1.0, float(np.max(np.abs(X))))), it
     return z, False, max_iter
 
 
@@ -357,7 +369,7 @@ def correct_orbit(
     """The periodic orbit at ``param`` = ``value`` (fixed), from a nearby orbit ``guess``."""
     model = resolve_model(model)
     mesh = mesh or Collocation()
-    prob = _Problem(model, params, param, mesh)
+    prob = _Problem(model, params, param, mesh, p_scale=abs(float(value)) or 1.0)
     N, n = mesh.N, model.n_states
     z0 = np.concatenate([guess.profile.ravel(), [guess.period, guess.value]])
     grad = np.zeros(N * n + 2)
@@ -397,7 +409,9 @@ def orbit_branch(
     pc, omega = float(h.value), float(h.omega)
     Lya = lyapunov(model, h.params, omega)
     mesh = Collocation(intervals, degree)
-    prob = _Problem(model, base, param, mesh)
+    # the parameter's size: |p_c|, or 1 % of the window [lo, hi] when p_c is nearer 0 than that
+    p_scale = max(abs(pc), 0.01 * abs(hi - lo))
+    prob = _Problem(model, base, param, mesh, p_scale=p_scale)
     N, n = mesh.N, model.n_states
     P = prob.params(pc)
     y_eq = model.equilibrium(P, 1)[:, 0]
@@ -406,7 +420,8 @@ def orbit_branch(
     V = 2.0 * np.real(q[None, :] * np.exp(2j * np.pi * mesh.nodes)[:, None])  # 2 Re(q e^(2πis)), (N, n)
     T0 = 2.0 * math.pi / omega
     profile_weights = np.repeat(1.0 / scale[None, :], N, axis=0).ravel() / math.sqrt(N)
-    wvec = np.concatenate([profile_weights, [1.0 / T0, 1.0 / abs(pc)]])  # the scaled norm
+    # the scaled norm: states by max(1, |x*_j|), T by T_0, the parameter by p_scale
+    wvec = np.concatenate([profile_weights, [1.0 / T0, 1.0 / p_scale]])
 
     def amplitude_condition(eps):
         # ⟨x − x*, V⟩ / ⟨V, V⟩ = ε: the amplitude along the Hopf eigenfunction fixed, p free
@@ -414,6 +429,10 @@ def orbit_branch(
         g[: N * n] = V.ravel() / float(np.sum(V * V))
         shift = float(g[: N * n] @ np.repeat(y_eq[None, :], N, axis=0).ravel())
         return lambda z: (float(g @ z) - shift - eps, g)
+
+    def _constant(z) -> bool:  # amplitude at the level of the Newton tolerance
+        amp = _amplitude(mesh, z[: N * n].reshape(N, n))[0]
+        return bool(np.max(amp / scale) <= 1e-8)
 
     orbits: list[Orbit] = []
     zs: list[np.ndarray] = []
@@ -444,7 +463,11 @@ def orbit_branch(
             z_pred = z_prev + step * tangent / wvec
             g = tangent * wvec
             z, ok, it = _newton(prob, z_pred, lambda z, g=g, zp=z_pred: (float(g @ (z - zp)), g))
-            if ok:
+            # accept only a corrector that moved less than the step itself (the predictor stayed
+            # within the curve's radius of curvature; Allgower and Georg 1990, §6.1) and did not
+            # land on a constant profile: the equilibrium solves the collocation equations for
+            # every T and p, so a jump onto it (e.g. over a fold) is not a cycle
+            if ok and float(np.linalg.norm((z - z_pred) * wvec)) <= step and not _constant(z):
                 break
             step *= 0.5
         else:
