@@ -172,19 +172,19 @@ def _evaluate(physical: Physical) -> tuple[float, complex]:
 def _grid(knob: str, physical: Physical) -> np.ndarray:
     now = float(getattr(physical, KNOBS[knob][3]))
     if knob == "rtt":
-        return np.geomspace(1e-3, 2.0, 18)
+        return np.geomspace(1e-3, 2.0, 14)
     if knob == "flows":
-        return np.unique(np.round(np.geomspace(1, max(20 * now, 100), 18)))
+        return np.unique(np.round(np.geomspace(1, max(20 * now, 100), 14)))
     if knob == "rate":
-        return np.geomspace(now / 100, now * 100, 18)
+        return np.geomspace(now / 100, now * 100, 14)
     if knob == "min_th":
-        return np.geomspace(max(physical.max_th / 200, 0.05), physical.max_th * 0.95, 16)
+        return np.geomspace(max(physical.max_th / 200, 0.05), physical.max_th * 0.95, 12)
     if knob == "max_th":
-        return np.geomspace(physical.min_th * 1.05 + 0.5, max(20 * now, 2 * physical.min_th + 1), 16)
+        return np.geomspace(physical.min_th * 1.05 + 0.5, max(20 * now, 2 * physical.min_th + 1), 12)
     if knob == "max_p":
-        return np.geomspace(1e-3, 1.0, 16)
+        return np.geomspace(1e-3, 1.0, 12)
     if knob == "q_weight":  # explicit weights; the scenario's may be ns-2's automatic one
-        return np.geomspace(1e-7, 0.5, 16)
+        return np.geomspace(1e-7, 0.5, 12)
     return np.unique(np.round(np.geomspace(1, max(20 * now, 100), 16)))  # q_th
 
 
@@ -203,7 +203,7 @@ def _current(physical: Physical, knob: str) -> float:
     return float(getattr(physical, KNOBS[knob][3]))
 
 
-def boundary_along(physical: Physical, knob: str, *, bisections: int = 10) -> Boundary:
+def boundary_along(physical: Physical, knob: str, *, bisections: int = 8) -> Boundary:
     """The value of `knob` nearest to the scenario's at which the verdict changes."""
     now = _current(physical, knob)
     values = _grid(knob, physical)
