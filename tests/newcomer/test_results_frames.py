@@ -65,3 +65,38 @@ def test_study_fits_80_columns_with_headers_seed_and_jain(small_study, monkeypat
     assert "Jain: Jain's fairness index" in text and "goodput: the flows' goodput summed" in text
     rows = [line for line in lines if line.startswith("│")]
     assert len(rows) == 8 and all(cell.strip() for cell in rows[0].strip("│").split("│")), text  # no empty column
+
+
+def test_many_swept_parameters_wrap_rather_than_cut():
+    import json
+
+    import pyarrow as pa
+    from aqmlab.experiments.display import print_study_table, study_layout
+
+    rows = 4
+    table = pa.table(
+        {
+            "run_id": [f"r{i}" for i in range(rows)],
+            "seed": [1] * rows,
+            "link": ["bottleneck"] * rows,
+            "param.topology.groups.0.rtt": [json.dumps(v) for v in ["10ms", "20ms", "30ms", "40ms"]],
+            "param.topology.bottleneck.rate": [json.dumps("100Mbps")] * rows,
+            "param.topology.groups.0.access_rate": [json.dumps("2Mbps")] * rows,
+            "param.topology.bottleneck.queue.min_th": ["50"] * rows,
+            "param.topology.bottleneck.queue.max_th": ["150"] * rows,
+            "queue_mean_packets": [12.5] * rows,
+            "loss_percent": [0.5] * rows,
+            "utilisation_mean": [0.97] * rows,
+            "throughput_bps": [9.5e7] * rows,
+            "jain_fairness": [0.99] * rows,
+        }
+    )
+    headers, cells, note, legend = study_layout(table, 80)
+    assert note == "link bottleneck" and headers[:6] == ["A", "B", "C", "D", "E", "seed"] and "Jain" in headers
+    assert legend[:5] == ["A: rtt [ms]", "B: rate [Mb/s]", "C: access_rate [Mb/s]", "D: min_th", "E: max_th"]
+    buffer = io.StringIO()
+    assert print_study_table(Console(file=buffer, width=80, force_terminal=True, color_system=None), "s", table)
+    text = buffer.getvalue()
+    assert max(len(line) for line in text.splitlines()) <= 80 and "…" not in text, text
+    for name in ("A: rtt [ms]", "C: access_rate", "E: max_th", "seed", "queue", "loss%", "util%", "Jain"):
+        assert name in text, text

@@ -9,7 +9,6 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
 from aqmlab.cli_common import DEFAULT_OUT, refuse_to_overwrite
 from aqmlab.errors import AqmlabError
@@ -133,34 +132,14 @@ def print_study(directory: Path) -> tuple[bool, bool]:
     """The study's runs on stdout: parameters with units, sorted, sized to the terminal (or to
     its content when stdout is not a terminal). A damaged run or summary is left out and named
     in a warning on stderr. (any rows shown, any damage found)."""
-    from aqmlab.experiments.display import study_layout
+    from aqmlab.experiments.display import print_study_table
     from aqmlab.experiments.store import Study
 
     study = Study(directory)
-    out = Console()
-    width = out.width if out.is_terminal else 10_000  # a file or pipe: the whole table, one line a row
-    headers, rows, note, legend = study_layout(study.table(), width)
+    table = study.table()
     if study.problems:
         console.print(f"[bold yellow]warning:[/] {study.describe_problems()}", highlight=False, soft_wrap=True)
-    if not rows:
-        return False, bool(study.problems)
-    from rich.markup import escape
-
-    title = f"{directory}: {len(rows)} rows" + (f", {note}" if note else "")
-    table = Table(title=escape(title), header_style="bold")
-    for index, header in enumerate(headers):
-        table.add_column(
-            escape(header), justify="left" if header == "link" else "right", no_wrap=index < len(headers) - 1
-        )
-    for row in rows:
-        table.add_row(*(escape(cell) for cell in row))
-    if not out.is_terminal:
-        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
-        out = Console(width=max(80, sum(widths) + 3 * len(widths) + 1))
-    out.print(table)
-    for line in legend:
-        out.print(escape(line), highlight=False)
-    return True, bool(study.problems)
+    return print_study_table(Console(), f"{directory}", table), bool(study.problems)
 
 
 def study(directory: Annotated[Path, typer.Argument(help="A study directory (aqmlab sweep --out).")]) -> None:

@@ -98,8 +98,9 @@ COMPACT = {
 
 
 def _width(headers: list[str], rows: list[list[str]]) -> int:
-    """Characters a rich table of these cells takes (one space of padding each side, borders)."""
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    """Characters a rich table of these cells takes (one space of padding each side, borders;
+    a header may have two lines)."""
+    widths = [max(*(len(line) for line in h.split("\n")), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
     return sum(widths) + 3 * len(widths) + 1
 
 
@@ -125,6 +126,21 @@ def study_layout(table, width: int) -> tuple[list[str], list[list[str]], str, li
         headers[first + offset] = short
         if meaning:
             legend.append(f"{short}: {meaning}")
+    if _width(headers, rows) > width:  # many swept parameters: their units on a second header line
+        headers = [h.replace(" [", "\n[", 1) for h in headers]
+    if _width(headers, rows) > width:  # still too wide: parameters wider than their values become letters
+        seed = headers.index("seed")
+        letters = iter("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        named = []
+        for index in range(seed):
+            widest = max(len(row[index]) for row in rows)
+            if max(len(line) for line in headers[index].split("\n")) > max(widest, 2):
+                letter = next(letters, None)
+                if letter is None:
+                    break
+                named.append(f"{letter}: {headers[index].replace(chr(10), ' ')}")
+                headers[index] = letter
+        legend = named + legend
     return headers, rows, note, legend
 
 
@@ -179,6 +195,37 @@ def study_frame(table):
         out[RENAMED.get(name, name)] = table.column(name).take(take)
     out["run_id"] = table.column("run_id").take(take)
     return pa.table(out)
+
+
+def print_study_table(out: Any, title: str, table) -> bool:
+    """`aqmlab study`'s table on the rich console `out`: sized to the terminal (`study_layout`;
+    columns wrap rather than cut when even the short headers do not fit), or to its content when
+    `out` is not a terminal. False when there are no rows."""
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    width = out.width if out.is_terminal else 10_000  # a file or pipe: the whole table, one line a row
+    headers, rows, note, legend = study_layout(table, width)
+    if not rows:
+        return False
+    fits = _width(headers, rows) <= width
+    shown = Table(title=escape(f"{title}: {len(rows)} rows" + (f", {note}" if note else "")), header_style="bold")
+    for index, header in enumerate(headers):
+        shown.add_column(
+            escape(header),
+            justify="left" if header == "link" else "right",
+            no_wrap=fits and index < len(headers) - 1,
+            overflow="fold",
+        )
+    for row in rows:
+        shown.add_row(*(escape(cell) for cell in row))
+    if not out.is_terminal:
+        out = Console(width=max(80, _width(headers, rows)))
+    out.print(shown)
+    for line in legend:
+        out.print(escape(line), highlight=False)
+    return True
 
 
 def study_html(study: Any) -> str:

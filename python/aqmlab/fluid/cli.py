@@ -15,7 +15,8 @@ from typer.core import TyperGroup
 
 from aqmlab.fluid.models import MODELS, FluidError, get_model
 
-console = Console(stderr=True)
+console = Console(stderr=True)  # messages and errors
+results = Console()  # the analysis: stdout, so that it can be piped
 
 
 class _ModelGroup(TyperGroup):
@@ -43,7 +44,9 @@ app = typer.Typer(
 
 
 def _fail(message: str, code: int = 2) -> None:
-    console.print(f"[bold red]error:[/] {message}", highlight=False)
+    from rich.markup import escape
+
+    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -134,13 +137,13 @@ def run(
     summary = result.summary()
     first = result.state_names[0]
     for row in summary.to_pylist()[:10]:
-        console.print(
+        results.print(
             f"point {row['point']}: {first} mean {row[first + '_mean']:.5g}, amplitude "
             f"{row[first + '_amplitude']:.3g}, period {row[first + '_period']:.4g}",
             highlight=False,
         )
     if summary.num_rows > 10:
-        console.print(f"... {summary.num_rows - 10} more point(s)", highlight=False)
+        results.print(f"... {summary.num_rows - 10} more point(s)", highlight=False)
     if out is None:
         console.print(
             f"{result.n_points} point(s) in {result.meta['wall_time_s']:.2f} s; nothing written (--out DIR writes "

@@ -132,4 +132,12 @@ def scenario_html(result: Any) -> str:
     if result.boundaries:
         items = "".join(f"<li>{html.escape(b.sentence(result.stable))}</li>" for b in result.boundaries)
         lines.append(f"<ul>{items}</ul>")
+    predicted = result.predicted
+    if predicted:
+        text = f"Hopf point in τ at {predicted['hopf_tau_s'] * 1e3:.4g} ms, period there {predicted['period_s']:.3g} s"
+        text += f" ({predicted['kind']})" if "kind" in predicted else ""
+        for key, what in (("queue_amplitude_packets", "queue"), ("window_amplitude_packets", "window")):
+            if key in predicted:
+                text += f"; predicted {what} amplitude here ±{predicted[key]:.3g} packets"
+        lines.append(f"<p>{html.escape(text)}</p>")
     return "<div>" + "".join(lines) + "</div>"

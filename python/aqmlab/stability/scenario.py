@@ -5,8 +5,8 @@
 closes the loop on τ (the round-trip time is propagation + serialisation + the equilibrium
 queue's delay, and the equilibrium queue depends on τ: a fixed point), and reads the
 linearisation: verdict and margin (rightmost characteristic root), and for each physical knob
-(RTT, flows, link rate, RED's min_th, max_th and max_p, the threshold q_th) the nearest value at
-which the verdict changes (the Hopf boundary along that knob, each point re-mapped and its τ
+(RTT, flows, link rate, RED's min_th, max_th, max_p and weight w_q, the threshold q_th) the nearest
+value at which the verdict changes (the Hopf boundary along that knob, each point re-mapped and its τ
 re-closed). Beyond the RTT boundary the normal form (`aqmlab.stability.hopf.lyapunov`) predicts
 the limit cycle's period and the queue's amplitude.
 
@@ -38,6 +38,7 @@ KNOBS = {
     "min_th": ("min_th", "packets", 1.0, "min_th", ("red", "red-instantaneous")),
     "max_th": ("max_th", "packets", 1.0, "max_th", ("red", "red-instantaneous")),
     "max_p": ("max_p", "", 1.0, "max_p", ("red", "red-instantaneous")),
+    "q_weight": ("RED's weight w_q", "", 1.0, "q_weight", ("red",)),
     "q_th": ("q_th", "packets", 1.0, "q_th", ("threshold",)),
 }
 
@@ -171,17 +172,19 @@ def _evaluate(physical: Physical) -> tuple[float, complex]:
 def _grid(knob: str, physical: Physical) -> np.ndarray:
     now = float(getattr(physical, KNOBS[knob][3]))
     if knob == "rtt":
-        return np.geomspace(1e-3, 2.0, 18)
+        return np.geomspace(1e-3, 2.0, 14)
     if knob == "flows":
-        return np.unique(np.round(np.geomspace(1, max(20 * now, 100), 18)))
+        return np.unique(np.round(np.geomspace(1, max(20 * now, 100), 14)))
     if knob == "rate":
-        return np.geomspace(now / 100, now * 100, 18)
+        return np.geomspace(now / 100, now * 100, 14)
     if knob == "min_th":
-        return np.geomspace(max(physical.max_th / 200, 0.05), physical.max_th * 0.95, 16)
+        return np.geomspace(max(physical.max_th / 200, 0.05), physical.max_th * 0.95, 12)
     if knob == "max_th":
-        return np.geomspace(physical.min_th * 1.05 + 0.5, max(20 * now, 2 * physical.min_th + 1), 16)
+        return np.geomspace(physical.min_th * 1.05 + 0.5, max(20 * now, 2 * physical.min_th + 1), 12)
     if knob == "max_p":
-        return np.geomspace(1e-3, 1.0, 16)
+        return np.geomspace(1e-3, 1.0, 12)
+    if knob == "q_weight":  # explicit weights; the scenario's may be ns-2's automatic one
+        return np.geomspace(1e-7, 0.5, 12)
     return np.unique(np.round(np.geomspace(1, max(20 * now, 100), 16)))  # q_th
 
 
@@ -190,9 +193,19 @@ def _with(physical: Physical, knob: str, value: float) -> Physical:
     return physical.replace(**{attr: int(round(value)) if knob == "flows" else float(value)})
 
 
-def boundary_along(physical: Physical, knob: str, *, bisections: int = 10) -> Boundary:
+def _current(physical: Physical, knob: str) -> float:
+    """The scenario's value of `knob`; for q_weight the weight in effect (ns-2's automatic
+    weights resolved, `red_weight`)."""
+    if knob == "q_weight":
+        from aqmlab.analysis.fluid_mapping import red_weight
+
+        return red_weight(physical.q_weight, physical.rate_bps, physical.packet_bytes, physical.link_delay_s)
+    return float(getattr(physical, KNOBS[knob][3]))
+
+
+def boundary_along(physical: Physical, knob: str, *, bisections: int = 8) -> Boundary:
     """The value of `knob` nearest to the scenario's at which the verdict changes."""
-    now = float(getattr(physical, KNOBS[knob][3]))
+    now = _current(physical, knob)
     values = _grid(knob, physical)
     signs = []
     for value in values:
