@@ -29,6 +29,15 @@ struct Flow {
     stop: Option<Time>,
     ends: Ends,
     delivered_at_measure_start: Option<u64>,
+    /// The receiver is computed inline by the link before it (`Simulation::deliver_inline`):
+    /// a TCP receiver without delayed ACKs (no timer: a function of the data it gets, in
+    /// order) whose data comes off a link served without events and whose ACKs enter a link
+    /// served without events that carries nothing else, untraced.
+    inline_receiver: bool,
+    /// The latest arrival of this flow's data due at the receiver by an event (beyond the end
+    /// of the run): while one is pending, later data is not delivered inline (it would
+    /// overtake it).
+    receiver_event_due: Option<Time>,
 }
 
 /// The two ends of a flow. Not boxed: TCP ends are on the per-packet path, and flows
@@ -104,6 +113,11 @@ pub struct Simulation {
     flows: Vec<Flow>,
     /// Packets emitted by a TCP end during one event (reused: no allocation per packet).
     outbox: Vec<Packet>,
+    /// The same for a receiver computed inline (`deliver_inline`), which may run while a
+    /// sender's packets are being emitted from `outbox`.
+    inline_outbox: Vec<Packet>,
+    /// The MeasureStart event has run (deliveries after it may be computed ahead).
+    measure_started: bool,
     link_trace: LinkTrace,
     flow_trace: FlowTrace,
     created: u64,
@@ -153,11 +167,14 @@ impl Simulation {
         let mut network = topology::build(scenario, seed)?;
         mark_inline_links(&mut network.links, &network.routes);
         // DEV-SWITCH (temporary, removed before the last commit)
-        if let Ok(level) = std::env::var("AQMLAB_DEV_EVENTFREE") {
-            for link in &mut network.links {
-                link.inline &= level == "2";
-                link.event_free &= level != "0";
-            }
+        let level = std::env::var("AQMLAB_DEV_EVENTFREE").unwrap_or_default();
+        for link in &mut network.links {
+            link.inline &= !matches!(level.as_str(), "0" | "1");
+            link.event_free &= level != "0";
+        }
+        let mut inline_receivers = inline_receivers(&network);
+        if matches!(level.as_str(), "0" | "1" | "2") {
+            inline_receivers.iter_mut().for_each(|r| *r = false);
         }
         // Packets carry the table position of their route (`route::Routes`).
         let (routes, route_ids) = Routes::new(&network.routes);
@@ -201,6 +218,8 @@ impl Simulation {
                     events.schedule(stop, Event::FlowStop(id));
                 }
                 Ok(Flow {
+                    inline_receiver: false,
+                    receiver_event_due: None,
                     group: spec.group,
                     route: route_ids[spec.forward_route as usize],
                     reverse_route: route_ids[spec.reverse_route as usize],
@@ -211,6 +230,10 @@ impl Simulation {
                 })
             })
             .collect::<Result<Vec<Flow>>>()?;
+        let mut flows = flows;
+        for (flow, inline) in flows.iter_mut().zip(inline_receivers) {
+            flow.inline_receiver = inline;
+        }
         events.schedule(scenario.trace.interval_ns, Event::Sample);
         let samples = (scenario.duration_ns / scenario.trace.interval_ns) as usize;
         let traced_flows = (scenario.trace.flows as usize).min(flows.len());
@@ -230,6 +253,8 @@ impl Simulation {
             routes,
             flows,
             outbox: Vec::with_capacity(64),
+            inline_outbox: Vec::with_capacity(4),
+            measure_started: false,
             link_trace: LinkTrace::with_capacity(samples * sampled.len()),
             sampled,
             flow_trace: FlowTrace::with_capacity(samples * traced_flows),
@@ -358,13 +383,28 @@ impl Simulation {
                 return; // dropped, counted by the queue
             };
             let arrives = departs + link.delay;
-            if let Some(next) = self.routes.link(packet.route, packet.hop + 1) {
-                if self.links[next as usize].inline && arrives <= self.duration {
-                    packet.hop += 1;
-                    link_id = next;
-                    at = arrives;
-                    continue;
+            match self.routes.link(packet.route, packet.hop + 1) {
+                Some(next) => {
+                    if self.links[next as usize].inline && arrives <= self.duration {
+                        packet.hop += 1;
+                        link_id = next;
+                        at = arrives;
+                        continue;
+                    }
                 }
+                None if packet.kind == PacketKind::Data => {
+                    let flow = &mut self.flows[packet.flow as usize];
+                    // Inline: within the run, and after every delivery by an event (order).
+                    if flow.inline_receiver
+                        && arrives <= self.duration
+                        && flow.receiver_event_due.is_none_or(|due| due < self.now)
+                    {
+                        packet.hop += 1;
+                        return self.deliver_inline(packet, arrives);
+                    }
+                    flow.receiver_event_due = Some(arrives);
+                }
+                None => {}
             }
             let link = &mut self.links[link_id as usize];
             if link.propagating.push(arrives, packet) {
@@ -452,6 +492,28 @@ impl Simulation {
             }
         }
         self.outbox = out;
+    }
+
+    /// Data reaching at `at` (now or later) a receiver computed inline (`Flow::inline_receiver`):
+    /// it acknowledges at once, and its ACKs are offered to the first link of their route at
+    /// `at` (served without events and carrying nothing else, so they are in order there).
+    fn deliver_inline(&mut self, packet: Packet, at: Time) {
+        self.delivered += 1;
+        let flow = &mut self.flows[packet.flow as usize];
+        if !self.measure_started && at >= self.measure_start && flow.delivered_at_measure_start.is_none() {
+            // The first delivery at or after the measurement start, computed before it: the
+            // bytes delivered at the start are those before this one (deliveries reach the
+            // receiver in order; MeasureStart runs before deliveries at its instant).
+            flow.delivered_at_measure_start = Some(flow.bytes_delivered());
+        }
+        let mut out = std::mem::take(&mut self.inline_outbox);
+        flow.receiver_mut().on_data(&packet, at, &mut out);
+        for ack in out.drain(..) {
+            self.created += 1;
+            let first = self.routes.first_link(ack.route);
+            self.offer_event_free(first, ack, at);
+        }
+        self.inline_outbox = out;
     }
 
     /// Put the packets a TCP end produced on the first link of their routes.
@@ -560,8 +622,10 @@ impl Simulation {
     }
 
     fn on_measure_start(&mut self) {
+        self.measure_started = true;
         for flow in &mut self.flows {
-            flow.delivered_at_measure_start = Some(flow.bytes_delivered());
+            // Unless a delivery computed ahead took the snapshot at its instant already.
+            flow.delivered_at_measure_start.get_or_insert(flow.bytes_delivered());
         }
     }
 
@@ -695,6 +759,38 @@ impl Simulation {
     pub fn measure_start(&self) -> Time {
         self.measure_start
     }
+}
+
+/// Which flows' receivers are computed inline (`Flow::inline_receiver`).
+fn inline_receivers(network: &topology::Network) -> Vec<bool> {
+    // How many flows start a route on each link, and whether a link is ever entered from
+    // another link.
+    let mut sources = vec![0u32; network.links.len()];
+    let mut entered = vec![false; network.links.len()];
+    for route in &network.routes {
+        for &link in &route[1..] {
+            entered[link as usize] = true;
+        }
+    }
+    for spec in &network.flows {
+        for route in [spec.forward_route, spec.reverse_route] {
+            sources[network.routes[route as usize][0] as usize] += 1;
+        }
+    }
+    (network.flows.iter())
+        .map(|spec| {
+            let Transport::Tcp { tcp, .. } = &spec.transport else { return false };
+            let last = *network.routes[spec.forward_route as usize].last().expect("a non-empty route") as usize;
+            let first = network.routes[spec.reverse_route as usize][0] as usize;
+            let ack_link = &network.links[first];
+            !tcp.delayed_ack
+                && network.links[last].event_free
+                && ack_link.event_free
+                && !ack_link.monitored
+                && sources[first] == 1
+                && !entered[first]
+        })
+        .collect()
 }
 
 /// Mark the links their upstream computes (`Link::inline`): served without events, not
