@@ -384,14 +384,13 @@ impl Simulation {
             };
             let arrives = departs + link.delay;
             match self.routes.link(packet.route, packet.hop + 1) {
-                Some(next) => {
-                    if self.links[next as usize].inline && arrives <= self.duration {
-                        packet.hop += 1;
-                        link_id = next;
-                        at = arrives;
-                        continue;
-                    }
+                Some(next) if self.links[next as usize].inline && arrives <= self.duration => {
+                    packet.hop += 1;
+                    link_id = next;
+                    at = arrives;
+                    continue;
                 }
+                Some(_) => {}
                 None if packet.kind == PacketKind::Data => {
                     let flow = &mut self.flows[packet.flow as usize];
                     // Inline: within the run, and after every delivery by an event (order).
