@@ -29,15 +29,6 @@ struct Flow {
     stop: Option<Time>,
     ends: Ends,
     delivered_at_measure_start: Option<u64>,
-    /// The receiver is computed inline by the link before it (`Simulation::deliver_inline`):
-    /// a TCP receiver without delayed ACKs (no timer: a function of the data it gets, in
-    /// order) whose data comes off a link served without events and whose ACKs enter a link
-    /// served without events that carries nothing else, untraced.
-    inline_receiver: bool,
-    /// The latest arrival of this flow's data due at the receiver by an event (beyond the end
-    /// of the run): while one is pending, later data is not delivered inline (it would
-    /// overtake it).
-    receiver_event_due: Option<Time>,
 }
 
 /// The two ends of a flow. Not boxed: TCP ends are on the per-packet path, and flows
@@ -166,16 +157,7 @@ impl Simulation {
         }
         let mut network = topology::build(scenario, seed)?;
         mark_inline_links(&mut network.links, &network.routes);
-        // DEV-SWITCH (temporary, removed before the last commit)
-        let level = std::env::var("AQMLAB_DEV_EVENTFREE").unwrap_or_default();
-        for link in &mut network.links {
-            link.inline &= !matches!(level.as_str(), "0" | "1");
-            link.event_free &= level != "0";
-        }
-        let mut inline_receivers = inline_receivers(&network);
-        if matches!(level.as_str(), "0" | "1" | "2") {
-            inline_receivers.iter_mut().for_each(|r| *r = false);
-        }
+        mark_inline_receivers(&mut network);
         // Packets carry the table position of their route (`route::Routes`).
         let (routes, route_ids) = Routes::new(&network.routes);
         // About one pending event per link (the head of its propagation FIFO).
@@ -218,8 +200,6 @@ impl Simulation {
                     events.schedule(stop, Event::FlowStop(id));
                 }
                 Ok(Flow {
-                    inline_receiver: false,
-                    receiver_event_due: None,
                     group: spec.group,
                     route: route_ids[spec.forward_route as usize],
                     reverse_route: route_ids[spec.reverse_route as usize],
@@ -230,10 +210,6 @@ impl Simulation {
                 })
             })
             .collect::<Result<Vec<Flow>>>()?;
-        let mut flows = flows;
-        for (flow, inline) in flows.iter_mut().zip(inline_receivers) {
-            flow.inline_receiver = inline;
-        }
         events.schedule(scenario.trace.interval_ns, Event::Sample);
         let samples = (scenario.duration_ns / scenario.trace.interval_ns) as usize;
         let traced_flows = (scenario.trace.flows as usize).min(flows.len());
@@ -377,13 +353,24 @@ impl Simulation {
     /// arrival event. Arrivals after the end of the run stay on the wire, as they would.
     fn offer_event_free(&mut self, mut link_id: u32, mut packet: Packet, mut at: Time) {
         loop {
+            let next = self.routes.link(packet.route, packet.hop + 1);
+            // What comes after this link, into cache while this one decides (with many flows
+            // each is a miss; benchmarks/scale/README.md): the next link, or the receiver.
+            match next {
+                Some(next) => prefetch::prefetch_lines(&self.links[next as usize], 2),
+                None => {
+                    if let Ends::Tcp { receiver, .. } = &self.flows[packet.flow as usize].ends {
+                        prefetch::prefetch_lines(receiver, 4);
+                    }
+                }
+            }
             let link = &mut self.links[link_id as usize];
             // Lindley's recursion: D_n = max(A_n, D_{n-1}) + L_n / C.
             let Some(departs) = link.offer_lindley(&mut packet, at) else {
                 return; // dropped, counted by the queue
             };
             let arrives = departs + link.delay;
-            match self.routes.link(packet.route, packet.hop + 1) {
+            match next {
                 Some(next) if self.links[next as usize].inline && arrives <= self.duration => {
                     packet.hop += 1;
                     link_id = next;
@@ -392,16 +379,16 @@ impl Simulation {
                 }
                 Some(_) => {}
                 None if packet.kind == PacketKind::Data => {
-                    let flow = &mut self.flows[packet.flow as usize];
+                    let link = &mut self.links[link_id as usize];
                     // Inline: within the run, and after every delivery by an event (order).
-                    if flow.inline_receiver
+                    if link.delivers_inline
                         && arrives <= self.duration
-                        && flow.receiver_event_due.is_none_or(|due| due < self.now)
+                        && link.delivery_event_due.is_none_or(|due| due < self.now)
                     {
                         packet.hop += 1;
                         return self.deliver_inline(packet, arrives);
                     }
-                    flow.receiver_event_due = Some(arrives);
+                    link.delivery_event_due = Some(arrives);
                 }
                 None => {}
             }
@@ -493,7 +480,7 @@ impl Simulation {
         self.outbox = out;
     }
 
-    /// Data reaching at `at` (now or later) a receiver computed inline (`Flow::inline_receiver`):
+    /// Data reaching at `at` (now or later) a receiver computed inline (`Link::delivers_inline`):
     /// it acknowledges at once, and its ACKs are offered to the first link of their route at
     /// `at` (served without events and carrying nothing else, so they are in order there).
     fn deliver_inline(&mut self, packet: Packet, at: Time) {
@@ -760,36 +747,34 @@ impl Simulation {
     }
 }
 
-/// Which flows' receivers are computed inline (`Flow::inline_receiver`).
-fn inline_receivers(network: &topology::Network) -> Vec<bool> {
-    // How many flows start a route on each link, and whether a link is ever entered from
-    // another link.
-    let mut sources = vec![0u32; network.links.len()];
-    let mut entered = vec![false; network.links.len()];
-    for route in &network.routes {
-        for &link in &route[1..] {
-            entered[link as usize] = true;
+/// Mark the links whose data is delivered to a receiver computed inline
+/// (`Link::delivers_inline`): the last link of one flow's data route, used by no other route,
+/// served without events; the flow a TCP flow without delayed ACKs (no timer: its receiver is
+/// a function of the data it gets, in order); the first link of its ACK route used by no
+/// other route, served without events and untraced (the ACKs offered there ahead of time
+/// are in order, and no trace sees them early).
+fn mark_inline_receivers(network: &mut topology::Network) {
+    let mut uses = vec![0u32; network.links.len()];
+    for spec in &network.flows {
+        for route in [spec.forward_route, spec.reverse_route] {
+            for &link in &network.routes[route as usize] {
+                uses[link as usize] += 1;
+            }
         }
     }
     for spec in &network.flows {
-        for route in [spec.forward_route, spec.reverse_route] {
-            sources[network.routes[route as usize][0] as usize] += 1;
-        }
+        let Transport::Tcp { tcp, .. } = &spec.transport else { continue };
+        let last = *network.routes[spec.forward_route as usize].last().expect("a non-empty route") as usize;
+        let first = network.routes[spec.reverse_route as usize][0] as usize;
+        let ack_link = &network.links[first];
+        let inline = !tcp.delayed_ack
+            && uses[last] == 1
+            && uses[first] == 1
+            && network.links[last].event_free
+            && ack_link.event_free
+            && !ack_link.monitored;
+        network.links[last].delivers_inline = inline;
     }
-    (network.flows.iter())
-        .map(|spec| {
-            let Transport::Tcp { tcp, .. } = &spec.transport else { return false };
-            let last = *network.routes[spec.forward_route as usize].last().expect("a non-empty route") as usize;
-            let first = network.routes[spec.reverse_route as usize][0] as usize;
-            let ack_link = &network.links[first];
-            !tcp.delayed_ack
-                && network.links[last].event_free
-                && ack_link.event_free
-                && !ack_link.monitored
-                && sources[first] == 1
-                && !entered[first]
-        })
-        .collect()
 }
 
 /// Mark the links their upstream computes (`Link::inline`): served without events, not
