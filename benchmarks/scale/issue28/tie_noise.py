@@ -1,11 +1,12 @@
 """Issue 28: the golden scenarios whose results changed when FIFO links became event-free
 (an arrival and a transmission end at the same nanosecond now always run in one order),
 against seed-to-seed noise. Runs each scenario (capped as golden.py) with seeds
-seed..seed+N-1 in the old event order and in the new one, in one build: the development
-switch AQMLAB_DEV_EVENTFREE=0 served every link event-driven (golden.py 28/28 bit-identical
-to the build before, so it is the old engine) and was removed after this measurement.
+seed..seed+N-1 in the old event order and in the new one, in one build: a development
+switch, AQMLAB_DEV_EVENTFREE=0, served every link event-driven (bit-identical to the build
+before for the scenarios checked) and was removed after this measurement; to repeat it, build
+commit dc57e25, which still has it.
 
-    AQMLAB_DEV_EVENTFREE=0|3 ... tie_noise.py --seeds 5 --json out.json
+    AQMLAB_DEV_EVENTFREE=0|3 PYTHONPATH=python .venv/bin/python tie_noise.py --seeds 5 --json out.json
 """
 
 from __future__ import annotations
@@ -53,7 +54,8 @@ def main() -> None:
     for name in CHANGED:
         scenario = found[name]
         out["runs"][name] = {
-            seed: summary(aqmlab.simulate(scenario, seed=seed)) for seed in range(scenario.seed, scenario.seed + args.seeds)
+            seed: summary(aqmlab.simulate(scenario, seed=seed))
+            for seed in range(scenario.seed, scenario.seed + args.seeds)
         }
         print(name, out["runs"][name][scenario.seed], flush=True)
     args.json.write_text(json.dumps(out, indent=1) + "\n")

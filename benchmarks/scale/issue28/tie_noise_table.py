@@ -10,7 +10,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 old = json.loads((HERE / "tie_noise_0.json").read_text())["runs"]
 new = json.loads((HERE / "tie_noise_3.json").read_text())["runs"]
-print("| scenario | measure | old, own seed | new, own seed | old mean ± sd (seeds) | new mean ± sd | (new − old mean) / sd |")
+HEADER = "| scenario | measure | old, own seed | new, own seed | old mean ± sd | new mean ± sd | (new − old) / sd |"
+print(HEADER)
 print("|---|---|---|---|---|---|---|")
 for name, runs in old.items():
     seeds = list(runs)
