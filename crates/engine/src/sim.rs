@@ -780,7 +780,7 @@ fn mark_inline_receivers(network: &mut topology::Network) {
 /// Mark the links their upstream computes (`Link::inline`): served without events, not
 /// traced (a trace sample must not see arrivals computed ahead of it), never the first link
 /// of a route (a source sends at its own times) and always entered from the same link. The
-/// design: DESIGN.md "Engine principles" (a link with one upstream can be computed by that
+/// project design, "Engine principles" (a link with one upstream can be computed by that
 /// upstream; events belong where packets from several upstreams meet).
 fn mark_inline_links(links: &mut [Link], routes: &[Vec<u32>]) {
     #[derive(Clone, Copy, PartialEq)]
