@@ -110,6 +110,12 @@ pub struct Link {
     /// that link's departures plus its delay, in order, so the upstream offers each packet
     /// here as soon as it knows the departure, without an arrival event.
     pub inline: bool,
+    /// The data this link delivers goes to a receiver computed inline (the last link of one
+    /// flow's route; `Simulation::deliver_inline`).
+    pub delivers_inline: bool,
+    /// The latest delivery off this link due by an event (beyond the end of the run): while
+    /// one is pending, later data is not delivered inline (it would overtake it).
+    pub delivery_event_due: Option<Time>,
     /// Whether the link is sampled into the link trace.
     pub monitored: bool,
     pub role: LinkRole,
@@ -139,6 +145,8 @@ impl Link {
             done_pending: false,
             event_free: queue.decides_at_arrival(),
             inline: false,
+            delivers_inline: false,
+            delivery_event_due: None,
             monitored,
             role,
             propagating: Propagation::default(),

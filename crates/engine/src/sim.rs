@@ -104,6 +104,11 @@ pub struct Simulation {
     flows: Vec<Flow>,
     /// Packets emitted by a TCP end during one event (reused: no allocation per packet).
     outbox: Vec<Packet>,
+    /// The same for a receiver computed inline (`deliver_inline`), which may run while a
+    /// sender's packets are being emitted from `outbox`.
+    inline_outbox: Vec<Packet>,
+    /// The MeasureStart event has run (deliveries after it may be computed ahead).
+    measure_started: bool,
     link_trace: LinkTrace,
     flow_trace: FlowTrace,
     created: u64,
@@ -152,13 +157,7 @@ impl Simulation {
         }
         let mut network = topology::build(scenario, seed)?;
         mark_inline_links(&mut network.links, &network.routes);
-        // DEV-SWITCH (temporary, removed before the last commit)
-        if let Ok(level) = std::env::var("AQMLAB_DEV_EVENTFREE") {
-            for link in &mut network.links {
-                link.inline &= level == "2";
-                link.event_free &= level != "0";
-            }
-        }
+        mark_inline_receivers(&mut network);
         // Packets carry the table position of their route (`route::Routes`).
         let (routes, route_ids) = Routes::new(&network.routes);
         // About one pending event per link (the head of its propagation FIFO).
@@ -230,6 +229,8 @@ impl Simulation {
             routes,
             flows,
             outbox: Vec::with_capacity(64),
+            inline_outbox: Vec::with_capacity(4),
+            measure_started: false,
             link_trace: LinkTrace::with_capacity(samples * sampled.len()),
             sampled,
             flow_trace: FlowTrace::with_capacity(samples * traced_flows),
@@ -352,19 +353,44 @@ impl Simulation {
     /// arrival event. Arrivals after the end of the run stay on the wire, as they would.
     fn offer_event_free(&mut self, mut link_id: u32, mut packet: Packet, mut at: Time) {
         loop {
+            let next = self.routes.link(packet.route, packet.hop + 1);
+            // What comes after this link, into cache while this one decides (with many flows
+            // each is a miss; benchmarks/scale/README.md): the next link, or the receiver.
+            match next {
+                Some(next) => prefetch::prefetch_lines(&self.links[next as usize], 2),
+                None => {
+                    if let Ends::Tcp { receiver, .. } = &self.flows[packet.flow as usize].ends {
+                        prefetch::prefetch_lines(receiver, 4);
+                    }
+                }
+            }
             let link = &mut self.links[link_id as usize];
             // Lindley's recursion: D_n = max(A_n, D_{n-1}) + L_n / C.
             let Some(departs) = link.offer_lindley(&mut packet, at) else {
                 return; // dropped, counted by the queue
             };
             let arrives = departs + link.delay;
-            if let Some(next) = self.routes.link(packet.route, packet.hop + 1) {
-                if self.links[next as usize].inline && arrives <= self.duration {
+            match next {
+                Some(next) if self.links[next as usize].inline && arrives <= self.duration => {
                     packet.hop += 1;
                     link_id = next;
                     at = arrives;
                     continue;
                 }
+                Some(_) => {}
+                None if packet.kind == PacketKind::Data => {
+                    let link = &mut self.links[link_id as usize];
+                    // Inline: within the run, and after every delivery by an event (order).
+                    if link.delivers_inline
+                        && arrives <= self.duration
+                        && link.delivery_event_due.is_none_or(|due| due < self.now)
+                    {
+                        packet.hop += 1;
+                        return self.deliver_inline(packet, arrives);
+                    }
+                    link.delivery_event_due = Some(arrives);
+                }
+                None => {}
             }
             let link = &mut self.links[link_id as usize];
             if link.propagating.push(arrives, packet) {
@@ -452,6 +478,28 @@ impl Simulation {
             }
         }
         self.outbox = out;
+    }
+
+    /// Data reaching at `at` (now or later) a receiver computed inline (`Link::delivers_inline`):
+    /// it acknowledges at once, and its ACKs are offered to the first link of their route at
+    /// `at` (served without events and carrying nothing else, so they are in order there).
+    fn deliver_inline(&mut self, packet: Packet, at: Time) {
+        self.delivered += 1;
+        let flow = &mut self.flows[packet.flow as usize];
+        if !self.measure_started && at >= self.measure_start && flow.delivered_at_measure_start.is_none() {
+            // The first delivery at or after the measurement start, computed before it: the
+            // bytes delivered at the start are those before this one (deliveries reach the
+            // receiver in order; MeasureStart runs before deliveries at its instant).
+            flow.delivered_at_measure_start = Some(flow.bytes_delivered());
+        }
+        let mut out = std::mem::take(&mut self.inline_outbox);
+        flow.receiver_mut().on_data(&packet, at, &mut out);
+        for ack in out.drain(..) {
+            self.created += 1;
+            let first = self.routes.first_link(ack.route);
+            self.offer_event_free(first, ack, at);
+        }
+        self.inline_outbox = out;
     }
 
     /// Put the packets a TCP end produced on the first link of their routes.
@@ -560,8 +608,10 @@ impl Simulation {
     }
 
     fn on_measure_start(&mut self) {
+        self.measure_started = true;
         for flow in &mut self.flows {
-            flow.delivered_at_measure_start = Some(flow.bytes_delivered());
+            // Unless a delivery computed ahead took the snapshot at its instant already.
+            flow.delivered_at_measure_start.get_or_insert(flow.bytes_delivered());
         }
     }
 
@@ -697,10 +747,40 @@ impl Simulation {
     }
 }
 
+/// Mark the links whose data is delivered to a receiver computed inline
+/// (`Link::delivers_inline`): the last link of one flow's data route, used by no other route,
+/// served without events; the flow a TCP flow without delayed ACKs (no timer: its receiver is
+/// a function of the data it gets, in order); the first link of its ACK route used by no
+/// other route, served without events and untraced (the ACKs offered there ahead of time
+/// are in order, and no trace sees them early).
+fn mark_inline_receivers(network: &mut topology::Network) {
+    let mut uses = vec![0u32; network.links.len()];
+    for spec in &network.flows {
+        for route in [spec.forward_route, spec.reverse_route] {
+            for &link in &network.routes[route as usize] {
+                uses[link as usize] += 1;
+            }
+        }
+    }
+    for spec in &network.flows {
+        let Transport::Tcp { tcp, .. } = &spec.transport else { continue };
+        let last = *network.routes[spec.forward_route as usize].last().expect("a non-empty route") as usize;
+        let first = network.routes[spec.reverse_route as usize][0] as usize;
+        let ack_link = &network.links[first];
+        let inline = !tcp.delayed_ack
+            && uses[last] == 1
+            && uses[first] == 1
+            && network.links[last].event_free
+            && ack_link.event_free
+            && !ack_link.monitored;
+        network.links[last].delivers_inline = inline;
+    }
+}
+
 /// Mark the links their upstream computes (`Link::inline`): served without events, not
 /// traced (a trace sample must not see arrivals computed ahead of it), never the first link
 /// of a route (a source sends at its own times) and always entered from the same link. The
-/// design: DESIGN.md "Engine principles" (a link with one upstream can be computed by that
+/// project design, "Engine principles" (a link with one upstream can be computed by that
 /// upstream; events belong where packets from several upstreams meet).
 fn mark_inline_links(links: &mut [Link], routes: &[Vec<u32>]) {
     #[derive(Clone, Copy, PartialEq)]

@@ -115,7 +115,7 @@ pub trait QueuePolicy: Send + Sync {
     /// (every head is sent, no state changes at dequeue) and reads nothing that changes
     /// between a packet's arrival and its departure. A FIFO link with such a policy is a
     /// closed-form function of its arrivals (Lindley's recursion, [`Queue::offer_lindley`]):
-    /// it needs no transmission-complete event (docs: DESIGN.md "Engine principles"). A
+    /// it needs no transmission-complete event (the project design, "Engine principles"). A
     /// policy that acts at dequeue (CoDel, PIE, or one catching up periodic updates at
     /// dequeue: PI, REM) keeps the default `false` and event-driven service.
     fn decides_at_arrival(&self) -> bool {

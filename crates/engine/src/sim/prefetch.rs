@@ -33,27 +33,42 @@ impl Layout<'_> {
                 }
                 if let Some(next_link) = self.routes.link(packet.route, packet.hop + 1) {
                     self.prefetch_link(next_link);
+                    // Served without events, the next link hands the packet on at once to
+                    // the link after it, or to the receiver, when those are computed inline
+                    // (`Simulation::offer_event_free`): their records too.
+                    if self.links[next_link as usize].event_free {
+                        match self.routes.link(packet.route, packet.hop + 2) {
+                            Some(after) => prefetch_lines(&self.links[after as usize], 2),
+                            None => self.prefetch_receiver(packet.flow, packet.kind),
+                        }
+                    }
                     return;
                 }
-                let flow = &self.flows[packet.flow as usize];
-                match &flow.ends {
-                    // An ACK makes the sender send on its data route, data makes the receiver
-                    // acknowledge on the reverse route.
-                    Ends::Tcp { sender, receiver } => match packet.kind {
-                        PacketKind::Ack => {
-                            prefetch_lines(sender, 8);
-                            self.prefetch_link(self.routes.first_link(flow.route));
-                        }
-                        _ => {
-                            prefetch_lines(receiver, 4);
-                            self.prefetch_link(self.routes.first_link(flow.reverse_route));
-                        }
-                    },
-                    Ends::Udp { sink, .. } => prefetch_lines(sink, 1),
-                }
+                self.prefetch_receiver(packet.flow, packet.kind);
             }
             Event::TransmissionDone(link) => self.prefetch_link(link),
             _ => {}
+        }
+    }
+
+    /// The TCP end a packet of `kind` reaches at the end of its route, and the first link of
+    /// the route its answer takes.
+    fn prefetch_receiver(&self, flow: u32, kind: PacketKind) {
+        let flow = &self.flows[flow as usize];
+        match &flow.ends {
+            // An ACK makes the sender send on its data route, data makes the receiver
+            // acknowledge on the reverse route.
+            Ends::Tcp { sender, receiver } => match kind {
+                PacketKind::Ack => {
+                    prefetch_lines(sender, 8);
+                    self.prefetch_link(self.routes.first_link(flow.route));
+                }
+                _ => {
+                    prefetch_lines(receiver, 4);
+                    self.prefetch_link(self.routes.first_link(flow.reverse_route));
+                }
+            },
+            Ends::Udp { sink, .. } => prefetch_lines(sink, 1),
         }
     }
 
@@ -74,7 +89,7 @@ impl Layout<'_> {
 
 /// Prefetch the first `lines` cache lines of `record`.
 #[inline(always)]
-fn prefetch_lines<T>(record: &T, lines: usize) {
+pub(super) fn prefetch_lines<T>(record: &T, lines: usize) {
     let start = record as *const T as *const u8;
     for line in 0..lines.min(std::mem::size_of::<T>().div_ceil(64)) {
         prefetch(start.wrapping_add(64 * line));
