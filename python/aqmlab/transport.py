@@ -66,7 +66,8 @@ class Tcp(Model):
     limited_transmit: bool = False
     """Limited Transmit (RFC 3042): a new segment on each of the first two duplicate ACKs (with
     SACK, RFC 6675 Section 5 step (3): while cwnd − pipe allows); those segments are not
-    counted in the FlightSize that sets ssthresh (RFC 5681 Section 3.2 step 2). Off as in ns-2."""
+    counted in the FlightSize that sets ssthresh (RFC 5681 Section 3.2 step 2). Off by default;
+    ns-2's TCP agents have it on (`singledup_ 1`)."""
     sack: bool = False
     """SACK blocks (RFC 2018) and SACK-based loss recovery (RFC 6675) instead of NewReno's
     fast recovery; see docs/sack.md. Off by default (ns-2's Agent/TCP/Newreno has none)."""
