@@ -4,6 +4,9 @@ ACK (ns-2's TCP-Linux) against RFC 6298's restart on new data only. One factor c
 row; everything else is the scenario below (4 Reno flows on 10 Mb/s, RTT 100 ms, a random-drop
 queue with p = 0.002 and a 20-packet buffer, so windows of ~26 segments lose bursts: the
 `BURSTS` scenario of tests/packet/test_sack.py), 60 s measured from 10 s, seeds 1-3.
+Second table: the timer granularity (ns-2's `tcpTick_` = 10 ms) on a short path where the
+RTO is not floored (20 Reno flows, 100 Mb/s, RTT 2 ms, a 50-packet DropTail buffer, i.e.
+up to 6 ms of queueing, min RTO 1 ms), 20 s measured from 5 s.
 
     PYTHONPATH=python .venv/bin/python benchmarks/recovery/one_factor.py
 """
@@ -27,10 +30,27 @@ ROWS = {
 }
 
 
-def run(tcp: dict, seed: int) -> dict[str, float]:
-    scenario = aqm_dumbbell(
+TICK_ROWS = {
+    "timer_tick = none (default: G = 1 ms)": {},
+    "timer_tick = 10ms (ns-2's tcpTick_)": {"timer_tick": "10ms"},
+}
+
+
+def bursts(tcp: dict) -> dict:
+    return aqm_dumbbell(
         QUEUE, flows=4, rate="10Mbps", duration="60s", measure_start="10s", delay="40ms", tcp={"cc": "reno", **tcp}
     )
+
+
+def short_path(tcp: dict) -> dict:
+    drop_tail = {"kind": "drop_tail", "limit": "50p"}
+    tcp = {"cc": "reno", "min_rto": "1ms", **tcp}
+    return aqm_dumbbell(
+        drop_tail, flows=20, rate="100Mbps", duration="25s", measure_start="5s", delay="0.5ms", rtt="2ms", tcp=tcp
+    )
+
+
+def run(scenario: dict, seed: int) -> dict[str, float]:
     flows = aqmlab.simulate(scenario, seed=seed).to_pandas("flows")
     return {
         "goodput_mbps": flows["goodput_bps"].sum() / 1e6,
@@ -41,10 +61,16 @@ def run(tcp: dict, seed: int) -> dict[str, float]:
 
 
 def main() -> None:
+    for build, rows in ((bursts, ROWS), (short_path, TICK_ROWS)):
+        table(build, rows)
+        print()
+
+
+def table(build, rows: dict[str, dict]) -> None:
     print("| tcp | goodput Mb/s (seeds 1, 2, 3) | timeouts | fast recoveries | retransmits |")
     print("|---|---|---|---|---|")
-    for name, tcp in ROWS.items():
-        runs = [run(tcp, seed) for seed in (1, 2, 3)]
+    for name, tcp in rows.items():
+        runs = [run(build(tcp), seed) for seed in (1, 2, 3)]
 
         def cell(key: str, fmt: str, runs: list[dict[str, float]] = runs) -> str:
             return ", ".join(format(r[key], fmt) for r in runs)

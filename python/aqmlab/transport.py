@@ -108,6 +108,11 @@ class Tcp(Model):
     (default): those that acknowledge new data (RFC 6298 Section 5.3); "every_ack": every ACK,
     duplicates included, as ns-2's Agent/TCP/Linux does, so that a long fast recovery does not
     end in a timeout (docs/packet.md)."""
+    timer_tick: PositiveDuration | None = None
+    """Granularity of the retransmission timer, as ns-2's `tcpTick_` (10 ms in its defaults):
+    RTT samples are counted in whole ticks (at least one), RFC 6298's clock granularity G is
+    one tick and the RTO a whole number of ticks. None (default): RFC 6298 with G = 1 ms and
+    samples to the nanosecond (docs/packet.md)."""
     partial_ack_retransmit: Literal["rfc6675", "ns3"] = "rfc6675"
     """With `sack`: a partial ACK during loss recovery. "rfc6675" (default): nothing of its
     own, NextSeg() decides (RFC 6675 Section 5); "ns3": the next lost segment, or else the new
@@ -206,4 +211,6 @@ class Tcp(Model):
             resolved["ecn_reduction"] = self.ecn_reduction
         if self.rto_restart != "new_data":
             resolved["rto_restart"] = self.rto_restart
+        if self.timer_tick is not None:
+            resolved["timer_tick_ns"] = units.nanoseconds(self.timer_tick)
         return resolved

@@ -81,6 +81,10 @@ pub struct TcpConfig {
     /// every ACK, duplicates included (ns-2's TCP-Linux).
     #[serde(default)]
     pub rto_restart: RtoRestart,
+    /// Retransmission-timer granularity (ns-2's `tcpTick_`): RTT samples in whole ticks, the
+    /// RTO a whole number of them (`rto.rs`). None (default): RFC 6298 with G = 1 ms.
+    #[serde(default)]
+    pub timer_tick_ns: Option<Time>,
 }
 
 impl Default for TcpConfig {
@@ -104,6 +108,7 @@ impl Default for TcpConfig {
             limited_transmit: false,
             ecn_reduction: EcnReduction::Immediate,
             rto_restart: RtoRestart::NewData,
+            timer_tick_ns: None,
         }
     }
 }
