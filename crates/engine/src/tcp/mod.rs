@@ -3,11 +3,13 @@
 pub mod cc;
 pub mod ecn;
 pub mod limited_transmit;
+pub mod prr;
 pub mod receiver;
 pub mod recovery;
 pub mod rto;
 pub mod sack;
 pub mod sender;
+pub mod shared;
 
 use serde::{Deserialize, Serialize};
 
