@@ -29,14 +29,22 @@ pub struct SenderStats {
 /// What every sender shares; the loss recoveries (`recovery/`) and sender options work on it.
 pub struct SenderCore {
     pub(crate) flow: FlowId,
+    /// The route the data packets take.
     pub(crate) route: RouteId,
+    /// The window law (`cc/`).
     pub(crate) cc: Box<dyn CongestionControl>,
+    /// Size of a full data packet and of the last one of a finite transfer, bytes.
     pub(crate) packet_bytes: u32,
     pub(crate) last_packet_bytes: u32,
+    /// The receiver's window, segments.
     pub(crate) max_window: f64,
+    /// ECN negotiated (RFC 3168): data packets are ECT.
     pub(crate) ecn: bool,
+    /// DupThresh (RFC 5681 Section 3.2, RFC 6675 Section 2).
     pub(crate) dupack_threshold: u32,
+    /// Limited Transmit (RFC 3042), a sender option (`limited_transmit.rs`).
     pub(crate) limited_transmit: bool,
+    /// Which ACKs restart the retransmission timer.
     pub(crate) rto_restart: RtoRestart,
     /// Data segments per ACK: 2 with delayed ACKs, else 1.
     pub(crate) segments_per_ack: f64,
@@ -48,6 +56,7 @@ pub struct SenderCore {
     pub(crate) snd_nxt: u64,
     /// One past the highest segment ever sent.
     pub(crate) high_tx: u64,
+    /// Duplicate ACKs since the cumulative ACK last advanced (RFC 5681 Section 3.2).
     pub(crate) dupacks: u32,
     /// Segments Limited Transmit sent since the cumulative ACK last advanced: RFC 5681
     /// Section 3.2 step 2 keeps them out of the FlightSize that sets ssthresh.
@@ -59,8 +68,11 @@ pub struct SenderCore {
     pub(crate) recover: Option<u64>,
     /// Window inflation during fast recovery (RFC 5681 Section 3.2 steps 3-4), segments.
     pub(crate) inflation: f64,
+    /// The ECN response of RFC 3168 Section 6.1.2 (`ecn.rs`).
     pub(crate) ecn_response: EcnResponse,
+    /// SRTT, RTTVAR and the RTO (RFC 6298, `rto.rs`).
     pub(crate) rto: RtoEstimator,
+    /// Smallest and latest RTT samples.
     pub(crate) min_rtt_ns: Time,
     pub(crate) last_rtt_ns: Option<Time>,
     /// Retransmission timer deadline (RFC 6298 Section 5).
