@@ -66,7 +66,8 @@ class Tcp(Model):
     limited_transmit: bool = False
     """Limited Transmit (RFC 3042): a new segment on each of the first two duplicate ACKs (with
     SACK, RFC 6675 Section 5 step (3): while cwnd − pipe allows); those segments are not
-    counted in the FlightSize that sets ssthresh (RFC 5681 Section 3.2 step 2). Off as in ns-2."""
+    counted in the FlightSize that sets ssthresh (RFC 5681 Section 3.2 step 2). Off by default;
+    ns-2's TCP agents have it on (`singledup_ 1`)."""
     sack: bool = False
     """SACK blocks (RFC 2018) and SACK-based loss recovery (RFC 6675) instead of NewReno's
     fast recovery; see docs/sack.md. Off by default (ns-2's Agent/TCP/Newreno has none)."""
@@ -107,6 +108,11 @@ class Tcp(Model):
     (default): those that acknowledge new data (RFC 6298 Section 5.3); "every_ack": every ACK,
     duplicates included, as ns-2's Agent/TCP/Linux does, so that a long fast recovery does not
     end in a timeout (docs/packet.md)."""
+    timer_tick: PositiveDuration | None = None
+    """Granularity of the retransmission timer, as ns-2's `tcpTick_` (10 ms in its defaults):
+    RTT samples are counted in whole ticks (at least one), RFC 6298's clock granularity G is
+    one tick and the RTO a whole number of ticks. None (default): RFC 6298 with G = 1 ms and
+    samples to the nanosecond (docs/packet.md)."""
     partial_ack_retransmit: Literal["rfc6675", "ns3"] = "rfc6675"
     """With `sack`: a partial ACK during loss recovery. "rfc6675" (default): nothing of its
     own, NextSeg() decides (RFC 6675 Section 5); "ns3": the next lost segment, or else the new
@@ -205,4 +211,6 @@ class Tcp(Model):
             resolved["ecn_reduction"] = self.ecn_reduction
         if self.rto_restart != "new_data":
             resolved["rto_restart"] = self.rto_restart
+        if self.timer_tick is not None:
+            resolved["timer_tick_ns"] = units.nanoseconds(self.timer_tick)
         return resolved

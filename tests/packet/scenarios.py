@@ -99,3 +99,19 @@ CONSERVATION_SCENARIOS = {
     ),
     "pie_derandomized": dumbbell(queue={"kind": "pie", "limit": "200p", "derandomize": True}),
 }
+
+
+def aqm_dumbbell(queue: dict[str, Any], *, flows: int, rate: str, duration: str, **kw: Any) -> dict[str, Any]:
+    """The AQM testbed of the queue tests: `dumbbell` with a 10 ms bottleneck, RTT 100 ms,
+    100 Mb/s access links and no flow traces, unless `kw` says otherwise."""
+    testbed: dict[str, Any] = {"delay": "10ms", "rtt": "100ms", "access_rate": "100Mbps", "trace_flows": 0}
+    return dumbbell(flows=flows, rate=rate, duration=duration, queue=queue, **{**testbed, **kw})
+
+
+def random_loss(probability: float, *, flows: int, duration: str, ecn: bool = False, **kw: Any) -> dict[str, Any]:
+    """Independent random drops (CE marks with `ecn`) with `probability` on an uncongested
+    1 Gb/s path (1 Gb/s access, RTT 100 ms, a buffer that never fills): the loss rate is the
+    queue's."""
+    path: dict[str, Any] = {"rate": "1Gbps", "delay": "10ms", "rtt": "100ms", "access_rate": "1Gbps", "trace_flows": 0}
+    queue = {"kind": "random_drop", "limit": "100000p", "probability": probability, **({"ecn": True} if ecn else {})}
+    return dumbbell(flows=flows, duration=duration, queue=queue, **{**path, **kw})

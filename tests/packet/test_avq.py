@@ -6,22 +6,19 @@ Measured (seed 1): AVQ utilisation 0.941, mean queue 94 packets, loss 0.007 %, m
 DropTail 0.971, 321 packets, loss 2.8 %."""
 
 import aqmlab
-from scenarios import dumbbell
+from scenarios import aqm_dumbbell
 
 
 def _summary(queue):
-    scenario = dumbbell(
+    scenario = aqm_dumbbell(
+        queue,
         flows=20,
+        rate="50Mbps",
         duration="60s",
         measure_start="20s",
-        rate="50Mbps",
         delay="20ms",
-        rtt="100ms",
-        access_rate="100Mbps",
         tcp={"cc": "reno", "ecn": True},
         start={"kind": "uniform", "low": "0s", "high": "5s"},
-        queue=queue,
-        trace_flows=0,
     )
     results = aqmlab.simulate(scenario, seed=1)
     return results.summary(), results.link_samples()

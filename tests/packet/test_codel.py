@@ -2,23 +2,12 @@
 
 import aqmlab
 import pytest
-from scenarios import dumbbell
+from scenarios import aqm_dumbbell
 
 
 def scenario(queue, **kw):
     # 10 Reno flows, 20 Mb/s, RTT 100 ms, a 2000-packet buffer (about 12 BDP).
-    return dumbbell(
-        flows=10,
-        duration="60s",
-        measure_start="20s",
-        rate="20Mbps",
-        delay="10ms",
-        rtt="100ms",
-        access_rate="100Mbps",
-        queue=queue,
-        trace_flows=0,
-        **kw,
-    )
+    return aqm_dumbbell(queue, flows=10, rate="20Mbps", duration="60s", measure_start="20s", **kw)
 
 
 def test_codel_keeps_the_sojourn_time_near_target_where_droptail_does_not():

@@ -14,24 +14,22 @@ gain is normalised by the largest RTT (κ = α/(C·100 ms)), which doubles it (s
 import aqmlab
 import numpy as np
 import pytest
-from scenarios import dumbbell
+from scenarios import aqm_dumbbell
 
 PACKET = "1040B"
 
 
 def _run(queue):
-    scenario = dumbbell(
+    scenario = aqm_dumbbell(
+        queue,
         flows=200,
+        rate="100Mbps",
         duration="30s",
         measure_start="10s",
-        rate="100Mbps",
-        delay="10ms",
         rtt={"kind": "uniform", "low": "24ms", "high": "100ms"},
         access_rate="10Mbps",
-        queue=queue,
         tcp={"cc": "reno", "packet_size": PACKET, "ecn": True, "max_window": 1000},
         start={"kind": "uniform", "low": "0s", "high": "5s"},
-        trace_flows=0,
     )
     results = aqmlab.simulate(scenario, seed=1)
     samples = results.link_samples()

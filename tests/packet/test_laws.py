@@ -4,7 +4,7 @@ import math
 
 import aqmlab
 import pytest
-from scenarios import dumbbell
+from scenarios import aqm_dumbbell, random_loss
 
 MSS_BYTES = 1460
 RTT_S = 0.1
@@ -39,17 +39,8 @@ def test_reno_goodput_follows_the_square_root_law_and_its_timeout_correction(los
     p = 0.03 to within 15 % of Mathis' law; it is now 0.83 of it, 0.98 of PFTK's
     0.88 x (1 - p) = 0.85).
     """
-    scenario = dumbbell(
-        flows=20,
-        duration="300s",
-        measure_start="50s",
-        rate="1Gbps",
-        delay="10ms",
-        rtt="100ms",
-        access_rate="1Gbps",
-        queue={"kind": "random_drop", "limit": "100000p", "probability": loss},
-        tcp={"cc": "reno", "limited_transmit": True},
-        trace_flows=0,
+    scenario = random_loss(
+        loss, flows=20, duration="300s", measure_start="50s", tcp={"cc": "reno", "limited_transmit": True}
     )
     scenario["topology"]["groups"][0]["access_queue"] = {"kind": "drop_tail", "limit": "100000p"}
     results = aqmlab.simulate(scenario, seed=1)
@@ -89,16 +80,15 @@ def test_red_drop_rate_follows_its_control_law(flows):
     arrival match H(avg) = max_p (avg - min_th) / (max_th - min_th) (seed 003 eq. (10);
     seed 000 eq. (6)) evaluated at the average of each 10 ms sample and spaced by `wait`."""
     min_th, max_th, max_p = 20.0, 80.0, 0.1
-    scenario = dumbbell(
+    scenario = aqm_dumbbell(
+        {"kind": "red", "limit": "400p", "min_th": min_th, "max_th": max_th, "max_p": max_p, "q_weight": 0.002},
         flows=flows,
+        rate="20Mbps",
         duration="100s",
         measure_start="20s",
-        rate="20Mbps",
         delay="5ms",
         rtt="20ms",
         access_rate="10Mbps",
-        queue={"kind": "red", "limit": "400p", "min_th": min_th, "max_th": max_th, "max_p": max_p, "q_weight": 0.002},
-        trace_flows=0,
     )
     results = aqmlab.simulate(scenario, seed=4)
     samples = results.link_samples()

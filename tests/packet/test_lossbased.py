@@ -15,7 +15,7 @@ import pytest
 from aqmlab import _engine
 from aqmlab.errors import ScenarioError
 from aqmlab.scenario import Scenario
-from scenarios import dumbbell
+from scenarios import dumbbell, random_loss
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 MSS_BITS = 1460 * 8
@@ -135,18 +135,7 @@ def test_highspeed_window_against_reno_follows_the_rfc_3649_response_function():
     uncongested 2 Gb/s link. RFC 3649 Section 5: w = 0.12/p^0.835 (262 segments) against
     Reno's 1.22/sqrt(p) (122): ratio 2.15 (measured: 2.15 at 200 s)."""
     p = 1e-4
-    scenario = dumbbell(
-        flows=5,
-        duration="150s",
-        measure_start="30s",
-        rate="2Gbps",
-        delay="10ms",
-        rtt="100ms",
-        access_rate="1Gbps",
-        queue={"kind": "random_drop", "limit": "100000p", "probability": p},
-        tcp={"cc": "highspeed"},
-        trace_flows=0,
-    )
+    scenario = random_loss(p, flows=5, duration="150s", measure_start="30s", rate="2Gbps", tcp={"cc": "highspeed"})
     group = scenario["topology"]["groups"][0]
     group["access_queue"] = {"kind": "drop_tail", "limit": "100000p"}
     scenario["topology"]["groups"].append({**group, "name": "reno", "tcp": {"cc": "reno"}})
@@ -227,17 +216,8 @@ def test_general_aimd_laws_balance_increase_and_decrease_under_per_packet_marks(
         "reno_like": ({"kind": "aimd", "a": 1, "n": -1, "b": 0.5, "m": 1}, 20),
         "illinois_like": ({"kind": "illinois_like"}, 8),
     }
-    base = dumbbell(
-        flows=1,
-        duration="80s",
-        rate="1Gbps",
-        delay="10ms",
-        rtt="100ms",
-        access_rate="1Gbps",
-        queue={"kind": "random_drop", "limit": "100000p", "probability": p, "ecn": True},
-        start={"kind": "uniform", "low": "0s", "high": "1s"},
-        trace_flows=1000,
-    )
+    start = {"kind": "uniform", "low": "0s", "high": "1s"}
+    base = random_loss(p, flows=1, duration="80s", ecn=True, start=start, trace_flows=1000)
     template = base["topology"]["groups"][0]
     base["topology"]["groups"] = [
         {

@@ -3,7 +3,7 @@
 import aqmlab
 import numpy as np
 import pytest
-from scenarios import dumbbell
+from scenarios import aqm_dumbbell
 
 PI = {"kind": "pi", "limit": "800p"}  # the paper's a, b, 160 Hz and q_ref = 200 by default
 
@@ -14,17 +14,14 @@ def paper_scenario(queue, **top):
     buffer. The paper also runs 180 HTTP sessions; we run the 60 long-lived flows only.
     min_rto = 1 s: with the engine's 200 ms minimum, RTT-200-ms flows time out spuriously
     (RTO ~ srtt) and never fill the link, with any queue (see docs/queues/pi.md)."""
-    return dumbbell(
+    return aqm_dumbbell(
+        queue,
         flows=60,
+        rate="15Mbps",
         duration="100s",
         measure_start="50s",
-        rate="15Mbps",
-        delay="10ms",
         rtt="200ms",
-        access_rate="100Mbps",
-        queue=queue,
         tcp={"cc": "reno", "packet_size": "500B", "min_rto": "1s"},
-        trace_flows=0,
         **top,
     )
 
@@ -44,15 +41,12 @@ def test_pi_settles_the_queue_near_q_ref_with_reno_flows():
 
 
 def test_pi_marks_ecn_capable_flows_instead_of_dropping():
-    scenario = dumbbell(
+    scenario = aqm_dumbbell(
+        {"kind": "pi", "limit": "800p", "q_ref": 50, "ecn": True},
         flows=20,
-        duration="30s",
         rate="10Mbps",
-        delay="10ms",
-        rtt="100ms",
-        queue={"kind": "pi", "limit": "800p", "q_ref": 50, "ecn": True},
+        duration="30s",
         tcp={"cc": "reno", "ecn": True},
-        trace_flows=0,
     )
     summary = aqmlab.simulate(scenario, seed=1).summary()
     assert summary["mark_percent"] > 0.1

@@ -3,23 +3,12 @@
 import aqmlab
 import numpy as np
 import pytest
-from scenarios import dumbbell
+from scenarios import aqm_dumbbell
 
 
 def scenario(queue, **kw):
     # 20 Reno flows, 50 Mb/s, RTT 100 ms, a 2000-packet buffer.
-    return dumbbell(
-        flows=20,
-        duration="60s",
-        measure_start="20s",
-        rate="50Mbps",
-        delay="10ms",
-        rtt="100ms",
-        access_rate="100Mbps",
-        queue=queue,
-        trace_flows=0,
-        **kw,
-    )
+    return aqm_dumbbell(queue, flows=20, rate="50Mbps", duration="60s", measure_start="20s", **kw)
 
 
 def test_pie_settles_the_queueing_delay_near_its_target():

@@ -3,7 +3,7 @@
 import aqmlab
 import numpy as np
 import pytest
-from scenarios import dumbbell
+from scenarios import aqm_dumbbell
 
 REM = {"kind": "rem", "limit": "800p"}  # phi 1.001, gamma 0.001, alpha 0.1, b* = 20, 2 ms
 
@@ -11,17 +11,7 @@ REM = {"kind": "rem", "limit": "800p"}  # phi 1.001, gamma 0.001, alpha 0.1, b* 
 def test_rem_settles_the_queue_near_its_target_backlog():
     # 40 Reno flows on 20 Mb/s, RTT 100 ms. The price takes tens of seconds to recover from
     # the slow-start overshoot (gamma = 0.001 per 2 ms), so we measure the last 50 of 100 s.
-    scenario = dumbbell(
-        flows=40,
-        duration="100s",
-        measure_start="50s",
-        rate="20Mbps",
-        delay="10ms",
-        rtt="100ms",
-        access_rate="100Mbps",
-        queue=REM,
-        trace_flows=0,
-    )
+    scenario = aqm_dumbbell(REM, flows=40, rate="20Mbps", duration="100s", measure_start="50s")
     results = aqmlab.simulate(scenario, seed=1)
     summary = results.summary()
     # measured: mean 18.9, std 13.2 packets, utilisation 0.99
@@ -35,15 +25,8 @@ def test_rem_settles_the_queue_near_its_target_backlog():
 
 
 def test_rem_marks_with_ecn():
-    scenario = dumbbell(
-        flows=20,
-        duration="40s",
-        rate="10Mbps",
-        delay="10ms",
-        rtt="60ms",
-        queue={**REM, "ecn": True},
-        tcp={"cc": "reno", "ecn": True},
-        trace_flows=0,
+    scenario = aqm_dumbbell(
+        {**REM, "ecn": True}, flows=20, rate="10Mbps", duration="40s", rtt="60ms", tcp={"cc": "reno", "ecn": True}
     )
     summary = aqmlab.simulate(scenario, seed=1).summary()
     assert summary["mark_percent"] > 0.1

@@ -12,38 +12,24 @@ from typing import Any
 import aqmlab
 import numpy as np
 import pytest
-from scenarios import dumbbell, with_path
+from scenarios import aqm_dumbbell, random_loss, with_path
 
 #: Windows of ~30 segments that lose several segments at once: 4 flows share 10 Mb/s at RTT
 #: 100 ms (BDP 83 packets) through a random-drop queue (p = 0.002) with a 20-packet buffer, so
 #: each flow's window peaks near (83 + 20) / 4 ≈ 26 segments and buffer overflows drop bursts.
-BURSTS = dumbbell(
+BURSTS = aqm_dumbbell(
+    {"kind": "random_drop", "limit": "20p", "probability": 0.002},
     flows=4,
+    rate="10Mbps",
     duration="60s",
     measure_start="10s",
-    rate="10Mbps",
     delay="40ms",
-    rtt="100ms",
-    access_rate="100Mbps",
-    queue={"kind": "random_drop", "limit": "20p", "probability": 0.002},
     tcp={"cc": "reno"},
-    trace_flows=0,
 )
 
 #: Independent random drops at p = 0.02 on an uncongested 1 Gb/s path, 30 flows: Reno's
 #: window settles near 1.22 / sqrt(p) ≈ 9 segments (Mathis et al.), not 30.
-RANDOM_2_PERCENT = dumbbell(
-    flows=30,
-    duration="100s",
-    measure_start="10s",
-    rate="1Gbps",
-    delay="10ms",
-    rtt="100ms",
-    access_rate="1Gbps",
-    queue={"kind": "random_drop", "limit": "100000p", "probability": 0.02},
-    tcp={"cc": "reno"},
-    trace_flows=0,
-)
+RANDOM_2_PERCENT = random_loss(0.02, flows=30, duration="100s", measure_start="10s", tcp={"cc": "reno"})
 RANDOM_2_PERCENT["topology"]["groups"][0]["access_queue"] = {"kind": "drop_tail", "limit": "100000p"}
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 from aqmlab import Results, ResultsError, SimulationInterrupted
-from scenarios import CONSERVATION_SCENARIOS, dumbbell
+from scenarios import CONSERVATION_SCENARIOS, aqm_dumbbell
 
 
 @pytest.mark.parametrize("name", sorted(CONSERVATION_SCENARIOS))
@@ -61,15 +61,15 @@ def test_same_seed_is_bit_identical_and_other_seed_differs():
 
 def test_single_reno_flow_fills_one_bdp_droptail_link_with_a_sawtooth():
     # 10 Mb/s, RTT 100 ms: BDP = 83.3 packets of 1500 B; buffer of one BDP (84 packets).
-    scenario = dumbbell(
+    scenario = aqm_dumbbell(
+        {"kind": "drop_tail", "limit": "84p"},
         flows=1,
-        duration="60s",
         rate="10Mbps",
+        duration="60s",
         delay="40ms",
-        rtt="100ms",
-        queue={"kind": "drop_tail", "limit": "84p"},
         start={"kind": "fixed", "at": "0s"},
         measure_start="20s",
+        trace_flows=100,
     )
     results = aqmlab.simulate(scenario, seed=1)
     summary = results.summary()

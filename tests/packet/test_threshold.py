@@ -8,21 +8,20 @@ branch) for 60 s instead of 500 s, on the dumbbell of examples/seed000-fig6-rtt2
 
 import aqmlab
 import numpy as np
-from scenarios import dumbbell
+from scenarios import aqm_dumbbell
 
 
 def _run(queue):
-    scenario = dumbbell(
+    scenario = aqm_dumbbell(
+        queue,
         flows=60,
-        duration="60s",
         rate="100Mbps",
+        duration="60s",
         delay="2ms",
         rtt="200ms",
         access_rate="2Mbps",
-        queue=queue,
         tcp={"cc": "reno", "packet_size": "1500B"},
         start={"kind": "uniform", "low": "0s", "high": "10s"},
-        trace_flows=0,
     )
     return aqmlab.simulate(scenario, seed=1)
 

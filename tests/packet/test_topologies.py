@@ -4,7 +4,7 @@ import aqmlab
 import numpy as np
 import pytest
 from aqmlab import Scenario, ScenarioError
-from scenarios import dumbbell
+from scenarios import aqm_dumbbell
 
 RED = {"kind": "red", "limit": "300p", "min_th": 20, "max_th": 60, "q_weight": 0.002}
 
@@ -111,15 +111,16 @@ def test_a_network_routes_by_explicit_and_shortest_paths():
 
 def test_heterogeneous_rtts_are_uniform_in_the_range():
     # An uncongested 1 Gb/s bottleneck (40 x 10 Mb/s access): the RTT is the propagation delay.
-    scenario = dumbbell(
+    scenario = aqm_dumbbell(
+        {"kind": "drop_tail", "limit": "5000p"},
         flows=40,
-        duration="10s",
         rate="1Gbps",
+        duration="10s",
         delay="5ms",
         rtt="30ms",
         access_rate="10Mbps",
-        queue={"kind": "drop_tail", "limit": "5000p"},
         tcp={"cc": "reno", "max_window": 20},
+        trace_flows=100,
     )
     scenario["topology"]["groups"][0]["rtt"] = {"kind": "uniform", "low": "30ms", "high": "130ms"}
     results = aqmlab.simulate(scenario, seed=4)

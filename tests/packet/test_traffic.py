@@ -51,14 +51,8 @@ def test_a_udp_flow_that_joins_and_leaves_is_visible_in_the_queue_trace():
 
 def test_flows_enter_and_leave_one_by_one():
     # seed 001 Table I: flows enter 0.5 s apart and leave 5 s apart (scaled).
-    scenario = dumbbell(
-        flows=6,
-        duration="30s",
-        rate="10Mbps",
-        rtt="60ms",
-        queue=RED,
-        start={"kind": "staggered", "first": "2s", "spacing": "0.5s"},
-    )
+    start = {"kind": "staggered", "first": "2s", "spacing": "0.5s"}
+    scenario = dumbbell(flows=6, duration="30s", rate="10Mbps", rtt="60ms", queue=RED, start=start)
     scenario["topology"]["groups"][0]["stop"] = {"kind": "staggered", "first": "15s", "spacing": "2s"}
     results = aqmlab.simulate(scenario, seed=1)
     flows = results.to_pandas("flows")

@@ -2,14 +2,12 @@
 //! window of data on an ECN echo, set CWR on the next new segment, and — as a sender option —
 //! pace that reduction with Proportional Rate Reduction (RFC 6937) as Linux and ns-3 do.
 //! Not a loss recovery: a loss found during a PRR-paced reduction continues it
-//! (`EcnResponse::take_reduction`).
+//! (`EcnResponse::take_reduction`). This file holds the option and its state; the reaction to
+//! an ECE ACK is the shared sender's (`shared.rs`, `ecn_echo_once_per_window`, `cwr_on_ack`).
 
 use serde::{Deserialize, Serialize};
 
-use super::recovery::prr::{Prr, PrrDelivered, ReductionBound};
-use super::sack::Scoreboard;
-use super::sender::SenderCore;
-use crate::time::Time;
+use super::prr::{Prr, PrrDelivered};
 
 /// How a sender brings its window down after an ECN echo (RFC 3168 Section 6.1.2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,10 +31,10 @@ pub enum EcnReduction {
 /// The state of the sender's ECN response.
 #[derive(Clone, Debug)]
 pub struct EcnResponse {
-    reduction: EcnReduction,
+    pub(crate) reduction: EcnReduction,
     /// PRR's DeliveredData on the ACK that starts a PRR-paced reduction: ns-3's count when the
     /// loss recovery is `prr` with `delivered = ns3`.
-    delivered: PrrDelivered,
+    pub(crate) delivered: PrrDelivered,
     /// RFC 3168 Section 6.1.2: no second ECN reduction until the cumulative ACK passes
     /// this segment (`high_tx` at the reduction: the first segment that can carry CWR).
     pub(crate) recover: Option<u64>,
@@ -44,9 +42,9 @@ pub struct EcnResponse {
     pub send_cwr: bool,
     /// The PRR episode of the reduction in progress (`EcnReduction::Prr`), until the
     /// cumulative ACK passes `recover`.
-    cwr: Option<Prr>,
+    pub(crate) cwr: Option<Prr>,
     /// Segments this ACK allows during that reduction (RFC 6937's sndcnt).
-    sndcnt: u64,
+    pub(crate) sndcnt: u64,
 }
 
 impl EcnResponse {
@@ -97,56 +95,5 @@ impl EcnResponse {
         if let Some(prr) = self.cwr.as_mut() {
             prr.on_sent(sent);
         }
-    }
-}
-
-impl SenderCore {
-    /// An ACK echoing ECE for a law that reacts once per window (RFC 3168 Section 6.1.2):
-    /// react to ECE at most once per window of data, and never increase the window in
-    /// response to an ECE ACK. The window ends only when a segment sent after the reduction
-    /// is acknowledged: the receiver echoes ECE on every ACK until the CWR segment reaches it
-    /// (Section 6.1.3), and the first segment that can carry CWR is `high_tx` at the
-    /// reduction, so the ACKs up to and including the one of `high_tx - 1` still echo the mark
-    /// already answered. As Linux's CWR state ("CWR is to be held something *above* high_seq
-    /// is ACKed for CWR bit to reach receiver", tcp_input.c) and ns-3's (`ackNumber >
-    /// m_recover`, m_recover = m_highTxMark, TcpSocketBase::ReceivedAck). `docs/packet.md`.
-    pub(crate) fn ecn_echo_once_per_window(&mut self, delivered: u64, now: Time, scoreboard: Option<&Scoreboard>) {
-        if self.ecn_response.recover.is_none_or(|r| self.snd_una > r) {
-            let event = self.congestion_event(now);
-            self.cc.on_ecn(&event);
-            self.ecn_response.recover = Some(self.high_tx);
-            self.ecn_response.send_cwr = true;
-            self.stats.ecn_reductions += 1;
-            if self.ecn_response.reduction == EcnReduction::Prr {
-                // RFC 6937 Section 3 "at the beginning of recovery": ssthresh is the
-                // law's window after `on_ecn`, RecoverFS the FlightSize it was given.
-                self.ecn_response.cwr = Some(Prr::start(self.cc.window(), event.in_flight, ReductionBound::SlowStart));
-                self.cwr_on_ack(delivered, true, scoreboard);
-            }
-        } else if self.ecn_response.cwr.is_some() {
-            // An ECE ACK of the window already answered: the reduction goes on.
-            self.cwr_on_ack(delivered, false, scoreboard);
-        }
-    }
-
-    /// RFC 6937 Section 3 for one ACK of a PRR-paced ECN reduction: `delivered` is its
-    /// DeliveredData; the segments it allows go out in `send_available`. `entering`: the ACK
-    /// that starts the reduction (with `delivered = ns3` counted as ns-3 does: EnterCwr's
-    /// DoRecovery adds a segment as for a duplicate ACK, then ProcessAck's CA_CWR branch
-    /// calls DoRecovery again with the same bytes).
-    pub(crate) fn cwr_on_ack(&mut self, delivered: u64, entering: bool, scoreboard: Option<&Scoreboard>) {
-        let ecn = &mut self.ecn_response;
-        let delivered = if entering && ecn.delivered == PrrDelivered::Ns3 { 2 * delivered + 1 } else { delivered };
-        // RFC 6675's pipe outside loss recovery: sent, neither acknowledged nor SACKed.
-        let flight = self.snd_nxt - self.snd_una;
-        let pipe = flight - scoreboard.map_or(0, |board| board.sacked_between(self.snd_una, self.snd_nxt));
-        let Some(prr) = ecn.cwr.as_mut() else { return };
-        if delivered == 0 {
-            // Linux's tcp_cwnd_reduction and ns-3's DoRecovery return when nothing was delivered.
-            return;
-        }
-        // Both also send one segment while prr_out is 0 (Linux: `max(sndcnt, prr_out ? 0 : 1)`).
-        let floor = u64::from(prr.prr_out() == 0);
-        ecn.sndcnt = prr.on_ack(delivered, pipe).max(floor);
     }
 }

@@ -4,7 +4,7 @@
 //! ns-2's TCP agents send one segment on each of the first two duplicate ACKs by default
 //! (`singledup_ 1`): the same mechanism.
 
-use super::sender::SenderCore;
+use super::shared::SenderCore;
 use crate::packet::Packet;
 use crate::time::Time;
 

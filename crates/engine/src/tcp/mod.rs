@@ -3,11 +3,13 @@
 pub mod cc;
 pub mod ecn;
 pub mod limited_transmit;
+pub mod prr;
 pub mod receiver;
 pub mod recovery;
 pub mod rto;
 pub mod sack;
 pub mod sender;
+pub mod shared;
 
 use serde::{Deserialize, Serialize};
 
@@ -81,6 +83,10 @@ pub struct TcpConfig {
     /// every ACK, duplicates included (ns-2's TCP-Linux).
     #[serde(default)]
     pub rto_restart: RtoRestart,
+    /// Retransmission-timer granularity (ns-2's `tcpTick_`): RTT samples in whole ticks, the
+    /// RTO a whole number of them (`rto.rs`). None (default): RFC 6298 with G = 1 ms.
+    #[serde(default)]
+    pub timer_tick_ns: Option<Time>,
 }
 
 impl Default for TcpConfig {
@@ -104,6 +110,7 @@ impl Default for TcpConfig {
             limited_transmit: false,
             ecn_reduction: EcnReduction::Immediate,
             rto_restart: RtoRestart::NewData,
+            timer_tick_ns: None,
         }
     }
 }

@@ -30,11 +30,32 @@ pub struct RtoEstimator {
     min_rto: Time,
     initial_rto: Time,
     max_rto: Time,
+    /// ns-2's `tcpTick_` when set: samples in whole ticks, G = one tick, the RTO a whole
+    /// number of ticks.
+    tick: Option<Time>,
 }
 
 impl RtoEstimator {
     pub fn new(min_rto: Time, initial_rto: Time, max_rto: Time) -> Self {
-        RtoEstimator { srtt: 0.0, rttvar: 0.0, has_sample: false, backoff_shift: 0, min_rto, initial_rto, max_rto }
+        RtoEstimator {
+            srtt: 0.0,
+            rttvar: 0.0,
+            has_sample: false,
+            backoff_shift: 0,
+            min_rto,
+            initial_rto,
+            max_rto,
+            tick: None,
+        }
+    }
+
+    /// A timer of granularity `tick` (ns-2's `tcpTick_`, 10 ms in its defaults): each RTT
+    /// sample is counted in whole ticks, at least one (ns-2 `TcpAgent::rtt_update`:
+    /// `t_rtt_ = int(tao / tcp_tick_ + 0.5)`, `if (t_rtt_ < 1) t_rtt_ = 1`), RFC 6298's clock
+    /// granularity G is one tick (Section 2.3: RTO = SRTT + max(G, K*RTTVAR)), and the RTO is
+    /// a whole number of ticks, rounded down as ns-2's integer `t_rtxcur_`.
+    pub fn with_tick(self, tick: Option<Time>) -> Self {
+        RtoEstimator { tick: tick.filter(|&t| t > 0), ..self }
     }
 
     /// Feed an RTT measurement (ns). `expected_samples` is how many samples this window of
@@ -43,6 +64,11 @@ impl RtoEstimator {
     /// RTT (RFC 6298 / ns-2). Without it, per-ACK samples shrink RTTVAR until RTO ≈ SRTT and
     /// a small delay increase fires spurious timeouts.
     pub fn sample(&mut self, rtt: Time, expected_samples: f64) {
+        let rtt = match self.tick {
+            // ns-2 `rtt_update` with timestamps: whole ticks, rounded, at least one.
+            Some(tick) => ((rtt + tick / 2) / tick).max(1) * tick,
+            None => rtt,
+        };
         let r = rtt as f64;
         if !self.has_sample {
             // RFC 6298 Section 2.2: first measurement.
@@ -65,8 +91,14 @@ impl RtoEstimator {
     pub fn rto(&self) -> Time {
         let base = if self.has_sample {
             // RFC 6298 Section 2.3: RTO = SRTT + max(G, K*RTTVAR), K = 4; Section 2.4: >= min.
-            let rto = self.srtt + (4.0 * self.rttvar).max(GRANULARITY_NS as f64);
-            (rto.round() as Time).max(self.min_rto)
+            let granularity = self.tick.unwrap_or(GRANULARITY_NS) as f64;
+            let rto = self.srtt + (4.0 * self.rttvar).max(granularity);
+            let rto = match self.tick {
+                // ns-2's t_rtxcur_: a whole number of ticks (integer arithmetic, rounded down).
+                Some(tick) => (rto as Time / tick) * tick,
+                None => rto.round() as Time,
+            };
+            rto.max(self.min_rto)
         } else {
             // RFC 6298 Section 2.1: initial RTO.
             self.initial_rto
@@ -110,6 +142,22 @@ mod tests {
             est.sample(10 * MS, 1.0);
         }
         assert_eq!(est.rto(), 200 * MS, "min RTO floor");
+    }
+
+    #[test]
+    fn ns2_ticks_quantise_samples_and_the_timeout() {
+        // 10 ms ticks: a 2 ms sample counts one tick (10 ms), 14 ms one, 16 ms two.
+        let mut est = RtoEstimator::new(0, 1000 * MS, 60_000 * MS).with_tick(Some(10 * MS));
+        est.sample(2 * MS, 1.0);
+        // srtt 10, rttvar 5: RTO = 10 + max(10, 20) = 30 ms, whole ticks.
+        assert_eq!((est.srtt_ns(), est.rto()), (10 * MS, 30 * MS));
+        let mut fine = RtoEstimator::new(0, 1000 * MS, 60_000 * MS);
+        fine.sample(2 * MS, 1.0);
+        assert_eq!((fine.srtt_ns(), fine.rto()), (2 * MS, 6 * MS), "1 ms granularity: 2 + max(1, 4)");
+        est.sample(16 * MS, 1.0);
+        // srtt = 10 + (20 - 10)/8 = 11.25, rttvar = 0.75·5 + 0.25·10 = 6.25: 36.25 ms -> 30 ms.
+        assert_eq!(est.rto(), 30 * MS);
+        assert_eq!(RtoEstimator::new(0, MS, MS).with_tick(Some(0)).tick, None, "a zero tick is no tick");
     }
 
     #[test]

@@ -372,6 +372,11 @@ mod tests {
         SendState { snd_una, high_tx, rxt_next, new_data_allowed: false, rescue_allowed: false, recovery_end: high_tx }
     }
 
+    /// `state` where rule (4), the rescue retransmission, is allowed.
+    fn rescuing(snd_una: u64, high_tx: u64, rxt_next: u64) -> SendState {
+        SendState { rescue_allowed: true, ..state(snd_una, high_tx, rxt_next) }
+    }
+
     #[test]
     fn update_merges_counts_new_segments_and_clips() {
         let mut sb = Scoreboard::default();
@@ -473,14 +478,12 @@ mod tests {
     #[test]
     fn next_seg_rule_4_rescue_highest_unsacked() {
         let sb = board(&[(3, 4), (5, 7), (8, 9)], 0, 10);
-        let mut s = state(0, 10, 8);
-        s.rescue_allowed = true;
+        let s = rescuing(0, 10, 8);
         assert_eq!(sb.next_seg(&s, 3), Some(NextSeg::Rescue(9)));
         // A lost tail: 0, 1, 3 retransmitted (HighRxt = 3), 6..10 unSACKed above the
         // highest SACKed segment (5): rules (1)-(3) fail, the rescue sends 9...
         let tail = board(&[(2, 3), (4, 6)], 0, 10);
-        let mut s = state(0, 10, 4);
-        s.rescue_allowed = true;
+        let mut s = rescuing(0, 10, 4);
         assert_eq!(tail.next_seg(&s, 3), Some(NextSeg::Rescue(9)));
         // ... or the highest one at or below RecoveryPoint (8, 9 are new data sent during
         // recovery).
@@ -490,14 +493,12 @@ mod tests {
         s.rescue_allowed = false;
         assert_eq!(tail.next_seg(&s, 3), None);
         // Every unSACKed segment up to RecoveryPoint already retransmitted: no rescue.
-        let mut s = state(0, 10, 8);
-        s.rescue_allowed = true;
+        let mut s = rescuing(0, 10, 8);
         s.recovery_end = 8;
         assert_eq!(tail.next_seg(&s, 3), None);
         // Everything outstanding SACKed: nothing to rescue.
         let all = board(&[(1, 10)], 1, 10);
-        let mut s = state(1, 10, 1);
-        s.rescue_allowed = true;
+        let s = rescuing(1, 10, 1);
         assert_eq!(all.next_seg(&s, 3), None);
     }
 

@@ -4,7 +4,7 @@
 
 use super::{reno, tahoe, LossRecovery};
 use crate::packet::{Packet, FLAG_ECE};
-use crate::tcp::sender::SenderCore;
+use crate::tcp::shared::SenderCore;
 use crate::time::Time;
 
 /// An ACK (without SACK blocks) for a sender recovering by duplicate ACKs.

@@ -16,11 +16,12 @@
 //! `tcp/ecn.rs`) and RFC 3042 (Limited Transmit, `tcp/limited_transmit.rs`) define are sender
 //! options, not recovery switches.
 //!
-//! Dispatch is an enum (`LossRecovery`), not a trait object: one match per ACK, the state of
-//! each algorithm inline in the sender (`benchmarks/dumbbell-60/results.json`).
-//! The three recoveries without SACK share RFC 5681 Section 3.2's duplicate-ACK counting
-//! (`dupack.rs`) and differ in three hooks: the fast retransmit, a new ACK during recovery and
-//! a duplicate ACK during recovery.
+//! Dispatch is an enum (`LossRecovery`), not a trait object: one match per ACK, no virtual call
+//! and the state of each algorithm inline in the sender (dumbbell-60 within noise of the sender
+//! before the split: `benchmarks/recovery/README.md`; a trait-object variant was not built).
+//! The three recoveries without SACK share RFC 5681 Section 3.2's duplicate-ACK counting and
+//! window inflation (`dupack.rs`) and differ in two hooks: the fast retransmit and a new ACK
+//! during fast recovery.
 
 pub mod dupack;
 pub mod new_reno;
@@ -31,7 +32,8 @@ pub mod tahoe;
 
 use serde::{Deserialize, Serialize};
 
-use super::sender::SenderCore;
+use super::sack::Scoreboard;
+use super::shared::SenderCore;
 use crate::packet::Packet;
 use crate::time::Time;
 
@@ -53,6 +55,25 @@ pub enum ExitCredit {
     /// window's worth of ACKs at once; Reno's +1/cwnd per ACK does not count them. For
     /// comparisons with ns-3.
     Cumulative,
+}
+
+impl ExitCredit {
+    /// The ACK that ended loss recovery (cwnd = ssthresh already): with `Cumulative`, ns-3's
+    /// `IncreaseWindow(tcb, segsAcked)` on leaving `CA_RECOVERY`, every segment the ACK covers
+    /// counted (`TcpSocketBase::ProcessAck`). `scoreboard`: a SACK sender's.
+    pub fn apply(
+        self,
+        core: &mut SenderCore,
+        acked: u64,
+        rtt: Time,
+        ece: bool,
+        now: Time,
+        scoreboard: Option<&Scoreboard>,
+    ) {
+        if self == ExitCredit::Cumulative {
+            core.window_on_new_ack(acked, acked, rtt, ece, now, scoreboard);
+        }
+    }
 }
 
 /// The loss recovery of a TCP sender and its parameters (`TcpConfig::recovery`; serde:

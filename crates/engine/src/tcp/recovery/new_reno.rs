@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::{reno, ExitCredit};
 use crate::packet::Packet;
 use crate::tcp::cc::CongestionEvent;
-use crate::tcp::sender::SenderCore;
+use crate::tcp::shared::SenderCore;
 use crate::time::Time;
 
 /// When NewReno's fast recovery restarts the retransmission timer on a partial ACK
@@ -66,7 +66,7 @@ impl NewReno {
             // cwnd = ssthresh (the algorithm's window after `on_loss`).
             core.in_recovery = false;
             core.inflation = 0.0;
-            core.credit_recovery_exit(self.exit_credit, acked, rtt, ece, now, None);
+            self.exit_credit.apply(core, acked, rtt, ece, now, None);
             return false;
         }
         // RFC 6582 Section 3.2 step 4: partial ACK: retransmit the first unacked

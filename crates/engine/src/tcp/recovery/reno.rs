@@ -6,7 +6,7 @@
 use super::ExitCredit;
 use crate::packet::Packet;
 use crate::tcp::cc::CongestionEvent;
-use crate::tcp::sender::SenderCore;
+use crate::tcp::shared::SenderCore;
 use crate::time::Time;
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -36,6 +36,6 @@ impl Reno {
     pub fn on_recovery_ack(&self, core: &mut SenderCore, acked: u64, rtt: Time, ece: bool, now: Time) {
         core.in_recovery = false;
         core.inflation = 0.0;
-        core.credit_recovery_exit(self.exit_credit, acked, rtt, ece, now, None);
+        self.exit_credit.apply(core, acked, rtt, ece, now, None);
     }
 }

@@ -9,7 +9,7 @@ use super::prr::{Prr, PrrDelivered, ReductionBound};
 use super::ExitCredit;
 use crate::packet::{Packet, FLAG_ECE};
 use crate::tcp::sack::{NextSeg, SackBlock, Scoreboard, SendState};
-use crate::tcp::sender::SenderCore;
+use crate::tcp::shared::SenderCore;
 use crate::time::Time;
 
 /// What a SACK sender takes as FlightSize when it enters loss recovery (RFC 6675 step 4.2).
@@ -104,7 +104,7 @@ impl Sack {
                     // 3 ends PRR with cwnd = ssthresh too). The scoreboard above HighACK is kept.
                     core.in_recovery = false;
                     self.prr = None;
-                    core.credit_recovery_exit(self.params.exit_credit, acked, rtt, ece, now, Some(&self.scoreboard));
+                    self.params.exit_credit.apply(core, acked, rtt, ece, now, Some(&self.scoreboard));
                 }
             } else {
                 // RFC 6937 Section 3: DeliveredData = change_in(snd.una) + change_in(SACKd).

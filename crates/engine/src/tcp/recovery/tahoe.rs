@@ -4,7 +4,7 @@
 
 use crate::packet::Packet;
 use crate::tcp::cc::CongestionEvent;
-use crate::tcp::sender::SenderCore;
+use crate::tcp::shared::SenderCore;
 use crate::time::Time;
 
 /// Tahoe has no state of its own.
