@@ -76,7 +76,11 @@ def main() -> None:
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     parts = []
-    for path, title in ((HERE / "agreement.json", "The matrix"), (HERE / "agreement-quick.json", "Quick rows")):
+    for path, title in (
+        (HERE / "agreement.json", "The matrix"),
+        (HERE / "experiments.json", "One-factor experiments (rows that differ, one setting changed)"),
+        (HERE / "agreement-quick.json", "Quick rows (make validate-ns2-quick)"),
+    ):
         if path.is_file():
             parts.append(tables(json.loads(path.read_text()), title))
     text = "\n".join(parts)
