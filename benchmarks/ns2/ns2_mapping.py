@@ -195,29 +195,40 @@ def queue_lines(queue: dict[str, Any], where: str, var: str, rate_bps: int, pack
 
 def tcp_agent(tcp: dict[str, Any], where: str, options: Options) -> tuple[str, str, list[tuple[str, str]]]:
     """(agent class, sink class, per-agent [(setting, source)]) for a group's TCP."""
+    agent, sink, settings = _agent_for(tcp, where, options)
+    # tcp.cc newack() restarts the retransmission timer on new data only (as aqmlab's default
+    # rto_restart = "new_data"); tcp-linux.cc restarts it on every ACK (rto_restart = "every_ack").
+    if tcp.get("rto_restart", "new_data") == "every_ack" and agent != "Agent/TCP/Linux":
+        raise Unsupported(f"{where}.rto_restart = 'every_ack': only ns-2's Agent/TCP/Linux restarts on every ACK")
+    return agent, sink, settings
+
+
+def _agent_for(tcp: dict[str, Any], where: str, options: Options) -> tuple[str, str, list[tuple[str, str]]]:
     cc = tcp["cc"]
     kind = cc["kind"]
-    sack = tcp.get("sack", False)
+    recovery = tcp["recovery"]  # the engine's table: the algorithm (`kind`) and its parameters
+    sack = recovery["kind"] in ("sack", "prr")
     settings: list[tuple[str, str]] = []
     if tcp.get("ecn_echo", "rfc3168") != "rfc3168":
         raise Unsupported(f"{where}.ecn_echo = {tcp['ecn_echo']!r}: ns-2's TCPSink echoes per RFC 3168 only")
-    for name, default in (
-        ("sack_recovery", "rfc6675"),
-        ("loss_flight_size", "rfc5681"),
-        ("recovery_exit_credit", "none"),
-        ("prr_delivered", "rfc6937"),
-        ("ecn_reduction", "immediate"),
-        ("partial_ack_retransmit", "rfc6675"),
+    if recovery["kind"] == "prr":
+        raise Unsupported(f"{where}.sack_recovery = 'prr': ns-2.35's agents have no PRR (RFC 6937)")
+    for name, value, default in (
+        ("loss_flight_size", recovery.get("loss_flight_size", "rfc5681"), "rfc5681"),
+        ("recovery_exit_credit", recovery.get("exit_credit", "none"), "none"),
+        ("partial_ack_retransmit", recovery.get("partial_ack_retransmit", "rfc6675"), "rfc6675"),
+        ("ecn_reduction", tcp.get("ecn_reduction", "immediate"), "immediate"),
     ):
-        if tcp.get(name, default) != default:
-            raise Unsupported(f"{where}.{name} = {tcp[name]!r}: an ns-3 comparison option with no ns-2 counterpart")
+        if value != default:
+            raise Unsupported(f"{where}.{name} = {value!r}: an ns-3 comparison option with no ns-2 counterpart")
     if kind == "reno":
-        if tcp["recovery"] == "tahoe":
-            if sack:
-                raise Unsupported(f"{where}.sack with tahoe")
+        if recovery["kind"] == "tahoe":
             return "Agent/TCP", "Agent/TCPSink", settings
+        if recovery["kind"] == "reno":
+            # tcp-reno.cc: RFC 5681 fast recovery, left on the first new ACK (partial ones included).
+            return "Agent/TCP/Reno", "Agent/TCPSink", settings
         if not sack:
-            if tcp["partial_ack_timer"] != "impatient":
+            if recovery["partial_ack_timer"] != "impatient":
                 raise Unsupported(
                     f"{where}.partial_ack_timer = 'slow_but_steady': ns-2's Newreno restarts the timer "
                     "on the first partial ACK only (newreno_changes1_ 1)"
@@ -297,7 +308,10 @@ def tcp_globals(tcp: dict[str, Any], where: str, program: Ns2Program, options: O
         add(f"{cls} set minrto_ {tcp['min_rto_ns'] / 1e9!r}", f"{where}.min_rto")
         add(f"{cls} set maxrto_ {tcp['max_rto_ns'] / 1e9!r}", f"{where}.max_rto")
         add(f"{cls} set rtxcur_init_ {tcp['initial_rto_ns'] / 1e9!r}", f"{where}.initial_rto")
-    add(f"Agent/TCP set tcpTick_ {options.tick_s!r}", "timer granularity (Options.tick_s; ns-2 default 0.01)")
+    if "timer_tick_ns" in tcp:  # aqmlab's timer_tick is ns-2's tcpTick_
+        add(f"Agent/TCP set tcpTick_ {tcp['timer_tick_ns'] / 1e9!r}", f"{where}.timer_tick")
+    else:
+        add(f"Agent/TCP set tcpTick_ {options.tick_s!r}", "timer granularity (Options.tick_s; ns-2 default 0.01)")
     add(f"Agent/TCP set timestamps_ {str(options.timestamps).lower()}", "Options.timestamps (RTT sampling)")
     add("Agent/TCP set ts_option_size_ 0", "aqmlab has no TCP options (40-byte header)")
     add(f"Agent/TCP set syn_ {str(options.syn).lower()}", "Options.syn (aqmlab starts with data)")
@@ -321,7 +335,7 @@ def _shared_tcp(groups: list[dict[str, Any]]) -> dict[str, Any] | None:
     for index, group in enumerate(groups):
         if group["traffic"]["kind"] != "tcp":
             continue
-        tcp = {k: v for k, v in group["traffic"]["tcp"].items() if k not in ("cc", "sack", "recovery")}
+        tcp = {k: v for k, v in group["traffic"]["tcp"].items() if k not in ("cc", "recovery")}
         if shared is None:
             shared = tcp
         elif tcp != shared:

@@ -154,6 +154,18 @@ def test_sack_and_linux_agents():
     assert "$a(0) select_ca highspeed" in out
 
 
+def test_recovery_kinds_choose_the_agent_and_the_timer_options_map():
+    assert "set a(0) [new Agent/TCP/Reno]; set k(0) [new Agent/TCPSink]" in lines(scenario(tcp={"recovery": "reno"}))
+    assert "set a(0) [new Agent/TCP]; set k(0) [new Agent/TCPSink]" in lines(scenario(tcp={"recovery": "tahoe"}))
+    assert "Agent/TCP set tcpTick_ 0.01" in lines(scenario(tcp={"timer_tick": "10ms"}))
+    linux = lines(scenario(tcp={"sack": True, "cc": "cubic", "rto_restart": "every_ack"}))
+    assert "set a(0) [new Agent/TCP/Linux]; set k(0) [new Agent/TCPSink/Sack1]" in linux
+    with pytest.raises(Unsupported, match="rto_restart"):
+        lines(scenario(tcp={"rto_restart": "every_ack"}))
+    with pytest.raises(Unsupported, match="sack_recovery = 'prr'"):
+        lines(scenario(tcp={"sack": True, "sack_recovery": "prr"}))
+
+
 def test_ecn_on_agent_and_red():
     out = lines(scenario({"kind": "red", "min_th": 5, "max_th": 15, "ecn": True}, tcp={"ecn": True}))
     assert "Agent/TCP set ecn_ 1" in out
