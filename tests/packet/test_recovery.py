@@ -59,21 +59,32 @@ def test_timer_options_are_resolved_only_when_set():
     assert (ns2["rto_restart"], ns2["timer_tick_ns"]) == ("every_ack", 10_000_000)
 
 
+#: Per seed these counts are heavy-tailed (timeouts with rto_restart = "every_ack": 0 to 86
+#: over seeds 1-6), and a change of same-nanosecond event order moves single seeds a lot
+#: (issue 28), so the one-factor comparisons pool six seeds.
+SEEDS = range(1, 7)
+
+
 def _totals(**tcp: Any) -> dict[str, float]:
-    flows = aqmlab.simulate(_bursts(**tcp), seed=1).to_pandas("flows")
-    return {key: float(flows[key].sum()) for key in ("timeouts", "retransmits", "fast_recoveries")}
+    totals = dict.fromkeys(("timeouts", "retransmits", "fast_recoveries"), 0.0)
+    for seed in SEEDS:
+        flows = aqmlab.simulate(_bursts(**tcp), seed=seed).to_pandas("flows")
+        for key in totals:
+            totals[key] += float(flows[key].sum())
+    return totals
 
 
 def test_plain_reno_waits_for_the_timer_where_newreno_retransmits_on_partial_acks():
-    """Measured (seed 1): NewReno 9 timeouts, 542 retransmissions; Reno 17 and 317."""
+    """Measured (seeds 1-6 pooled): NewReno 41 timeouts, 3172 retransmissions; Reno 76 and 2070."""
     newreno, reno = _totals(), _totals(recovery="reno")
     assert reno["timeouts"] > 1.5 * newreno["timeouts"], (newreno, reno)
     assert reno["retransmits"] < 0.8 * newreno["retransmits"], (newreno, reno)
 
 
 def test_timer_restarted_on_every_ack_keeps_newreno_in_recovery():
-    """Measured (seed 1): 49 timeouts and 1 544 retransmissions against 9 and 542: duplicate
-    ACKs keep restarting the timer, so a burst is repaired one hole per RTT (docs/packet.md)."""
+    """Measured (seeds 1-6 pooled): 205 timeouts, 7666 retransmissions and 569 fast recoveries
+    against 41, 3172 and 895: duplicate ACKs keep restarting the timer, so a burst is repaired
+    one hole per RTT (docs/packet.md)."""
     default, every_ack = _totals(), _totals(rto_restart="every_ack")
-    assert every_ack["retransmits"] > 2 * default["retransmits"], (default, every_ack)
+    assert every_ack["retransmits"] > 1.5 * default["retransmits"], (default, every_ack)
     assert every_ack["fast_recoveries"] < default["fast_recoveries"], (default, every_ack)
