@@ -113,3 +113,28 @@ def test_run_figures_label_every_axis_with_units(results, tmp_path):
     legend = figure.axes[0].get_legend()
     assert legend is not None and "min_th = 50 pkts" in [t.get_text() for t in legend.get_texts()]
     original(figure)
+
+
+def test_display_is_looked_up_by_type_and_its_bases(monkeypatch):
+    """aqmlab._repr (issue 32): a type's display by name, found for a subclass too; an
+    unregistered type has none (Jupyter falls back to its repr)."""
+    from aqmlab import _repr
+
+    monkeypatch.setattr(_repr, "_HTML", {})
+    assert _repr.html(object()) is None
+    _repr.register_html(f"{__name__}.{_Shown.__qualname__}", f"{__name__}:_render")
+    assert _repr.html(_Shown()) == "<b>_Shown</b>" and _repr.html(_ShownToo()) == "<b>_ShownToo</b>"
+    with pytest.raises(ValueError, match="module:function"):
+        _repr.register_html("x.Y", "html.escape")
+
+
+def _render(obj: object) -> str:
+    return f"<b>{type(obj).__name__}</b>"
+
+
+class _Shown:
+    pass
+
+
+class _ShownToo(_Shown):
+    pass

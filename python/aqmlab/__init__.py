@@ -13,6 +13,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from aqmlab import _repr
+
 __version__ = "0.1.0"
 
 #: Public name -> the module that defines it.
@@ -26,6 +28,11 @@ _LAZY = {
 }
 
 __all__ = ["Results", "ResultsError", "Scenario", "ScenarioError", "SimulationInterrupted", "simulate"]
+
+# Notebook display (issue 32): each result type's `_repr_html_` looks up its display here, a
+# layer above it, so the type imports nothing of its display; modules load on first display.
+_repr.register_html("aqmlab.results.Results", "aqmlab.notebook:results_html")
+_repr.register_html("aqmlab.fluid.result.FluidResult", "aqmlab.fluid.notebook:fluid_html")
 
 if TYPE_CHECKING:
     from aqmlab.errors import ResultsError, ScenarioError, SimulationInterrupted

@@ -15,15 +15,13 @@ caller (and every CLI command) catches one type whatever layer found the problem
   - `SimulationInterrupted` (a `KeyboardInterrupt`, not an `AqmlabError`): Ctrl-C; carries
     the partial results.
 
-This module imports nothing of aqmlab: the engine binding imports it while it loads.
+This module imports nothing of aqmlab, not even for annotations (`partial` is an
+`aqmlab.Results`): the engine binding imports it while it loads, and it is the lowest layer.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from aqmlab.results import Results
+from typing import Any
 
 __all__ = [
     "AqmlabError",
@@ -49,7 +47,7 @@ class WorkLimitExceeded(ScenarioError):
     `partial` holds the results up to where a running simulation was stopped (None when it
     was refused before it started)."""
 
-    def __init__(self, message: str, partial: Results | None = None) -> None:
+    def __init__(self, message: str, partial: Any = None) -> None:  # an aqmlab.Results or None
         super().__init__(message)
         self.partial = partial
 
@@ -66,6 +64,6 @@ class SimulationInterrupted(KeyboardInterrupt):
     """A run stopped by Ctrl-C; `partial` holds the results up to `partial.end_s`
     (`partial.finished` is true when the interrupt came after the last event)."""
 
-    def __init__(self, partial: Results) -> None:
+    def __init__(self, partial: Any) -> None:  # an aqmlab.Results
         super().__init__(f"simulation interrupted at t = {partial.end_s:.3f} s")
         self.partial = partial

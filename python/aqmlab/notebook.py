@@ -1,6 +1,9 @@
 """Jupyter display (`_repr_html_`) of `Results`: the summary table with units beside a small
 queue figure, as self-contained HTML (an inline PNG). The helpers here also serve
-`FluidResult` (aqmlab.fluid.notebook) and `Study` (aqmlab.experiments.display)."""
+`FluidResult` (aqmlab.fluid.notebook) and `Study` (aqmlab.experiments.display).
+
+A layer above `Results`: `Results._repr_html_` finds `results_html` through `aqmlab._repr`
+(registered in `aqmlab/__init__.py`), never by importing this module."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ import numpy as np  # noqa: E402
 
 from aqmlab import _arrow as arrow  # noqa: E402
 
-if TYPE_CHECKING:  # annotations only: Results imports this module for its notebook display
+if TYPE_CHECKING:  # annotations only (this display layer sits above the results)
     from aqmlab.results import Results
 
 #: Seed 000 Section V-A1 averages the window of 15 flows.

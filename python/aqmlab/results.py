@@ -36,6 +36,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from aqmlab import _arrow as arrow
+from aqmlab import _repr
 from aqmlab._fsio import Staged, TargetAppeared, is_empty_dir, sha256, with_path
 from aqmlab.errors import EmptyWindowError, ResultsError, ScenarioError
 from aqmlab.scenario import Scenario
@@ -216,11 +217,10 @@ class Results:
             }
         )
 
-    def _repr_html_(self) -> str:
-        """Jupyter: the summary table with units and a small queue figure."""
-        from aqmlab.notebook import results_html
-
-        return results_html(self)
+    def _repr_html_(self) -> str | None:
+        """Jupyter: the summary table with units and a small queue figure (drawn by
+        `aqmlab.notebook.results_html`, registered in `aqmlab/__init__.py`)."""
+        return _repr.html(self)
 
     def _empty_window_reason(self, link: str) -> str:
         scenario = self.scenario

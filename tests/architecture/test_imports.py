@@ -1,11 +1,18 @@
 """The package's imports form no cycle and run one way (issue 16, DESIGN.md "Reproductions as
-data"): cli → experiments/reproduce → simulation/fluid/stability → results/scenario →
-units/errors. Read from the source with `ast`, function-local imports included;
-`if TYPE_CHECKING:` blocks are skipped (they never run)."""
+data"): cli → experiments/reproduce → fluid display → simulation/fluid/stability → analysis
+→ display → results/scenario → units/errors. Read from the source with `ast`, every import
+counted: top level, inside functions and under `if TYPE_CHECKING:` (an annotation-only
+import is still a tie, and a circle through one is a circle; issue 32).
+
+Notebook display sits above the types it shows: `Results._repr_html_` and
+`FluidResult._repr_html_` look their display up in `aqmlab._repr`, which `aqmlab/__init__.py`
+fills (a display is named by module path, so it is imported on first display); the
+registrations are checked here like imports."""
 
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "python" / "aqmlab"
@@ -20,15 +27,9 @@ def modules() -> dict[str, Path]:
     return {module_name(path): path for path in PACKAGE.rglob("*.py")}
 
 
-def _type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
 def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
-    """The aqmlab modules `name` imports anywhere (top level or inside functions)."""
+    """The aqmlab modules `name` imports anywhere (top level, inside functions, under
+    `if TYPE_CHECKING:`)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
 
@@ -39,10 +40,6 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
             found.add(target)
 
     def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _type_checking(node):
-            for child in node.orelse:
-                visit(child)
-            return
         if isinstance(node, ast.Import):
             for alias in node.names:
                 resolve(alias.name)
@@ -95,7 +92,7 @@ def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
-#: Layers, lowest first; a module may import its own layer or lower ones only. The first
+#: Layers, lowest first; a module may import its own layer or lower ones only. The longest
 #: matching prefix decides a module's layer; "*.cli" modules are the command line.
 LAYERS = [
     (
@@ -104,6 +101,7 @@ LAYERS = [
             "aqmlab.units",
             "aqmlab.errors",
             "aqmlab._fields",
+            "aqmlab._repr",
             "aqmlab._engine",
             "aqmlab.machine",
             "aqmlab._toml",
@@ -121,9 +119,6 @@ LAYERS = [
         "results/scenario",
         [
             "aqmlab.results",
-            "aqmlab.results_io",
-            "aqmlab.plots",
-            "aqmlab.notebook",
             "aqmlab.scenario",
             "aqmlab.queues",
             "aqmlab.topology",
@@ -132,8 +127,12 @@ LAYERS = [
             "aqmlab.congestion",
         ],
     ),
+    # Figures and notebook display of results (and writing a run directory with its figures).
+    ("display", ["aqmlab.plots", "aqmlab.notebook", "aqmlab.results_io"]),
     ("analysis", ["aqmlab.analysis"]),
     ("simulation/fluid/stability", ["aqmlab.simulation", "aqmlab.fluid", "aqmlab.stability", "aqmlab.design"]),
+    # Figures and notebook display of a FluidResult, above aqmlab.fluid's models and results.
+    ("fluid display", ["aqmlab.fluid.plots", "aqmlab.fluid.notebook"]),
     ("experiments/reproduce/report", ["aqmlab.experiments", "aqmlab.reproduce", "aqmlab.report"]),
     (
         "cli",
@@ -145,16 +144,33 @@ LAYERS = [
 def layer(name: str) -> int:
     if name == "aqmlab" or name.endswith(".cli"):
         return len(LAYERS) - 1
-    for index, (_, prefixes) in enumerate(LAYERS):
-        if any(name == prefix or name.startswith(prefix + ".") for prefix in prefixes):
-            return index
-    raise AssertionError(f"module {name} has no layer in tests/architecture/test_imports.py LAYERS")
+    matches = [
+        (len(prefix), index)
+        for index, (_, prefixes) in enumerate(LAYERS)
+        for prefix in prefixes
+        if name == prefix or name.startswith(prefix + ".")
+    ]
+    if not matches:
+        raise AssertionError(f"module {name} has no layer in tests/architecture/test_imports.py LAYERS")
+    return max(matches)[1]
 
 
 def test_the_reader_sees_function_local_imports():
     edges = graph()
     assert "aqmlab.reproduce" in edges["aqmlab.cli"]  # imported inside the `reproduce` command
     assert "aqmlab.simulation" in edges["aqmlab.reproduce.runner"]  # inside run_packet
+
+
+def test_the_reader_sees_type_checking_imports(tmp_path):
+    assert "aqmlab.results" in graph()["aqmlab.plots"]  # `if TYPE_CHECKING:` (annotations)
+    source = tmp_path / "probe.py"
+    source.write_text(
+        "import typing\nfrom typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from aqmlab.results import Results\n"
+        "if typing.TYPE_CHECKING:\n    import aqmlab.plots\nelse:\n    from aqmlab import notebook\n"
+    )
+    known = {"aqmlab.results", "aqmlab.plots", "aqmlab.notebook", "aqmlab.probe"}
+    assert imports_of("aqmlab.probe", source, known) == {"aqmlab.results", "aqmlab.plots", "aqmlab.notebook"}
 
 
 def test_no_import_cycle_among_aqmlab_modules():
@@ -165,6 +181,35 @@ def test_no_import_cycle_among_aqmlab_modules():
 def test_a_cycle_is_found():
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_the_old_display_circles_would_be_found():
+    """Issue 32's circles, put back on a copy of today's graph: a result type importing its
+    display (`Results._repr_html_` importing aqmlab.notebook, which draws with aqmlab.plots,
+    which annotates with Results) is a cycle and an upward import."""
+    for result, display in (("aqmlab.results", "aqmlab.notebook"), ("aqmlab.fluid.result", "aqmlab.fluid.notebook")):
+        edges = {name: set(targets) for name, targets in graph().items()}
+        edges[result].add(display)
+        cycle = find_cycle(edges)
+        assert cycle is not None and result in cycle and display in cycle, cycle
+        assert layer(display) > layer(result)
+
+
+def test_a_display_sits_above_the_type_it_shows():
+    """The registrations in aqmlab/__init__.py are imports by name: each resolves to a
+    function of a module in a layer above (or beside) the type's, which imports nothing of
+    the display layer itself."""
+    from aqmlab import _repr
+
+    registered = _repr.registered()
+    assert {"aqmlab.results.Results", "aqmlab.fluid.result.FluidResult"} <= set(registered)
+    edges = graph()
+    for type_name, (module, function) in registered.items():
+        home = type_name.rpartition(".")[0]
+        assert home in edges and module in edges, (type_name, module)
+        assert callable(getattr(importlib.import_module(module), function)), (module, function)
+        assert layer(module) > layer(home), f"{module} displays {type_name} from below it"
+        assert module not in edges[home], f"{home} imports its display {module}"
 
 
 def test_imports_run_one_way():
@@ -209,3 +254,4 @@ def test_forbidden_ties_stay_gone():
         if under(name, low) and under(target, high)
     )
     assert not ties, "\n".join(ties)
+

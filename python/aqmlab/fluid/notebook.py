@@ -1,5 +1,6 @@
 """Jupyter display of a `FluidResult`: final states with units beside the first state's
-time series (`FluidResult._repr_html_`)."""
+time series (`FluidResult._repr_html_`, which finds `fluid_html` through `aqmlab._repr`,
+registered in `aqmlab/__init__.py`: the result type does not import its display)."""
 
 from __future__ import annotations
 

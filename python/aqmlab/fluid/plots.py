@@ -11,7 +11,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-if TYPE_CHECKING:  # annotations only: FluidResult's notebook display imports this module
+if TYPE_CHECKING:  # annotations only (this display layer sits above the results)
     from aqmlab.fluid.result import FluidResult
 
 __all__ = ["plot_timeseries", "plot_phase"]

@@ -14,6 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from aqmlab import _repr
 from aqmlab.fluid.models.base import FluidError
 
 __all__ = ["FluidResult"]
@@ -132,11 +133,10 @@ class FluidResult:
     def to_pandas(self):
         return self.to_arrow().to_pandas()
 
-    def _repr_html_(self) -> str:
-        """Jupyter: final states with units and the first state's time series."""
-        from aqmlab.fluid.notebook import fluid_html
-
-        return fluid_html(self)
+    def _repr_html_(self) -> str | None:
+        """Jupyter: final states with units and the first state's time series (drawn by
+        `aqmlab.fluid.notebook.fluid_html`, registered in `aqmlab/__init__.py`)."""
+        return _repr.html(self)
 
     def to_polars(self):
         try:
