@@ -238,12 +238,9 @@ def validate(
 
     try:
         scenario = load_scenario(scenario_file)
-        import numpy  # noqa: F401 - before the engine module (see aqmlab.simulation)
+        from aqmlab.simulation import validate as validate_scenario
 
-        from aqmlab import _engine, workload
-
-        estimate = workload.check(scenario, allow_large=allow_large)
-        _engine.Simulation(scenario.resolved_json(), scenario.seed)
+        estimate = validate_scenario(scenario, allow_large=allow_large)
     except AqmlabError as error:
         _fail(str(error))
     except KeyboardInterrupt:

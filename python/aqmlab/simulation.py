@@ -41,6 +41,17 @@ def check_seed(seed: object, field: str = "seed") -> int:
     return seed
 
 
+def validate(scenario: Scenario | dict[str, Any] | str | Path, *, allow_large: bool = False) -> workload.Workload:
+    """Check `scenario` as `simulate` does, without running it: the work estimate first
+    (`WorkLimitExceeded` above the limits unless `allow_large`, before the engine allocates
+    anything), then the engine builds it (`ScenarioError` for what only the engine checks).
+    Returns the estimate."""
+    scenario = load(scenario)
+    estimate = workload.check(scenario, allow_large=allow_large)
+    _engine.Simulation(scenario.resolved_json(), check_seed(scenario.seed))
+    return estimate
+
+
 def simulate(
     scenario: Scenario | dict[str, Any] | str | Path,
     *,

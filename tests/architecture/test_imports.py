@@ -255,3 +255,9 @@ def test_forbidden_ties_stay_gone():
     )
     assert not ties, "\n".join(ties)
 
+
+def test_the_engine_is_called_through_aqmlab_simulation_only():
+    """`aqmlab._engine` needs NumPy imported first (aqmlab.simulation says why); every other
+    module, `aqmlab validate` included, reaches it through `aqmlab.simulation` (issue 32)."""
+    importers = sorted(name for name, targets in graph().items() if "aqmlab._engine" in targets)
+    assert importers == ["aqmlab.simulation"], importers

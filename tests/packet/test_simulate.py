@@ -166,3 +166,20 @@ def test_tables_are_arrow():
     results = aqmlab.simulate(CONSERVATION_SCENARIOS["droptail"], seed=1)
     assert all(isinstance(results.table(n), pa.Table) for n in ("link_trace", "flow_trace", "flows", "links"))
     assert results.links.column("role").to_pylist()[:2] == ["bottleneck", "bottleneck_reverse"]
+
+
+def test_validate_checks_without_running():
+    """`aqmlab.simulation.validate` (what `aqmlab validate` calls): the work estimate, and a
+    scenario above the limits refused before the engine allocates, unless `allow_large`."""
+    import copy
+
+    from aqmlab import workload
+    from aqmlab.errors import WorkLimitExceeded
+    from aqmlab.simulation import validate
+
+    scenario = aqmlab.Scenario.from_dict(CONSERVATION_SCENARIOS["droptail"])
+    assert validate(scenario) == workload.estimate(scenario)
+    huge = copy.deepcopy(CONSERVATION_SCENARIOS["droptail"])
+    huge["topology"]["groups"][0]["count"] = 1_000_000
+    with pytest.raises(WorkLimitExceeded, match="count"):
+        validate(huge)
