@@ -17,6 +17,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -62,6 +63,36 @@ def measure(scenario: str, runs: int) -> dict[str, float]:
     }
 
 
+def measure_run(runs: int) -> dict[str, object]:
+    """`aqmlab run` of seed000-fig6-rtt10: seconds until the "wrote" line (the results are on
+    disk and reported) and until the process ends (the figure drawn)."""
+    command = [str(Path(sys.executable).parent / "aqmlab"), "run", "examples/seed000-fig6-rtt10.toml", "-q", "--force"]
+    wrote, total = [], []
+    with tempfile.TemporaryDirectory() as scratch:
+        for _ in range(runs):
+            began = time.perf_counter()
+            process = subprocess.Popen(
+                [*command, "--out", f"{scratch}/out"],
+                cwd=ROOT,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+            assert process.stdout is not None
+            for line in process.stdout:
+                if line.startswith("wrote "):
+                    wrote.append(time.perf_counter() - began)
+            process.wait()
+            total.append(time.perf_counter() - began)
+            assert process.returncode == 0 and (Path(scratch) / "out" / "figure.png").is_file()
+    return {
+        "runs": runs,
+        "command": " ".join([*command[1:], "--out", "OUT"]),
+        "until_wrote_median_s": round(statistics.median(wrote), 4),
+        "until_exit_median_s": round(statistics.median(total), 4),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
@@ -75,6 +106,7 @@ def main() -> None:
         "machine": describe(load_average_1_5_15=[round(x, 2) for x in os.getloadavg()]),
         "target_s": 0.12,
         "scenarios": {name: measure(scenario, args.runs) for name, scenario in SCENARIOS.items()},
+        "aqmlab run": measure_run(args.runs),
     }
     record["machine"]["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
     print(json.dumps(record, indent=2))

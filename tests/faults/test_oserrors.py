@@ -19,8 +19,8 @@ import aqmlab.experiments.store as store
 import pyarrow.parquet as pq
 import pytest
 from aqmlab._fsio import write_atomic
-from aqmlab.results import verify_run
 from aqmlab.experiments import Study, Sweep, run_sweep
+from aqmlab.results import verify_run
 from fault_helpers import (
     assert_one_error_line,
     cli,
