@@ -136,12 +136,13 @@ Window = Annotated[float, Field(gt=0.0, le=MAX_WINDOW, allow_inf_nan=False)]
 
 @functools.cache
 def _module_docstrings(filename: str) -> dict[str, dict[str, str] | None]:
-    """Class name -> {field: docstring} for every class in one source file (None: the name is
-    defined twice), from one parse of the file."""
+    """Class name -> {field: docstring} for every top-level class of one source file (None: the
+    name is defined twice), from one parse of the file. Other classes are left to pydantic's
+    own extraction."""
     with open(filename, encoding="utf-8") as source:
         tree = ast.parse(source.read())
     found: dict[str, dict[str, str] | None] = {}
-    for node in ast.walk(tree):
+    for node in tree.body:
         if isinstance(node, ast.ClassDef):
             visitor = DocstringVisitor()
             visitor.generic_visit(node)
