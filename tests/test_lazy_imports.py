@@ -46,3 +46,51 @@ def test_a_run_and_its_data_files_load_neither_pandas_nor_a_plotting_library():
         "results.save(tempfile.mkdtemp() + '/out')\n"
     )
     assert not _loaded(code) & {"pandas", "matplotlib", "scipy", "polars", "dask"}
+
+
+def _scenario_models():
+    from aqmlab import congestion, queues, scenario, topology, traffic, transport
+    from pydantic import BaseModel
+
+    modules = (scenario, topology, traffic, queues, congestion, transport)
+    return [
+        value
+        for module in modules
+        for value in vars(module).values()
+        if isinstance(value, type) and issubclass(value, BaseModel) and value.__module__ == module.__name__
+    ]
+
+
+def test_importing_the_scenario_models_builds_no_validator():
+    """issue 28's hand-off: validators are built on first use (`defer_build`), once, for the
+    model validated, not at import for every model and every kind."""
+    code = (
+        "import aqmlab.scenario as s\n"
+        "from tests.test_lazy_imports import _scenario_models\n"
+        "models = _scenario_models()\n"
+        "assert len(models) > 30, len(models)\n"
+        "built = [m.__name__ for m in models if m.__pydantic_complete__]\n"
+        "assert not built, built\n"
+        "s.load('examples/seed000-fig6-rtt10.toml')\n"
+        "assert s.Scenario.__pydantic_complete__\n"
+    )
+    from pathlib import Path
+
+    root = Path(__file__).parents[1]
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=root, capture_output=True, text=True)
+
+
+def test_field_descriptions_are_pydantic_attribute_docstrings():
+    """aqmlab._fields.apply_attribute_docstrings (one parse per module) gives every field the
+    description pydantic's own `use_attribute_docstrings` extraction gives it (a description
+    given in `Field(...)` wins, as there)."""
+    from pydantic._internal._docs_extraction import extract_docstrings_from_cls
+
+    checked = 0
+    for model in _scenario_models():
+        docs = extract_docstrings_from_cls(model, use_inspect=True)
+        for name, field in model.model_fields.items():
+            if name in docs and "description" not in field._attributes_set:
+                assert field.description == docs[name], (model.__name__, name)
+                checked += 1
+    assert checked > 100, checked

@@ -8,9 +8,13 @@ JSON Schema: the accepted spellings, the SI unit of a bare number and an example
 
 from __future__ import annotations
 
+import ast
+import functools
+import sys
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema
+from pydantic._internal._docs_extraction import DocstringVisitor, extract_docstrings_from_cls
 
 from aqmlab import units
 
@@ -130,9 +134,48 @@ QueueLimit = Annotated[
 Window = Annotated[float, Field(gt=0.0, le=MAX_WINDOW, allow_inf_nan=False)]
 
 
+@functools.cache
+def _module_docstrings(filename: str) -> dict[str, dict[str, str] | None]:
+    """Class name -> {field: docstring} for every top-level class of one source file (None: the
+    name is defined twice), from one parse of the file. Other classes are left to pydantic's
+    own extraction."""
+    with open(filename, encoding="utf-8") as source:
+        tree = ast.parse(source.read())
+    found: dict[str, dict[str, str] | None] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            visitor = DocstringVisitor()
+            visitor.generic_visit(node)
+            found[node.name] = None if node.name in found else visitor.attrs
+    return found
+
+
+def apply_attribute_docstrings(cls: type[BaseModel]) -> None:
+    """Each field's description from the string literal right after it, as pydantic's
+    `use_attribute_docstrings` does (the same visitor, the same rule: a description given in
+    `Field` wins), but from one parse per module instead of one tokenisation of the source per
+    class (pydantic's way cost ~0.1 s over the scenario models; issue 28). Runs at class
+    creation, before the deferred validator is built."""
+    filename = getattr(sys.modules.get(cls.__module__), "__file__", None)
+    docs = _module_docstrings(filename).get(cls.__name__) if filename and filename.endswith(".py") else None
+    if docs is None:
+        docs = extract_docstrings_from_cls(cls, use_inspect=True)
+    for name, field in cls.__pydantic_fields__.items():
+        if field.description is None and name in docs:
+            field.description = docs[name]
+
+
 class Model(BaseModel):
     """Frozen, and unknown fields are errors (a typo never passes silently). Each field is
-    documented by the string literal right after it (pydantic's attribute docstrings): that
-    text is the field's description in docs/scenario.md and in the JSON Schema."""
+    documented by the string literal right after it (attribute docstrings): that text is the
+    field's description in docs/scenario.md and in the JSON Schema.
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    Validators are built on first use (`defer_build`): once for the model validated, not once
+    for every model at import (issue 28: importing the scenario models cost ~0.2 s)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        apply_attribute_docstrings(cls)

@@ -158,7 +158,7 @@ def run(
 
         before = _identity(out / "run.json")  # a folder written into keeps its own identity
         try:
-            write_run(results, out, force=force)
+            write_run(results, out, force=force, figures=False)  # the figures follow the report
         except KeyboardInterrupt:
             if _identity(out / "run.json") == before:
                 _fail(f"{_stopped_by()} while writing the results; nothing written", code=_signals.exit_code())
@@ -173,6 +173,7 @@ def run(
         _fail(os_error_message(error))
     except KeyboardInterrupt:
         _fail(f"{_stopped_by()}; nothing written", code=_signals.exit_code())
+    code = 0 if results.finished else _signals.exit_code()
     if results.finished:
         Console().print(
             summary_table(
@@ -181,14 +182,51 @@ def run(
             )
         )
         console.print(f"wrote {out} ({results.wall_time_s:.2f} s wall, {results.counters['events']:,} events)")
-        return
-    console.print(
-        f"wrote PARTIAL results to {out}: the run stopped at t = {results.end_s:g} s of {scenario.duration_s:g} s "
-        f"(see `aqmlab summary {_quote(out)}`)",
-        highlight=False,
-        soft_wrap=True,
-    )
-    raise typer.Exit(_signals.exit_code())
+    else:
+        console.print(
+            f"wrote PARTIAL results to {out}: the run stopped at t = {results.end_s:g} s of {scenario.duration_s:g} s "
+            f"(see `aqmlab summary {_quote(out)}`)",
+            highlight=False,
+            soft_wrap=True,
+        )
+    _draw_figures(results, out, code)
+    if code:
+        raise typer.Exit(code)
+
+
+def _draw_figures(results, out: Path, code: int) -> None:
+    """The figures, after the results are written and reported (issue 28): a stopping signal
+    while they are drawn ends them (the one being drawn is not left half-written), says so and
+    exits with `code`, what OUT holds; a second signal meanwhile exits at once with `code`."""
+    from aqmlab import _signals
+    from aqmlab._fsio import os_error_message
+    from aqmlab.results_io import draw_figures
+
+    exit_now = _exit_now(code)
+
+    def stop(signum, frame) -> None:
+        _signals.last_signal = signum
+        for stopping in _signals.STOPPING:
+            if signal.getsignal(stopping) is stop:
+                signal.signal(stopping, exit_now)
+        raise KeyboardInterrupt
+
+    for signum in _signals.STOPPING:
+        if signal.getsignal(signum) not in (signal.SIG_IGN, None):
+            signal.signal(signum, stop)
+    try:
+        draw_figures(results, out)
+    except KeyboardInterrupt:
+        console.print(f"{_stopped_by()} while drawing the figures; the results are in {out}", highlight=False)
+        _signals.exit_now(code)
+    except AqmlabError as error:
+        _fail(f"the results are in {out}, the figures are not: {error}")
+    except OSError as error:
+        _fail(f"the results are in {out}, the figures are not: {os_error_message(error)}")
+    finally:
+        for signum in _signals.STOPPING:
+            if signal.getsignal(signum) is stop:
+                signal.signal(signum, exit_now)
 
 
 def _stopped_by() -> str:

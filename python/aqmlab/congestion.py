@@ -15,11 +15,16 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from aqmlab import units
-from aqmlab._fields import MAX_WINDOW, Duration, Number, PositiveDuration
+from aqmlab._fields import MAX_WINDOW, Duration, Number, PositiveDuration, apply_attribute_docstrings
 
 
 class _Algorithm(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        apply_attribute_docstrings(cls)  # what use_attribute_docstrings did, cheaper (aqmlab._fields)
 
     def resolved(self) -> dict[str, Any]:
         """The engine's `CcConfig` JSON for this algorithm."""
