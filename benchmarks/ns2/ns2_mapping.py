@@ -31,7 +31,7 @@ sys.path.insert(0, str(HERE.parent / "ns3"))
 
 # The topology helpers are the ns-3 harness's (hop-count routes are what ns-2's static
 # routing takes too, `$ns rtproto Static`, unit link costs).
-from ns3_mapping import _core, _path_links, _start_times  # noqa: E402
+from ns3_mapping import AnnotatedProgram, _core, _path_links, _start_times  # noqa: E402
 
 #: ns-2's TCP/IP header (`Agent/TCP set tcpip_base_hdr_size_ 40`, read from the binary).
 NS2_TCP_IP_HEADER_BYTES = 40
@@ -52,27 +52,12 @@ class Unsupported(ValueError):
 
 
 @dataclass
-class Ns2Program:
-    lines: list[str] = field(default_factory=list)
-    monitored: list[str] = field(default_factory=list)
-    monitored_rate_bps: dict[str, float] = field(default_factory=dict)
+class Ns2Program(AnnotatedProgram):
     #: For each flow (aqmlab's order): the monitored links its data crosses.
     flow_links: list[list[str]] = field(default_factory=list)
-    #: For each flow: its start (s), payload bytes per packet, "tcp" or "udp".
-    start_times: list[float] = field(default_factory=list)
+    #: For each flow: payload bytes per packet, "tcp" or "udp".
     payload_bytes: list[int] = field(default_factory=list)
     kinds: list[str] = field(default_factory=list)
-
-    def add(self, line: str, source: str = "") -> None:
-        if source:
-            self.lines.append(f"# from {source}")
-        self.lines.append(line)
-
-    def comment(self, text: str) -> None:
-        self.lines.append(f"# {text}")
-
-    def text(self) -> str:
-        return "\n".join(self.lines) + "\n"
 
 
 @dataclass(frozen=True)

@@ -148,30 +148,8 @@ def recovery_counts(timeouts: np.ndarray, retransmits: np.ndarray, reductions: n
 
 
 def aqmlab_summary(results: Any, link: str) -> dict[str, float]:
-    """metrics.summarise on aqmlab's records, as benchmarks/ns3/agreement.py builds them."""
-    samples = results.link_samples(link)
-    rate = float(results.links.column("rate_bps")[results.link_id(link)].as_py())
-    crossing = results.crossing(link)
-
-    def column(name: str) -> np.ndarray:
-        return results.flows.column(name).to_numpy()[crossing]
-
-    link_record = metrics.LinkRecord(
-        samples["time_s"],
-        samples["queue_packets"],
-        samples["arrivals"],
-        samples["drops"],
-        samples["departed_bytes"],
-        rate,
-        samples["marks"],
-    )
-    flow_record = metrics.FlowRecord(
-        column("start_s"),
-        column("bytes_delivered_at_measure_start"),
-        column("bytes_delivered"),
-        ~np.isnan(column("end_s")),
-    )
-    return metrics.summarise(link_record, flow_record, results.measure_start_s, results.end_s)
+    """metrics.summarise on aqmlab's records, built as benchmarks/ns3/agreement.py builds them."""
+    return metrics.summarise(*metrics.aqmlab_records(results, link), results.measure_start_s, results.end_s)
 
 
 def aqmlab_recovery(results: Any, link: str) -> np.ndarray:

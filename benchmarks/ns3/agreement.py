@@ -73,33 +73,6 @@ def load_average() -> list[float]:
 # --- aqmlab ---------------------------------------------------------------------------------
 
 
-def aqmlab_records(results: aqmlab.Results, link: str) -> tuple[metrics.LinkRecord, metrics.FlowRecord]:
-    samples = results.link_samples(link)
-    rate = float(results.links.column("rate_bps")[results.link_id(link)].as_py())
-    crossing = results.crossing(link)
-
-    def column(name):
-        return results.flows.column(name).to_numpy()[crossing]
-
-    return (
-        metrics.LinkRecord(
-            samples["time_s"],
-            samples["queue_packets"],
-            samples["arrivals"],
-            samples["drops"],
-            samples["departed_bytes"],
-            rate,
-            samples["marks"],
-        ),
-        metrics.FlowRecord(
-            column("start_s"),
-            column("bytes_delivered_at_measure_start"),
-            column("bytes_delivered"),
-            ~np.isnan(column("end_s")),
-        ),
-    )
-
-
 def run_aqmlab(scenario: aqmlab.Scenario, seed: int) -> tuple[aqmlab.Results, float]:
     began = time.perf_counter()
     results = aqmlab.simulate(scenario, seed=seed)
@@ -220,13 +193,13 @@ def aqmlab_side(scenario: aqmlab.Scenario, seeds: int) -> dict[str, Any]:
     start, end = scenario.measure_start_s, scenario.duration_s
     results, api_s = run_aqmlab(scenario, seed=1)
     link = results.main_link
-    records = aqmlab_records(results, link)
+    records = metrics.aqmlab_records(results, link)
     summary = metrics.summarise(*records, start, end)
     seed_summaries = [summary]
     start_times = [results.flows.column("start_s").to_numpy().tolist()]
     for seed in range(2, seeds + 1):
         other, _ = run_aqmlab(scenario, seed=seed)
-        seed_summaries.append(metrics.summarise(*aqmlab_records(other, link), start, end))
+        seed_summaries.append(metrics.summarise(*metrics.aqmlab_records(other, link), start, end))
         start_times.append(other.flows.column("start_s").to_numpy().tolist())
     spread = {
         key: {

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -112,3 +113,32 @@ def relative_difference(aqmlab: float, ns3: float) -> float:
     if not (math.isfinite(aqmlab) and math.isfinite(ns3)) or ns3 == 0.0:
         return math.nan
     return (aqmlab - ns3) / ns3
+
+
+def aqmlab_records(results: Any, link: str) -> tuple[LinkRecord, FlowRecord]:
+    """The records `summarise` reads, from an `aqmlab.Results` for the flows crossing `link`
+    (used by the ns-3 and the ns-2 harness alike)."""
+    samples = results.link_samples(link)
+    rate = float(results.links.column("rate_bps")[results.link_id(link)].as_py())
+    crossing = results.crossing(link)
+
+    def column(name):
+        return results.flows.column(name).to_numpy()[crossing]
+
+    return (
+        LinkRecord(
+            samples["time_s"],
+            samples["queue_packets"],
+            samples["arrivals"],
+            samples["drops"],
+            samples["departed_bytes"],
+            rate,
+            samples["marks"],
+        ),
+        FlowRecord(
+            column("start_s"),
+            column("bytes_delivered_at_measure_start"),
+            column("bytes_delivered"),
+            ~np.isnan(column("end_s")),
+        ),
+    )

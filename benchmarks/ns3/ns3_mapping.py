@@ -48,11 +48,14 @@ class Unsupported(ValueError):
 
 
 @dataclass
-class Ns3Spec:
+class AnnotatedProgram:
+    """A reference simulator's input, line by line, each line under a comment naming the aqmlab
+    field it comes from; shared by the ns-3 spec and the ns-2 Tcl program."""
+
     lines: list[str] = field(default_factory=list)
     #: aqmlab link names of the monitored links, in the order of the result's `links`.
     monitored: list[str] = field(default_factory=list)
-    #: Nominal rate (bit/s, before PPP compensation) of each monitored link.
+    #: Nominal rate (bit/s) of each monitored link.
     monitored_rate_bps: dict[str, float] = field(default_factory=dict)
     #: Start time (s) of each flow, in aqmlab's flow order.
     start_times: list[float] = field(default_factory=list)
@@ -68,6 +71,12 @@ class Ns3Spec:
 
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
+
+
+@dataclass
+class Ns3Spec(AnnotatedProgram):
+    """The spec benchmarks/ns3/aqmlab_ns3.cc reads (rates of monitored links before PPP
+    compensation)."""
 
 
 #: Type names of the one-factor variants in ns3_variants.cc.

@@ -52,7 +52,7 @@ def test_metrics_reproduce_results_summary(queue):
     scenario = small_scenario(queue)
     results = aqmlab.simulate(scenario, seed=3)
     ours = metrics.summarise(
-        *agreement.aqmlab_records(results, "bottleneck"), scenario.measure_start_s, scenario.duration_s
+        *metrics.aqmlab_records(results, "bottleneck"), scenario.measure_start_s, scenario.duration_s
     )
     theirs = results.summary("bottleneck")
     assert ours["goodput_mbps"] == pytest.approx(theirs["throughput_bps"] / 1e6, rel=1e-12)
