@@ -12,6 +12,8 @@ caller (and every CLI command) catches one type whatever layer found the problem
   - `ResultsError` (also an `OSError`): results could not be saved or loaded.
   - `EmptyWindowError` (also a `ValueError`): a summary was asked of a window without one
     trace sample (a run shorter than one trace interval, or interrupted before the window).
+  - `UserCodeError`: a queue policy or window law written in Python raised during a run;
+    the message ends with the user's traceback.
   - `SimulationInterrupted` (a `KeyboardInterrupt`, not an `AqmlabError`): Ctrl-C; carries
     the partial results.
 
@@ -29,6 +31,7 @@ __all__ = [
     "WorkLimitExceeded",
     "ResultsError",
     "EmptyWindowError",
+    "UserCodeError",
     "SimulationInterrupted",
 ]
 
@@ -67,3 +70,9 @@ class SimulationInterrupted(KeyboardInterrupt):
     def __init__(self, partial: Any) -> None:  # an aqmlab.Results
         super().__init__(f"simulation interrupted at t = {partial.end_s:.3f} s")
         self.partial = partial
+
+
+class UserCodeError(AqmlabError):
+    """User code called by a run (a queue policy or window law written in Python,
+    `aqmlab.extensions`) raised; the message says which hook, where and when, and ends with
+    the user's traceback. The run failed: no result was kept."""

@@ -442,7 +442,7 @@ fn check_cc_bounds(cc: &CcConfig, field: &str) -> crate::Result<()> {
             bound("highspeed.low_window", c.highspeed.low_window, 0.0, w)?;
             bound("highspeed.high_window", c.highspeed.high_window, 0.0, w)?;
         }
-        CcConfig::Reno | CcConfig::Cx(_) | CcConfig::Pert(_) => {}
+        CcConfig::Reno | CcConfig::Cx(_) | CcConfig::Pert(_) | CcConfig::Python(_) => {}
     }
     Ok(())
 }

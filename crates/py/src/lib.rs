@@ -1,6 +1,10 @@
 //! Thin PyO3 binding of the aqmlab engine: the private module `aqmlab._engine`.
 //! All behaviour lives in `aqmlab-engine`; this file only converts types and errors.
 
+mod hooks;
+
+use std::sync::Arc;
+
 use aqmlab_engine::sim::Stop;
 use aqmlab_engine::trace::Results;
 use aqmlab_engine::{EngineError, Simulation as EngineSimulation};
@@ -29,13 +33,20 @@ const WORK_PER_SIGNAL_CHECK: u64 = 1 << 16;
 #[pyclass(module = "aqmlab._engine")]
 struct Simulation {
     inner: EngineSimulation,
+    /// The Python hooks of its queue policies and window laws (`hooks`), if any.
+    hooks: Arc<hooks::Hooks>,
 }
 
 #[pymethods]
 impl Simulation {
     #[new]
     fn new(py: Python<'_>, scenario_json: &str, seed: u64) -> PyResult<Self> {
-        EngineSimulation::from_json(scenario_json, seed).map(|inner| Simulation { inner }).map_err(|e| to_py_err(py, e))
+        let hooks = Arc::new(hooks::Hooks::default());
+        let built = hooks::building(&hooks, || EngineSimulation::from_json(scenario_json, seed));
+        if let Some(error) = hooks.take_error(py) {
+            return Err(error); // user code failed while building: its own traceback
+        }
+        built.map(|inner| Simulation { inner, hooks }).map_err(|e| to_py_err(py, e))
     }
 
     #[getter]
@@ -80,7 +91,15 @@ impl Simulation {
     fn run_until(&mut self, py: Python<'_>, t_ns: u64) -> PyResult<bool> {
         loop {
             let inner = &mut self.inner;
-            let stop = py.allow_threads(move || inner.run_for(t_ns, WORK_PER_SIGNAL_CHECK));
+            let stop = if self.hooks.used() {
+                // Python hooks run on every packet: keep the GIL instead of taking it per call.
+                inner.run_for(t_ns, WORK_PER_SIGNAL_CHECK)
+            } else {
+                py.allow_threads(move || inner.run_for(t_ns, WORK_PER_SIGNAL_CHECK))
+            };
+            if let Some(error) = self.hooks.take_error(py) {
+                return Err(error); // the run failed in user code: no result is to be taken
+            }
             py.check_signals()?;
             if stop != Stop::Slice {
                 return Ok(self.inner.finished());
@@ -194,5 +213,6 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // import) in the middle of `results()`, where a pending Ctrl-C became a panic (issue 17).
     let _ = PyArray1::<f64>::zeros(py, 0, false);
     m.add_class::<Simulation>()?;
+    hooks::install(m)?;
     Ok(())
 }

@@ -11,6 +11,7 @@ pub mod codel;
 pub mod droptail;
 pub mod early;
 pub mod ered;
+pub mod external;
 pub mod params;
 pub mod periodic;
 pub mod pi;
@@ -156,6 +157,8 @@ pub enum QueueConfig {
     RedVq(redvq::RedVqConfig),
     AdaptiveRed(adaptive_red::AdaptiveRedConfig),
     Avq(avq::AvqConfig),
+    /// A policy implemented outside the engine, e.g. a Python class (`external.rs`).
+    Python(external::ExternalQueueConfig),
 }
 
 impl QueueConfig {
@@ -173,6 +176,7 @@ impl QueueConfig {
             QueueConfig::RedVq(c) => c.red.limit,
             QueueConfig::AdaptiveRed(c) => c.limit,
             QueueConfig::Avq(c) => c.limit,
+            QueueConfig::Python(c) => c.limit,
         }
     }
 
@@ -190,6 +194,7 @@ impl QueueConfig {
             QueueConfig::RedVq(_) => "red_vq",
             QueueConfig::AdaptiveRed(_) => "adaptive_red",
             QueueConfig::Avq(_) => "avq",
+            QueueConfig::Python(_) => "python",
         }
     }
 }
@@ -226,6 +231,7 @@ pub fn build_policy(config: &QueueConfig, link: LinkContext, field: &str) -> Res
         QueueConfig::RedVq(c) => Ok(Box::new(redvq::RedVq::new(c, link, field)?)),
         QueueConfig::AdaptiveRed(c) => Ok(Box::new(adaptive_red::AdaptiveRed::new(c, link, field)?)),
         QueueConfig::Avq(c) => Ok(Box::new(avq::Avq::new(c, link, field)?)),
+        QueueConfig::Python(c) => external::build(c, link, field),
     }
 }
 

@@ -12,6 +12,7 @@ pub mod compound;
 pub mod cubic;
 pub mod cx;
 pub mod cx_highspeed;
+pub mod external;
 pub mod highspeed;
 pub mod pert;
 pub mod reno;
@@ -257,6 +258,8 @@ pub enum CcConfig {
     IllinoisLike(aimd::IllinoisLikeConfig),
     /// Seed 000 Table I, AFRICA TCP: HighSpeed's a(w)/w, w·b(w).
     AfricaLike(highspeed::HighSpeedConfig),
+    /// A window law implemented outside the engine, e.g. a Python class (`external.rs`).
+    Python(external::ExternalCcConfig),
 }
 
 impl CcConfig {
@@ -288,6 +291,7 @@ impl CcConfig {
             CcConfig::Compound(params) => {
                 Box::new(compound::Compound::new(params.clone(), init.initial_window, init.initial_ssthresh, field)?)
             }
+            CcConfig::Python(c) => external::build(c, init, field)?,
         })
     }
 
@@ -304,6 +308,7 @@ impl CcConfig {
             CcConfig::Aimd(_) => "aimd",
             CcConfig::IllinoisLike(_) => "illinois_like",
             CcConfig::AfricaLike(_) => "africa_like",
+            CcConfig::Python(_) => "python",
         }
     }
 }
