@@ -65,8 +65,9 @@ impl Hooks {
             return Some(failure.error);
         }
         let describe = || -> PyResult<PyErr> {
+            // `into_value` attaches the traceback (the user's frames) to the exception.
             let error = py.import("aqmlab.extensions")?.getattr("_hook_error")?.call1((
-                failure.error.value(py),
+                failure.error.clone_ref(py).into_value(py),
                 &failure.hook,
                 &failure.field,
                 failure.at as f64 / 1e9,
