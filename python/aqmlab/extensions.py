@@ -31,10 +31,12 @@ import importlib.util
 import sys
 import traceback
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from aqmlab._engine import powi  # x**n as the engine rounds it (Rust's f64::powi), for ports
 from aqmlab.errors import ScenarioError, UserCodeError
+
+if TYPE_CHECKING:
+    from aqmlab._engine import powi
 
 __all__ = [
     "ACCEPT",
@@ -123,6 +125,17 @@ class WindowLaw:
 
     def on_ecn(self, event: Any) -> None:
         self.on_loss(event)  # RFC 3168 Section 6.1.2: as a loss, at most once per window
+
+
+def __getattr__(name: str) -> Any:
+    # `powi` comes from the engine, imported on first use: `load_class` (used by the fluid CLI
+    # for user models) must not load the engine.
+    if name == "powi":
+        from aqmlab._engine import powi  # x**n as the engine rounds it (Rust's f64::powi), for ports
+
+        globals()["powi"] = powi
+        return powi
+    raise AttributeError(f"module 'aqmlab.extensions' has no attribute {name!r}")
 
 
 _loaded_files: dict[str, Any] = {}

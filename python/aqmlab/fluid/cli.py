@@ -2,7 +2,9 @@
 (a batch when a value is a comma list) and write its data (Parquet, JSON) and figures (PNG).
 
 Mounted by the main CLI as `aqmlab fluid`; also runs standalone:
-`python -m aqmlab.fluid.cli MODEL ...`. One sub-command per registered model.
+`python -m aqmlab.fluid.cli MODEL ...`. One sub-command per registered model and per model of
+an installed package (entry-point group `aqmlab.fluid_models`); a user's model by reference,
+`aqmlab fluid path/file.py:Class --set ...` (docs/extending.md).
 """
 
 import json
@@ -13,7 +15,7 @@ import typer
 from rich.console import Console
 from typer.core import TyperGroup
 
-from aqmlab.fluid.models import MODELS, FluidError, get_model
+from aqmlab.fluid.models import FluidError, get_model, is_reference, model_class, model_names
 
 console = Console(stderr=True)  # messages and errors
 results = Console()  # the analysis: stdout, so that it can be piped
@@ -23,12 +25,21 @@ class _ModelGroup(TyperGroup):
     """Sub-commands are models; an unknown one gets an error listing the models."""
 
     def resolve_command(self, ctx, args):
+        if args and args[0] not in self.commands and is_reference(args[0]):
+            try:
+                self.add_command(_user_command(args[0]), args[0])
+            except FluidError as error:
+                ctx.fail(str(error))
         if args and args[0] not in self.commands and not args[0].startswith("-"):
             import difflib
 
-            match = difflib.get_close_matches(args[0], list(MODELS), n=1, cutoff=0.6)
+            names = model_names()
+            match = difflib.get_close_matches(args[0], names, n=1, cutoff=0.6)
             hint = f"; did you mean {match[0]!r}?" if match else ""
-            ctx.fail(f"model = {args[0]!r} is not a fluid model{hint} (allowed: {', '.join(MODELS)})")
+            ctx.fail(
+                f"model = {args[0]!r} is not a fluid model{hint} (allowed: {', '.join(names)}, or a user's model "
+                'as "path/file.py:Class")'
+            )
         return super().resolve_command(ctx, args)
 
     def list_commands(self, ctx):
@@ -156,8 +167,16 @@ def run(
     return path
 
 
+def _user_command(reference: str):
+    """The click command of a user's model named by reference (made when it is asked for)."""
+    single = typer.Typer(add_completion=False)
+    cls = model_class(reference)
+    single.command(name=reference, short_help=cls.title)(_make_command(reference))
+    return typer.main.get_command(single)
+
+
 def _make_command(name: str):
-    cls = MODELS[name]
+    cls = model_class(name)
     options_help = "; ".join(f"{key} (default {default}: {allowed})" for key, (default, allowed) in cls.options.items())
 
     def command(
@@ -202,8 +221,11 @@ def _make_command(name: str):
     return command
 
 
-for _name in MODELS:
-    app.command(name=_name, help=None, short_help=MODELS[_name].title)(_make_command(_name))
+for _name in model_names():
+    try:
+        app.command(name=_name, help=None, short_help=model_class(_name).title)(_make_command(_name))
+    except FluidError:  # a broken package's entry point: reported when it is named (`get_model`)
+        pass
 
 
 if __name__ == "__main__":

@@ -40,6 +40,29 @@ OptOpt = Annotated[
     list[str] | None, typer.Option("--option", "-O", help="model option NAME=VALUE, e.g. tcp=reno (repeatable)")
 ]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Replace OUT if it exists and is not empty.")]
+ModelOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--model",
+        "-m",
+        help='a fluid model: a name, or a user\'s FluidModel subclass as "path/file.py:Class" or "module:Class" '
+        "(docs/extending.md); instead of the MODEL argument",
+    ),
+]
+
+
+def _one_model(argument: str | None, option: str | None) -> str:
+    """The model named by the argument or by --model (exactly one of them)."""
+    if (argument is None) == (option is None):
+        _fail("give the model once: as the MODEL argument or as --model (e.g. --model my_model.py:MyModel)")
+    return argument if option is None else option
+
+
+def _known_model(name: str) -> bool:
+    """A built-in model, an installed package's (entry point), or a class reference."""
+    from aqmlab.fluid.models import MODELS, entry_point_models, is_reference
+
+    return name in MODELS or is_reference(name) or name in entry_point_models()
 
 
 def _default_out(command: str, model: str) -> Path:
@@ -101,9 +124,9 @@ def _publish(tmp: Path, out: Path):
 
 def _is_scenario(target: str) -> bool:
     """A TOML path, an existing file, or a bundled example's name (not a fluid model)."""
-    from aqmlab.fluid.models import MODELS
+    from aqmlab.fluid.models import MODELS, is_reference
 
-    if target in MODELS:
+    if target in MODELS or is_reference(target):
         return False
     if target.endswith(".toml") or Path(target).is_file():
         return True
@@ -115,15 +138,16 @@ def _is_scenario(target: str) -> bool:
 def _unknown_target(target: str) -> None:
     import difflib
 
-    from aqmlab.fluid.models import MODELS
+    from aqmlab.fluid.models import model_names
     from aqmlab.scenario import example_names
 
-    known = [*MODELS, *example_names()]
+    known = [*model_names(), *example_names()]
     match = difflib.get_close_matches(target, known, n=1, cutoff=0.6)
     hint = f"; did you mean {match[0]!r}?" if match else ""
     _fail(
         f"MODEL_OR_SCENARIO = {target!r} is neither a fluid model nor a scenario{hint}; allowed: a model "
-        f"({', '.join(MODELS)}), a scenario TOML file, or a bundled example (`aqmlab examples`)"
+        f'({", ".join(model_names())}, or a user\'s "file.py:Class"), a scenario TOML file, or a bundled example '
+        "(`aqmlab examples`)"
     )
 
 
@@ -136,13 +160,15 @@ def _pick_out(out: Path | None, force: bool) -> Path | None:
 
 def stability_command(
     target: Annotated[
-        str,
+        str | None,
         typer.Argument(
             metavar="MODEL_OR_SCENARIO",
             help="a fluid model (listed by `aqmlab fluid --help`; parameters per flow, see `aqmlab fluid MODEL "
-            "--help`), or a packet scenario: a TOML file or a bundled example (`aqmlab examples`)",
+            '--help`; a user\'s as "file.py:Class"), or a packet scenario: a TOML file or a bundled example '
+            "(`aqmlab examples`)",
         ),
-    ],
+    ] = None,
+    model_option: ModelOpt = None,
     set_: SetOpt = None,
     opt: OptOpt = None,
     count: Annotated[int, typer.Option(help="number of rightmost roots to show")] = 6,
@@ -170,6 +196,7 @@ def stability_command(
     scenario (its fluid model derived from link rate, flows, packet size, RTT, queue policy and
     TCP; docs/fluid-mapping.md): mapping, equilibrium, rightmost characteristic roots, verdict
     and margin, and where the verdict changes along each physical knob."""
+    target = _one_model(target, model_option)
     if _is_scenario(target):
         if set_ or opt:
             _fail("--set and --option are for fluid models; a scenario's parameters come from its file")
@@ -177,10 +204,9 @@ def stability_command(
         return
     if verify:
         _fail("--verify needs a packet scenario (a TOML file or `aqmlab examples` name); got a fluid model")
-    from aqmlab.fluid.models import MODELS
-
-    if target not in MODELS:
+    if not _known_model(target):
         _unknown_target(target)
+    from aqmlab.fluid.models import MODELS
     from aqmlab.stability.conditions import conditions_for
     from aqmlab.stability.linearise import linearise
     from aqmlab.stability.roots import characteristic_roots
@@ -192,7 +218,7 @@ def stability_command(
     try:
         lin = linearise(m, params)
         roots = characteristic_roots(lin, count=count, N=degree)
-        conds = conditions_for(m.name, params, options)
+        conds = conditions_for(m.name, params, options) if target in MODELS else []  # the papers' models
     except FluidError as exc:
         _fail(str(exc))
     eq = Table(title=f"{m.name} equilibrium")
@@ -498,8 +524,11 @@ def chart_command(
 
 
 def bifurcation_command(
-    model: Annotated[str, typer.Argument(help="fluid model name")],
-    param: Annotated[str, typer.Option("--param", help="NAME=LOW..HIGH")],
+    model: Annotated[
+        str | None, typer.Argument(help='fluid model name, or a user\'s model "file.py:Class" (or --model)')
+    ] = None,
+    model_option: ModelOpt = None,
+    param: Annotated[str, typer.Option("--param", help="NAME=LOW..HIGH")] = "",
     set_: SetOpt = None,
     opt: OptOpt = None,
     points: Annotated[int, typer.Option(help="parameter values (one batch)")] = 40,
@@ -527,6 +556,9 @@ def bifurcation_command(
     from aqmlab.stability.hopf import find_hopf, lyapunov
     from aqmlab.stability.plots import plot_diagram
 
+    model = _one_model(model, model_option)
+    if not param:
+        _fail("--param NAME=LOW..HIGH is required: the parameter swept")
     params = _pairs(set_, "--set", True)
     options = _pairs(opt, "--option", False)
     m = _model(model, options)
