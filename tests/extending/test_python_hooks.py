@@ -9,7 +9,7 @@ import json
 import aqmlab
 import pytest
 from aqmlab.errors import ScenarioError, UserCodeError
-from extending_scenarios import RED_REFERENCE, differences, dumbbell_60, with_python_aimd, with_python_red
+from extending_scenarios import RED_PARAMS, RED_REFERENCE, differences, dumbbell_60, with_python_aimd, with_python_red
 
 
 def test_the_guides_python_red_gives_the_built_in_reds_run():
@@ -197,3 +197,21 @@ def test_a_policy_acting_at_dequeue_runs_on_an_event_driven_link(user_file):
     scenario["topology"]["bottleneck"]["queue"]["policy"] = f"{path}:HeadDrop"
     with pytest.raises(ScenarioError, match="defines on_dequeue but declares decides_at_arrival = True"):
         aqmlab.simulate(scenario)
+
+
+def test_a_sweep_varies_a_python_policys_params_in_worker_processes(tmp_path):
+    from aqmlab.experiments.runner import run_sweep
+    from aqmlab.experiments.sweep import Sweep
+
+    base = with_python_red(dumbbell_60("5s"))
+    sweep = Sweep.from_dict(
+        {"name": "python-red", "base": base, "grid": {"topology.bottleneck.queue.params.max_p": [0.05, 0.5]}}
+    )
+    study = run_sweep(sweep, tmp_path / "study", workers=2)
+    runs = sweep.runs()
+    assert all(study.is_done(run.id) for run in runs)
+    table = study.table()
+    assert table.num_rows >= 2
+    # the same run as in this process, by id
+    local = aqmlab.simulate(runs[0].scenario, seed=runs[0].seed)
+    assert local.scenario.topology.bottleneck.queue.params == {**RED_PARAMS, "ecn": False, "max_p": 0.05}
