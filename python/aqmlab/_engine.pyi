@@ -39,7 +39,9 @@ class Simulation:
     def run_until(self, t_ns: int) -> bool:
         """Advance the simulation to min(t_ns, duration) or the work limit; releases the GIL,
         taking it back every 65536 units of work to run signal handlers (Ctrl-C raises
-        KeyboardInterrupt here, the simulation left between two events); returns `finished`."""
+        KeyboardInterrupt here, the simulation left between two events); returns `finished`.
+        A run with Python hooks (`aqmlab.extensions`) keeps the GIL, and raises
+        `aqmlab.errors.UserCodeError` (the user's traceback in its message) once a hook raised."""
     def results(self) -> dict[str, Any]:
         """Columns of the run so far.
 
@@ -70,3 +72,84 @@ class Simulation:
               packets_queued, packets_in_flight (conservation: created = delivered +
               dropped + queued + in_flight), events.
         """
+
+
+# Python hooks (`aqmlab.extensions`, crates/py/src/hooks/): what the engine passes to a queue
+# policy or window law written in Python. Valid during the call only.
+
+class QueueState:
+    """The queue at a decision of a Python queue policy."""
+
+    @property
+    def now(self) -> float:
+        """Simulated time, s."""
+    @property
+    def packets(self) -> int:
+        """Packets queued, not counting the packet decided on."""
+    @property
+    def bytes(self) -> int: ...
+    @property
+    def idle_time(self) -> float:
+        """Seconds since the queue became empty (0 when it is not empty)."""
+    @property
+    def link_rate_bps(self) -> int: ...
+    def uniform(self) -> float:
+        """Uniform in [0, 1) from the link's own random stream (a built-in policy's draw)."""
+
+class PacketView:
+    """The packet a Python queue policy decides on."""
+
+    @property
+    def flow(self) -> int: ...
+    @property
+    def size(self) -> int:
+        """Bytes on the wire."""
+    @property
+    def seq(self) -> int: ...
+    @property
+    def is_ack(self) -> bool: ...
+    @property
+    def ecn_capable(self) -> bool: ...
+    @property
+    def enqueued_at(self) -> float:
+        """When it entered the queue, s."""
+
+class AckView:
+    """An ACK of new data, as a Python window law's `on_ack` sees it (times in s)."""
+
+    @property
+    def now(self) -> float: ...
+    @property
+    def acked(self) -> int: ...
+    @property
+    def delivered(self) -> int: ...
+    @property
+    def rtt(self) -> float | None: ...
+    @property
+    def min_rtt(self) -> float: ...
+    @property
+    def srtt(self) -> float: ...
+    @property
+    def in_flight(self) -> int: ...
+    @property
+    def ece(self) -> bool: ...
+
+class CongestionView:
+    """A loss, timeout or ECN echo, as a Python window law sees it (times in s)."""
+
+    @property
+    def now(self) -> float: ...
+    @property
+    def in_flight(self) -> int: ...
+    @property
+    def srtt(self) -> float: ...
+    @property
+    def min_rtt(self) -> float: ...
+
+class RandomStream:
+    """A random stream of the engine (a Python window law's `self.rng`: the flow's own)."""
+
+    def uniform(self) -> float: ...
+
+def powi(x: float, n: int) -> float:
+    """x**n as the engine computes it (Rust's `f64::powi`)."""
