@@ -73,7 +73,6 @@ class Simulation:
               dropped + queued + in_flight), events.
         """
 
-
 # Python hooks (`aqmlab.extensions`, crates/py/src/hooks/): what the engine passes to a queue
 # policy or window law written in Python. Valid during the call only.
 
