@@ -215,3 +215,22 @@ def test_a_sweep_varies_a_python_policys_params_in_worker_processes(tmp_path):
     # the same run as in this process, by id
     local = aqmlab.simulate(runs[0].scenario, seed=runs[0].seed)
     assert local.scenario.topology.bottleneck.queue.params == {**RED_PARAMS, "ecn": False, "max_p": 0.05}
+
+
+def test_an_error_in_the_constructor_is_reported_with_the_traceback_before_the_run(user_file):
+    path = user_file(
+        "from aqmlab.extensions import QueuePolicy\n\n"
+        "class Picky(QueuePolicy):\n"
+        "    def __init__(self, q_th=0):\n"
+        "        if q_th <= 0:\n"
+        "            raise ValueError(f'q_th = {q_th}; allowed: a threshold > 0')\n"
+    )
+    scenario = dumbbell_60("1s")
+    scenario["topology"]["bottleneck"]["queue"] = {"kind": "python", "policy": f"{path}:Picky"}
+    with pytest.raises(UserCodeError) as caught:
+        aqmlab.simulate(scenario)
+    message = str(caught.value)
+    assert message.startswith(
+        f"topology.bottleneck.queue.policy: {path}:Picky (building it) raised ValueError: q_th = 0"
+    )
+    assert f'File "{path}", line 6, in __init__' in message
