@@ -8,6 +8,11 @@ that a change of load hits both alike; wall and CPU time of `aqmlab.simulate` (e
 Arrow tables), medians. Writes results.json beside this file.
 
     .venv/bin/python benchmarks/python-hooks/bench.py --runs 5
+    .venv/bin/python benchmarks/python-hooks/bench.py --runs 3 --law    # the window law instead
+
+With `--law`, the flows' window law is timed instead: the built-in `aimd` at Reno's parameters
+against docs/extending/python_aimd.py (one Python call per ACK, ~1.5 M of them), the queue the
+built-in RED; results go to results-law.json.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from aqmlab.scenario import load
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "extending"))
-from extending_scenarios import RED_REFERENCE, differences  # noqa: E402
+from extending_scenarios import AIMD_REFERENCE, RED_REFERENCE, differences  # noqa: E402
 
 
 def ns2_automatic_weight(rate_bps: float, delay_s: float, mean_packet_bytes: int = 1500) -> float:
@@ -58,6 +63,20 @@ def scenarios() -> tuple[dict, dict]:
     return built_in, python
 
 
+def law_scenarios() -> tuple[dict, dict]:
+    """dumbbell-60 with the built-in `aimd` at Reno's parameters, and with the Python AIMD."""
+    built_in, _ = scenarios()
+    tcp = built_in["topology"]["groups"][0]["tcp"]
+    tcp["cc"] = {"kind": "aimd", "a": 1.0, "n": -1.0, "b": 0.5, "m": 1.0}
+    python = copy.deepcopy(built_in)
+    python["topology"]["groups"][0]["tcp"]["cc"] = {
+        "kind": "python",
+        "law": AIMD_REFERENCE,
+        "params": {"a": 1.0, "n": -1.0, "b": 0.5, "m": 1.0},
+    }
+    return built_in, python
+
+
 def timed(scenario: dict) -> tuple[float, float, aqmlab.Results]:
     wall, cpu = time.perf_counter(), time.process_time()
     results = aqmlab.simulate(scenario)
@@ -67,8 +86,9 @@ def timed(scenario: dict) -> tuple[float, float, aqmlab.Results]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--law", action="store_true", help="time the window law instead of the queue policy")
     args = parser.parse_args()
-    built_in, python = scenarios()
+    built_in, python = law_scenarios() if args.law else scenarios()
     timed(built_in)  # warm up: imports, page cache
     samples: dict[str, dict[str, list[float]]] = {
         "built_in": {"wall": [], "cpu": []},
@@ -84,12 +104,17 @@ def main() -> None:
             print(f"run {run}: {name} wall {wall:.3f} s, cpu {cpu:.3f} s", flush=True)
         diff = differences(results["built_in"], results["python"])
         if diff:
-            raise SystemExit(f"the Python RED's run differs from the built-in's: {diff[:5]}")
+            raise SystemExit(f"the Python class's run differs from the built-in's: {diff[:5]}")
     median = {name: {k: statistics.median(v) for k, v in s.items()} for name, s in samples.items()}
     report = {
         "machine": describe(load_at_start=load_at_start, load_at_end=" ".join(f"{x:.2f}" for x in os.getloadavg())),
-        "command": f"benchmarks/python-hooks/bench.py --runs {args.runs}",
-        "scenario": "benchmarks/dumbbell-60/scenario.toml (100 s): built-in red vs docs/extending/python_red.py",
+        "command": f"benchmarks/python-hooks/bench.py --runs {args.runs}" + (" --law" if args.law else ""),
+        "scenario": "benchmarks/dumbbell-60/scenario.toml (100 s): "
+        + (
+            "built-in aimd vs docs/extending/python_aimd.py"
+            if args.law
+            else "built-in red vs docs/extending/python_red.py"
+        ),
         "identical_results": True,
         "samples": samples,
         "median": median,
@@ -99,7 +124,7 @@ def main() -> None:
             row["arrivals"] for row in results["python"].links.to_pylist() if row["role"] == "bottleneck"
         ),
     }
-    (HERE / "results.json").write_text(json.dumps(report, indent=2) + "\n")
+    (HERE / ("results-law.json" if args.law else "results.json")).write_text(json.dumps(report, indent=2) + "\n")
     print(json.dumps({k: report[k] for k in ("median", "ratio_wall", "ratio_cpu")}, indent=2))
 
 
