@@ -60,6 +60,9 @@ impl Hooks {
     /// The first failure as the exception to raise: `UserCodeError` with the user's traceback
     /// (a `KeyboardInterrupt` raised while a hook ran is passed on as it is).
     pub fn take_error(&self, py: Python<'_>) -> Option<PyErr> {
+        if !self.failed() {
+            return None;
+        }
         let failure = self.failure.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take()?;
         if failure.error.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
             return Some(failure.error);
