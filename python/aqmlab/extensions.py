@@ -28,6 +28,7 @@ import enum
 import hashlib
 import importlib
 import importlib.util
+import inspect
 import sys
 import traceback
 from pathlib import Path
@@ -186,12 +187,16 @@ def _import_file(path: str) -> Any:
 
 
 def _instantiate(cls: type, params: dict[str, Any], field: str) -> Any:
+    """`cls(**params)`; params the constructor does not take are a `ScenarioError` naming the
+    field (an exception raised inside the constructor is the user's, with its traceback)."""
     try:
-        return cls(**params)
+        inspect.signature(cls).bind(**params)
     except TypeError as error:
         raise ScenarioError(
-            f"{field.rpartition('.')[0]}.params = {params!r}: {cls.__name__}({', '.join(params)}) failed: {error}"
+            f"{field.rpartition('.')[0]}.params = {params!r}: {cls.__name__}({', '.join(params)}) does not "
+            f"fit its constructor {cls.__name__}{inspect.signature(cls)}: {error}"
         ) from error
+    return cls(**params)
 
 
 def _build_queue_policy(reference: str, params: dict[str, Any], field: str) -> QueuePolicy:
