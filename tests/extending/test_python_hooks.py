@@ -234,3 +234,20 @@ def test_an_error_in_the_constructor_is_reported_with_the_traceback_before_the_r
         f"topology.bottleneck.queue.policy: {path}:Picky (building it) raised ValueError: q_th = 0"
     )
     assert f'File "{path}", line 6, in __init__' in message
+
+
+def test_declaring_decides_at_arrival_selects_the_event_free_link_and_changes_no_result(user_file):
+    # The same Python RED on an event-driven link (transmission-complete events, `Queue::dequeue`)
+    # and on the event-free one (Lindley's recursion): the same run, fewer events.
+    path = user_file(
+        f"import sys\nsys.path.insert(0, {str(RED_REFERENCE.rpartition('/')[0])!r})\n"
+        "from python_red import PythonRed\n\n"
+        "class EventDrivenRed(PythonRed):\n"
+        "    decides_at_arrival = False\n"
+    )
+    event_free = with_python_red(dumbbell_60("10s"))
+    event_driven = copy.deepcopy(event_free)
+    event_driven["topology"]["bottleneck"]["queue"]["policy"] = f"{path}:EventDrivenRed"
+    a, b = aqmlab.simulate(event_free), aqmlab.simulate(event_driven)
+    assert differences(a, b) == []
+    assert a.counters["events"] < b.counters["events"]
