@@ -32,12 +32,9 @@ import inspect
 import sys
 import traceback
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aqmlab.errors import ScenarioError, UserCodeError
-
-if TYPE_CHECKING:
-    from aqmlab._engine import powi
 
 __all__ = [
     "ACCEPT",
@@ -128,15 +125,20 @@ class WindowLaw:
         self.on_loss(event)  # RFC 3168 Section 6.1.2: as a loss, at most once per window
 
 
-def __getattr__(name: str) -> Any:
-    # `powi` comes from the engine, imported on first use: `load_class` (used by the fluid CLI
-    # for user models) must not load the engine.
-    if name == "powi":
-        from aqmlab._engine import powi  # x**n as the engine rounds it (Rust's f64::powi), for ports
-
-        globals()["powi"] = powi
-        return powi
-    raise AttributeError(f"module 'aqmlab.extensions' has no attribute {name!r}")
+def powi(x: float, n: int) -> float:
+    """x**n rounded exactly as the engine rounds it: Rust's `f64::powi` is LLVM's `powi`, which
+    calls compiler-builtins' `__powidf2`, square and multiply from the lowest bit of |n|
+    (Python's `x ** n` calls C's `pow`, which may differ in the last bit). A port of a built-in
+    policy uses it to give the built-in's results bit for bit; tests/extending checks it
+    against the engine's own `powi`."""
+    result, power = 1.0, abs(n)
+    while True:
+        if power & 1:
+            result *= x
+        power >>= 1
+        if power == 0:
+            return 1.0 / result if n < 0 else result
+        x *= x
 
 
 _loaded_files: dict[str, Any] = {}

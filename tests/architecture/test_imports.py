@@ -112,6 +112,7 @@ LAYERS = [
             "aqmlab._fsio",
             "aqmlab.workload",
             "aqmlab._arrow",
+            "aqmlab.extensions",  # user classes by reference (issue 31): imports errors and _engine only
             "aqmlab._fsio",
         ],
     ),

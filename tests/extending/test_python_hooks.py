@@ -251,3 +251,19 @@ def test_declaring_decides_at_arrival_selects_the_event_free_link_and_changes_no
     a, b = aqmlab.simulate(event_free), aqmlab.simulate(event_driven)
     assert differences(a, b) == []
     assert a.counters["events"] < b.counters["events"]
+
+
+def test_extensions_powi_rounds_as_the_engines_powi():
+    import random
+
+    from aqmlab import _engine
+    from aqmlab.extensions import powi
+
+    draw = random.Random(31)
+    for _ in range(20000):
+        x = draw.choice([1.0 - draw.random() * 1e-3, draw.uniform(0.0, 2.0), draw.uniform(-3.0, 3.0)])
+        n = draw.choice([0, 1, 2, 3, draw.randrange(-40, 40), draw.randrange(0, 100000)])
+        assert powi(x, n) == _engine.powi(x, n) or (
+            powi(x, n) != powi(x, n) and _engine.powi(x, n) != _engine.powi(x, n)
+        )
+    assert powi(0.998, 101) != 0.998**101  # where C's pow rounds otherwise, the engine's rounding wins
