@@ -8,7 +8,7 @@ import json
 
 import aqmlab
 import pytest
-from aqmlab.errors import ScenarioError, UserCodeError
+from aqmlab.errors import ScenarioError, SimulationInterrupted, UserCodeError
 from extending_scenarios import RED_PARAMS, RED_REFERENCE, differences, dumbbell_60, with_python_aimd, with_python_red
 
 
@@ -267,3 +267,14 @@ def test_extensions_powi_rounds_as_the_engines_powi():
             powi(x, n) != powi(x, n) and _engine.powi(x, n) != _engine.powi(x, n)
         )
     assert powi(0.998, 101) != 0.998**101  # where C's pow rounds otherwise, the engine's rounding wins
+
+
+def test_ctrl_c_inside_a_hook_is_an_interrupt_not_a_user_error(user_file):
+    # Python runs its signal handlers inside the hook's code: a Ctrl-C landing there must stop
+    # the run as Ctrl-C does anywhere else (partial results), not be blamed on the user's code.
+    path = user_file(RAISES.replace("return self.ratio(queue)", "raise KeyboardInterrupt"))
+    scenario = dumbbell_60("5s")
+    scenario["topology"]["bottleneck"]["queue"] = {"kind": "python", "policy": f"{path}:Fragile", "limit": "100p"}
+    with pytest.raises(SimulationInterrupted) as caught:
+        aqmlab.simulate(scenario)
+    assert 0 < caught.value.partial.end_s < 5
