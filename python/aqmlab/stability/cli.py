@@ -393,7 +393,12 @@ def chart_command(
     points: Annotated[int, typer.Option(help="points along the boundary")] = 200,
     out: Annotated[
         Path | None,
-        typer.Option("--out", "-o", help="directory for chart.png, .parquet, .json [aqmlab-out/chart/MODEL]"),
+        typer.Option(
+            "--out",
+            "-o",
+            help="also write chart.png, .parquet, .json into this directory (--packet: the probe store "
+            "[aqmlab-out/chart/packet-SCENARIO])",
+        ),
     ] = None,
     force: ForceOpt = False,
     packet: Annotated[
@@ -467,13 +472,16 @@ def chart_command(
     yname, yr = named_range(y, "--y", need_range=False)
     if points < 2:
         _fail(f"--points = {points}; allowed: an integer >= 2")
-    out = out or _default_out("chart", model)
-    refuse_to_overwrite(out, force)
+    if out is not None:
+        refuse_to_overwrite(out, force)
     try:
         chart = hopf_chart(m, xname, xr, yname, yr, params, points=points)
     except FluidError as exc:
         _fail(str(exc))
-    tmp = _out_dir(out, force)
+    _print_chart(chart)
+    tmp = _pick_out(out, force)
+    if tmp is None:
+        return
     pq.write_table(chart.table(), tmp / "chart.parquet")
     plot_chart(chart, tmp / "chart.png")
     (tmp / "chart.json").write_text(
@@ -491,9 +499,29 @@ def chart_command(
         )
     )
     _publish(tmp, out)
+    console.print(f"written: {out}")
+
+
+def _print_chart(chart, rows: int = 11) -> None:
+    """The boundary at `rows` evenly spaced points of the chart, which side is stable, and the
+    summary line (issue 30: analysis commands print; files only with --out)."""
+    import numpy as np
+
+    table = Table(title=f"{chart.model}: Hopf boundary, {chart.y} against {chart.x}")
+    for name in (chart.x, chart.y, "period (s)"):
+        table.add_column(name, justify="right")
+    for i in np.unique(np.linspace(0, chart.xs.size - 1, min(rows, chart.xs.size)).round().astype(int)):
+        table.add_row(f"{chart.xs[i]:.6g}", f"{chart.ys[i]:.6g}", f"{chart.period[i]:.4g}")
+    console.print(table)
+    if chart.stable_below is not None:
+        side = f"below the boundary (smaller {chart.y})"
+        if not chart.stable_below:
+            side = f"above the boundary (larger {chart.y})"
+        console.print(f"stable {side}", highlight=False)
     console.print(
-        f"{m.name}: {chart.xs.size} boundary points in {chart.meta['wall_time_s']:.3g} s "
-        f"({yname} from {chart.ys[0]:.6g} to {chart.ys[-1]:.6g}); written: {out}"
+        f"{chart.model}: {chart.xs.size} boundary points in {chart.meta['wall_time_s']:.3g} s "
+        f"({chart.y} from {chart.ys[0]:.6g} to {chart.ys[-1]:.6g}); nothing written without --out",
+        highlight=False,
     )
 
 
