@@ -165,6 +165,14 @@ def stability_command(
     analysis_start: Annotated[
         float | None, typer.Option(help="--verify: the oscillation is measured after this, s [duration / 5]")
     ] = None,
+    tau: Annotated[
+        str,
+        typer.Option(
+            "--tau",
+            help="scenario: τ is the RTT's propagation delay ('propagation', seed 000's reading) or "
+            "propagation + serialisation + equilibrium queueing ('closed'); docs/fluid-mapping.md",
+        ),
+    ] = "propagation",
 ):
     """Linear stability at one point: of a fluid model (--set per-flow parameters), or of a packet
     scenario (its fluid model derived from link rate, flows, packet size, RTT, queue policy and
@@ -173,7 +181,7 @@ def stability_command(
     if _is_scenario(target):
         if set_ or opt:
             _fail("--set and --option are for fluid models; a scenario's parameters come from its file")
-        _scenario_stability(target, count, out, force, boundaries, verify, seeds, duration, analysis_start)
+        _scenario_stability(target, count, out, force, boundaries, verify, seeds, duration, analysis_start, tau)
         return
     if verify:
         _fail("--verify needs a packet scenario (a TOML file or `aqmlab examples` name); got a fluid model")
@@ -278,7 +286,9 @@ def verify_packet(scenario, seeds: list[int], duration: float | None, analysis_s
     return runs, combine([run.verdict for run in runs])
 
 
-def _scenario_stability(target, count, out, force, boundaries, verify, seeds, duration, analysis_start) -> None:
+def _scenario_stability(
+    target, count, out, force, boundaries, verify, seeds, duration, analysis_start, tau="propagation"
+) -> None:
     from rich.markup import escape
 
     from aqmlab.errors import AqmlabError
@@ -287,7 +297,7 @@ def _scenario_stability(target, count, out, force, boundaries, verify, seeds, du
 
     try:
         scenario = load_scenario(target)
-        result = of_scenario(scenario, boundaries=boundaries, count=count)
+        result = of_scenario(scenario, tau=tau, boundaries=boundaries, count=count)
     except (AqmlabError, FluidError, ValueError) as exc:
         _fail(str(exc))
     mapping = result.mapping
@@ -326,7 +336,10 @@ def _scenario_stability(target, count, out, force, boundaries, verify, seeds, du
         amplitude = predicted.get("queue_amplitude_packets", predicted.get("window_amplitude_packets"))
         if amplitude is not None:
             what = "queue" if "queue_amplitude_packets" in predicted else "window"
-            line += f"; predicted {what} amplitude here ±{amplitude:.3g} packets"
+            if result.stable and predicted.get("kind") == "subcritical":  # the cycle that bounds the basin
+                line += f"; an unstable cycle here, {what} amplitude ±{amplitude:.3g} packets: larger swings grow"
+            else:
+                line += f"; predicted {what} amplitude here ±{amplitude:.3g} packets"
             if not predicted.get("valid_near_boundary"):
                 line += " (normal form, far from the boundary: order of magnitude only)"
         console.print(line, highlight=False)
