@@ -116,3 +116,21 @@ def test_every_model_runs_in_taylor_arithmetic(name, options):
             (Y2 if a == 0 else L2[a - 1])[j] -= h
             F[a, :, j] = ((m.rhs(0.0, Y1, L1, Q) - m.rhs(0.0, Y2, L2, Q)) / (2 * h))[:, 0]
     assert np.max(np.abs(J - F)) <= 1e-7 * np.max(np.abs(F))
+
+
+# (model, param, bracket, fixed parameters, the Hopf value at 50 digits): the threshold point is
+# issue 33's referee; the RED points are benchmarks/hopf_curve/reference_k.py (mpmath, the
+# characteristic equation written out by hand, independent of aqmlab).
+HOPF_POINTS = [
+    ("ctcp-threshold", "q_th", (10, 100), {}, 38.804280354983267538),
+    ("ctcp-red", "tau", (0.01, 1.0), {"C": 100.0}, 0.08483410465411442846720593),
+    ("ctcp-red", "gamma", (1e-4, 1.0), {"C": 100.0, "tau": 0.171}, 0.03004847592857223515173625),
+    ("ctcp-red-noavg", "tau", (0.01, 2.0), {"C": 100.0}, 0.2717512862283584111698168),
+]
+
+
+@pytest.mark.parametrize("name,param,bracket,base,value", HOPF_POINTS, ids=[f"{c[0]}-{c[1]}" for c in HOPF_POINTS])
+def test_the_four_hopf_points_exact_to_1e10(name, param, bracket, base, value):
+    h = find_hopf(name, param, *bracket, base)
+    assert h.verified
+    assert h.value == pytest.approx(value, rel=1e-10)  # measured: 2.8e-15 .. 2.0e-14 on the RED points
