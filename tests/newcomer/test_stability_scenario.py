@@ -241,3 +241,21 @@ def test_beyond_a_supercritical_hopf_point_the_cycle_is_predicted():
     assert predicted["kind"] == "supercritical" and predicted["hopf_tau_s"] > result.mapping.params["tau"]
     assert 0.2 < predicted["period_s"] < 0.4  # 2π/ω at the Hopf point
     assert 0 < predicted["window_amplitude_packets"] < 2 and predicted["valid_near_boundary"]
+
+
+def test_verify_at_10_ms_agrees_with_the_stable_verdict():
+    """Issue 30 acceptance: with seed 000's reading of τ the 10 ms example is stable, and its packet
+    run (120 s, measured after 60 s, when the flows' start-up is over) is classified stable by the
+    packet charts' detector: RED's average swings 19.5 of its 50-packet band, r = 0.39 < 0.5."""
+    from aqmlab.analysis.oscillation import measure_run
+    from aqmlab.simulation import simulate
+
+    args = ["stability", "seed000-fig6-rtt10", "--no-boundaries", "--verify", "--seeds", "1", "--duration", "120"]
+    result = runner.invoke(app, [*args, "--analysis-start", "60"], terminal_width=100)
+    assert result.exit_code == 0, result.output
+    scenario = load_scenario("seed000-fig6-rtt10").with_changes(seed=1, duration="120.0s", measure_start=None)
+    direct = measure_run(simulate(scenario), 60.0)
+    assert direct.verdict == "stable" and direct.relative_swing < 0.5
+    assert f"r = {direct.relative_swing:.2f}" in result.output
+    text = " ".join(result.output.split())
+    assert "packet: stable (0 of 1 seeds oscillating) — agrees with the fluid verdict stable" in text
