@@ -15,6 +15,8 @@ Printed on 2026-11-27:
   red tau 0.08483410465411442846720593 0.099470578043776934649      (K = 8.483410465411442846720593)
   red gamma 0.03004847592857223515173625 0.9380008729046219941
   noavg tau 0.2717512862283584111698168 0.98839362780907741266
+  dlambda/dtau at the tau point (0.13770427158001562095 + 0.660026645762014751j)
+  dlambda/dgamma at the gamma point (-3.412286184340696098 + 2.9027746737910521106j)
 """
 
 import mpmath as mp
@@ -55,14 +57,42 @@ def ri(z):
     return [mp.re(z), mp.im(z)]
 
 
-t, om = mp.findroot(lambda t, o: ri(red(mp.mpf(100), t, mp.mpf("1e-4"), o)), (mp.mpf("0.0848"), mp.mpf("0.0995")))
-print("red tau", mp.nstr(t, 25), mp.nstr(om, 20))
-g, om = mp.findroot(
+t_red, om_red = mp.findroot(
+    lambda t, o: ri(red(mp.mpf(100), t, mp.mpf("1e-4"), o)), (mp.mpf("0.0848"), mp.mpf("0.0995"))
+)
+print("red tau", mp.nstr(t_red, 25), mp.nstr(om_red, 20))
+g_red, om_gamma = mp.findroot(
     lambda g, o: ri(red(mp.mpf(100), mp.mpf("0.171"), g, o)),
     (mp.mpf("0.030048475928572318"), mp.mpf("0.9380008729046221")),
 )
-print("red gamma", mp.nstr(g, 25), mp.nstr(om, 20))
+print("red gamma", mp.nstr(g_red, 25), mp.nstr(om_gamma, 20))
 t, om = mp.findroot(
     lambda t, o: ri(noavg(mp.mpf(100), t, o)), (mp.mpf("0.2717512862283638"), mp.mpf("0.9883936278090756"))
 )
 print("noavg tau", mp.nstr(t, 25), mp.nstr(om, 20))
+
+
+# Transversality dλ/dp at those Hopf points (implicit differentiation of det Δ(λ; p) = 0:
+# dλ/dp = −(∂det/∂p)/(∂det/∂λ), the p-derivative through the equilibrium, the Jacobians and the
+# delay), by mpmath's numerical differentiation at 50 digits: the referee of aqmlab's
+# step-controlled parameter derivative (tests/stability/test_exact.py).
+def red_at(C, tau, gamma, lam):
+    w, p, inc, inc1, g, g1, kt = parts(C, tau)
+    a0 = mp.matrix(
+        [[kt * (inc1 - g1 * p) * w, 0, 0], [kt * (1 - p), 0, -kt * rho * w], [0, kappa * gamma * C, -kappa * gamma * C]]
+    )
+    a1 = mp.matrix([[kt * (inc - g * p), 0, -kt * g * rho * w], [0, 0, 0], [0, 0, 0]])
+    return mp.det(lam * mp.eye(3) - a0 - a1 * mp.exp(-lam * tau))
+
+
+C100, tau_c, gamma_c = mp.mpf(100), t_red, g_red
+lam_c = 1j * om_red
+dlam_tau = -mp.diff(lambda s: red_at(C100, s, mp.mpf("1e-4"), lam_c), tau_c) / mp.diff(
+    lambda z: red_at(C100, tau_c, mp.mpf("1e-4"), z), lam_c
+)
+print("dlambda/dtau at the tau point", mp.nstr(dlam_tau, 20))
+lam_g = 1j * om_gamma
+dlam_gamma = -mp.diff(lambda s: red_at(C100, mp.mpf("0.171"), s, lam_g), gamma_c) / mp.diff(
+    lambda z: red_at(C100, mp.mpf("0.171"), gamma_c, z), lam_g
+)
+print("dlambda/dgamma at the gamma point", mp.nstr(dlam_gamma, 20))
