@@ -1,6 +1,6 @@
-"""Analysis commands do not block exploration (issue 30 item 2): `stability`, `fluid` and
-`bifurcation` print their analysis and write nothing unless `--out` is given, so trying one
-value after another is never refused because an earlier folder exists."""
+"""Analysis commands do not block exploration (issue 30 item 2): `stability`, `fluid`,
+`bifurcation` and `chart` print their analysis and write nothing unless `--out` is given, so
+trying one value after another is never refused because an earlier folder exists."""
 
 from __future__ import annotations
 
@@ -25,6 +25,10 @@ COMMANDS = {
         ["bifurcation", "ctcp-threshold", "--param", "q_th=30..50", "--points", "3", "--t-end", "30"],
         ["bifurcation", "ctcp-threshold", "--param", "q_th=30..50", "--points", "3", "--t-end", "30"],
     ],
+    "chart": [
+        ["chart", "ecn", "--x", "tau=0.05..0.3", "--y", "kappa=0.1..100", "--points", "10"],
+        ["chart", "ecn", "--x", "tau=0.05..0.3", "--y", "kappa=0.1..100", "--points", "10"],
+    ],
 }
 
 
@@ -48,6 +52,18 @@ def test_one_value_after_another_prints_and_writes_nothing(command, tmp_path):
         assert all("point 0: w mean" in text for text in outputs) and "nothing written" in outputs[0]
     if command == "bifurcation":
         assert "Hopf:" in outputs[0]
+    if command == "chart":
+        assert "stable below the boundary (smaller kappa)" in outputs[0]
+        assert "nothing written without --out" in " ".join(outputs[0].split())
+        rows = [
+            [float(cell) for cell in line.strip("│ ").split("│")]
+            for line in outputs[0].splitlines()
+            if line.startswith("│")
+        ]
+        # 10 points printed (fewer than 11), tau from 0.05 to 0.3; the ECN model's crossing has
+        # Hopf point of period 4τ (seed 004 eq. 14: u̇ = −κ(p + x p′) u(t − τ), ω = π/(2τ)).
+        assert [row[0] for row in rows] == pytest.approx([0.05 + 0.25 * i / 9 for i in range(10)], rel=1e-5)
+        assert all(row[2] == pytest.approx(4 * row[0], rel=1e-3) for row in rows)
 
 
 def test_with_out_the_files_are_written(tmp_path):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 from aqmlab.analysis.fluid_mapping import NoFluidModel, map_scenario, physical_of
 from aqmlab.cli import app
@@ -51,9 +52,12 @@ def test_the_fig6_mapping_matches_hand_computed_values():
     # ns-2 q_weight = -1: rtt = max(3 (2 ms + 1/C), 0.1 s) = 0.1 s, w_q = 1 - exp(-1/(10 · 0.1 · C)),
     # K = -C ln(1 - w_q) = 1/s exactly, γ = K / C̃ = 60/8333.3 = 0.0072.
     assert p["gamma"] == pytest.approx(0.0072, rel=1e-9)
-    # τ = 200 ms + 12 000 b at 2 Mb/s (6 ms) + at 100 Mb/s (0.12 ms) + N q*/C at the equilibrium.
-    queueing = 60 * result.equilibrium["q"] / (1e8 / 12000)
-    assert p["tau"] == pytest.approx(0.2 + 0.006 + 0.00012 + queueing, rel=1e-6)
+    # seed 000's reading (remark (iii) below eq. 9): τ is the propagation round trip, 200 ms.
+    assert p["tau"] == 0.2 and result.tau_reading == "propagation"
+    # the other reading: τ = 200 ms + 12 000 b at 2 Mb/s (6 ms) + at 100 Mb/s (0.12 ms) + N q*/C.
+    closed = of_scenario(ROOT / "examples" / "seed000-fig6-rtt200.toml", tau="closed", boundaries=False)
+    queueing = 60 * closed.equilibrium["q"] / (1e8 / 12000)
+    assert closed.mapping.params["tau"] == pytest.approx(0.2 + 0.006 + 0.00012 + queueing, rel=1e-6)
     assert 0 < queueing < 0.02
     # the engine's Compound TCP is Reno below low_window = 41: w* ≈ 30 picks the Reno law
     assert result.mapping.options == {"tcp": "reno"} and result.equilibrium["w"] < 41
@@ -82,14 +86,63 @@ def test_the_threshold_policy_keeps_q_th_a_whole_queue_count():
     assert mapping.params["C"] == pytest.approx(8333.333333 / 60)
 
 
-def test_fig6_verdicts_and_boundaries():
-    long = of_scenario("seed000-fig6-rtt200", boundaries=False)
-    assert long.verdict == "unstable" and long.margin < 0
+def reno_red_equilibrium(per_flow_capacity, tau, b_min, b_max, p_max):
+    """By hand: Reno (i = 1/w, d = w/2) in seed 000 eq. (10), i(w) C̃τ = d(w)(w − C̃τ), is the cubic
+    w³ − a w² − 2a = 0 with a = C̃τ; p* = 1 − a/w*, r* = q* = b + p*/ρ (eq. 7), ρ = p̄/(b̄ − b)."""
+    a = per_flow_capacity * tau
+    w = max(root.real for root in np.roots([1.0, -a, 0.0, -2.0 * a]) if abs(root.imag) < 1e-12)
+    p = 1.0 - a / w
+    return w, b_min + p / (p_max / (b_max - b_min))
+
+
+def test_fig6_verdicts_follow_seed_000s_reading_of_tau():
+    c, b_min, b_max = 1e8 / 12000 / 60, 50 / 60, 100 / 60
     short = of_scenario("seed000-fig6-rtt10", boundaries=False)
-    # Mapped with the scenario's own numbers the model is unstable at 10 ms too (docs/fluid-mapping.md):
-    # its Hopf point in τ is 10.4 ms, below the 28 ms of propagation + serialisation + queueing.
-    assert short.verdict == "unstable"
-    assert short.mapping.params["tau"] == pytest.approx(0.028, abs=0.002)
+    long = of_scenario("seed000-fig6-rtt200", boundaries=False)
+    assert short.mapping.params["tau"] == 0.01 and long.mapping.params["tau"] == 0.2
+    for result, tau in ((short, 0.01), (long, 0.2)):
+        w, q = reno_red_equilibrium(c, tau, b_min, b_max, 0.1)
+        assert result.equilibrium["w"] == pytest.approx(w, rel=1e-9)
+        assert (
+            result.equilibrium["q"] == pytest.approx(q, rel=1e-9) and result.equilibrium["r"] == result.equilibrium["q"]
+        )
+    assert short.equilibrium["w"] == pytest.approx(2.04992, rel=1e-5)  # p* = 0.3225, N r* = 211 packets
+    assert short.verdict == "stable" and long.verdict == "unstable"
+    # the Hopf point in τ of the mapped model (Reno law) is 10.39 ms: RTT 10 ms lies below it by 4 %,
+    # and its margin is small (0.028/s, the growth rate of the slowest mode).
+    assert short.hopf_tau == pytest.approx(0.010389, rel=1e-4) and long.hopf_tau == short.hopf_tau
+    assert 0.02 < short.margin < 0.04 and long.margin < -4
+    # the equilibrium lies above max_th (the affine law (7) extended), and the output says so
+    assert any("above max_th = 100" in note for note in short.mapping.notes)
+    # the other reading: τ = 10 ms + 6.12 ms serialisation + 11.8 ms queueing = 28 ms → unstable
+    closed = of_scenario("seed000-fig6-rtt10", tau="closed", boundaries=False)
+    assert closed.verdict == "unstable" and closed.mapping.params["tau"] == pytest.approx(0.02797, abs=1e-4)
+    with pytest.raises(ValueError, match="tau = 'queueing'; allowed: 'propagation'"):
+        of_scenario("seed000-fig6-rtt10", tau="queueing", boundaries=False)
+
+
+def test_the_cli_says_stable_at_10_ms_and_unstable_at_200_ms_with_the_mapping():
+    for name, verdict in (("seed000-fig6-rtt10", "verdict: stable"), ("seed000-fig6-rtt200", "verdict: unstable")):
+        result = runner.invoke(
+            app,
+            ["stability", str(ROOT / "examples" / f"{name}.toml"), "--no-boundaries"],
+            terminal_width=80,
+            env={"COLUMNS": "80"},
+        )
+        assert result.exit_code == 0, result.output
+        text = " ".join(result.output.split())
+        assert "unstable cycle" in text if verdict == "verdict: stable" else True
+        assert verdict in text and "C̃ = C/N" in text and "two-way" in text and "neglected)" in text, text
+    closed = runner.invoke(
+        app,
+        ["stability", str(ROOT / "examples" / "seed000-fig6-rtt10.toml"), "--no-boundaries", "--tau", "closed"],
+        terminal_width=80,
+        env={"COLUMNS": "80"},
+    )
+    assert closed.exit_code == 0 and "verdict: unstable" in closed.output and "neglected" not in closed.output
+
+
+def test_threshold_boundaries():
     threshold = of_scenario("seed000-fig15-threshold-rtt200")
     assert threshold.verdict == "stable"
     by_knob = {b.knob: b for b in threshold.boundaries}
@@ -188,3 +241,21 @@ def test_beyond_a_supercritical_hopf_point_the_cycle_is_predicted():
     assert predicted["kind"] == "supercritical" and predicted["hopf_tau_s"] > result.mapping.params["tau"]
     assert 0.2 < predicted["period_s"] < 0.4  # 2π/ω at the Hopf point
     assert 0 < predicted["window_amplitude_packets"] < 2 and predicted["valid_near_boundary"]
+
+
+def test_verify_at_10_ms_agrees_with_the_stable_verdict():
+    """Issue 30 acceptance: with seed 000's reading of τ the 10 ms example is stable, and its packet
+    run (120 s, measured after 60 s, when the flows' start-up is over) is classified stable by the
+    packet charts' detector: RED's average swings 19.5 of its 50-packet band, r = 0.39 < 0.5."""
+    from aqmlab.analysis.oscillation import measure_run
+    from aqmlab.simulation import simulate
+
+    args = ["stability", "seed000-fig6-rtt10", "--no-boundaries", "--verify", "--seeds", "1", "--duration", "120"]
+    result = runner.invoke(app, [*args, "--analysis-start", "60"], terminal_width=100)
+    assert result.exit_code == 0, result.output
+    scenario = load_scenario("seed000-fig6-rtt10").with_changes(seed=1, duration="120.0s", measure_start=None)
+    direct = measure_run(simulate(scenario), 60.0)
+    assert direct.verdict == "stable" and direct.relative_swing < 0.5
+    assert f"r = {direct.relative_swing:.2f}" in result.output
+    text = " ".join(result.output.split())
+    assert "packet: stable (0 of 1 seeds oscillating) — agrees with the fluid verdict stable" in text

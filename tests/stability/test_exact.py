@@ -116,3 +116,38 @@ def test_every_model_runs_in_taylor_arithmetic(name, options):
             (Y2 if a == 0 else L2[a - 1])[j] -= h
             F[a, :, j] = ((m.rhs(0.0, Y1, L1, Q) - m.rhs(0.0, Y2, L2, Q)) / (2 * h))[:, 0]
     assert np.max(np.abs(J - F)) <= 1e-7 * np.max(np.abs(F))
+
+
+# (model, param, bracket, fixed parameters, the Hopf value at 50 digits): the threshold point is
+# issue 33's referee; the RED points are benchmarks/hopf_curve/reference_k.py (mpmath, the
+# characteristic equation written out by hand, independent of aqmlab).
+HOPF_POINTS = [
+    ("ctcp-threshold", "q_th", (10, 100), {}, 38.804280354983267538),
+    ("ctcp-red", "tau", (0.01, 1.0), {"C": 100.0}, 0.08483410465411442846720593),
+    ("ctcp-red", "gamma", (1e-4, 1.0), {"C": 100.0, "tau": 0.171}, 0.03004847592857223515173625),
+    ("ctcp-red-noavg", "tau", (0.01, 2.0), {"C": 100.0}, 0.2717512862283584111698168),
+]
+
+
+@pytest.mark.parametrize("name,param,bracket,base,value", HOPF_POINTS, ids=[f"{c[0]}-{c[1]}" for c in HOPF_POINTS])
+def test_the_four_hopf_points_exact_to_1e10(name, param, bracket, base, value):
+    h = find_hopf(name, param, *bracket, base)
+    assert h.verified
+    assert h.value == pytest.approx(value, rel=1e-10)  # measured: 2.8e-15 .. 2.0e-14 on the RED points
+
+
+@pytest.mark.parametrize(
+    "param,base,exact",
+    [
+        ("tau", {"C": 100.0}, 0.13770427158001562095 + 0.660026645762014751j),
+        ("gamma", {"C": 100.0, "tau": 0.171}, -3.412286184340696098 + 2.9027746737910521106j),
+    ],
+)
+def test_transversality_parameter_derivative_against_the_referee(param, base, exact):
+    """The parameter derivative ∂Δ/∂p in transversality() is step-controlled (4-point central
+    difference, h = 1e-4|p|, through the equilibrium, the exact Jacobians and the delay); issue 33
+    asks that such steps be verified against exact values: dλ/dp at ctcp-red's τ and γ Hopf points
+    from benchmarks/hopf_curve/reference_k.py (50 digits). Measured: 6e-12 (τ), 2e-13 (γ)."""
+    h = find_hopf("ctcp-red", param, *((0.01, 1.0) if param == "tau" else (1e-4, 1.0)), base)
+    dlam = transversality("ctcp-red", h.params, param, h.omega)
+    assert abs(dlam - exact) <= 1e-10 * abs(exact)

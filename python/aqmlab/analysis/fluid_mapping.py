@@ -14,8 +14,10 @@ queue Q therefore maps to
   Misra, Gong and Towsley, seed 000 ref. [32]); eq. (5) writes K = γ C̃, so γ = K / C̃. The
   ns-2 default q_weight = −1 sets w_q from the link (`red_weight`, as the engine's
   `queue/red.rs::automatic_q_weight`);
-* τ: the flows' mean round-trip time (eq. 1 "τ can be regarded as the average round-trip
-  time"), which the caller measures (propagation + serialisation + queueing).
+* τ: the round trip. Seed 000 reads it as the propagation delay (remark (iii) below eq. (9),
+  the queueing delay neglected), as `aqmlab.stability.of_scenario` does by default; its
+  ``tau="closed"`` reading adds serialisation and the equilibrium queue's delay (eq. 1, "the
+  average round-trip time").
 
 Not mapped, and so differences between the two models (measured in
 benchmarks/fluid-vs-packet/README.md): RED's drop spacing by `count` and `wait` (the fluid model
@@ -102,7 +104,7 @@ PER_FLOW = {
     "buffer": "PER FLOW: the buffer B (packets) divided by N",
     "gamma": "γ = K/C̃ with K = −C ln(1 − w_q) per second, C the whole link in packets/s (ns-2 q_weight −1 at "
     "100 Mb/s, 60 flows: 0.0072)",
-    "tau": "the flows' round-trip time: propagation + serialisation + queueing",
+    "tau": "the flows' round-trip time; seed 000 takes the two-way propagation delay (queueing neglected)",
     "q_th": "packets of the WHOLE queue (not per flow: the exponent of the M/M/1 law)",
 }
 #: The models these descriptions apply to.
@@ -177,18 +179,25 @@ class FluidMapping:
         """Q*/C = N q*/C: the bottleneck queue's delay at a scaled equilibrium queue q* (eq. 4)."""
         return self.physical.flows * scaled_queue / self.physical.capacity
 
-    def with_tau(self, tau_s: float, queueing_s: float) -> FluidMapping:
-        """The mapping with τ set: the fixed delay plus the equilibrium queueing delay (eq. 1:
-        "τ can be regarded as the average round-trip time", propagation and queueing)."""
-        row = MappingRow(
-            "tau",
-            tau_s,
-            "s",
-            f"RTT {self.physical.rtt_s * 1e3:.4g} ms propagation"
-            f" + {1e3 * (self.physical.fixed_delay_s - self.physical.rtt_s):.3g} ms serialisation"
-            f" + {queueing_s * 1e3:.3g} ms queueing at equilibrium",
-            "eq. (1)",
-        )
+    def with_tau(self, tau_s: float, queueing_s: float | None) -> FluidMapping:
+        """The mapping with τ set. `queueing_s` None: τ is the propagation round trip (seed 000
+        remark (iii) below eq. (9): "the round-trip time can then be approximated by the
+        propagation delay alone"); otherwise the fixed delay plus the equilibrium queueing delay
+        (eq. 1: "τ can be regarded as the average round-trip time")."""
+        if queueing_s is None:
+            physical = (
+                f"RTT {self.physical.rtt_s * 1e3:.4g} ms two-way propagation (queueing and"
+                f" serialisation, {1e3 * (self.physical.fixed_delay_s - self.physical.rtt_s):.3g} ms, neglected)"
+            )
+            source = "eq. (1), remark (iii)"
+        else:
+            physical = (
+                f"RTT {self.physical.rtt_s * 1e3:.4g} ms propagation"
+                f" + {1e3 * (self.physical.fixed_delay_s - self.physical.rtt_s):.3g} ms serialisation"
+                f" + {queueing_s * 1e3:.3g} ms queueing at equilibrium"
+            )
+            source = "eq. (1)"
+        row = MappingRow("tau", tau_s, "s", physical, source)
         rows = [r for r in self.rows if r.symbol != "tau"]
         return FluidMapping(
             self.physical, self.model, dict(self.options), {**self.params, "tau": tau_s}, [row, *rows], list(self.notes)

@@ -191,6 +191,14 @@ def stability_command(
     analysis_start: Annotated[
         float | None, typer.Option(help="--verify: the oscillation is measured after this, s [duration / 5]")
     ] = None,
+    tau: Annotated[
+        str,
+        typer.Option(
+            "--tau",
+            help="scenario: τ is the RTT's propagation delay ('propagation', seed 000's reading) or "
+            "propagation + serialisation + equilibrium queueing ('closed'); docs/fluid-mapping.md",
+        ),
+    ] = "propagation",
 ):
     """Linear stability at one point: of a fluid model (--set per-flow parameters), or of a packet
     scenario (its fluid model derived from link rate, flows, packet size, RTT, queue policy and
@@ -200,7 +208,7 @@ def stability_command(
     if _is_scenario(target):
         if set_ or opt:
             _fail("--set and --option are for fluid models; a scenario's parameters come from its file")
-        _scenario_stability(target, count, out, force, boundaries, verify, seeds, duration, analysis_start)
+        _scenario_stability(target, count, out, force, boundaries, verify, seeds, duration, analysis_start, tau)
         return
     if verify:
         _fail("--verify needs a packet scenario (a TOML file or `aqmlab examples` name); got a fluid model")
@@ -304,7 +312,9 @@ def verify_packet(scenario, seeds: list[int], duration: float | None, analysis_s
     return runs, combine([run.verdict for run in runs])
 
 
-def _scenario_stability(target, count, out, force, boundaries, verify, seeds, duration, analysis_start) -> None:
+def _scenario_stability(
+    target, count, out, force, boundaries, verify, seeds, duration, analysis_start, tau="propagation"
+) -> None:
     from rich.markup import escape
 
     from aqmlab.errors import AqmlabError
@@ -313,7 +323,7 @@ def _scenario_stability(target, count, out, force, boundaries, verify, seeds, du
 
     try:
         scenario = load_scenario(target)
-        result = of_scenario(scenario, boundaries=boundaries, count=count)
+        result = of_scenario(scenario, tau=tau, boundaries=boundaries, count=count)
     except (AqmlabError, FluidError, ValueError) as exc:
         _fail(str(exc))
     mapping = result.mapping
@@ -352,7 +362,10 @@ def _scenario_stability(target, count, out, force, boundaries, verify, seeds, du
         amplitude = predicted.get("queue_amplitude_packets", predicted.get("window_amplitude_packets"))
         if amplitude is not None:
             what = "queue" if "queue_amplitude_packets" in predicted else "window"
-            line += f"; predicted {what} amplitude here ±{amplitude:.3g} packets"
+            if result.stable and predicted.get("kind") == "subcritical":  # the cycle that bounds the basin
+                line += f"; an unstable cycle here, {what} amplitude ±{amplitude:.3g} packets: larger swings grow"
+            else:
+                line += f"; predicted {what} amplitude here ±{amplitude:.3g} packets"
             if not predicted.get("valid_near_boundary"):
                 line += " (normal form, far from the boundary: order of magnitude only)"
         console.print(line, highlight=False)
@@ -419,7 +432,12 @@ def chart_command(
     points: Annotated[int, typer.Option(help="points along the boundary")] = 200,
     out: Annotated[
         Path | None,
-        typer.Option("--out", "-o", help="directory for chart.png, .parquet, .json [aqmlab-out/chart/MODEL]"),
+        typer.Option(
+            "--out",
+            "-o",
+            help="also write chart.png, .parquet, .json into this directory (--packet: the probe store "
+            "[aqmlab-out/chart/packet-SCENARIO])",
+        ),
     ] = None,
     force: ForceOpt = False,
     packet: Annotated[
@@ -493,13 +511,16 @@ def chart_command(
     yname, yr = named_range(y, "--y", need_range=False)
     if points < 2:
         _fail(f"--points = {points}; allowed: an integer >= 2")
-    out = out or _default_out("chart", model)
-    refuse_to_overwrite(out, force)
+    if out is not None:
+        refuse_to_overwrite(out, force)
     try:
         chart = hopf_chart(m, xname, xr, yname, yr, params, points=points)
     except FluidError as exc:
         _fail(str(exc))
-    tmp = _out_dir(out, force)
+    _print_chart(chart)
+    tmp = _pick_out(out, force)
+    if tmp is None:
+        return
     pq.write_table(chart.table(), tmp / "chart.parquet")
     plot_chart(chart, tmp / "chart.png")
     (tmp / "chart.json").write_text(
@@ -517,9 +538,29 @@ def chart_command(
         )
     )
     _publish(tmp, out)
+    console.print(f"written: {out}")
+
+
+def _print_chart(chart, rows: int = 11) -> None:
+    """The boundary at `rows` evenly spaced points of the chart, which side is stable, and the
+    summary line (issue 30: analysis commands print; files only with --out)."""
+    import numpy as np
+
+    table = Table(title=f"{chart.model}: Hopf boundary, {chart.y} against {chart.x}")
+    for name in (chart.x, chart.y, "period (s)"):
+        table.add_column(name, justify="right")
+    for i in np.unique(np.linspace(0, chart.xs.size - 1, min(rows, chart.xs.size)).round().astype(int)):
+        table.add_row(f"{chart.xs[i]:.6g}", f"{chart.ys[i]:.6g}", f"{chart.period[i]:.4g}")
+    console.print(table)
+    if chart.stable_below is not None:
+        side = f"below the boundary (smaller {chart.y})"
+        if not chart.stable_below:
+            side = f"above the boundary (larger {chart.y})"
+        console.print(f"stable {side}", highlight=False)
     console.print(
-        f"{m.name}: {chart.xs.size} boundary points in {chart.meta['wall_time_s']:.3g} s "
-        f"({yname} from {chart.ys[0]:.6g} to {chart.ys[-1]:.6g}); written: {out}"
+        f"{chart.model}: {chart.xs.size} boundary points in {chart.meta['wall_time_s']:.3g} s "
+        f"({chart.y} from {chart.ys[0]:.6g} to {chart.ys[-1]:.6g}); nothing written without --out",
+        highlight=False,
     )
 
 

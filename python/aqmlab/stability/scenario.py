@@ -2,17 +2,25 @@
 
 :func:`of_scenario` maps a dumbbell scenario to its fluid model
 (`aqmlab.analysis.fluid_mapping`: C̃ = C/N, thresholds on q = Q/N, γ from RED's weight),
-closes the loop on τ (the round-trip time is propagation + serialisation + the equilibrium
-queue's delay, and the equilibrium queue depends on τ: a fixed point), and reads the
-linearisation: verdict and margin (rightmost characteristic root), and for each physical knob
-(RTT, flows, link rate, RED's min_th, max_th, max_p and weight w_q, the threshold q_th) the nearest
-value at which the verdict changes (the Hopf boundary along that knob, each point re-mapped and its τ
-re-closed). Beyond the RTT boundary the normal form (`aqmlab.stability.hopf.lyapunov`) predicts
-the limit cycle's period and the queue's amplitude.
+sets τ by one of two readings (`TAU_READINGS`), and reads the linearisation: verdict and
+margin (rightmost characteristic root), and for each physical knob (RTT, flows, link rate, RED's
+min_th, max_th, max_p and weight w_q, the threshold q_th) the nearest value at which the verdict
+changes (the Hopf boundary along that knob, each point re-mapped and its τ read again).
+Beyond the RTT boundary the normal form (`aqmlab.stability.hopf.lyapunov`) predicts the limit
+cycle's period and the queue's amplitude.
 
 The engine's Compound TCP grows its delay window only while the window is at least its
 `low_window` (41 packets by default) and is Reno below it; when the equilibrium window of the
 Compound law is below `low_window`, the Reno law is used and the mapping says so.
+
+τ. Seed 000 takes τ as the propagation round trip: remark (iii) below eq. (9), "one may assume
+that the propagation delay is much larger than the queueing delay, and the round-trip time can
+then be approximated by the propagation delay alone", and its Fig. 6 runs are set by their
+designed RTT (10 and 200 ms). That is the default reading, ``tau="propagation"``. The other
+reading, ``tau="closed"``, is the flows' mean round trip: propagation + one packet's
+serialisation (access link and bottleneck) + the equilibrium queue's delay N q*/C, which
+depends on τ through q* (a fixed point, `closed_loop`). docs/fluid-mapping.md compares the two
+on seed 000's Fig. 6 with packet runs.
 """
 
 from __future__ import annotations
@@ -27,7 +35,13 @@ from aqmlab.analysis.fluid_mapping import FluidMapping, Physical, fluid_mapping,
 from aqmlab.stability.linearise import StabilityError, linearise, resolve_model
 from aqmlab.stability.roots import Roots, characteristic_roots
 
-__all__ = ["Boundary", "ScenarioStability", "of_scenario", "closed_loop"]
+__all__ = ["TAU_READINGS", "Boundary", "ScenarioStability", "of_scenario", "closed_loop", "with_tau_reading"]
+
+#: How τ is read from a scenario (docs/fluid-mapping.md).
+TAU_READINGS = {
+    "propagation": "the two-way propagation delay (seed 000 remark (iii) below eq. (9): queueing neglected)",
+    "closed": "propagation + serialisation + the equilibrium queue's delay (a fixed point in τ)",
+}
 
 #: Knobs along which the boundary is looked for: name → (label, unit shown, scale to the unit,
 #: attribute of Physical, policies it applies to).
@@ -73,12 +87,13 @@ class ScenarioStability:
     """The answer of :func:`of_scenario`."""
 
     name: str
-    mapping: FluidMapping  # τ set (the fixed point)
+    mapping: FluidMapping  # τ set (by `tau_reading`)
     equilibrium: dict[str, float]  # the fluid model's states (per flow)
     roots: Roots
     boundaries: list[Boundary] = field(default_factory=list)
     hopf_tau: float | None = None  # τ at the RTT boundary (the fluid model's own parameter)
     predicted: dict | None = None  # beyond the RTT boundary: period_s, queue_amplitude_packets, kind
+    tau_reading: str = "propagation"  # how τ was read (TAU_READINGS)
 
     @property
     def verdict(self) -> str:
@@ -105,6 +120,7 @@ class ScenarioStability:
             "params": self.mapping.params,
             "mapping": [row.__dict__ for row in self.mapping.rows],
             "notes": self.mapping.notes,
+            "tau_reading": self.tau_reading,
             "equilibrium": self.equilibrium,
             "verdict": self.verdict,
             "margin": self.margin,
@@ -144,13 +160,32 @@ def closed_loop(mapping: FluidMapping, *, iterations: int = 60) -> tuple[FluidMa
     return mapping.with_tau(tau, queueing), states
 
 
-def _choose_law(physical: Physical) -> tuple[FluidMapping, str | None]:
+def check_tau_reading(reading: str) -> str:
+    if reading not in TAU_READINGS:
+        raise StabilityError(
+            f"tau = {reading!r}; allowed: " + ", ".join(f"{k!r} ({v})" for k, v in TAU_READINGS.items())
+        )
+    return reading
+
+
+def with_tau_reading(mapping: FluidMapping, reading: str = "propagation") -> tuple[FluidMapping, np.ndarray]:
+    """The mapping with τ set by `reading` (`TAU_READINGS`) and the model's equilibrium there."""
+    if check_tau_reading(reading) == "closed":
+        return closed_loop(mapping)
+    model = resolve_model(mapping.model, mapping.options)
+    tau = mapping.physical.rtt_s  # seed 000 remark (iii) below eq. (9): τ ≈ the propagation delay
+    P, _ = model.resolve({**mapping.params, "tau": tau})
+    states = model.equilibrium(model.prepare(P), 1)[:, 0]
+    return mapping.with_tau(tau, None), states
+
+
+def _choose_law(physical: Physical, reading: str = "propagation") -> tuple[FluidMapping, str | None]:
     """The engine's Compound TCP is Reno below `low_window`: the Compound law is kept only when
     its equilibrium window reaches it."""
     mapping = fluid_mapping(physical)
     if physical.cc != "compound":
         return mapping, None
-    closed, states = closed_loop(mapping)
+    _, states = with_tau_reading(mapping, reading)
     if states[0] >= physical.low_window:
         return mapping, None
     note = (
@@ -160,11 +195,11 @@ def _choose_law(physical: Physical) -> tuple[FluidMapping, str | None]:
     return fluid_mapping(physical, tcp="reno"), note
 
 
-def _evaluate(physical: Physical) -> tuple[float, complex]:
-    """Spectral abscissa and rightmost root of `physical` (mapped, τ closed)."""
-    mapping, _ = _choose_law(physical)
-    closed, states = closed_loop(mapping)
-    lin = linearise(closed.model, closed.params, options=closed.options)
+def _evaluate(physical: Physical, reading: str = "propagation") -> tuple[float, complex]:
+    """Spectral abscissa and rightmost root of `physical` (mapped, τ read by `reading`)."""
+    mapping, _ = _choose_law(physical, reading)
+    mapped, _ = with_tau_reading(mapping, reading)
+    lin = linearise(mapped.model, mapped.params, options=mapped.options)
     roots = characteristic_roots(lin, count=1)
     return roots.abscissa, roots.rightmost
 
@@ -203,14 +238,15 @@ def _current(physical: Physical, knob: str) -> float:
     return float(getattr(physical, KNOBS[knob][3]))
 
 
-def boundary_along(physical: Physical, knob: str, *, bisections: int = 8) -> Boundary:
-    """The value of `knob` nearest to the scenario's at which the verdict changes."""
+def boundary_along(physical: Physical, knob: str, *, bisections: int = 8, tau: str = "propagation") -> Boundary:
+    """The value of `knob` nearest to the scenario's at which the verdict changes (τ read by
+    `tau`, `TAU_READINGS`)."""
     now = _current(physical, knob)
     values = _grid(knob, physical)
     signs = []
     for value in values:
         try:
-            signs.append(np.sign(_evaluate(_with(physical, knob, value))[0]))
+            signs.append(np.sign(_evaluate(_with(physical, knob, value), tau)[0]))
         except (StabilityError, ValueError):
             signs.append(np.nan)  # no equilibrium there (e.g. the buffer below q*)
     signs = np.array(signs)
@@ -232,7 +268,7 @@ def boundary_along(physical: Physical, knob: str, *, bisections: int = 8) -> Bou
             if mid in (lo, hi):
                 mid = lo + 1
         try:
-            a, _ = _evaluate(_with(physical, knob, mid))
+            a, _ = _evaluate(_with(physical, knob, mid), tau)
         except (StabilityError, ValueError):
             break
         if np.sign(a) == sign_lo:
@@ -243,7 +279,7 @@ def boundary_along(physical: Physical, knob: str, *, bisections: int = 8) -> Bou
         value = hi if now <= lo else lo
     else:
         value = math.sqrt(lo * hi)
-    _, root = _evaluate(_with(physical, knob, value))
+    _, root = _evaluate(_with(physical, knob, value), tau)
     period = 2 * math.pi / abs(root.imag) if abs(root.imag) > 1e-9 else None
     return Boundary(knob, now, value, searched, period)
 
@@ -281,32 +317,58 @@ def _beyond(result: ScenarioStability) -> None:
     result.predicted = info
 
 
-def of_scenario(scenario, *, boundaries: bool = True, count: int = 4) -> ScenarioStability:
+def _outside_the_affine_law(mapping: FluidMapping, equilibrium: dict[str, float]) -> list[str]:
+    """Seed 000 analyses RED in b < r < b̄ (the affine law (7), "we assume that the system operates
+    in the region b < r(t) < b̄"); an equilibrium outside it is said, in whole-queue packets."""
+    if mapping.model not in ("ctcp-red", "ctcp-red-noavg"):
+        return []
+    physical = mapping.physical
+    average = equilibrium.get("r", equilibrium.get("q"))
+    whole = average * physical.flows
+    if whole > physical.max_th:
+        return [
+            f"the equilibrium average queue N r* = {whole:.4g} packets is above max_th = {physical.max_th:g}: "
+            "seed 000's affine law (7) holds between the thresholds only; there the packet RED drops every "
+            "arrival (no gentle mode), so the packet queue cannot rest at this equilibrium"
+        ]
+    if whole < physical.min_th:
+        return [
+            f"the equilibrium average queue N r* = {whole:.4g} packets is below min_th = {physical.min_th:g}: "
+            "seed 000's affine law (7) holds between the thresholds only"
+        ]
+    return []
+
+
+def of_scenario(scenario, *, tau: str = "propagation", boundaries: bool = True, count: int = 4) -> ScenarioStability:
     """Stability of the packet `scenario` (a `Scenario`, a dict, a TOML path, or the name of a
-    bundled example) through its fluid model: the mapping (τ closed), equilibrium, rightmost
+    bundled example) through its fluid model: the mapping (τ read by `tau`: "propagation", seed
+    000's reading, or "closed", `TAU_READINGS`), equilibrium, rightmost
     roots, and with `boundaries` the Hopf boundary along each physical knob and the normal
     form's prediction beyond the RTT one. Raises `NoFluidModel` (a `ScenarioError`) naming the
     field a scenario has no fluid model for."""
     from aqmlab.scenario import Scenario, load, load_scenario
 
+    check_tau_reading(tau)
     scenario = load_scenario(scenario) if isinstance(scenario, str | Path) else load(scenario)
     physical = physical_of(scenario)
-    mapping, note = _choose_law(physical)
-    closed, states = closed_loop(mapping)
+    mapping, note = _choose_law(physical, tau)
+    closed, states = with_tau_reading(mapping, tau)
     if note:
         closed.notes.append(note)
     lin = linearise(closed.model, closed.params, options=closed.options)
     roots = characteristic_roots(lin, count=count)
     equilibrium = dict(zip(lin.state_names, map(float, lin.equilibrium), strict=True))
+    closed.notes.extend(_outside_the_affine_law(closed, equilibrium))
     result = ScenarioStability(
         name=scenario.name if isinstance(scenario, Scenario) else str(scenario),
         mapping=closed,
         equilibrium=equilibrium,
         roots=roots,
+        tau_reading=tau,
     )
     if boundaries:
         result.boundaries = [
-            boundary_along(physical, knob) for knob, spec in KNOBS.items() if physical.policy in spec[4]
+            boundary_along(physical, knob, tau=tau) for knob, spec in KNOBS.items() if physical.policy in spec[4]
         ]
     _beyond(result)
     return result
