@@ -324,7 +324,11 @@ mod tests {
             let config = TcpConfig {
                 initial_window: 10.0,
                 initial_ssthresh: 10.0,
-                recovery: RecoveryConfig::NewReno { partial_ack_timer: variant, exit_credit: ExitCredit::None },
+                recovery: RecoveryConfig::NewReno {
+                    partial_ack_timer: variant,
+                    exit_credit: ExitCredit::None,
+                    timeout_flight_size: Default::default(),
+                },
                 ..TcpConfig::default()
             };
             let mut tx = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "tcp").unwrap();
