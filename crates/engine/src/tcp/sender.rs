@@ -107,7 +107,8 @@ impl TcpSender {
             inflation: 0.0,
             ecn_response: EcnResponse::new(config.ecn_reduction, prr_delivered),
             rto: RtoEstimator::new(config.min_rto_ns, config.initial_rto_ns, config.max_rto_ns)
-                .with_tick(config.timer_tick_ns),
+                .with_tick(config.timer_tick_ns)
+                .with_estimator(config.rtt_estimator),
             min_rtt_ns: 0,
             last_rtt_ns: None,
             rto_deadline: None,
