@@ -89,7 +89,8 @@ validate-ns3-quick: build
 	bash benchmarks/ns3/run_all.sh --quick $(ARGS)
 
 # The ns-2 2.35 agreement matrix (issue 27): 45 rows (6 TCPs x DropTail, RED packet and byte
-# mode x RTT 20/200 ms, access-limited, ECN, parking lot), 3 seeds in each simulator; resumes
+# mode x RTT 20/200 ms, access-limited, ECN, parking lot), 3 seeds in each simulator, ns-2 runs
+# from benchmarks/ns2/build/ns2-cache when their program ran before (ARGS="--fresh-ns2"); resumes
 # then the one-factor experiment rows; resumes (ARGS="--force" reruns); writes
 # benchmarks/ns2/agreement.json, experiments.json and docs/validation-ns2.md's tables.
 validate-ns2: build
@@ -97,9 +98,11 @@ validate-ns2: build
 	nice -n 5 $(PYTHON) benchmarks/ns2/agreement.py $(ARGS)
 	nice -n 5 $(PYTHON) benchmarks/ns2/agreement.py --experiments $(ARGS)
 	for v in karn tick10ms; do nice -n 5 $(PYTHON) benchmarks/ns2/agreement.py --variant $$v \
-		--only sack-red-rtt200 newreno-droptail-rtt200 cubic-red-rtt200 cubic-droptail-rtt20 || exit 1; done
+		--only sack-red-rtt200-aqmlab-defaults newreno-droptail-rtt200-aqmlab-defaults cubic-red-rtt200-aqmlab-defaults \
+		cubic-droptail-rtt20-aqmlab-defaults || exit 1; done
 	nice -n 5 $(PYTHON) benchmarks/ns2/agreement.py --variant linux-reno \
-		--only sack-droptail-rtt20 sack-red-rtt20 sack-red-rtt200 sack-droptail-rtt200
+		--only sack-droptail-rtt20-aqmlab-defaults sack-red-rtt20-aqmlab-defaults sack-red-rtt200-aqmlab-defaults \
+		sack-droptail-rtt200-aqmlab-defaults
 	$(PYTHON) benchmarks/ns2/report.py --write
 
 # Eight telling rows of that matrix, 3 seeds each, rerun every time: fails on a disagreement.

@@ -45,6 +45,10 @@ import ns2_run  # noqa: E402
 from aqmlab.machine import describe  # noqa: E402
 from matrix import QUICK, experiment_rows, rows  # noqa: E402
 
+#: ns-2's summaries by program (ns-2 is deterministic: the program text, with its seed, fixes
+#: the run): a row whose ns-2 program was run before, e.g. one that changes only aqmlab's side,
+#: takes it from here unless --fresh-ns2 (as benchmarks/ns3's ns3-cache).
+NS2_CACHE = HERE / "build" / "ns2-cache"
 RESULTS = HERE / "agreement.json"
 EXPERIMENTS = HERE / "experiments.json"
 QUICK_RESULTS = HERE / "agreement-quick.json"
@@ -60,7 +64,34 @@ VARIANTS = {
 }
 
 
-def one_seed(row: Any, seed: int, options: ns2_mapping.Options) -> dict[str, Any]:
+def program_digest(program: ns2_mapping.Ns2Program, link: str) -> str:
+    """The ns-2 run's identity: the program's Tcl lines (its `# from` comments left out) and
+    the link summarised."""
+    lines = [line for line in program.text().splitlines() if not line.lstrip().startswith("#")]
+    return hashlib.sha256(json.dumps([lines, link, ns2_run.NS]).encode()).hexdigest()
+
+
+def ns2_side(program: ns2_mapping.Ns2Program, link: str, start: float, end: float, fresh: bool) -> tuple:
+    """(ns-2 summary, wall s of the ns process, from the cache?, program digest)."""
+    digest = program_digest(program, link)
+    cached = NS2_CACHE / f"{digest}.json"
+    if cached.is_file() and not fresh:
+        stored = json.loads(cached.read_text())
+        return stored["ns2"], stored["ns2_s"], True, digest
+    records = ns2_run.run(program, start)
+    theirs = {k: float(v) for k, v in ns2_run.summarise(records, program, link, start, end).items()}
+    store_ns2(digest, theirs, records.wall_s)
+    return theirs, records.wall_s, False, digest
+
+
+def store_ns2(digest: str, theirs: dict[str, float], wall_s: float) -> None:
+    NS2_CACHE.mkdir(parents=True, exist_ok=True)
+    tmp = NS2_CACHE / f"{digest}.tmp"
+    tmp.write_text(json.dumps({"ns2": theirs, "ns2_s": wall_s}, sort_keys=True))
+    tmp.replace(NS2_CACHE / f"{digest}.json")
+
+
+def one_seed(row: Any, seed: int, options: ns2_mapping.Options, fresh_ns2: bool = False) -> dict[str, Any]:
     began = time.perf_counter()
     results = aqmlab.simulate(row.scenario, seed=seed)
     aqmlab_s = time.perf_counter() - began
@@ -69,10 +100,61 @@ def one_seed(row: Any, seed: int, options: ns2_mapping.Options) -> dict[str, Any
     starts = [float(x) for x in results.flows.column("start_s").to_numpy()]
     ns2_scenario = row.ns2_scenario or row.scenario
     program = ns2_mapping.translate(ns2_scenario.resolved(), start_times=starts, seed=seed, options=options)
-    records = ns2_run.run(program, results.measure_start_s)
-    theirs = ns2_run.summarise(records, program, row.link, results.measure_start_s, results.end_s)
+    theirs, ns2_s, cached, digest = ns2_side(program, row.link, results.measure_start_s, results.end_s, fresh_ns2)
     clean = lambda d: {k: float(v) for k, v in d.items()}  # noqa: E731
-    return {"seed": seed, "aqmlab": clean(ours), "ns2": clean(theirs), "aqmlab_s": aqmlab_s, "ns2_s": records.wall_s}
+    return {
+        "seed": seed,
+        "aqmlab": clean(ours),
+        "ns2": clean(theirs),
+        "aqmlab_s": aqmlab_s,
+        "ns2_s": ns2_s,
+        "ns2_cached": cached,
+        "ns2_program": digest,
+    }
+
+
+def adopt_stored(table: dict[str, Any], paths: list[Path]) -> None:
+    """Fill the ns-2 cache from rows stored before it existed: for each stored row, rebuild its
+    ns-2 program per seed from the row's current definition (aqmlab's start times from a run of
+    the row cut to its starts: they are drawn before the first event and do not depend on the
+    TCP settings) and file the stored ns-2 summary under it. Valid while the mapping writes the
+    same program as when the row was stored: check by rerunning a few with --fresh-ns2 (ns-2 is
+    deterministic; docs/validation-ns2.md records the check)."""
+    for path in paths:
+        store = json.loads(path.read_text())
+        for stored_name, entry in store["rows"].items():
+            name, _, variant = stored_name.partition("+")
+            row = table.get(name)
+            if row is None:
+                print(f"{stored_name}: not adopted (no such row)", flush=True)
+                continue
+            options = ns2_mapping.Options(**VARIANTS.get(variant, {}))
+            for run in entry["per_seed"]:
+                starts = start_times(row.scenario, run["seed"])
+                ns2_scenario = row.ns2_scenario or row.scenario
+                try:
+                    program = ns2_mapping.translate(
+                        ns2_scenario.resolved(), start_times=starts, seed=run["seed"], options=options
+                    )
+                except ns2_mapping.Unsupported as error:
+                    print(f"{stored_name}: not adopted ({error})", flush=True)
+                    break
+                digest = program_digest(program, row.link)
+                if not (NS2_CACHE / f"{digest}.json").is_file():
+                    store_ns2(digest, run["ns2"], run["ns2_s"])
+            else:
+                print(f"{stored_name}: adopted", flush=True)
+
+
+def start_times(scenario: Any, seed: int) -> list[float]:
+    """aqmlab's flow start times for `seed`, from a run cut at 10.5 s (the matrix's starts
+    are in [0, 10] s), or the whole run if a flow has not started by then."""
+    data = scenario.model_dump(mode="json")
+    data["duration"], data["measure_start"] = "10.5s", "0s"
+    starts = aqmlab.simulate(aqmlab.Scenario.from_dict(data), seed=seed).flows.column("start_s").to_numpy()
+    if not np.all(np.isfinite(starts.astype(float))):
+        starts = aqmlab.simulate(scenario, seed=seed).flows.column("start_s").to_numpy()
+    return [float(x) for x in starts]
 
 
 def compare(per_seed: list[dict[str, Any]]) -> dict[str, Any]:
@@ -115,9 +197,16 @@ def main() -> None:
     parser.add_argument("--force", action="store_true", help="rerun rows already stored")
     parser.add_argument("--experiments", action="store_true", help="the one-factor rows (experiments.json)")
     parser.add_argument("--variant", choices=sorted(VARIANTS), help="a one-factor variant of the ns-2 side")
+    parser.add_argument("--fresh-ns2", action="store_true", help="run ns-2 even where build/ns2-cache has the program")
+    parser.add_argument(
+        "--adopt-stored", action="store_true", help="fill build/ns2-cache from the stored rows still current, then stop"
+    )
     args = parser.parse_args()
 
     table = {**rows(), **experiment_rows()}
+    if args.adopt_stored:
+        adopt_stored(table, [p for p in (RESULTS, EXPERIMENTS, QUICK_RESULTS) if p.is_file()])
+        return
     names = QUICK if args.quick else list(experiment_rows() if args.experiments else rows())
     if args.only is not None:
         unknown = [n for n in args.only if n not in table]
@@ -147,7 +236,12 @@ def main() -> None:
             continue
         began = time.perf_counter()
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            per_seed = list(pool.map(functools.partial(one_seed, row, options=options), range(1, args.seeds + 1)))
+            per_seed = list(
+                pool.map(
+                    functools.partial(one_seed, row, options=options, fresh_ns2=args.fresh_ns2),
+                    range(1, args.seeds + 1),
+                )
+            )
         entry = {
             "key": key,
             "group": row.group,

@@ -181,10 +181,27 @@ def queue_lines(queue: dict[str, Any], where: str, var: str, rate_bps: int, pack
 def tcp_agent(tcp: dict[str, Any], where: str, options: Options) -> tuple[str, str, list[tuple[str, str]]]:
     """(agent class, sink class, per-agent [(setting, source)]) for a group's TCP."""
     agent, sink, settings = _agent_for(tcp, where, options)
+    linux = agent == "Agent/TCP/Linux"
     # tcp.cc newack() restarts the retransmission timer on new data only (as aqmlab's default
     # rto_restart = "new_data"); tcp-linux.cc restarts it on every ACK (rto_restart = "every_ack").
-    if tcp.get("rto_restart", "new_data") == "every_ack" and agent != "Agent/TCP/Linux":
+    if tcp.get("rto_restart", "new_data") == "every_ack" and not linux:
         raise Unsupported(f"{where}.rto_restart = 'every_ack': only ns-2's Agent/TCP/Linux restarts on every ACK")
+    # aqmlab's ns-2 estimators (crates/engine tcp/rto.rs): tcp.cc's for Agent/TCP and its
+    # subclasses, tcp-linux.cc's for Agent/TCP/Linux; ns-2 has no switch, so the right one.
+    estimator = tcp.get("rtt_estimator", "rfc6298")
+    wanted = "ns2_linux" if linux else "ns2"
+    if estimator not in ("rfc6298", wanted):
+        raise Unsupported(
+            f"{where}.rtt_estimator = {estimator!r}: ns-2's {agent} estimates as rtt_estimator = {wanted!r}"
+        )
+    if linux and estimator == "ns2_linux" and tcp.get("timer_tick_ns") != 1_000_000:
+        raise Unsupported(
+            f"{where}.timer_tick = {tcp.get('timer_tick_ns')} ns: Agent/TCP/Linux ticks at 1 ms "
+            "(select_ca sets tcpTick_ 0.001, tcp-linux.cc line 747)"
+        )
+    # recovery/sack.rs rate_halving is tcp-linux.cc send_much's next_pkts_in_flight_.
+    if tcp["recovery"].get("rate_halving", False) and not linux:
+        raise Unsupported(f"{where}.rate_halving = true: only ns-2's Agent/TCP/Linux halves by rate halving")
     return agent, sink, settings
 
 

@@ -113,6 +113,26 @@ class Tcp(Model):
     RTT samples are counted in whole ticks (at least one), RFC 6298's clock granularity G is
     one tick and the RTO a whole number of ticks. None (default): RFC 6298 with G = 1 ms and
     samples to the nanosecond (docs/packet.md)."""
+    timeout_flight_size: Literal["rfc5681", "cwnd"] = "rfc5681"
+    """With recovery = "new_reno" (no SACK): what a retransmission timeout halves for ssthresh.
+    "rfc5681" (default): FlightSize = snd_nxt − snd_una (RFC 5681 eq. (4)); "cwnd": the
+    congestion window without fast recovery's inflation, as ns-2 2.35's agents do (tcp.cc
+    slowdown(CLOSE_SSTHRESH_HALF) halves window()), so a timeout inside fast recovery halves
+    the recovery's ssthresh. For comparisons with ns-2."""
+    rtt_estimator: Literal["rfc6298", "ns2", "ns2_linux"] = "rfc6298"
+    """How SRTT, RTTVAR and the RTO follow the RTT samples. "rfc6298" (default): RFC 6298 in
+    floating point, per-ACK samples weighted by RFC 7323 Appendix G; "ns2": ns-2 2.35's
+    Agent/TCP estimator (tcp.cc rtt_update/rtt_timeout/rtt_backoff): fixed point in ticks of
+    `timer_tick`, gains 1/8 and 1/4 per sample, so per-ACK samples shrink RTTVAR to a quarter
+    tick and RTO to SRTT + 3/4 tick (spurious timeouts at long RTTs, as in ns-2); "ns2_linux":
+    ns-2's Agent/TCP/Linux variant (tcp-linux.cc rtt_update: samples below SRTT damped as in
+    Linux). "ns2" and "ns2_linux" need `timer_tick` (ns-2's tcpTick_: 10ms for Agent/TCP, 1ms
+    for Agent/TCP/Linux). For comparisons with ns-2 (docs/validation-ns2.md)."""
+    rate_halving: bool = False
+    """With `sack`: ns-2 2.35 TCP-Linux's rate halving during SACK loss recovery (tcp-linux.cc
+    send_much, next_pkts_in_flight_): the flight comes down from the window before the cut to
+    the new cwnd by one segment every second ACK instead of RFC 6675's cwnd − pipe (nothing
+    until pipe < cwnd, then one per ACK). Off by default; for comparisons with ns-2."""
     partial_ack_retransmit: Literal["rfc6675", "ns3"] = "rfc6675"
     """With `sack`: a partial ACK during loss recovery. "rfc6675" (default): nothing of its
     own, NextSeg() decides (RFC 6675 Section 5); "ns3": the next lost segment, or else the new
@@ -162,6 +182,21 @@ class Tcp(Model):
                 "partial_ack_retransmit = 'ns3' needs sack = true: it changes SACK-based loss recovery "
                 "(NewReno's partial ACKs always retransmit, RFC 6582)"
             )
+        if self.timeout_flight_size != "rfc5681" and (self.sack or self.recovery != "new_reno"):
+            raise ValueError(
+                "timeout_flight_size = 'cwnd' needs recovery = 'new_reno' without sack (SACK recovery "
+                "takes the timeout's FlightSize from its scoreboard, docs/sack.md)"
+            )
+        if self.rtt_estimator != "rfc6298" and self.timer_tick is None:
+            raise ValueError(
+                f"rtt_estimator = {self.rtt_estimator!r} needs timer_tick: ns-2's estimator counts in "
+                "ticks of tcpTick_ (10ms in Agent/TCP, 1ms in Agent/TCP/Linux)"
+            )
+        if self.rate_halving and (not self.sack or self.sack_recovery != "rfc6675"):
+            raise ValueError(
+                "rate_halving = true needs sack = true and sack_recovery = 'rfc6675': it replaces RFC 6675's "
+                f"cwnd - pipe sending rule (got sack = {self.sack}, sack_recovery = {self.sack_recovery!r})"
+            )
         if self.ecn_reduction == "prr" and not self.ecn:
             raise ValueError("ecn_reduction = 'prr' needs ecn = true: it paces the window reduction after an ECN echo")
         if self.ecn_reduction == "prr" and self.cc.kind in PER_ACK_ECN:
@@ -179,8 +214,12 @@ class Tcp(Model):
                 recovery = {"kind": "prr", "delivered": self.prr_delivered}
             recovery["loss_flight_size"] = self.loss_flight_size
             recovery["partial_ack_retransmit"] = self.partial_ack_retransmit
+            if self.rate_halving:
+                recovery["rate_halving"] = True
         elif self.recovery == "new_reno":
             recovery = {"kind": "new_reno", "partial_ack_timer": self.partial_ack_timer}
+            if self.timeout_flight_size != "rfc5681":
+                recovery["timeout_flight_size"] = self.timeout_flight_size
         else:
             recovery = {"kind": self.recovery}
         if self.recovery != "tahoe":
@@ -213,4 +252,6 @@ class Tcp(Model):
             resolved["rto_restart"] = self.rto_restart
         if self.timer_tick is not None:
             resolved["timer_tick_ns"] = units.nanoseconds(self.timer_tick)
+        if self.rtt_estimator != "rfc6298":
+            resolved["rtt_estimator"] = self.rtt_estimator
         return resolved

@@ -266,3 +266,21 @@ def test_smoke_run_agrees_with_aqmlab_on_a_saturated_droptail():
     assert abs(ns2["goodput_mbps"] - ours["goodput_mbps"]) / ns2["goodput_mbps"] < 0.1
     # DropTail limit_ 21 holds 20 waiting packets, as aqmlab's 20p.
     assert np.max(records.links["bottleneck"].queue_packets) == 20
+
+
+def test_ns2_options_go_with_their_agent():
+    """aqmlab's ns-2 options map to no Tcl line (ns-2 has no switch) but only to their agent:
+    tcp.cc's estimator with Agent/TCP, tcp-linux.cc's (at its 1-ms tick) and rate halving with
+    Agent/TCP/Linux."""
+    linux = {"sack": True, "cc": "cubic", "timer_tick": "1ms"}
+    plain = lines(scenario(tcp=linux))
+    assert lines(scenario(tcp={**linux, "rtt_estimator": "ns2_linux", "rate_halving": True})) == plain
+    assert lines(scenario(tcp={"sack": True, "rtt_estimator": "ns2", "timer_tick": "10ms"}))
+    with pytest.raises(Unsupported, match="rtt_estimator = 'ns2_linux'"):
+        lines(scenario(tcp={**linux, "rtt_estimator": "ns2"}))
+    with pytest.raises(Unsupported, match="rtt_estimator = 'ns2'"):
+        lines(scenario(tcp={"sack": True, "rtt_estimator": "ns2_linux", "timer_tick": "1ms"}))
+    with pytest.raises(Unsupported, match="timer_tick"):
+        lines(scenario(tcp={**linux, "rtt_estimator": "ns2_linux", "timer_tick": "10ms"}))
+    with pytest.raises(Unsupported, match="rate_halving"):
+        lines(scenario(tcp={"sack": True, "rate_halving": True}))

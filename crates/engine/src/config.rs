@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::queue::QueueConfig;
-use crate::tcp::{CcConfig, TcpConfig};
+use crate::tcp::{CcConfig, RttEstimator, TcpConfig};
 use crate::time::Time;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -405,6 +405,15 @@ fn check_tcp_bounds(tcp: &TcpConfig, field: &str) -> crate::Result<()> {
     at_most_time(|| format!("{field}.initial_rto_ns"), tcp.initial_rto_ns)?;
     at_most_time(|| format!("{field}.max_rto_ns"), tcp.max_rto_ns)?;
     at_most_time(|| format!("{field}.delayed_ack_timeout_ns"), tcp.delayed_ack_timeout_ns)?;
+    if tcp.rtt_estimator != RttEstimator::Rfc6298 && tcp.timer_tick_ns.is_none_or(|tick| tick == 0) {
+        // ns-2's estimator counts in ticks: say which (tcpTick_ 10 ms in Agent/TCP, 1 ms in
+        // Agent/TCP/Linux after select_ca) rather than assume one.
+        return Err(crate::EngineError::invalid(
+            format!("{field}.timer_tick_ns"),
+            "none",
+            "a tick (ns-2's tcpTick_) with rtt_estimator ns2 or ns2_linux",
+        ));
+    }
     Ok(())
 }
 

@@ -17,7 +17,7 @@ use crate::time::Time;
 pub use cc::CcConfig;
 pub use ecn::EcnReduction;
 pub use recovery::RecoveryConfig;
-pub use rto::RtoRestart;
+pub use rto::{RtoRestart, RttEstimator};
 
 /// How the receiver echoes Congestion Experienced marks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -87,6 +87,10 @@ pub struct TcpConfig {
     /// RTO a whole number of them (`rto.rs`). None (default): RFC 6298 with G = 1 ms.
     #[serde(default)]
     pub timer_tick_ns: Option<Time>,
+    /// SRTT/RTTVAR/RTO: RFC 6298 (default) or ns-2 2.35's fixed-point estimator in ticks of
+    /// `timer_tick_ns`, `Agent/TCP`'s or `Agent/TCP/Linux`'s (`rto.rs`).
+    #[serde(default)]
+    pub rtt_estimator: RttEstimator,
 }
 
 impl Default for TcpConfig {
@@ -111,6 +115,7 @@ impl Default for TcpConfig {
             ecn_reduction: EcnReduction::Immediate,
             rto_restart: RtoRestart::NewData,
             timer_tick_ns: None,
+            rtt_estimator: RttEstimator::Rfc6298,
         }
     }
 }

@@ -107,7 +107,8 @@ impl TcpSender {
             inflation: 0.0,
             ecn_response: EcnResponse::new(config.ecn_reduction, prr_delivered),
             rto: RtoEstimator::new(config.min_rto_ns, config.initial_rto_ns, config.max_rto_ns)
-                .with_tick(config.timer_tick_ns),
+                .with_tick(config.timer_tick_ns)
+                .with_estimator(config.rtt_estimator),
             min_rtt_ns: 0,
             last_rtt_ns: None,
             rto_deadline: None,
@@ -324,7 +325,11 @@ mod tests {
             let config = TcpConfig {
                 initial_window: 10.0,
                 initial_ssthresh: 10.0,
-                recovery: RecoveryConfig::NewReno { partial_ack_timer: variant, exit_credit: ExitCredit::None },
+                recovery: RecoveryConfig::NewReno {
+                    partial_ack_timer: variant,
+                    exit_credit: ExitCredit::None,
+                    timeout_flight_size: Default::default(),
+                },
                 ..TcpConfig::default()
             };
             let mut tx = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "tcp").unwrap();

@@ -354,3 +354,66 @@ fn limited_transmit_segments_are_not_in_the_flight_size_that_sets_ssthresh() {
         assert_eq!(tx.limited_transmit_sent, 0);
     }
 }
+
+/// `rate_halving` (ns-2 2.35 TCP-Linux, tcp-linux.cc `send_much`): the flight may stay at
+/// `next_pkts_in_flight_`, which starts at the window before the cut (20) and drops by one
+/// per segment sent, so the flight falls from 20 to cwnd 10 by one every second ACK — where
+/// RFC 6675 sends nothing until pipe is below cwnd.
+#[test]
+fn rate_halving_sends_one_segment_per_two_acks_from_the_old_window_down() {
+    let halving = RecoveryConfig::Sack(SackParams { rate_halving: true, ..Default::default() });
+    let (mut tx, sent) = losing_segment_2(&window_20(halving, 40.0), 4..=22);
+    assert_eq!(tx.cwnd(), 10.0, "the law's cut is unchanged: ssthresh = cwnd = 10");
+    // The third SACKed ACK: DupThresh reached, next_pkts_in_flight_ = 20. After the fast
+    // retransmit pipe is 17, so min(20, 17 + 1) = 18 lets one new segment out (2 in all) and
+    // next_pkts_in_flight_ becomes 17; then each ACK takes one from pipe and every second one
+    // lets a segment out: the flight falls 18, 17, ... to 10 = cwnd over the 16 later ACKs.
+    assert_eq!(sent, vec![0, 0, 2, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1]);
+    let mut out = Vec::new();
+    tx.on_ack_with_sack(&ack(tx.high_tx, 100 * MS), &[], 200 * MS, &mut out);
+    assert!(!tx.in_recovery);
+    assert_eq!(tx.cwnd(), 10.0, "recovery ends at ssthresh as in RFC 6675");
+    assert_eq!(tx.sack_state().next_in_flight, 0, "tcp-linux.cc line 470: stop rate halving");
+    // Off (the default) it is RFC 6675's cwnd - pipe (prr_spreads_the_reduction_... above).
+    let (_, plain) = losing_segment_2(&window_20(sack(), 40.0), 4..=22);
+    assert_eq!(plain, vec![0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    // The same 10 segments over the recovery, spread evenly instead of after a pause.
+    assert_eq!(sent.iter().sum::<usize>(), plain.iter().sum::<usize>());
+}
+
+/// `timeout_flight_size = cwnd` (ns-2 2.35's `slowdown(CLOSE_SSTHRESH_HALF)` halves
+/// `window()`, the congestion window without NewReno's inflation): a timeout inside fast
+/// recovery halves the recovery's ssthresh, where RFC 5681's FlightSize (snd_nxt − snd_una)
+/// still counts the whole window at the loss.
+#[test]
+fn newreno_timeout_halves_cwnd_with_ns2_semantics() {
+    use crate::tcp::recovery::new_reno::TimeoutFlightSize;
+    let mut ssthresh = Vec::new();
+    for timeout_flight_size in [TimeoutFlightSize::Rfc5681, TimeoutFlightSize::Cwnd] {
+        let recovery = RecoveryConfig::NewReno {
+            partial_ack_timer: Default::default(),
+            exit_credit: ExitCredit::None,
+            timeout_flight_size,
+        };
+        let mut tx = sender(&window_20(recovery, 1.0e7));
+        let mut out = Vec::new();
+        tx.start(0, &mut out);
+        // 0 and 1 acknowledged, 2 lost: three duplicate ACKs, fast retransmit at cwnd 20.
+        tx.on_ack(&ack(1, 0), 100 * MS, &mut out);
+        tx.on_ack(&ack(2, 0), 100 * MS, &mut out);
+        for _ in 0..3 {
+            tx.on_ack(&ack(2, 0), 101 * MS, &mut out);
+        }
+        assert!(tx.in_recovery);
+        assert_eq!(tx.ssthresh(), 10.0, "FlightSize 20 at the loss");
+        let outstanding = tx.snd_nxt - tx.snd_una;
+        // The retransmission is lost too: the timer fires inside fast recovery.
+        let deadline = tx.rto_deadline.unwrap();
+        assert!(tx.on_timer(deadline, &mut out));
+        assert_eq!(tx.cwnd(), 1.0);
+        ssthresh.push((outstanding, tx.ssthresh()));
+    }
+    // RFC 5681: (snd_nxt − snd_una) / 2 = 20 / 2, the recovery's ssthresh again; ns-2:
+    // window() / 2 = 10 / 2.
+    assert_eq!(ssthresh, vec![(20, 10.0), (20, 5.0)]);
+}

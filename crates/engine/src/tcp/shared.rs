@@ -191,6 +191,7 @@ impl SenderCore {
         // RTT from the echoed timestamp (RFC 7323 Section 4; valid for retransmissions too).
         let rtt = now.saturating_sub(ack.timestamp);
         self.rto.sample(rtt, expected_samples);
+        self.rto.on_cumulative_ack(self.snd_una);
         self.last_rtt_ns = Some(rtt);
         self.min_rtt_ns = if self.min_rtt_ns == 0 { rtt } else { self.min_rtt_ns.min(rtt) };
         self.stats.rtt_samples += 1;
@@ -265,7 +266,7 @@ impl SenderCore {
             event.in_flight = flight;
         }
         self.cc.on_rto(&event);
-        self.rto.back_off();
+        self.rto.on_timeout(self.high_tx);
         // RFC 6582 Section 3.2 step 1 and Section 4: after a timeout, `recover` = highest sent.
         self.recover = Some(self.high_tx.saturating_sub(1));
         self.in_recovery = false;

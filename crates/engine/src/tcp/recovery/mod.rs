@@ -12,7 +12,8 @@
 //!
 //! A reference simulator's deviation is a parameter of the algorithm it varies (ns-3's
 //! `loss_flight_size`, `partial_ack_retransmit`, PRR `delivered`, the `exit_credit` of NewReno
-//! and SACK recovery; NewReno's `partial_ack_timer`). What RFC 3168 (the ECN response,
+//! and SACK recovery; NewReno's `partial_ack_timer`; ns-2 TCP-Linux's `rate_halving` of SACK
+//! recovery). What RFC 3168 (the ECN response,
 //! `tcp/ecn.rs`) and RFC 3042 (Limited Transmit, `tcp/limited_transmit.rs`) define are sender
 //! options, not recovery switches.
 //!
@@ -96,6 +97,9 @@ pub enum RecoveryConfig {
         partial_ack_timer: new_reno::PartialAckTimer,
         #[serde(default)]
         exit_credit: ExitCredit,
+        /// What a retransmission timeout halves: RFC 5681's FlightSize (default) or ns-2's cwnd.
+        #[serde(default)]
+        timeout_flight_size: new_reno::TimeoutFlightSize,
     },
     /// RFC 6675 SACK-based loss recovery, cwnd − pipe (`sack.rs`); the receiver sends
     /// RFC 2018 SACK blocks.
@@ -106,7 +110,11 @@ pub enum RecoveryConfig {
 
 impl Default for RecoveryConfig {
     fn default() -> Self {
-        RecoveryConfig::NewReno { partial_ack_timer: Default::default(), exit_credit: ExitCredit::None }
+        RecoveryConfig::NewReno {
+            partial_ack_timer: Default::default(),
+            exit_credit: ExitCredit::None,
+            timeout_flight_size: Default::default(),
+        }
     }
 }
 
@@ -120,9 +128,9 @@ impl RecoveryConfig {
         match *self {
             RecoveryConfig::Tahoe {} => LossRecovery::Tahoe(tahoe::Tahoe),
             RecoveryConfig::Reno { exit_credit } => LossRecovery::Reno(reno::Reno { exit_credit }),
-            RecoveryConfig::NewReno { partial_ack_timer, exit_credit } => {
-                LossRecovery::NewReno(new_reno::NewReno::new(partial_ack_timer, exit_credit))
-            }
+            RecoveryConfig::NewReno { partial_ack_timer, exit_credit, timeout_flight_size } => LossRecovery::NewReno(
+                new_reno::NewReno::new(partial_ack_timer, exit_credit).with_timeout_flight_size(timeout_flight_size),
+            ),
             RecoveryConfig::Sack(params) => LossRecovery::Sack(sack::Sack::new(params, None)),
             RecoveryConfig::Prr(params) => LossRecovery::Sack(sack::Sack::new(params.sack(), Some(params.delivered))),
         }
@@ -143,6 +151,7 @@ impl LossRecovery {
     pub fn timeout_flight_size(&self, core: &SenderCore) -> Option<u64> {
         match self {
             LossRecovery::Sack(sack) => Some(sack.flight_size(core)),
+            LossRecovery::NewReno(newreno) => newreno.timeout_flight_size(core),
             _ => None,
         }
     }
@@ -181,5 +190,10 @@ mod tests {
         let err = parse(r#"{"kind": "tahoe", "partial_ack_timer": "impatient"}"#).unwrap_err();
         assert!(err.to_string().contains("partial_ack_timer"), "{err}");
         assert!(parse(r#"{"kind": "sack", "delivered": "ns3"}"#).is_err(), "PRR's parameter on plain SACK recovery");
+        let cwnd = parse(r#"{"kind": "new_reno", "timeout_flight_size": "cwnd"}"#).unwrap();
+        assert!(matches!(cwnd, RecoveryConfig::NewReno { timeout_flight_size: new_reno::TimeoutFlightSize::Cwnd, .. }));
+        let halving = parse(r#"{"kind": "sack", "rate_halving": true}"#).unwrap();
+        assert_eq!(halving, RecoveryConfig::Sack(sack::SackParams { rate_halving: true, ..Default::default() }));
+        assert!(parse(r#"{"kind": "prr", "rate_halving": true}"#).is_err(), "PRR paces the sending itself");
     }
 }

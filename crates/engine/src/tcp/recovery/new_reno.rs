@@ -26,17 +26,54 @@ pub enum PartialAckTimer {
     SlowButSteady,
 }
 
+/// The FlightSize a retransmission timeout halves (ssthresh = FlightSize / 2, RFC 5681 eq. (4)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeoutFlightSize {
+    /// RFC 5681 Section 3.1: FlightSize = snd_nxt − snd_una, everything outstanding (after a
+    /// timeout inside fast recovery, the window at the loss and what recovery sent beyond it).
+    /// The default.
+    #[default]
+    Rfc5681,
+    /// ns-2 2.35 (tcp.cc `TcpAgent::timeout` → `slowdown(CLOSE_SSTHRESH_HALF |
+    /// CLOSE_CWND_RESTART)`, lines 1241-1296: `halfwin = (int)(window() / 2)`, `window()` =
+    /// min(cwnd_, wnd_), line 900): the congestion window without NewReno's inflation
+    /// (`dupwnd_` is kept apart), i.e. ssthresh after a timeout in fast recovery is half the
+    /// recovery's ssthresh.
+    Cwnd,
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct NewReno {
     partial_ack_timer: PartialAckTimer,
     exit_credit: ExitCredit,
+    pub(crate) timeout_flight_size: TimeoutFlightSize,
     /// A partial ACK has arrived in the current fast recovery.
     partial_ack_seen: bool,
 }
 
 impl NewReno {
     pub fn new(partial_ack_timer: PartialAckTimer, exit_credit: ExitCredit) -> Self {
-        NewReno { partial_ack_timer, exit_credit, partial_ack_seen: false }
+        NewReno {
+            partial_ack_timer,
+            exit_credit,
+            timeout_flight_size: TimeoutFlightSize::Rfc5681,
+            partial_ack_seen: false,
+        }
+    }
+
+    /// With `timeout_flight_size` (default RFC 5681's).
+    pub fn with_timeout_flight_size(self, timeout_flight_size: TimeoutFlightSize) -> Self {
+        NewReno { timeout_flight_size, ..self }
+    }
+
+    /// FlightSize for a retransmission timeout (None: RFC 5681's snd_nxt − snd_una).
+    pub fn timeout_flight_size(&self, core: &SenderCore) -> Option<u64> {
+        match self.timeout_flight_size {
+            TimeoutFlightSize::Rfc5681 => None,
+            // ns-2's `(int) window()`: the law's window, whole segments, without inflation.
+            TimeoutFlightSize::Cwnd => Some(core.cc.window().max(0.0) as u64),
+        }
     }
 
     /// RFC 6582 Section 3.2 step 2: as Reno's (ssthresh, retransmit, cwnd = ssthresh + 3).

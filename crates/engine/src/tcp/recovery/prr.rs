@@ -27,6 +27,8 @@ impl PrrParams {
             loss_flight_size: self.loss_flight_size,
             partial_ack_retransmit: self.partial_ack_retransmit,
             exit_credit: self.exit_credit,
+            // PRR decides the sending itself (RFC 6937's sndcnt).
+            rate_halving: false,
         }
     }
 }

@@ -51,6 +51,12 @@ pub struct SackParams {
     pub partial_ack_retransmit: PartialAckRetransmit,
     /// The ACK that ends loss recovery: no window growth (default) or ns-3's credit.
     pub exit_credit: ExitCredit,
+    /// ns-2 2.35 TCP-Linux's rate halving (tcp-linux.cc `send_much`, lines 629-653): during
+    /// recovery the sender may keep up to `next_pkts_in_flight_` segments in flight, which
+    /// starts at the window before the reduction and falls by one per segment sent, so the
+    /// flight comes down from the old window to cwnd by one segment every second ACK instead
+    /// of RFC 6675's cwnd − pipe (a pause of half a window, then one per ACK). Off by default.
+    pub rate_halving: bool,
 }
 
 /// RFC 6675 loss recovery and its state.
@@ -66,11 +72,21 @@ pub struct Sack {
     rescue_rxt: Option<u64>,
     /// The PRR episode of the current recovery (`prr`).
     pub(crate) prr: Option<Prr>,
+    /// `rate_halving`: tcp-linux.cc's `next_pkts_in_flight_` (0 outside recovery).
+    pub(crate) next_in_flight: u64,
 }
 
 impl Sack {
     pub fn new(params: SackParams, prr_delivered: Option<PrrDelivered>) -> Self {
-        Sack { params, prr_delivered, scoreboard: Scoreboard::default(), rxt_next: 0, rescue_rxt: None, prr: None }
+        Sack {
+            params,
+            prr_delivered,
+            scoreboard: Scoreboard::default(),
+            rxt_next: 0,
+            rescue_rxt: None,
+            prr: None,
+            next_in_flight: 0,
+        }
     }
 
     /// An ACK with these SACK blocks (RFC 6675 Section 5).
@@ -104,6 +120,8 @@ impl Sack {
                     // 3 ends PRR with cwnd = ssthresh too). The scoreboard above HighACK is kept.
                     core.in_recovery = false;
                     self.prr = None;
+                    // tcp-linux.cc line 470: "stop rate halving".
+                    self.next_in_flight = 0;
                     self.params.exit_credit.apply(core, acked, rtt, ece, now, Some(&self.scoreboard));
                 }
             } else {
@@ -227,6 +245,8 @@ impl Sack {
         self.rxt_next = 0;
         self.rescue_rxt = None;
         self.prr = None;
+        // tcp-linux.cc `timeout`, line 583: `next_pkts_in_flight_ = 0`.
+        self.next_in_flight = 0;
     }
 
     /// What NextSeg() needs besides the scoreboard (rule (2) checks the receiver's window).
@@ -274,6 +294,11 @@ impl Sack {
         // ssthresh and PRR counters, instead of starting another (RFC 3168 Section 6.1.2:
         // one reduction per window; Linux's tcp_enter_recovery from CWR).
         let reduction = core.ecn_response.take_reduction(core.snd_una);
+        if self.params.rate_halving {
+            // tcp-linux.cc `tcp_fastretrans_alert`, line 487: `next_pkts_in_flight_ =
+            // linux_.snd_cwnd` (the integer window before the reduction), "we do rate halving".
+            self.next_in_flight = core.cc.window().max(0.0) as u64;
+        }
         if reduction.is_none() {
             core.cc.on_loss(&event);
         }
@@ -320,12 +345,20 @@ impl Sack {
         let d = core.dupack_threshold;
         let cwnd = core.cc.window();
         let mut sent = false;
+        if self.params.rate_halving {
+            // tcp-linux.cc line 629: `next_pkts_in_flight_ = min(next_pkts_in_flight_,
+            // packets_in_flight() + 1)`: at most one segment more than this ACK left in flight.
+            self.next_in_flight = self.next_in_flight.min(pipe + 1);
+        }
         loop {
+            // tcp-linux.cc line 631: send while packets_in_flight() < max(win,
+            // next_pkts_in_flight_); 0 outside rate halving, so RFC 6675's cwnd - pipe >= 1.
+            let window = cwnd.max(self.next_in_flight as f64);
             match sndcnt {
                 Some(0) => break,
                 Some(_) => {}
                 // (C), (C.5): cwnd - pipe >= 1 SMSS.
-                None if cwnd - (pipe as f64) < 1.0 => break,
+                None if window - (pipe as f64) < 1.0 => break,
                 None => {}
             }
             // (C.1) NextSeg(); failure ends the loop.
@@ -355,6 +388,11 @@ impl Sack {
             }
             // (C.4) pipe grows by the segment sent.
             pipe += 1;
+            if self.next_in_flight > 0 {
+                // tcp-linux.cc line 653: `next_pkts_in_flight_ = min(next_pkts_in_flight_,
+                // max(packets_in_flight() - 1, 1))`: one fewer after each segment sent.
+                self.next_in_flight = self.next_in_flight.min(pipe.saturating_sub(1).max(1));
+            }
             if let Some(count) = sndcnt.as_mut() {
                 *count -= 1;
             }
