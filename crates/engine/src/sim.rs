@@ -5,6 +5,7 @@ use crate::error::{EngineError, Result};
 use crate::event::{Event, EventQueue};
 use crate::link::Link;
 use crate::packet::{Packet, PacketKind, RouteId};
+use crate::packet_trace::PacketRecorder;
 use crate::queue::QueueCounters;
 use crate::queue::Verdict;
 use crate::rng::{stream, StreamKind};
@@ -16,6 +17,7 @@ use crate::topology::{self, Transport};
 use crate::trace::{Counters, FlowRecords, FlowTrace, LinkRecords, LinkTrace, Results};
 use crate::udp::{UdpSink, UdpSource};
 
+mod packet_hooks;
 mod prefetch;
 
 use prefetch::Layout;
@@ -117,6 +119,8 @@ pub struct Simulation {
     last_sample: Time,
     /// Work (events + packets created) after which `run_for` stops for good; see `work`.
     work_limit: u64,
+    /// The per-packet trace (`trace.packets`), if asked for: every hook tests this first.
+    packet_trace: Option<PacketRecorder>,
 }
 
 /// Why `run_for` returned.
@@ -158,6 +162,15 @@ impl Simulation {
         let mut network = topology::build(scenario, seed)?;
         mark_inline_links(&mut network.links, &network.routes);
         mark_inline_receivers(&mut network);
+        let packet_trace = match &scenario.trace.packets {
+            None => None,
+            Some(config) => {
+                let groups: Vec<u32> = network.flows.iter().map(|spec| spec.group).collect();
+                let routes: Vec<(u32, u32)> =
+                    network.flows.iter().map(|spec| (spec.forward_route, spec.reverse_route)).collect();
+                Some(PacketRecorder::new(config, &network.links, &network.routes, &groups, &routes)?)
+            }
+        };
         // Packets carry the table position of their route (`route::Routes`).
         let (routes, route_ids) = Routes::new(&network.routes);
         // About one pending event per link (the head of its propagation FIFO).
@@ -239,6 +252,7 @@ impl Simulation {
             events_processed: 0,
             last_sample: 0,
             work_limit: u64::MAX,
+            packet_trace,
         })
     }
 
@@ -316,10 +330,11 @@ impl Simulation {
     /// Offer a packet to a link: through its queue, then onto the wire if the link is idle.
     fn send_on_link(&mut self, link_id: u32, packet: Packet) {
         let now = self.now;
-        let link = &mut self.links[link_id as usize];
-        if link.event_free {
+        if self.links[link_id as usize].event_free {
             return self.offer_event_free(link_id, packet, now);
         }
+        let watch = if self.packet_trace.is_some() { self.trace_watch(link_id, &packet, now) } else { None };
+        let link = &mut self.links[link_id as usize];
         // Idle: nothing queued and the last transmission has ended. Such a link needs no
         // TransmissionDone event: the packet goes straight onto the wire (most links of a
         // dumbbell are idle most of the time, so this halves their events).
@@ -328,14 +343,23 @@ impl Simulation {
             // ns-2 semantics: the queue has been idle since the link finished its last packet.
             link.queue.note_idle_since(link.busy_until);
             // Enqueue then dequeue at once, without touching the queue's buffer.
-            if let Some(packet) = link.queue.pass_through(packet, now, &mut link.rng) {
+            let passed = link.queue.pass_through(packet, now, &mut link.rng);
+            if let Some(watch) = &watch {
+                self.trace_offered(watch, link_id);
+            }
+            if let Some(packet) = passed {
                 self.transmit(link_id, packet);
             }
             return;
         }
-        if let Verdict::Drop(_) = link.queue.enqueue(packet, now, &mut link.rng) {
+        let verdict = link.queue.enqueue(packet, now, &mut link.rng);
+        if let Some(watch) = &watch {
+            self.trace_offered(watch, link_id);
+        }
+        if let Verdict::Drop(_) = verdict {
             return; // counted by the queue
         }
+        let link = &mut self.links[link_id as usize];
         if idle {
             self.start_transmission(link_id);
         } else if !link.done_pending {
@@ -364,12 +388,21 @@ impl Simulation {
                     }
                 }
             }
+            let watch = if self.packet_trace.is_some() { self.trace_watch(link_id, &packet, at) } else { None };
             let link = &mut self.links[link_id as usize];
             // Lindley's recursion: D_n = max(A_n, D_{n-1}) + L_n / C.
-            let Some(departs) = link.offer_lindley(&mut packet, at) else {
+            let departs = link.offer_lindley(&mut packet, at);
+            let delay = link.delay;
+            if let Some(watch) = &watch {
+                self.trace_offered(watch, link_id);
+                if let Some(departs) = departs {
+                    self.trace_admitted_lindley(watch, &packet, departs + delay);
+                }
+            }
+            let Some(departs) = departs else {
                 return; // dropped, counted by the queue
             };
-            let arrives = departs + link.delay;
+            let arrives = departs + delay;
             match next {
                 Some(next) if self.links[next as usize].inline && arrives <= self.duration => {
                     packet.hop += 1;
@@ -402,8 +435,13 @@ impl Simulation {
 
     /// Put the head of the queue on the wire.
     fn start_transmission(&mut self, link_id: u32) {
-        let link = &mut self.links[link_id as usize];
-        if let Some(packet) = link.queue.dequeue(self.now, &mut link.rng) {
+        let head = if self.packet_trace.is_some() {
+            self.dequeue_traced(link_id)
+        } else {
+            let link = &mut self.links[link_id as usize];
+            link.queue.dequeue(self.now, &mut link.rng)
+        };
+        if let Some(packet) = head {
             self.transmit(link_id, packet);
         }
     }
@@ -416,6 +454,10 @@ impl Simulation {
         let done = now + link.serialiser.next(packet.size_bytes, link.rate_bps);
         link.busy_until = done;
         let arrival = done + link.delay;
+        if self.packet_trace.is_some() {
+            self.trace_transmitted(link_id, &packet, arrival);
+        }
+        let link = &mut self.links[link_id as usize];
         if link.propagating.push(arrival, packet) {
             self.events.schedule(arrival, Event::Arrival(link_id));
         }
@@ -739,6 +781,7 @@ impl Simulation {
             flows,
             links,
             counters: self.counters(),
+            packet_trace: self.packet_trace.as_ref().map(|recorder| recorder.table(self.now)),
         }
     }
 
