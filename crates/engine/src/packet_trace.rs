@@ -111,6 +111,10 @@ pub struct PacketTrace {
     /// order of first appearance (ns-2's "from node" and "to node").
     pub link_from_node: Vec<u32>,
     pub link_to_node: Vec<u32>,
+    /// Per flow (all flows, by id): the node its data leaves (the sender) and the node it
+    /// reaches (the receiver).
+    pub flow_source_node: Vec<u32>,
+    pub flow_sink_node: Vec<u32>,
 }
 
 impl PacketTrace {
@@ -228,7 +232,13 @@ impl PacketRecorder {
             }
         }
         let (link_from_node, link_to_node) = link_nodes(links.len(), routes, flow_routes);
-        let rows = PacketTrace { link_from_node, link_to_node, ..PacketTrace::default() };
+        let data_route = |&(data, _): &(u32, u32)| &routes[data as usize];
+        let flow_source_node = flow_routes.iter().map(|f| link_from_node[data_route(f)[0] as usize]).collect();
+        let flow_sink_node = (flow_routes.iter())
+            .map(|f| link_to_node[*data_route(f).last().expect("a non-empty route") as usize])
+            .collect();
+        let rows =
+            PacketTrace { link_from_node, link_to_node, flow_source_node, flow_sink_node, ..PacketTrace::default() };
         Ok(PacketRecorder { links: traced, flows, rows })
     }
 
@@ -335,6 +345,8 @@ impl PacketRecorder {
             sack_edges,
             link_from_node: rows.link_from_node.clone(),
             link_to_node: rows.link_to_node.clone(),
+            flow_source_node: rows.flow_source_node.clone(),
+            flow_sink_node: rows.flow_sink_node.clone(),
         }
     }
 }

@@ -169,6 +169,15 @@ fn the_dumbbell_links_join_two_routers() {
     }
     let nodes = from.iter().chain(to).copied().collect::<std::collections::BTreeSet<u32>>();
     assert_eq!(nodes.len(), 2 + 2 * 8);
+    // Flow i's own edge links are links 2 + 4i.. (access, access_reverse, receiver,
+    // receiver_reverse): its sender is where its access link starts, its receiver where its
+    // receiver link ends.
+    for flow in 0..8 {
+        let access = 2 + 4 * flow;
+        assert_eq!(results.links.role[access], "access");
+        assert_eq!(trace.flow_source_node[flow], from[access]);
+        assert_eq!(trace.flow_sink_node[flow], to[access + 2]);
+    }
 }
 
 #[test]
