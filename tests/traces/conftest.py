@@ -1,43 +1,14 @@
-"""A small traced run shared by the per-packet trace tests: three finite SACK + ECN transfers
-over a RED bottleneck with a short buffer, so that it marks, drops (early and overflow) and
-every transfer completes (nothing is left queued or in flight at the end)."""
+"""Fixtures of the per-packet trace tests: one small traced run (packet_trace_scenario.py)."""
 
-from __future__ import annotations
+import sys
+from pathlib import Path
 
 import pytest
 from aqmlab import simulate
-from aqmlab.scenario import Scenario
 
-SMALL = {
-    "name": "traced",
-    "duration": "3s",
-    "seed": 5,
-    "topology": {
-        "kind": "dumbbell",
-        "bottleneck": {
-            "rate": "10Mbps",
-            "delay": "5ms",
-            "queue": {"kind": "red", "limit": "25p", "min_th": 3, "max_th": 12, "ecn": True},
-        },
-        "groups": [
-            {
-                "name": "sack",
-                "count": 3,
-                "rtt": "40ms",
-                "access_rate": "100Mbps",
-                "tcp": {"ecn": True, "sack": True},
-                "transfer": {"kind": "finite", "size": "600KB"},
-                "start": {"kind": "uniform", "low": "0s", "high": "0.2s"},
-            }
-        ],
-    },
-    "trace": {"packets": {"links": ["bottleneck", "bottleneck_reverse"]}},
-}
+sys.path.insert(0, str(Path(__file__).parent))
 
-
-def small_scenario(**trace_packets) -> Scenario:
-    data = {**SMALL, "trace": {"packets": trace_packets or SMALL["trace"]["packets"]}}
-    return Scenario.from_dict(data)
+from packet_trace_scenario import small_scenario  # noqa: E402
 
 
 @pytest.fixture(scope="session")
