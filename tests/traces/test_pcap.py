@@ -10,10 +10,9 @@ from collections import Counter, defaultdict
 
 import numpy as np
 import pytest
+import scapy.all as scapy_all
 from aqmlab.errors import ResultsError
 from aqmlab.traces.pcap import RECEIVER_PORT, sender_port, write_pcap
-
-scapy_all = pytest.importorskip("scapy.all")
 
 LINKS = ["bottleneck", "bottleneck_reverse"]
 
