@@ -147,3 +147,37 @@ def test_tshark_reads_the_capture(traced_run, captures):
     acks = rows(traced_run, event="dequeue", link_name="bottleneck_reverse")
     assert len(tshark("-Y", "tcp.checksum.status == 1")) == acks.num_rows
     assert len(tshark("-Y", "tcp.options.sack_le")) == sum(1 for b in acks.column("sack").to_pylist() if b)
+
+
+@pytest.mark.skipif(shutil.which("tcptrace") is None, reason="tcptrace is not installed")
+def test_tcptrace_counts_the_retransmissions_and_the_bytes(traced_run, captures):
+    def per_connection(path, field: str) -> list[int]:
+        out = subprocess.run(["tcptrace", "-l", str(path)], check=True, capture_output=True, text=True).stdout
+        # "     rexmt data pkts:   12     rexmt data pkts:   0": the first column is the data direction.
+        return [int(line.split(":")[1].split()[0]) for line in out.splitlines() if line.strip().startswith(field)]
+
+    flows = traced_run.flows.to_pandas().sort_values("flow")
+    # The connections are listed in order of their first packet: the flows' order of start.
+    order = traced_run.packet_trace.column("flow").to_pylist()
+    started = list(dict.fromkeys(order))
+    retransmits = per_connection(captures["enqueue"], "rexmt data pkts")
+    assert retransmits == [int(flows["retransmits"][flow]) for flow in started]
+    # Every packet (ACKs alike in every field included) has its own IP identification.
+    out = subprocess.run(["tcptrace", "-l", str(captures["dequeue"])], check=True, capture_output=True, text=True)
+    # (tcptrace reports "hardware dups: N segs" only where N > 0.)
+    assert "hardware dups" not in out.stdout and "unique bytes sent" in out.stdout
+    unique = per_connection(captures["dequeue"], "unique bytes sent")
+    assert unique == [int(flows["bytes_delivered"][flow]) for flow in started]
+
+
+def test_a_packet_id_is_one_packet_on_each_link(traced_run):
+    table = traced_run.packet_trace
+    ids, links, events = (table.column(name).to_pylist() for name in ("packet_id", "link", "event"))
+    enqueued = Counter(
+        (packet, link) for packet, link, event in zip(ids, links, events, strict=True) if event == "enqueue"
+    )
+    assert max(enqueued.values()) == 1
+    received = Counter(
+        (packet, link) for packet, link, event in zip(ids, links, events, strict=True) if event == "receive"
+    )
+    assert set(received) <= set(enqueued) and max(received.values()) == 1

@@ -19,7 +19,8 @@ One row per event, sorted by time (rows of one instant in the order they happene
 * `sack`: the SACK blocks of an ACK (RFC 2018) as byte edges `[left, right, left, right, ...]`;
 * `sent_ns`: when the data segment was sent (an ACK: the echoed send time);
 * `packet_id`: one number per packet, the same on every link (ns-2's packet id), numbered in
-  order of first appearance.
+  order of first appearance (duplicate ACKs alike in every field are told apart by their
+  order; see `_packet_ids`).
 """
 
 from __future__ import annotations
@@ -93,7 +94,17 @@ def packet_table(
         "cwr": flags & FLAG_CWR != 0,
         "retransmit": flags & FLAG_RETRANSMIT != 0,
         "sent_ns": sent,
-        "packet_id": _packet_ids(flow, kind, seq, sent, flags),
+        "packet_id": _packet_ids(
+            flow,
+            kind,
+            seq,
+            sent,
+            flags,
+            counts,
+            np.asarray(raw["sack_edges"], np.uint64),
+            link,
+            np.asarray(raw["event"]),
+        ),
     }
     table = arrow.table(columns)
     sack = pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), pa.array(edges, pa.uint64()))
@@ -117,14 +128,45 @@ def _segment_sizes(flows: pa.Table, groups: list[dict[str, Any]]) -> tuple[np.nd
     return np.asarray(segment, dtype=np.uint64)[group_of], np.asarray(header, dtype=np.uint32)[group_of]
 
 
-def _packet_ids(flow: np.ndarray, kind: np.ndarray, seq: np.ndarray, sent: np.ndarray, flags: np.ndarray) -> np.ndarray:
-    """A number per packet: rows with the same flow, kind, sequence number, send time and
-    TCP flags are one packet (a retransmission is sent later, an ACK echoes the send time of
-    the segment that triggered it); numbered in order of first appearance."""
+def _packet_ids(
+    flow: np.ndarray,
+    kind: np.ndarray,
+    seq: np.ndarray,
+    sent: np.ndarray,
+    flags: np.ndarray,
+    sack_counts: np.ndarray,
+    sack_edges: np.ndarray,
+    link: np.ndarray,
+    event: np.ndarray,
+) -> np.ndarray:
+    """A number per packet, numbered in order of first appearance. A packet is known by its
+    flow, kind, sequence number, send time (an ACK: the echoed one), TCP flags and SACK
+    blocks; duplicate ACKs can share all of these (they echo the same timestamp, RFC 7323
+    Section 4.3), so packets alike are told apart by their order on each link and event
+    (queues and links are FIFO): the k-th of them enqueued on a link is the k-th dequeued and
+    received there, and the k-th on the next link, unless one of them was dropped between."""
     if len(flow) == 0:
         return np.zeros(0, dtype=np.uint64)
-    keys = np.rec.fromarrays([flow, kind, seq, sent, flags & (FLAG_ECE | FLAG_CWR | FLAG_RETRANSMIT)])
-    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    # The SACK blocks of each row as one number (a weighted sum of its edges, mod 2**64).
+    # Each edge weighted by its position in its row's option.
+    row_of_edge = np.repeat(np.arange(len(flow)), 2 * sack_counts)
+    row_start = np.concatenate([[0], np.cumsum(2 * sack_counts)[:-1]]).astype(np.int64)
+    position = np.arange(len(sack_edges), dtype=np.int64) - row_start[row_of_edge]
+    weights = (position + 1).astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    sack = np.zeros(len(flow), dtype=np.uint64)
+    np.add.at(sack, row_of_edge, sack_edges * weights)
+    alike_keys = np.rec.fromarrays([flow, kind, seq, sent, flags & (FLAG_ECE | FLAG_CWR | FLAG_RETRANSMIT), sack])
+    _, alike = np.unique(alike_keys, return_inverse=True)
+    alike = alike.ravel()
+    # The order of each row among the rows alike on its link and event.
+    rows = np.arange(len(flow))
+    order = np.lexsort((rows, event, link, alike))
+    group = np.rec.fromarrays([alike[order], link[order], event[order]])
+    new_group = np.concatenate([[True], group[1:] != group[:-1]])
+    first_of_group = np.maximum.accumulate(np.where(new_group, np.arange(len(order)), 0))
+    occurrence = np.empty(len(flow), dtype=np.int64)
+    occurrence[order] = np.arange(len(order)) - first_of_group
+    _, first, inverse = np.unique(np.rec.fromarrays([alike, occurrence]), return_index=True, return_inverse=True)
     # np.unique numbers keys in sorted order; renumber them by first appearance.
     rank = np.empty(len(first), dtype=np.uint64)
     rank[np.argsort(first, kind="stable")] = np.arange(len(first), dtype=np.uint64)
