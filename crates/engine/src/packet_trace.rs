@@ -145,17 +145,20 @@ impl PacketTrace {
     }
 }
 
-/// A packet offered to a traced link, as it was before the queue decided (see
-/// [`PacketRecorder::watch`]).
+/// What a traced packet's offer is compared with once the queue has decided (see
+/// [`PacketRecorder::watch`]): small, so that carrying an empty one costs nothing.
 pub struct Watch {
-    link: u32,
     at: Time,
-    packet: Packet,
-    sack: SackBlocks,
-    counters: QueueCounters,
     /// The link's `busy_until` before the offer: a packet admitted by a link served without
     /// events starts its transmission at max(arrival, busy_until) (Lindley's recursion).
     busy_until: Time,
+    /// The queue's counts of marks and of drops by reason before the offer.
+    marked: u64,
+    dropped: [u64; 3],
+}
+
+fn drop_counts(counters: &QueueCounters) -> [u64; 3] {
+    [counters.dropped_overflow, counters.dropped_early, counters.dropped_forced]
 }
 
 /// Records the rows of the traced links and flows while the simulation runs.
@@ -248,45 +251,38 @@ impl PacketRecorder {
         self.links[link as usize] && self.flows.as_ref().is_none_or(|flows| flows[flow as usize])
     }
 
-    /// `packet` reaches the queue of `link` at `at`: records its enqueue row and, if it is
-    /// traced, returns what the decision is compared with ([`PacketRecorder::offered`]).
-    pub fn watch(&mut self, link_id: u32, link: &Link, packet: &Packet, at: Time, sack: SackBlocks) -> Watch {
-        self.rows.push(PacketEvent::Enqueue, REASON_NONE, at, link_id, packet, &sack);
-        Watch { link: link_id, at, packet: *packet, sack, counters: link.queue.counters, busy_until: link.busy_until }
+    /// `packet` reaches the queue of `link` at `at`: records its enqueue row and returns what
+    /// the queue's decision is compared with ([`PacketRecorder::offered`]).
+    pub fn watch(&mut self, link_id: u32, link: &Link, packet: &Packet, at: Time, sack: &SackBlocks) -> Watch {
+        self.rows.push(PacketEvent::Enqueue, REASON_NONE, at, link_id, packet, sack);
+        let counters = &link.queue.counters;
+        Watch { at, busy_until: link.busy_until, marked: counters.marked, dropped: drop_counts(counters) }
     }
 
-    /// The queue has decided on the watched packet: a drop or a mark shows in its counters
-    /// (each offer changes them by one decision; a pass-through may add the head's).
-    pub fn offered(&mut self, watch: &Watch, link: &Link) {
-        let (before, after) = (watch.counters, link.queue.counters);
-        let mut packet = watch.packet;
-        if after.marked > before.marked {
+    /// The queue of `link_id` has decided on the watched `packet`: a drop or a mark shows in
+    /// its counters (an offer changes them by its own decisions only).
+    pub fn offered(&mut self, watch: &Watch, link_id: u32, link: &Link, packet: &Packet, sack: &SackBlocks) {
+        let counters = &link.queue.counters;
+        let mut packet = *packet;
+        if counters.marked > watch.marked {
             packet.ecn = Ecn::Ce;
-            // The queue does not keep the mark's reason in its counters: an arrival mark is
-            // early unless the policy forced it, which the counters cannot tell apart.
+            // The counters do not keep a mark's reason: marks at arrival are recorded as early.
             let reason = mark_reason_code(MarkReason::Early);
-            self.rows.push(PacketEvent::Mark, reason, watch.at, watch.link, &packet, &watch.sack);
+            self.rows.push(PacketEvent::Mark, reason, watch.at, link_id, &packet, sack);
         }
-        let reason = if after.dropped_overflow > before.dropped_overflow {
-            Some(DropReason::Overflow)
-        } else if after.dropped_forced > before.dropped_forced {
-            Some(DropReason::Forced)
-        } else if after.dropped_early > before.dropped_early {
-            Some(DropReason::Early)
-        } else {
-            None
-        };
-        if let Some(reason) = reason {
-            self.rows.push(PacketEvent::Drop, drop_reason_code(reason), watch.at, watch.link, &packet, &watch.sack);
+        let after = drop_counts(counters);
+        let reasons = [DropReason::Overflow, DropReason::Early, DropReason::Forced];
+        if let Some(i) = (0..3).find(|&i| after[i] > watch.dropped[i]) {
+            self.rows.push(PacketEvent::Drop, drop_reason_code(reasons[i]), watch.at, link_id, &packet, sack);
         }
     }
 
-    /// A link served without events admitted the watched packet (`packet`, possibly marked):
-    /// its transmission starts at max(arrival, the previous departure) (Lindley's recursion)
-    /// and its last bit reaches the far end at `arrives`.
-    pub fn admitted_lindley(&mut self, watch: &Watch, packet: &Packet, arrives: Time) {
+    /// A link served without events admitted the watched `packet` (possibly marked): its
+    /// transmission starts at max(arrival, the previous departure) (Lindley's recursion) and
+    /// its last bit reaches the far end at `arrives`.
+    pub fn admitted_lindley(&mut self, watch: &Watch, link_id: u32, packet: &Packet, arrives: Time, sack: SackBlocks) {
         let starts = watch.at.max(watch.busy_until);
-        self.transmitted(watch.link, packet, starts, arrives, watch.sack);
+        self.transmitted(link_id, packet, starts, arrives, sack);
     }
 
     /// `packet` starts its transmission on `link` at `starts` and reaches the far end at

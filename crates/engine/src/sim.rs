@@ -345,7 +345,7 @@ impl Simulation {
             // Enqueue then dequeue at once, without touching the queue's buffer.
             let passed = link.queue.pass_through(packet, now, &mut link.rng);
             if let Some(watch) = &watch {
-                self.trace_offered(watch, link_id);
+                self.trace_offered(watch, link_id, &packet);
             }
             if let Some(packet) = passed {
                 self.transmit(link_id, packet);
@@ -354,7 +354,7 @@ impl Simulation {
         }
         let verdict = link.queue.enqueue(packet, now, &mut link.rng);
         if let Some(watch) = &watch {
-            self.trace_offered(watch, link_id);
+            self.trace_offered(watch, link_id, &packet);
         }
         if let Verdict::Drop(_) = verdict {
             return; // counted by the queue
@@ -394,10 +394,7 @@ impl Simulation {
             let departs = link.offer_lindley(&mut packet, at);
             let delay = link.delay;
             if let Some(watch) = &watch {
-                self.trace_offered(watch, link_id);
-                if let Some(departs) = departs {
-                    self.trace_admitted_lindley(watch, &packet, departs + delay);
-                }
+                self.trace_lindley(watch, link_id, &packet, departs.map(|departs| departs + delay));
             }
             let Some(departs) = departs else {
                 return; // dropped, counted by the queue

@@ -21,33 +21,46 @@ pub(super) fn sack_blocks(flows: &[Flow], packet: &Packet) -> SackBlocks {
     }
 }
 
+// The hooks are out of line and cold: the event loop's code stays what it was without them.
 impl Simulation {
     /// `packet` reaches the queue of `link_id` at `at`: its enqueue row, and what the queue's
     /// decision is compared with, if this link and flow are traced.
+    #[cold]
+    #[inline(never)]
     pub(super) fn trace_watch(&mut self, link_id: u32, packet: &Packet, at: Time) -> Option<Watch> {
         let recorder = self.packet_trace.as_mut()?;
         if !recorder.traces(link_id, packet.flow) {
             return None;
         }
         let sack = sack_blocks(&self.flows, packet);
-        Some(recorder.watch(link_id, &self.links[link_id as usize], packet, at, sack))
+        Some(recorder.watch(link_id, &self.links[link_id as usize], packet, at, &sack))
     }
 
     /// The queue decided on a watched packet: its drop or mark rows.
-    pub(super) fn trace_offered(&mut self, watch: &Watch, link_id: u32) {
+    #[cold]
+    #[inline(never)]
+    pub(super) fn trace_offered(&mut self, watch: &Watch, link_id: u32, packet: &Packet) {
+        let sack = sack_blocks(&self.flows, packet);
         if let Some(recorder) = self.packet_trace.as_mut() {
-            recorder.offered(watch, &self.links[link_id as usize]);
+            recorder.offered(watch, link_id, &self.links[link_id as usize], packet, &sack);
         }
     }
 
-    /// A link served without events admitted a watched packet: its dequeue and receive rows.
-    pub(super) fn trace_admitted_lindley(&mut self, watch: &Watch, packet: &Packet, arrives: Time) {
-        if let Some(recorder) = self.packet_trace.as_mut() {
-            recorder.admitted_lindley(watch, packet, arrives);
+    /// A link served without events decided on a watched packet: its drop or mark rows, and
+    /// if it admitted it (`arrives` at the far end), its dequeue and receive rows.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn trace_lindley(&mut self, watch: &Watch, link_id: u32, packet: &Packet, arrives: Option<Time>) {
+        self.trace_offered(watch, link_id, packet);
+        let sack = sack_blocks(&self.flows, packet);
+        if let (Some(recorder), Some(arrives)) = (self.packet_trace.as_mut(), arrives) {
+            recorder.admitted_lindley(watch, link_id, packet, arrives, sack);
         }
     }
 
     /// `packet` starts its transmission on `link_id` now and reaches the far end at `arrives`.
+    #[cold]
+    #[inline(never)]
     pub(super) fn trace_transmitted(&mut self, link_id: u32, packet: &Packet, arrives: Time) {
         let now = self.now;
         let Some(recorder) = self.packet_trace.as_mut() else { return };
@@ -59,6 +72,8 @@ impl Simulation {
 
     /// Take the head of an event-driven link's queue, recording the heads its policy drops
     /// or marks.
+    #[cold]
+    #[inline(never)]
     pub(super) fn dequeue_traced(&mut self, link_id: u32) -> Option<Packet> {
         let now = self.now;
         let (links, flows, trace) = (&mut self.links, &self.flows, &mut self.packet_trace);
