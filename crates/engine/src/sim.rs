@@ -329,11 +329,21 @@ impl Simulation {
 
     /// Offer a packet to a link: through its queue, then onto the wire if the link is idle.
     fn send_on_link(&mut self, link_id: u32, packet: Packet) {
+        if self.packet_trace.is_some() {
+            return self.send_on_link_traced(link_id, packet);
+        }
+        self.send_on_link_as::<false>(link_id, packet)
+    }
+
+    /// [`Simulation::send_on_link`], with the per-packet trace's hooks if `TRACED` (compiled
+    /// away otherwise: without a trace the event loop runs the code it ran before them).
+    #[inline(always)]
+    fn send_on_link_as<const TRACED: bool>(&mut self, link_id: u32, packet: Packet) {
         let now = self.now;
         if self.links[link_id as usize].event_free {
-            return self.offer_event_free(link_id, packet, now);
+            return self.offer_event_free::<TRACED>(link_id, packet, now);
         }
-        let watch = if self.packet_trace.is_some() { self.trace_watch(link_id, &packet, now) } else { None };
+        let watch = if TRACED { self.trace_watch(link_id, &packet, now) } else { None };
         let link = &mut self.links[link_id as usize];
         // Idle: nothing queued and the last transmission has ended. Such a link needs no
         // TransmissionDone event: the packet goes straight onto the wire (most links of a
@@ -375,7 +385,7 @@ impl Simulation {
     /// route is computed by this one (`Link::inline`), the packet is offered there at once,
     /// at its arrival time there, and so on: only the last link of the chain schedules an
     /// arrival event. Arrivals after the end of the run stay on the wire, as they would.
-    fn offer_event_free(&mut self, mut link_id: u32, mut packet: Packet, mut at: Time) {
+    fn offer_event_free<const TRACED: bool>(&mut self, mut link_id: u32, mut packet: Packet, mut at: Time) {
         loop {
             let next = self.routes.link(packet.route, packet.hop + 1);
             // What comes after this link, into cache while this one decides (with many flows
@@ -388,7 +398,7 @@ impl Simulation {
                     }
                 }
             }
-            let watch = if self.packet_trace.is_some() { self.trace_watch(link_id, &packet, at) } else { None };
+            let watch = if TRACED { self.trace_watch(link_id, &packet, at) } else { None };
             let link = &mut self.links[link_id as usize];
             // Lindley's recursion: D_n = max(A_n, D_{n-1}) + L_n / C.
             let departs = link.offer_lindley(&mut packet, at);
@@ -416,7 +426,7 @@ impl Simulation {
                         && link.delivery_event_due.is_none_or(|due| due < self.now)
                     {
                         packet.hop += 1;
-                        return self.deliver_inline(packet, arrives);
+                        return self.deliver_inline::<TRACED>(packet, arrives);
                     }
                     link.delivery_event_due = Some(arrives);
                 }
@@ -522,7 +532,7 @@ impl Simulation {
     /// Data reaching at `at` (now or later) a receiver computed inline (`Link::delivers_inline`):
     /// it acknowledges at once, and its ACKs are offered to the first link of their route at
     /// `at` (served without events and carrying nothing else, so they are in order there).
-    fn deliver_inline(&mut self, packet: Packet, at: Time) {
+    fn deliver_inline<const TRACED: bool>(&mut self, packet: Packet, at: Time) {
         self.delivered += 1;
         let flow = &mut self.flows[packet.flow as usize];
         if !self.measure_started && at >= self.measure_start && flow.delivered_at_measure_start.is_none() {
@@ -536,7 +546,7 @@ impl Simulation {
         for ack in out.drain(..) {
             self.created += 1;
             let first = self.routes.first_link(ack.route);
-            self.offer_event_free(first, ack, at);
+            self.offer_event_free::<TRACED>(first, ack, at);
         }
         self.inline_outbox = out;
     }

@@ -1,6 +1,7 @@
-//! The event loop's calls into the per-packet trace (`packet_trace`). Each hook in `sim.rs`
-//! is one call behind `self.packet_trace.is_some()`: with no trace asked for, that test is
-//! all they cost.
+//! The event loop's calls into the per-packet trace (`packet_trace`). `send_on_link` tests
+//! `self.packet_trace.is_some()` once per packet offered and takes `send_on_link_traced` if
+//! so: the links' code is compiled twice (`TRACED`), and without a trace runs what it ran
+//! before the hooks. `transmit` and `start_transmission` (links with events) test it too.
 
 use super::{Ends, Flow, Simulation};
 use crate::packet::Packet;
@@ -23,6 +24,13 @@ pub(super) fn sack_blocks(flows: &[Flow], packet: &Packet) -> SackBlocks {
 
 // The hooks are out of line and cold: the event loop's code stays what it was without them.
 impl Simulation {
+    /// [`Simulation::send_on_link`] with a packet trace.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn send_on_link_traced(&mut self, link_id: u32, packet: Packet) {
+        self.send_on_link_as::<true>(link_id, packet)
+    }
+
     /// `packet` reaches the queue of `link_id` at `at`: its enqueue row, and what the queue's
     /// decision is compared with, if this link and flow are traced.
     #[cold]
