@@ -91,7 +91,7 @@ links = ["bottleneck", "bottleneck_reverse"]
     result = runner.invoke(app, ["run", str(path), "--out", str(out), "--quiet"])
     assert result.exit_code == 0, result.output
     saved = Results.load(out)
-    assert saved.packet_trace.equals(simulate(small_scenario()).packet_trace)
+    assert saved.packet_trace.to_pylist() == simulate(small_scenario()).packet_trace.to_pylist()
     result = runner.invoke(app, ["trace", str(out), "--format", "ns2"])
     assert result.exit_code == 0, result.output
     assert (out / "packet_trace.tr").read_text().startswith("+ ")

@@ -77,7 +77,7 @@ def packet_table(
         "event": _labels(raw["event"], EVENTS),
         "reason": _labels(raw["reason"], REASONS),
         "link": link,
-        "link_name": names[link] if len(link) else np.asarray([], dtype=object),
+        "link_name": _labels(link, list(names)),
         "from_node": from_node[link],
         "to_node": to_node[link],
         "flow": flow,
@@ -106,13 +106,18 @@ def packet_table(
             np.asarray(raw["event"]),
         ),
     }
+    labels = {name: columns.pop(name) for name in ("event", "reason", "link_name", "kind")}
     table = arrow.table(columns)
+    for position, name in ((2, "event"), (3, "reason"), (5, "link_name"), (9, "kind")):
+        table = table.add_column(position, name, labels[name])
     sack = pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), pa.array(edges, pa.uint64()))
     return table.append_column("sack", sack)
 
 
-def _labels(codes: np.ndarray, labels: tuple[str, ...]) -> np.ndarray:
-    return np.asarray(labels, dtype=object)[np.asarray(codes, dtype=np.intp)]
+def _labels(codes: np.ndarray, labels: tuple[str, ...] | list[str]) -> pa.DictionaryArray:
+    """Strings dictionary-encoded (an index per row into a few labels): built and written
+    without one Python string per row."""
+    return pa.DictionaryArray.from_arrays(pa.array(np.asarray(codes, dtype=np.int32)), pa.array(list(labels)))
 
 
 def _segment_sizes(flows: pa.Table, groups: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
@@ -155,19 +160,27 @@ def _packet_ids(
     weights = (position + 1).astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
     sack = np.zeros(len(flow), dtype=np.uint64)
     np.add.at(sack, row_of_edge, sack_edges * weights)
-    alike_keys = np.rec.fromarrays([flow, kind, seq, sent, flags & (FLAG_ECE | FLAG_CWR | FLAG_RETRANSMIT), sack])
-    _, alike = np.unique(alike_keys, return_inverse=True)
-    alike = alike.ravel()
+    flags = flags & (FLAG_ECE | FLAG_CWR | FLAG_RETRANSMIT)
+    alike, _ = _groups(flow, kind, seq, sent, flags, sack)
     # The order of each row among the rows alike on its link and event.
-    rows = np.arange(len(flow))
-    order = np.lexsort((rows, event, link, alike))
-    group = np.rec.fromarrays([alike[order], link[order], event[order]])
-    new_group = np.concatenate([[True], group[1:] != group[:-1]])
-    first_of_group = np.maximum.accumulate(np.where(new_group, np.arange(len(order)), 0))
-    occurrence = np.empty(len(flow), dtype=np.int64)
-    occurrence[order] = np.arange(len(order)) - first_of_group
-    _, first, inverse = np.unique(np.rec.fromarrays([alike, occurrence]), return_index=True, return_inverse=True)
-    # np.unique numbers keys in sorted order; renumber them by first appearance.
+    group, first = _groups(alike, link, event)
+    occurrence = np.arange(len(flow)) - first[group]
+    packet, first = _groups(alike, occurrence)
+    # Groups come numbered in sorted key order; renumber them by first appearance.
     rank = np.empty(len(first), dtype=np.uint64)
     rank[np.argsort(first, kind="stable")] = np.arange(len(first), dtype=np.uint64)
-    return rank[inverse.ravel()]
+    return rank[packet]
+
+
+def _groups(*keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows equal in every key form a group: each row's group number (groups numbered in
+    sorted key order) and each group's first row."""
+    order = np.lexsort(keys[::-1])  # stable: rows of a group keep their order
+    changed = np.zeros(len(order), dtype=bool)
+    changed[0] = True
+    for key in keys:
+        sorted_key = key[order]
+        changed[1:] |= sorted_key[1:] != sorted_key[:-1]
+    group = np.empty(len(order), dtype=np.int64)
+    group[order] = np.cumsum(changed) - 1
+    return group, order[changed]
