@@ -152,8 +152,8 @@ pub struct Watch {
     /// The link's `busy_until` before the offer: a packet admitted by a link served without
     /// events starts its transmission at max(arrival, busy_until) (Lindley's recursion).
     busy_until: Time,
-    /// The queue's counts of marks and of drops by reason before the offer.
-    marked: u64,
+    /// The queue's counts of marks (all, forced) and of drops by reason before the offer.
+    marked: [u64; 2],
     dropped: [u64; 3],
 }
 
@@ -256,7 +256,8 @@ impl PacketRecorder {
     pub fn watch(&mut self, link_id: u32, link: &Link, packet: &Packet, at: Time, sack: &SackBlocks) -> Watch {
         self.rows.push(PacketEvent::Enqueue, REASON_NONE, at, link_id, packet, sack);
         let counters = &link.queue.counters;
-        Watch { at, busy_until: link.busy_until, marked: counters.marked, dropped: drop_counts(counters) }
+        let marked = [counters.marked, counters.marked_forced];
+        Watch { at, busy_until: link.busy_until, marked, dropped: drop_counts(counters) }
     }
 
     /// The queue of `link_id` has decided on the watched `packet`: a drop or a mark shows in
@@ -264,10 +265,10 @@ impl PacketRecorder {
     pub fn offered(&mut self, watch: &Watch, link_id: u32, link: &Link, packet: &Packet, sack: &SackBlocks) {
         let counters = &link.queue.counters;
         let mut packet = *packet;
-        if counters.marked > watch.marked {
+        if counters.marked > watch.marked[0] {
             packet.ecn = Ecn::Ce;
-            // The counters do not keep a mark's reason: marks at arrival are recorded as early.
-            let reason = mark_reason_code(MarkReason::Early);
+            let forced = counters.marked_forced > watch.marked[1];
+            let reason = mark_reason_code(if forced { MarkReason::Forced } else { MarkReason::Early });
             self.rows.push(PacketEvent::Mark, reason, watch.at, link_id, &packet, sack);
         }
         let after = drop_counts(counters);

@@ -198,3 +198,25 @@ fn the_same_seed_gives_the_same_trace() {
     let scenario = traced(codel_ecn_dumbbell(), links(&["bottleneck", "access"]));
     assert_eq!(run(&scenario).packet_trace, run(&scenario).packet_trace);
 }
+
+#[test]
+fn a_forced_mark_is_recorded_as_forced() {
+    use aqmlab_engine::queue::threshold::ThresholdConfig;
+    // The threshold policy marks every ECN-capable arrival above its threshold, "forced".
+    let threshold = QueueConfig::Threshold(ThresholdConfig {
+        limit: Limit::Packets(100),
+        q_th: 10.0,
+        ecn: true,
+        queue_in_bytes: false,
+    });
+    let scenario = with_ecn_and_sack(dumbbell(10_000_000, threshold, vec![group(8, 60 * MS, 100_000_000)], 6 * S));
+    let results = run(&traced(scenario, links(&["bottleneck"])));
+    assert!(results.links.marked[0] > 5.0, "the threshold must mark");
+    assert_rows_match_counters(&results, &["bottleneck"]);
+    let trace = results.packet_trace.unwrap();
+    let marks: Vec<u8> = (trace.event.iter().zip(&trace.reason))
+        .filter(|&(&e, _)| e == PacketEvent::Mark as u8)
+        .map(|(_, &r)| r)
+        .collect();
+    assert!(marks.iter().all(|&reason| reason == 3), "forced (3): {marks:?}");
+}

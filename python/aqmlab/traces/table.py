@@ -7,7 +7,8 @@ One row per event, sorted by time (rows of one instant in the order they happene
   queue then drops), `dequeue` (its transmission starts, `-`), `receive` (its last bit
   reaches the far end, `r`), `drop` (`d`) or `mark` (the queue set CE; no ns-2 line);
 * `reason`: of a drop or mark: `overflow` (the buffer was full), `early` (an AQM's early
-  decision), `forced` (RED above its maximum threshold); empty otherwise;
+  decision), `forced` (a forced decision: RED above its maximum threshold, the threshold
+  policy, E-RED's forced marks); empty otherwise;
 * `link`, `link_name`, `from_node`, `to_node`: where (nodes numbered from the topology: the
   node each link leaves and enters);
 * `flow`, `kind` (`data`, `ack`, `datagram`), `src_node`, `dst_node` (the packet's ends);

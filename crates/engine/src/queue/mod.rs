@@ -247,6 +247,8 @@ pub struct QueueCounters {
     pub dropped_early: u64,
     pub dropped_forced: u64,
     pub marked: u64,
+    /// Of `marked`, those the policy forced (for per-packet traces, which tell mark reasons).
+    pub marked_forced: u64,
     pub departures: u64,
     pub departure_bytes: u64,
     /// Drops decided when packets reached the head of the queue (sojourn-time AQMs).
@@ -353,9 +355,10 @@ impl Queue {
         match verdict {
             Verdict::Drop(reason) => self.count_drop(reason),
             Verdict::Mark(_) | Verdict::Enqueue => {
-                if let Verdict::Mark(_) = verdict {
+                if let Verdict::Mark(reason) = verdict {
                     packet.ecn = Ecn::Ce;
                     self.counters.marked += 1;
+                    self.counters.marked_forced += u64::from(reason == MarkReason::Forced);
                 }
                 packet.enqueued_at = now;
                 self.idle_since = None;
@@ -385,6 +388,7 @@ impl Queue {
             } else {
                 packet.ecn = Ecn::Ce;
                 self.counters.marked += 1;
+                self.counters.marked_forced += u64::from(reason == MarkReason::Forced);
                 observe(packet, AtHead::Mark(reason));
             }
         }
