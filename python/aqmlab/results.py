@@ -104,7 +104,9 @@ class Results:
     def table(self, name: str) -> pa.Table:
         """A table by name; `link_trace` with each sample's `link_name` and `link_role` (from
         `links`) beside the numeric `link` id, so a frame can be filtered to one link."""
-        if name == PACKET_TRACE and self.packet_trace is not None:
+        if name == PACKET_TRACE:
+            if self.packet_trace is None:
+                raise KeyError("no packet_trace: the scenario sets no trace.packets (docs/results.md)")
             return self.packet_trace
         if name not in TABLES:
             raise KeyError(f"unknown table {name!r}; tables are {', '.join(TABLES)}")

@@ -108,6 +108,8 @@ links = ["bottleneck", "bottleneck_reverse"]
 def test_aqmlab_trace_of_a_run_without_one_says_how_to_get_one(tmp_path):
     plain = simulate(without_packet_trace(small_scenario()))
     assert plain.packet_trace is None
+    with pytest.raises(KeyError, match="sets no trace.packets"):
+        plain.table("packet_trace")
     plain.save(tmp_path / "run")
     result = runner.invoke(app, ["trace", str(tmp_path / "run")])
     assert result.exit_code == 2
