@@ -27,6 +27,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
     "fluid": ("aqmlab.fluid.cli", "app", "Fluid (delay-differential) models: integrate, plot, save."),
     "examples": ("aqmlab._lazy_cli", "examples_command", "The example scenarios bundled in the package, by name."),
     "schema": ("aqmlab.reference", "schema_command", "The scenario and sweep reference (Markdown) or JSON Schema."),
+    "trace": ("aqmlab.traces.cli", "trace_command", "A run's per-packet trace as ns-2 trace lines, pcap or Parquet."),
 }
 
 

@@ -6,7 +6,9 @@ Tables (pyarrow; `results.to_pandas(name)` / `results.to_polars(name)` convert):
   - `flow_trace`: cwnd, ssthresh, smoothed and last RTT of the traced flows;
   - `flows`: one row per flow (bytes delivered, goodput over the measurement window,
     retransmissions, timeouts, start, end and flow completion time);
-  - `links`: one row per link with its totals.
+  - `links`: one row per link with its totals;
+  - `packet_trace` (only with `trace.packets`): one row per enqueue, dequeue, receive, drop
+    and mark of the chosen links and flows (`aqmlab.traces`), else None.
 
 `save(dir)` writes the tables as Parquet plus `scenario.json` (the scenario as given and
 resolved, the seed), `summary.json` and `run.json` (the sha256 of every file), atomically: a
@@ -43,6 +45,8 @@ from aqmlab.scenario import Scenario
 from aqmlab.summary import Summary
 
 TABLES = ("link_trace", "flow_trace", "flows", "links")
+#: The per-packet trace's table, written only when the scenario asks for one.
+PACKET_TRACE = "packet_trace"
 FORMAT_VERSION = 2
 
 #: Link utilisation is summarised over bins of this length (issue 2: "over 1 s bins").
@@ -63,6 +67,7 @@ class Results:
     finished: bool
     wall_time_s: float = math.nan
     metadata: dict[str, Any] = field(default_factory=dict)
+    packet_trace: pa.Table | None = None
 
     # --- construction --------------------------------------------------------------------
 
@@ -74,17 +79,24 @@ class Results:
         links["role"] = np.asarray(links["role"], dtype=object)
         links["name"] = np.asarray(links["name"], dtype=object)
         flows = _flows_table(scenario, raw["flows"], end_s)
+        links_table = arrow.table(links)
+        packet_trace = None
+        if "packet_trace" in raw:
+            from aqmlab.traces.table import packet_table
+
+            packet_trace = packet_table(raw["packet_trace"], links_table, flows, scenario.topology.resolved_groups())
         return cls(
             scenario=scenario,
             seed=seed,
             link_trace=arrow.table(raw["link_trace"]),
             flow_trace=arrow.table(raw["flow_trace"]),
             flows=flows,
-            links=arrow.table(links),
+            links=links_table,
             counters=dict(raw["counters"]),
             end_s=end_s,
             finished=finished,
             wall_time_s=wall_time_s,
+            packet_trace=packet_trace,
         )
 
     # --- access --------------------------------------------------------------------------
@@ -92,6 +104,10 @@ class Results:
     def table(self, name: str) -> pa.Table:
         """A table by name; `link_trace` with each sample's `link_name` and `link_role` (from
         `links`) beside the numeric `link` id, so a frame can be filtered to one link."""
+        if name == PACKET_TRACE:
+            if self.packet_trace is None:
+                raise KeyError("no packet_trace: the scenario sets no trace.packets (docs/results.md)")
+            return self.packet_trace
         if name not in TABLES:
             raise KeyError(f"unknown table {name!r}; tables are {', '.join(TABLES)}")
         table = getattr(self, name)
@@ -306,6 +322,8 @@ class Results:
     def _write(self, directory: Path) -> None:
         for name in TABLES:
             pq.write_table(getattr(self, name), directory / f"{name}.parquet")
+        if self.packet_trace is not None:
+            pq.write_table(self.packet_trace, directory / f"{PACKET_TRACE}.parquet")
         meta = {
             "format_version": FORMAT_VERSION,
             "seed": self.seed,
@@ -349,6 +367,9 @@ class Results:
             if not path.is_file():
                 raise ResultsError(f"{directory}: {path.name} is missing")
             tables[name] = pq.read_table(path)
+        packet_trace = directory / f"{PACKET_TRACE}.parquet"
+        if packet_trace.is_file():
+            tables[PACKET_TRACE] = pq.read_table(packet_trace)
         known = {"format_version", "seed", "end_s", "finished", "wall_time_s", "counters", "scenario", "resolved"}
         return cls(
             scenario=Scenario.from_dict(meta["scenario"], source=str(meta_path)),

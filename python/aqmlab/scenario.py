@@ -28,6 +28,30 @@ from aqmlab.transport import Tcp
 # --- Topologies --------------------------------------------------------------------------
 
 
+class PacketTrace(Model):
+    """Which packets the per-packet trace records (`Results.packet_trace`; docs/results.md,
+    "Per-packet traces"): every enqueue, dequeue, receive, drop and ECN mark."""
+
+    links: list[str] = Field(default_factory=list)
+    """Links by name ("bottleneck", "bottleneck_reverse", a network link's name, or an edge
+    role: "access", "receiver", ...; every link of that name); empty: every link the chosen
+    flows cross."""
+    flows: list[int] = Field(default_factory=list)
+    """Flows by id (0-based, in the order of the flows table)."""
+    groups: list[int | str] = Field(default_factory=list)
+    """Flow groups by name or index: every flow of each. No flows and no groups: every flow
+    on the chosen links."""
+
+    @model_validator(mode="after")
+    def _check(self) -> PacketTrace:
+        if not (self.links or self.flows or self.groups):
+            raise ValueError("give links, flows or groups (leave trace.packets out for no packet trace)")
+        for i, flow in enumerate(self.flows):
+            if not 0 <= flow < 2**32:
+                raise ValueError(f"flows[{i}] = {flow} must be a flow id in [0, 2**32)")
+        return self
+
+
 class Trace(Model):
     """What the sampled time series record."""
 
@@ -37,6 +61,8 @@ class Trace(Model):
     flows: int = Field(default=100, ge=0, le=2**32 - 1)
     """How many flows the flow trace samples (window, RTT): the first `flows` flows of the
     scenario; 0 for none."""
+    packets: PacketTrace | None = None
+    """The per-packet trace of chosen links and flows (off unless given)."""
 
 
 # --- The scenario ------------------------------------------------------------------------
@@ -80,6 +106,13 @@ class Scenario(Model):
                 f"[{self.measure_start_s:g}, {self.duration_s:g}] s would hold no trace sample; "
                 "give a shorter trace.interval, a longer duration or an earlier measure_start"
             )
+        packets = self.trace.packets
+        names = [group.name for group in self.topology.groups]
+        for i, group in enumerate(packets.groups if packets is not None else []):
+            if isinstance(group, str) and group not in names:
+                raise ValueError(f"trace.packets.groups[{i}] = {group!r} is not a flow group; groups are {names}")
+            if isinstance(group, int) and not 0 <= group < len(names):
+                raise ValueError(f"trace.packets.groups[{i}] = {group} is not a group index in [0, {len(names)})")
         return self
 
     @property
@@ -99,8 +132,24 @@ class Scenario(Model):
             "duration_ns": units.nanoseconds(self.duration),
             "measure_start_ns": round(self.measure_start_s * 1e9),
             "topology": self.topology.resolved(),
-            "trace": {"interval_ns": units.nanoseconds(self.trace.interval), "flows": self.trace.flows},
+            "trace": self._resolved_trace(),
         }
+
+    def _resolved_trace(self) -> dict[str, Any]:
+        trace: dict[str, Any] = {"interval_ns": units.nanoseconds(self.trace.interval), "flows": self.trace.flows}
+        packets = self.trace.packets
+        if packets is not None:
+            # A mixed TCP group is several engine groups (one per algorithm): each chosen
+            # group stands for all of its engine groups.
+            engine_groups, first = [], 0
+            for group in self.topology.groups:
+                count = len(group.resolved_groups())
+                engine_groups.append(list(range(first, first + count)))
+                first += count
+            names = [group.name for group in self.topology.groups]
+            chosen = [index for group in packets.groups for index in engine_groups[_group_index(group, names)]]
+            trace["packets"] = {"links": list(packets.links), "flows": list(packets.flows), "groups": chosen}
+        return trace
 
     def resolved_json(self) -> str:
         return json.dumps(self.resolved(), sort_keys=True)
@@ -122,6 +171,10 @@ class Scenario(Model):
     def from_toml(cls, path: str | Path) -> Scenario:
         path = Path(path)
         return cls.from_dict(read_toml(path, "scenario"), source=str(path))
+
+
+def _group_index(group: int | str, names: list[str]) -> int:
+    return names.index(group) if isinstance(group, str) else group
 
 
 def read_toml(path: Path, what: str = "scenario") -> dict[str, Any]:

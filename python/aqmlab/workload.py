@@ -37,6 +37,12 @@ PACKET_BYTES = 64
 #: are collected (engine columns, the copy handed over, the Arrow tables).
 LINK_ROW_BYTES = 14 * 8 * 3
 FLOW_ROW_BYTES = 6 * 8 * 3
+#: Per-packet trace (`trace.packets`): rows per packet crossing a traced link (enqueue,
+#: dequeue, receive, and a drop or mark at most), and bytes per row: 42 in the engine's
+#: columns, held about four times while the table is built (the rows, the sorted copy, the
+#: NumPy columns, the Arrow table).
+PACKET_ROWS_PER_CROSSING = 4
+PACKET_ROW_BYTES = 42 * 4
 #: Periodic AQM updates (PI, REM, PIE, Adaptive RED) are applied one by one: work each.
 PERIODIC_QUEUES = {"pi", "rem", "pie", "adaptive_red"}
 
@@ -80,6 +86,8 @@ class Workload:
     link_trace_rows: float
     flow_trace_rows: float
     memory_bytes: float
+    #: Rows of the per-packet trace, at most (0 without `trace.packets`).
+    packet_trace_rows: float
     #: The fields that contribute most to each total, to name in a refusal.
     work_field: str
     memory_field: str
@@ -88,8 +96,11 @@ class Workload:
         return (
             f"{self.flows:,.0f} flows, {self.links:,.0f} links, {self.work:.3g} events and packets "
             f"({self.work_per_s:.3g} per simulated second), {self.link_trace_rows + self.flow_trace_rows:.3g} "
-            f"trace rows, about {self.memory_bytes / 2**20:,.0f} MiB"
+            f"trace rows{self._packet_rows()}, about {self.memory_bytes / 2**20:,.0f} MiB"
         )
+
+    def _packet_rows(self) -> str:
+        return f" and {self.packet_trace_rows:.3g} packet-trace rows" if self.packet_trace_rows else ""
 
 
 def estimate(scenario: Any) -> Workload:
@@ -109,6 +120,7 @@ def estimate(scenario: Any) -> Workload:
     contributions: dict[str, float] = {}
     memory_parts: dict[str, float] = {}
     packet_guess = 1500
+    packet_groups: list[tuple[float, float, int]] = []  # (flows, packets/s, hops) per engine group
     for g, group in enumerate(topology["groups"]):
         field = f"topology.groups[{g}]"
         traffic = group["traffic"]
@@ -130,6 +142,7 @@ def estimate(scenario: Any) -> Workload:
         hops = core_hops + 2
         data_rate = min(access_cap, core_rate, receiver_cap)
         group_work = data_rate / (8 * packet) * (WORK_PER_PACKET_HOP * hops + WORK_PER_PACKET)
+        packet_groups.append((count, data_rate / (8 * packet), hops))
         if kind == "udp":
             # Sources send at their rate whatever the links can carry: one event and one packet each.
             group_work += count * traffic["rate_bps"] / (8 * packet) * 2
@@ -166,6 +179,8 @@ def estimate(scenario: Any) -> Workload:
     work_per_s += 1 / interval_s * (1 + monitored + traced_flows)
     contributions["trace.interval"] = samples * (1 + monitored + traced_flows)
     memory_parts["trace.interval"] = link_rows * LINK_ROW_BYTES + flow_rows * FLOW_ROW_BYTES
+    packet_rows = _packet_trace_rows(resolved["trace"].get("packets"), packet_groups, duration_s)
+    memory_parts["trace.packets"] = packet_rows * PACKET_ROW_BYTES
     memory = sum(memory_parts.values()) + burst * PACKET_BYTES
     work = work_per_s * duration_s + burst
     contributions["tcp.initial_window"] = burst
@@ -177,9 +192,36 @@ def estimate(scenario: Any) -> Workload:
         link_trace_rows=link_rows,
         flow_trace_rows=flow_rows,
         memory_bytes=memory,
+        packet_trace_rows=packet_rows,
         work_field=max(contributions, key=contributions.get),
         memory_field=max(memory_parts, key=memory_parts.get),
     )
+
+
+def _packet_trace_rows(
+    packets: dict[str, Any] | None, groups: list[tuple[float, float, int]], duration_s: float
+) -> float:
+    """An upper bound of the per-packet trace's rows: every data packet and its ACK cross
+    each traced link of their route once (at most `hops` links each way), on the traced
+    flows' share of each group's rate."""
+    if packets is None:
+        return 0.0
+    named = len(set(packets["links"]))
+    chosen_groups = set(packets["groups"])
+    chosen_flows = set(packets["flows"])
+    every_flow = not chosen_groups and not chosen_flows
+    rows_per_s, first_flow = 0.0, 0.0
+    for g, (count, packets_per_s, hops) in enumerate(groups):
+        if every_flow or g in chosen_groups:
+            share = 1.0
+        else:
+            # Flow ids count the flows group after group (a web group: its expected flows).
+            mine = sum(1 for flow in chosen_flows if first_flow <= flow < first_flow + count)
+            share = min(1.0, mine / count) if count else 0.0
+        first_flow += count
+        crossings = min(named, hops) if named else hops
+        rows_per_s += share * packets_per_s * 2 * crossings * PACKET_ROWS_PER_CROSSING
+    return rows_per_s * duration_s
 
 
 def _active_seconds(group: dict[str, Any], duration_s: float) -> float:

@@ -120,6 +120,8 @@ LAYERS = [
         "results/scenario",
         [
             "aqmlab.results",
+            # The per-packet trace's table and writers, which `Results` builds from the engine.
+            "aqmlab.traces",
             "aqmlab.scenario",
             "aqmlab.queues",
             "aqmlab.topology",

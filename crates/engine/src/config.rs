@@ -207,11 +207,14 @@ pub struct TraceConfig {
     pub interval_ns: Time,
     /// cwnd/RTT are traced for the first `flows` flows (in flow order).
     pub flows: u32,
+    /// Per-packet trace of chosen links and flows (`packet_trace`); none if absent.
+    #[serde(default)]
+    pub packets: Option<crate::packet_trace::PacketTraceConfig>,
 }
 
 impl Default for TraceConfig {
     fn default() -> Self {
-        TraceConfig { interval_ns: 10_000_000, flows: 100 }
+        TraceConfig { interval_ns: 10_000_000, flows: 100, packets: None }
     }
 }
 

@@ -11,6 +11,7 @@ pub mod error;
 pub mod event;
 pub mod link;
 pub mod packet;
+pub mod packet_trace;
 pub mod queue;
 pub mod rng;
 pub mod route;

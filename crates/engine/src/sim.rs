@@ -5,6 +5,7 @@ use crate::error::{EngineError, Result};
 use crate::event::{Event, EventQueue};
 use crate::link::Link;
 use crate::packet::{Packet, PacketKind, RouteId};
+use crate::packet_trace::PacketRecorder;
 use crate::queue::QueueCounters;
 use crate::queue::Verdict;
 use crate::rng::{stream, StreamKind};
@@ -16,6 +17,7 @@ use crate::topology::{self, Transport};
 use crate::trace::{Counters, FlowRecords, FlowTrace, LinkRecords, LinkTrace, Results};
 use crate::udp::{UdpSink, UdpSource};
 
+mod packet_hooks;
 mod prefetch;
 
 use prefetch::Layout;
@@ -117,6 +119,8 @@ pub struct Simulation {
     last_sample: Time,
     /// Work (events + packets created) after which `run_for` stops for good; see `work`.
     work_limit: u64,
+    /// The per-packet trace (`trace.packets`), if asked for: every hook tests this first.
+    packet_trace: Option<PacketRecorder>,
 }
 
 /// Why `run_for` returned.
@@ -158,6 +162,15 @@ impl Simulation {
         let mut network = topology::build(scenario, seed)?;
         mark_inline_links(&mut network.links, &network.routes);
         mark_inline_receivers(&mut network);
+        let packet_trace = match &scenario.trace.packets {
+            None => None,
+            Some(config) => {
+                let groups: Vec<u32> = network.flows.iter().map(|spec| spec.group).collect();
+                let routes: Vec<(u32, u32)> =
+                    network.flows.iter().map(|spec| (spec.forward_route, spec.reverse_route)).collect();
+                Some(PacketRecorder::new(config, &network.links, &network.routes, &groups, &routes)?)
+            }
+        };
         // Packets carry the table position of their route (`route::Routes`).
         let (routes, route_ids) = Routes::new(&network.routes);
         // About one pending event per link (the head of its propagation FIFO).
@@ -239,6 +252,7 @@ impl Simulation {
             events_processed: 0,
             last_sample: 0,
             work_limit: u64::MAX,
+            packet_trace,
         })
     }
 
@@ -315,11 +329,22 @@ impl Simulation {
 
     /// Offer a packet to a link: through its queue, then onto the wire if the link is idle.
     fn send_on_link(&mut self, link_id: u32, packet: Packet) {
-        let now = self.now;
-        let link = &mut self.links[link_id as usize];
-        if link.event_free {
-            return self.offer_event_free(link_id, packet, now);
+        if self.packet_trace.is_some() {
+            return self.send_on_link_traced(link_id, packet);
         }
+        self.send_on_link_as::<false>(link_id, packet)
+    }
+
+    /// [`Simulation::send_on_link`], with the per-packet trace's hooks if `TRACED` (compiled
+    /// away otherwise: without a trace the event loop runs the code it ran before them).
+    #[inline(always)]
+    fn send_on_link_as<const TRACED: bool>(&mut self, link_id: u32, packet: Packet) {
+        let now = self.now;
+        if self.links[link_id as usize].event_free {
+            return self.offer_event_free::<TRACED>(link_id, packet, now);
+        }
+        let watch = if TRACED { self.trace_watch(link_id, &packet, now) } else { None };
+        let link = &mut self.links[link_id as usize];
         // Idle: nothing queued and the last transmission has ended. Such a link needs no
         // TransmissionDone event: the packet goes straight onto the wire (most links of a
         // dumbbell are idle most of the time, so this halves their events).
@@ -328,14 +353,23 @@ impl Simulation {
             // ns-2 semantics: the queue has been idle since the link finished its last packet.
             link.queue.note_idle_since(link.busy_until);
             // Enqueue then dequeue at once, without touching the queue's buffer.
-            if let Some(packet) = link.queue.pass_through(packet, now, &mut link.rng) {
+            let passed = link.queue.pass_through(packet, now, &mut link.rng);
+            if let Some(watch) = &watch {
+                self.trace_offered(watch, link_id, &packet);
+            }
+            if let Some(packet) = passed {
                 self.transmit(link_id, packet);
             }
             return;
         }
-        if let Verdict::Drop(_) = link.queue.enqueue(packet, now, &mut link.rng) {
+        let verdict = link.queue.enqueue(packet, now, &mut link.rng);
+        if let Some(watch) = &watch {
+            self.trace_offered(watch, link_id, &packet);
+        }
+        if let Verdict::Drop(_) = verdict {
             return; // counted by the queue
         }
+        let link = &mut self.links[link_id as usize];
         if idle {
             self.start_transmission(link_id);
         } else if !link.done_pending {
@@ -351,7 +385,7 @@ impl Simulation {
     /// route is computed by this one (`Link::inline`), the packet is offered there at once,
     /// at its arrival time there, and so on: only the last link of the chain schedules an
     /// arrival event. Arrivals after the end of the run stay on the wire, as they would.
-    fn offer_event_free(&mut self, mut link_id: u32, mut packet: Packet, mut at: Time) {
+    fn offer_event_free<const TRACED: bool>(&mut self, mut link_id: u32, mut packet: Packet, mut at: Time) {
         loop {
             let next = self.routes.link(packet.route, packet.hop + 1);
             // What comes after this link, into cache while this one decides (with many flows
@@ -364,12 +398,18 @@ impl Simulation {
                     }
                 }
             }
+            let watch = if TRACED { self.trace_watch(link_id, &packet, at) } else { None };
             let link = &mut self.links[link_id as usize];
             // Lindley's recursion: D_n = max(A_n, D_{n-1}) + L_n / C.
-            let Some(departs) = link.offer_lindley(&mut packet, at) else {
+            let departs = link.offer_lindley(&mut packet, at);
+            let delay = link.delay;
+            if let Some(watch) = &watch {
+                self.trace_lindley(watch, link_id, &packet, departs.map(|departs| departs + delay));
+            }
+            let Some(departs) = departs else {
                 return; // dropped, counted by the queue
             };
-            let arrives = departs + link.delay;
+            let arrives = departs + delay;
             match next {
                 Some(next) if self.links[next as usize].inline && arrives <= self.duration => {
                     packet.hop += 1;
@@ -386,7 +426,7 @@ impl Simulation {
                         && link.delivery_event_due.is_none_or(|due| due < self.now)
                     {
                         packet.hop += 1;
-                        return self.deliver_inline(packet, arrives);
+                        return self.deliver_inline::<TRACED>(packet, arrives);
                     }
                     link.delivery_event_due = Some(arrives);
                 }
@@ -402,8 +442,13 @@ impl Simulation {
 
     /// Put the head of the queue on the wire.
     fn start_transmission(&mut self, link_id: u32) {
-        let link = &mut self.links[link_id as usize];
-        if let Some(packet) = link.queue.dequeue(self.now, &mut link.rng) {
+        let head = if self.packet_trace.is_some() {
+            self.dequeue_traced(link_id)
+        } else {
+            let link = &mut self.links[link_id as usize];
+            link.queue.dequeue(self.now, &mut link.rng)
+        };
+        if let Some(packet) = head {
             self.transmit(link_id, packet);
         }
     }
@@ -416,6 +461,10 @@ impl Simulation {
         let done = now + link.serialiser.next(packet.size_bytes, link.rate_bps);
         link.busy_until = done;
         let arrival = done + link.delay;
+        if self.packet_trace.is_some() {
+            self.trace_transmitted(link_id, &packet, arrival);
+        }
+        let link = &mut self.links[link_id as usize];
         if link.propagating.push(arrival, packet) {
             self.events.schedule(arrival, Event::Arrival(link_id));
         }
@@ -483,7 +532,7 @@ impl Simulation {
     /// Data reaching at `at` (now or later) a receiver computed inline (`Link::delivers_inline`):
     /// it acknowledges at once, and its ACKs are offered to the first link of their route at
     /// `at` (served without events and carrying nothing else, so they are in order there).
-    fn deliver_inline(&mut self, packet: Packet, at: Time) {
+    fn deliver_inline<const TRACED: bool>(&mut self, packet: Packet, at: Time) {
         self.delivered += 1;
         let flow = &mut self.flows[packet.flow as usize];
         if !self.measure_started && at >= self.measure_start && flow.delivered_at_measure_start.is_none() {
@@ -497,7 +546,7 @@ impl Simulation {
         for ack in out.drain(..) {
             self.created += 1;
             let first = self.routes.first_link(ack.route);
-            self.offer_event_free(first, ack, at);
+            self.offer_event_free::<TRACED>(first, ack, at);
         }
         self.inline_outbox = out;
     }
@@ -739,6 +788,7 @@ impl Simulation {
             flows,
             links,
             counters: self.counters(),
+            packet_trace: self.packet_trace.as_ref().map(|recorder| recorder.table(self.now)),
         }
     }
 

@@ -131,4 +131,6 @@ pub struct Results {
     pub flows: FlowRecords,
     pub links: LinkRecords,
     pub counters: Counters,
+    /// The per-packet trace, if the scenario asked for one (`trace.packets`).
+    pub packet_trace: Option<crate::packet_trace::PacketTrace>,
 }

@@ -13,6 +13,8 @@ use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyType};
 
+mod packet_trace;
+
 /// `aqmlab.errors.ScenarioError`, looked up once when the module loads: engine errors are
 /// the same class as the Python layer's (an `AqmlabError` and a `ValueError`).
 static SCENARIO_ERROR: GILOnceCell<Py<PyType>> = GILOnceCell::new();
@@ -198,6 +200,9 @@ fn results_to_dict(py: Python<'_>, r: Results) -> PyResult<Bound<'_, PyDict>> {
     counters.set_item("packets_in_flight", c.packets_in_flight)?;
     counters.set_item("events", c.events)?;
     out.set_item("counters", counters)?;
+    if let Some(trace) = r.packet_trace {
+        out.set_item("packet_trace", packet_trace::to_dict(py, trace)?)?;
+    }
     Ok(out)
 }
 

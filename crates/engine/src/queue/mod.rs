@@ -69,6 +69,14 @@ pub enum Departure {
     Drop(DropReason),
 }
 
+/// What the policy did to a packet at the head of the queue, for per-packet traces
+/// ([`Queue::dequeue_observed`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtHead {
+    Drop(DropReason),
+    Mark(MarkReason),
+}
+
 /// What a policy may read of the queue it decides for.
 #[derive(Clone, Copy, Debug)]
 pub struct QueueView {
@@ -245,6 +253,8 @@ pub struct QueueCounters {
     pub dropped_early: u64,
     pub dropped_forced: u64,
     pub marked: u64,
+    /// Of `marked`, those the policy forced (for per-packet traces, which tell mark reasons).
+    pub marked_forced: u64,
     pub departures: u64,
     pub departure_bytes: u64,
     /// Drops decided when packets reached the head of the queue (sojourn-time AQMs).
@@ -351,9 +361,10 @@ impl Queue {
         match verdict {
             Verdict::Drop(reason) => self.count_drop(reason),
             Verdict::Mark(_) | Verdict::Enqueue => {
-                if let Verdict::Mark(_) = verdict {
+                if let Verdict::Mark(reason) = verdict {
                     packet.ecn = Ecn::Ce;
                     self.counters.marked += 1;
+                    self.counters.marked_forced += u64::from(reason == MarkReason::Forced);
                 }
                 packet.enqueued_at = now;
                 self.idle_since = None;
@@ -365,19 +376,30 @@ impl Queue {
 
     /// The policy's decision on `packet`, just taken from the head (`view` no longer counts
     /// it): true if it is sent (with CE if marked), false if dropped (counted).
+    /// `observe` hears of the drop or mark (per-packet traces; a no-op closure otherwise).
     #[inline(always)]
-    fn leave(&mut self, packet: &mut Packet, view: &QueueView, now: Time, rng: &mut Rng) -> bool {
+    fn leave(
+        &mut self,
+        packet: &mut Packet,
+        view: &QueueView,
+        now: Time,
+        rng: &mut Rng,
+        observe: &mut impl FnMut(&Packet, AtHead),
+    ) -> bool {
         let mut departure = self.policy.on_dequeue(packet, view, now, rng);
-        if let Departure::Mark(_) = departure {
+        if let Departure::Mark(reason) = departure {
             if packet.ecn == Ecn::NotEct {
                 // RFC 3168 Section 5: only ECN-capable packets may be marked.
                 departure = Departure::Drop(DropReason::Early);
             } else {
                 packet.ecn = Ecn::Ce;
                 self.counters.marked += 1;
+                self.counters.marked_forced += u64::from(reason == MarkReason::Forced);
+                observe(packet, AtHead::Mark(reason));
             }
         }
         if let Departure::Drop(reason) = departure {
+            observe(packet, AtHead::Drop(reason));
             self.count_drop(reason);
             self.counters.dropped_on_dequeue += 1;
             return false;
@@ -412,7 +434,7 @@ impl Queue {
         }
         // `dequeue` of that single packet: the policy sees the queue empty again.
         let view = QueueView { packets: 0, bytes: 0, idle_since: None, link_rate_bps: self.link_rate_bps };
-        if self.leave(&mut packet, &view, now, rng) {
+        if self.leave(&mut packet, &view, now, rng, &mut |_, _| {}) {
             return Some(packet);
         }
         // `dequeue` finds the queue empty after the drop: idle from now (ns-2).
@@ -432,6 +454,18 @@ impl Queue {
     /// may drop heads). As in ns-2, a queue asked for a packet when it has none becomes
     /// idle from that instant (RED's idle-time correction uses it).
     pub fn dequeue(&mut self, now: Time, rng: &mut Rng) -> Option<Packet> {
+        self.dequeue_observed(now, rng, |_, _| {})
+    }
+
+    /// [`Queue::dequeue`], telling `observe` of every head the policy drops or marks (for
+    /// per-packet traces).
+    #[inline(always)]
+    pub fn dequeue_observed(
+        &mut self,
+        now: Time,
+        rng: &mut Rng,
+        mut observe: impl FnMut(&Packet, AtHead),
+    ) -> Option<Packet> {
         loop {
             let Some(mut packet) = self.fifo.pop_front() else {
                 if self.idle_since.is_none() {
@@ -441,7 +475,7 @@ impl Queue {
             };
             self.bytes -= packet.size_bytes as u64;
             let view = self.view();
-            if self.leave(&mut packet, &view, now, rng) {
+            if self.leave(&mut packet, &view, now, rng, &mut observe) {
                 return Some(packet);
             }
         }

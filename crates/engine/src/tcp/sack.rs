@@ -131,6 +131,11 @@ impl SackStore {
         None
     }
 
+    /// The blocks of the ACK with this handle, left in the store (for per-packet traces).
+    pub fn get(&self, handle: u32) -> Option<SackBlocks> {
+        self.entries.iter().rev().find(|(h, _)| *h == handle).map(|&(_, blocks)| blocks)
+    }
+
     pub fn len(&self) -> usize {
         self.entries.len()
     }
