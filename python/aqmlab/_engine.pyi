@@ -70,3 +70,7 @@ class Simulation:
               packets_queued, packets_in_flight (conservation: created = delivered +
               dropped + queued + in_flight), events.
         """
+
+def scenario_fields() -> dict[str, list[str]]:
+    """Struct name -> the field names the engine reads, for every struct of the resolved
+    scenario (crates/engine/src/fields.rs): what the Python declarations are tested against."""

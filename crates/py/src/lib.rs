@@ -182,6 +182,17 @@ fn results_to_dict(py: Python<'_>, r: Results) -> PyResult<Bound<'_, PyDict>> {
     Ok(out)
 }
 
+/// Struct name -> the field names serde reads, for every struct of the resolved scenario
+/// (`aqmlab_engine::fields`): what the Python declarations are tested against.
+#[pyfunction]
+fn scenario_fields(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let structs = PyDict::new(py);
+    for (name, fields) in aqmlab_engine::fields::scenario_structs() {
+        structs.set_item(name, fields.to_vec())?;
+    }
+    Ok(structs)
+}
+
 #[pymodule]
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -194,5 +205,6 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // import) in the middle of `results()`, where a pending Ctrl-C became a panic (issue 17).
     let _ = PyArray1::<f64>::zeros(py, 0, false);
     m.add_class::<Simulation>()?;
+    m.add_function(wrap_pyfunction!(scenario_fields, m)?)?;
     Ok(())
 }
