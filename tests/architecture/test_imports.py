@@ -101,6 +101,7 @@ LAYERS = [
             "aqmlab.units",
             "aqmlab.errors",
             "aqmlab._fields",
+            "aqmlab._declarations",
             "aqmlab._repr",
             "aqmlab._engine",
             "aqmlab.machine",
