@@ -12,7 +12,8 @@ quantity types in `aqmlab._fields`). From these, `engine_fields` builds what the
 - any other field keeps its name and value;
 - `Engine(key=..., convert=...)` in the field's `Annotated` metadata names a different key or
   conversion where the engine's name is not the derived one (`mean_packet_size` is
-  `mean_packet_bytes` there), and `Engine(omit=True)` keeps a field on the Python side.
+  `mean_packet_bytes` there), `Engine(omit=True)` keeps a field on the Python side and
+  `Engine(omit_default=True)` sends it only when set off its default.
 
 The engine receives these values and checks only its own invariants; that the two sides agree
 on every field's name and on the values the bounds admit is tested against the engine's own
@@ -43,6 +44,9 @@ class Engine:
     """The engine's value of a set field (default: the quantity's conversion, else the value)."""
     omit: bool = False
     """The field stays on the Python side (the engine gets something derived from it)."""
+    omit_default: bool = False
+    """Sent only when set off its declared default, which the engine's `#[serde(default)]`
+    repeats (options added after scenarios were hashed: their resolved JSON stays as it was)."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,9 @@ class EngineField:
     """Applied to a value that is not None (None: passed as it is)."""
     unit: str | None
     """The quantity's unit on the Python side (`x-unit`), None for a plain value."""
+    omit_default: bool = False
+    """Left out while the field has its declared default `default`."""
+    default: Any = None
 
 
 def quantity_unit(annotation: Any) -> str | None:
@@ -107,7 +114,7 @@ def _engine_field(name: str, info: FieldInfo) -> EngineField | None:
         raise TypeError(f"{name}: no engine unit for quantities in {unit!r} (add it to ENGINE_UNITS)")
     key = override.key or name + (engine_unit.suffix if engine_unit else "")
     convert = override.convert or (engine_unit.convert if engine_unit else None)
-    return EngineField(name, key, convert, unit)
+    return EngineField(name, key, convert, unit, override.omit_default, info.get_default(call_default_factory=True))
 
 
 @functools.cache
@@ -130,5 +137,7 @@ def engine_fields(model: BaseModel) -> dict[str, Any]:
     resolved: dict[str, Any] = {}
     for field in declared_fields(type(model)):
         value = getattr(model, field.name)
+        if field.omit_default and value == field.default:
+            continue
         resolved[field.key] = value if value is None or field.convert is None else field.convert(value)
     return resolved
