@@ -13,13 +13,14 @@ its name, default, bounds, unit and documentation, and the engine's config is de
 
 from __future__ import annotations
 
+import json
 import typing
 from pathlib import Path
 from typing import Any
 
 import annotated_types
 import pytest
-from aqmlab import _engine, queues
+from aqmlab import _engine, congestion, queues
 from aqmlab._declarations import ENGINE_UNITS, declared_fields, engine_key, quantity_unit
 from aqmlab.congestion import CongestionControl
 from aqmlab.errors import ScenarioError
@@ -44,6 +45,20 @@ QUEUE_STRUCTS = {
 #: Queue kinds whose fields sit inline in the engine's `QueueConfig` enum (no struct of their
 #: own to read names from): the engine's `deny_unknown_fields` and the bounds test cover them.
 INLINE_QUEUES = {queues.DropTail, queues.RandomDrop}
+#: The engine struct each window law's parameters are read into (`CcConfig`'s variant data);
+#: Reno has none.
+WINDOW_LAW_STRUCTS = {
+    congestion.Compound: "CompoundParams",
+    congestion.Cx: "CxParams",
+    congestion.Pert: "PertParams",
+    congestion.Cubic: "CubicConfig",
+    congestion.HighSpeed: "HighSpeedConfig",
+    congestion.AfricaLike: "HighSpeedConfig",
+    congestion.Scalable: "ScalableConfig",
+    congestion.Aimd: "AimdConfig",
+    congestion.IllinoisLike: "IllinoisLikeConfig",
+    congestion.CxHighSpeed: "CxHighSpeedConfig",
+}
 #: Required fields without a default, per queue model: a value each declaration test uses.
 REQUIRED = {"probability": 0.1, "q_th": 15.0, "delay_scale": "100ms"}
 
@@ -100,6 +115,29 @@ def test_queue_fields_are_the_engines(model):
         assert sorted(sent["red"]) == sorted(ENGINE_FIELDS["RedConfig"])
 
 
+def window_laws() -> list[type]:
+    return list(typing.get_args(typing.get_args(CongestionControl)[0]))
+
+
+def test_every_window_law_is_compared_with_the_engine():
+    assert set(window_laws()) == set(WINDOW_LAW_STRUCTS) | {congestion.Reno}, (
+        "a window law was added: name its engine struct in WINDOW_LAW_STRUCTS"
+    )
+
+
+@pytest.mark.parametrize("law", list(WINDOW_LAW_STRUCTS), ids=lambda law: law.__name__)
+def test_window_law_fields_are_the_engines(law):
+    """Every parameter, each set off its default where it has options, so that fields sent
+    only when set are compared too."""
+    sent = law().resolved()
+    for field in declared_fields(law):
+        if field.omit_default:
+            options = typing.get_args(law.model_fields[field.name].annotation)
+            sent[field.key] = next(option for option in options if option != field.default)
+    assert sent.pop("kind") == law.model_fields["kind"].default
+    assert sorted(sent) == sorted(ENGINE_FIELDS[WINDOW_LAW_STRUCTS[law]])
+
+
 @pytest.mark.parametrize("model", queue_models(), ids=lambda model: model.__name__)
 def test_queue_config_is_derived_from_the_declarations(model):
     """No hand-written key: every declared field reaches the engine under its derived key
@@ -133,8 +171,7 @@ def test_every_quantity_has_an_engine_unit():
 
 def resolved_examples() -> list[dict[str, Any]]:
     found = [Scenario.from_toml(path).resolved() for path in examples()]
-    window_laws = typing.get_args(typing.get_args(CongestionControl)[0])
-    for law in window_laws:
+    for law in window_laws():
         kind = law.model_fields["kind"].default
         found.append(Scenario.from_dict(small_dumbbell(tcp={"cc": {"kind": kind}})).resolved())
     return found
@@ -218,3 +255,43 @@ def test_the_engine_accepts_every_value_a_bound_admits(model, name, bound, outsi
     _engine.Simulation(scenario.resolved_json(), 1)  # raises ScenarioError if the engine refuses
     with pytest.raises(ScenarioError, match=rf"queue\.{name}\b"):
         Scenario.from_dict(small_dumbbell(_queue(model, **{name: outside}, **companions)))
+
+
+def default_scenarios() -> list[dict[str, Any]]:
+    """A small dumbbell for every queue kind and every window law, with their defaults."""
+    found = [small_dumbbell(queue=_queue(model)) for model in queue_models()]
+    found += [small_dumbbell(tcp={"cc": {"kind": law.model_fields["kind"].default}}) for law in window_laws()]
+    return [Scenario.from_dict(scenario).resolved() for scenario in found]
+
+
+def dict_nodes(node: Any, path: tuple[str, ...] = ()):
+    """(path, dict) of every dict inside a resolved scenario."""
+    if isinstance(node, dict):
+        yield path, node
+        for key, value in node.items():
+            yield from dict_nodes(value, (*path, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from dict_nodes(value, (*path, str(index)))
+
+
+def test_the_engines_defaults_are_the_declared_ones():
+    """Every field the engine can default (`#[serde(default)]`), left out of what Python sends,
+    is filled with the value Python's declaration resolves to."""
+    defaulted = set()
+    for resolved in default_scenarios():
+        for path, node in list(dict_nodes(resolved)):
+            for key in [key for key in node if key != "kind"]:
+                sent = node.pop(key)
+                try:
+                    filled = json.loads(_engine.with_engine_defaults(json.dumps(resolved)))
+                except ScenarioError:
+                    continue  # required by the engine: no default of its own
+                finally:
+                    node[key] = sent
+                for part in path:
+                    filled = filled[int(part)] if isinstance(filled, list) else filled[part]
+                assert filled[key] == sent, f"{'.'.join((*path, key))}: engine default {filled[key]!r}, Python {sent!r}"
+                defaulted.add(key)
+    # The check above ran: the engine defaults these (flow groups, TCP options, window laws, RED).
+    assert {"rtt_spread_ns", "recovery", "limited_transmit", "alpha", "delta_min_ns", "target_delay_ns"} <= defaulted

@@ -9,8 +9,9 @@
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 
 use crate::config::{BottleneckConfig, CoreLink, Dumbbell, FlowGroup, NetworkConfig, Scenario, TraceConfig};
+use crate::error::{EngineError, Result};
 use crate::queue::{adaptive_red, avq, codel, ered, pi, pie, red, redvq, rem, threshold};
-use crate::tcp::cc::{aimd, cubic, cx_highspeed, highspeed, scalable};
+use crate::tcp::cc::{aimd, compound, cubic, cx, cx_highspeed, highspeed, pert, scalable};
 use crate::tcp::TcpConfig;
 
 /// Records the struct name and field names serde asks for, and fails every request.
@@ -43,12 +44,12 @@ impl<'de> Deserializer<'de> for &mut FieldRecorder {
         name: &'static str,
         fields: &'static [&'static str],
         _visitor: V,
-    ) -> Result<V::Value, Recorded> {
+    ) -> std::result::Result<V::Value, Recorded> {
         self.found = Some((name, fields));
         Err(Recorded)
     }
 
-    fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Recorded> {
+    fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> std::result::Result<V::Value, Recorded> {
         Err(Recorded)
     }
 
@@ -94,10 +95,24 @@ pub fn scenario_structs() -> Vec<(&'static str, &'static [&'static str])> {
         struct_fields::<aimd::AimdConfig>(),
         struct_fields::<aimd::IllinoisLikeConfig>(),
         struct_fields::<cx_highspeed::CxHighSpeedConfig>(),
+        struct_fields::<compound::CompoundParams>(),
+        struct_fields::<cx::CxParams>(),
+        struct_fields::<pert::PertParams>(),
     ]
     .into_iter()
     .flatten()
     .collect()
+}
+
+/// A resolved scenario as the engine reads it, serialised back: every field the JSON leaves
+/// out is filled with the engine's `#[serde(default)]`. The Python declarations' defaults are
+/// tested against these.
+pub fn with_engine_defaults(json: &str) -> Result<String> {
+    let deserializer = &mut serde_json::Deserializer::from_str(json);
+    let scenario: Scenario = serde_path_to_error::deserialize(deserializer)
+        .map_err(|e| EngineError::Parse { path: e.path().to_string(), message: e.inner().to_string() })?;
+    serde_json::to_string(&scenario)
+        .map_err(|e| EngineError::Parse { path: String::new(), message: format!("serialising it back: {e}") })
 }
 
 #[cfg(test)]
@@ -114,6 +129,16 @@ mod tests {
 
     #[test]
     fn every_listed_struct_is_read() {
-        assert_eq!(scenario_structs().len(), 24);
+        assert_eq!(scenario_structs().len(), 27);
+    }
+
+    #[test]
+    fn fills_the_engine_defaults() {
+        let json = r#"{"duration_ns": 1000, "measure_start_ns": 0, "topology": {"kind": "dumbbell",
+            "bottleneck": {"rate_bps": 1000000, "delay_ns": 1, "queue": {"kind": "drop_tail", "limit": {"packets": 5}},
+            "reverse_queue": {"kind": "drop_tail", "limit": {"packets": 5}}}, "groups": []}}"#;
+        let filled: serde_json::Value = serde_json::from_str(&with_engine_defaults(json).unwrap()).unwrap();
+        assert_eq!(filled["trace"]["flows"], 100);
+        assert!(with_engine_defaults("{}").unwrap_err().to_string().contains("duration_ns"));
     }
 }

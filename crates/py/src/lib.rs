@@ -193,6 +193,13 @@ fn scenario_fields(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     Ok(structs)
 }
 
+/// The resolved scenario `scenario_json` as the engine reads it, serialised back with every
+/// field it leaves out filled with the engine's default (`aqmlab_engine::fields`).
+#[pyfunction]
+fn with_engine_defaults(py: Python<'_>, scenario_json: &str) -> PyResult<String> {
+    aqmlab_engine::fields::with_engine_defaults(scenario_json).map_err(|e| to_py_err(py, e))
+}
+
 #[pymodule]
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -206,5 +213,6 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let _ = PyArray1::<f64>::zeros(py, 0, false);
     m.add_class::<Simulation>()?;
     m.add_function(wrap_pyfunction!(scenario_fields, m)?)?;
+    m.add_function(wrap_pyfunction!(with_engine_defaults, m)?)?;
     Ok(())
 }
