@@ -55,14 +55,18 @@ class EngineUnit:
 
     suffix: str
     convert: Callable[[Any], Any]
+    symbol: str
+    """The engine's unit ("ns", "bps", "B"; "" for a queue limit, which names its own)."""
+    per_si: float
+    """Engine units in one SI unit of the declaration (`x-unit`): 1e9 ns in a second."""
 
 
 #: By the `x-unit` of a quantity type (`aqmlab._fields`): what the engine counts it in.
 ENGINE_UNITS: dict[str, EngineUnit] = {
-    "seconds": EngineUnit("_ns", units.nanoseconds),
-    "bit/s": EngineUnit("_bps", units.bits_per_second),
-    "bytes": EngineUnit("_bytes", units.bytes_),
-    "packets": EngineUnit("", units.queue_limit),
+    "seconds": EngineUnit("_ns", units.nanoseconds, "ns", 1e9),
+    "bit/s": EngineUnit("_bps", units.bits_per_second, "bps", 1.0),
+    "bytes": EngineUnit("_bytes", units.bytes_, "B", 1.0),
+    "packets": EngineUnit("", units.queue_limit, "", 1.0),
 }
 
 
@@ -81,6 +85,8 @@ class EngineField:
     omit_default: bool = False
     """Left out while the field has its declared default `default`."""
     default: Any = None
+    engine_unit: EngineUnit | None = None
+    """The unit the engine counts a quantity in (None: a plain value)."""
 
 
 def quantity_unit(annotation: Any) -> str | None:
@@ -114,7 +120,8 @@ def _engine_field(name: str, info: FieldInfo) -> EngineField | None:
         raise TypeError(f"{name}: no engine unit for quantities in {unit!r} (add it to ENGINE_UNITS)")
     key = override.key or name + (engine_unit.suffix if engine_unit else "")
     convert = override.convert or (engine_unit.convert if engine_unit else None)
-    return EngineField(name, key, convert, unit, override.omit_default, info.get_default(call_default_factory=True))
+    default = info.get_default(call_default_factory=True)
+    return EngineField(name, key, convert, unit, override.omit_default, default, engine_unit)
 
 
 @functools.cache
@@ -124,12 +131,25 @@ def declared_fields(model: type[BaseModel]) -> tuple[EngineField, ...]:
     return tuple(field for field in found if field is not None)
 
 
-def engine_key(model: type[BaseModel], name: str) -> str:
-    """The engine's key of one declared field (KeyError for a field the engine does not get)."""
+def engine_field(model: type[BaseModel], name: str) -> EngineField:
+    """One declared field as the engine reads it (KeyError for a field the engine does not get)."""
     for field in declared_fields(model):
         if field.name == name:
-            return field.key
+            return field
     raise KeyError(f"{model.__name__}.{name} is not sent to the engine")
+
+
+def si_value(config: dict[str, Any], model: type[BaseModel], name: str) -> Any:
+    """A declared field of an engine config back in the declaration's SI unit (a duration in
+    seconds), read under its engine key."""
+    field = engine_field(model, name)
+    value = config[field.key]
+    return value / field.engine_unit.per_si if field.engine_unit is not None and value is not None else value
+
+
+def engine_key(model: type[BaseModel], name: str) -> str:
+    """The engine's key of one declared field."""
+    return engine_field(model, name).key
 
 
 def engine_fields(model: BaseModel) -> dict[str, Any]:
