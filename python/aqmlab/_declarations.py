@@ -161,3 +161,11 @@ def engine_fields(model: BaseModel) -> dict[str, Any]:
             continue
         resolved[field.key] = value if value is None or field.convert is None else field.convert(value)
     return resolved
+
+
+class Resolved:
+    """A scenario model whose engine dict is exactly its declared fields, converted: mix it in
+    before the pydantic base (`class FixedStart(Resolved, Model)`)."""
+
+    def resolved(self) -> dict[str, Any]:
+        return engine_fields(self)  # type: ignore[arg-type]
