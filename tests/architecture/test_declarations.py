@@ -25,6 +25,7 @@ from aqmlab._declarations import ENGINE_UNITS, declared_fields, engine_key, quan
 from aqmlab.congestion import CongestionControl
 from aqmlab.errors import ScenarioError
 from aqmlab.scenario import Scenario
+from aqmlab.transport import Tcp
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE_FIELDS = _engine.scenario_fields()
@@ -73,8 +74,8 @@ STRUCT_PATHS = [
     (("topology", "groups", "*", "traffic", "tcp"), "TcpConfig"),
 ]
 #: TCP options the Python side sends only when set off their default, which the engine then
-#: fills with the same default (`#[serde(default)]`; transport.py `Tcp.resolved`).
-TCP_SENT_WHEN_SET = {"ecn_reduction", "rto_restart", "timer_tick_ns"}
+#: fills with the same default (`Engine(omit_default=True)`; checked by the defaults test).
+TCP_SENT_WHEN_SET = {field.key for field in declared_fields(Tcp) if field.omit_default}
 
 
 def queue_models() -> list[type]:
@@ -153,6 +154,11 @@ def test_queue_config_is_derived_from_the_declarations(model):
         if value is not None:
             expected = field.convert(value) if field.convert else value
             assert sent[field.key] == expected, f"{model.__name__}.{field.name}"
+
+
+def test_tcp_options_sent_only_when_set_are_the_engines_defaulted_ones():
+    assert TCP_SENT_WHEN_SET == {"ecn_reduction", "rto_restart", "timer_tick_ns"}
+    assert TCP_SENT_WHEN_SET <= set(ENGINE_FIELDS["TcpConfig"])
 
 
 def test_every_quantity_has_an_engine_unit():
