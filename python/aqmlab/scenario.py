@@ -18,6 +18,7 @@ from pydantic import Field, ValidationError, model_validator
 
 from aqmlab import _toml as tomllib
 from aqmlab import units
+from aqmlab._declarations import Resolved
 from aqmlab._fields import Duration, Model, PositiveDuration
 from aqmlab.errors import ScenarioError
 from aqmlab.queues import AdaptiveRed, Avq, DropTail, Ered, Queue, RandomDrop, Red, RedVq, Threshold
@@ -28,7 +29,7 @@ from aqmlab.transport import Tcp
 # --- Topologies --------------------------------------------------------------------------
 
 
-class Trace(Model):
+class Trace(Resolved, Model):
     """What the sampled time series record."""
 
     interval: PositiveDuration = "10ms"
@@ -99,7 +100,7 @@ class Scenario(Model):
             "duration_ns": units.nanoseconds(self.duration),
             "measure_start_ns": round(self.measure_start_s * 1e9),
             "topology": self.topology.resolved(),
-            "trace": {"interval_ns": units.nanoseconds(self.trace.interval), "flows": self.trace.flows},
+            "trace": self.trace.resolved(),
         }
 
     def resolved_json(self) -> str:
