@@ -22,6 +22,7 @@ import annotated_types
 import pytest
 from aqmlab import _engine, congestion, queues
 from aqmlab._declarations import ENGINE_UNITS, declared_fields, engine_key, quantity_unit
+from aqmlab._fields import MAX_PACKET_BYTES, MAX_RATE_BPS, MAX_SECONDS, MAX_WINDOW
 from aqmlab.congestion import CongestionControl
 from aqmlab.errors import ScenarioError
 from aqmlab.scenario import Scenario
@@ -301,3 +302,30 @@ def test_the_engines_defaults_are_the_declared_ones():
                 defaulted.add(key)
     # The check above ran: the engine defaults these (flow groups, TCP options, window laws, RED).
     assert {"rtt_spread_ns", "recovery", "limited_transmit", "alpha", "delta_min_ns", "target_delay_ns"} <= defaulted
+
+
+def extreme_scenario(seconds: float, rate: float, window: float, packet: float) -> dict[str, Any]:
+    tcp = {"cc": "reno", "max_window": window, "initial_window": window, "packet_size": packet}
+    tcp |= {"min_rto": seconds, "initial_rto": seconds, "max_rto": seconds}
+    return {
+        "name": "extremes",
+        "duration": seconds,
+        "trace": {"interval": seconds / 10},
+        "topology": {
+            "kind": "dumbbell",
+            "bottleneck": {"rate": rate, "delay": seconds / 10, "queue": {"kind": "drop_tail"}},
+            "groups": [{"name": "g", "count": 2, "rtt": seconds / 2, "access_rate": rate, "tcp": tcp}],
+        },
+    }
+
+
+def test_the_engine_accepts_the_largest_times_rates_windows_and_packets_python_admits():
+    """The upper bounds of aqmlab._fields (issue 17), which the engine re-checks against its own
+    arithmetic (config.rs): at Python's maxima the engine builds the scenario, and one step
+    above each Python refuses it, naming the field."""
+    maxima = {"seconds": MAX_SECONDS, "rate": MAX_RATE_BPS, "window": MAX_WINDOW, "packet": MAX_PACKET_BYTES}
+    _engine.Simulation(Scenario.from_dict(extreme_scenario(**maxima)).resolved_json(), 1)
+    for name, field in [("seconds", "duration"), ("rate", "rate"), ("window", "max_window"), ("packet", "packet_size")]:
+        above = {**maxima, name: maxima[name] * 1.001}
+        with pytest.raises(ScenarioError, match=rf"\b{field}\b"):
+            Scenario.from_dict(extreme_scenario(**above))
