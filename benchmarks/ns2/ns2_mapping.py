@@ -31,6 +31,8 @@ sys.path.insert(0, str(HERE.parent / "ns3"))
 
 # The topology helpers are the ns-3 harness's (hop-count routes are what ns-2's static
 # routing takes too, `$ns rtproto Static`, unit link costs).
+from aqmlab import queues  # noqa: E402
+from aqmlab._declarations import engine_key, si_value  # noqa: E402
 from ns3_mapping import AnnotatedProgram, _core, _path_links, _start_times  # noqa: E402
 
 #: ns-2's TCP/IP header (`Agent/TCP set tcpip_base_hdr_size_ 40`, read from the binary).
@@ -122,8 +124,12 @@ def queue_lines(queue: dict[str, Any], where: str, var: str, rate_bps: int, pack
         lines.append((f"${var} set limit_ {held + 1}", f"{source} + 1 (ns-2's DropTail holds limit_ - 1)"))
         return "DropTail", lines
     if kind == "red":
-        mean = queue["mean_packet_bytes"]
-        qib = queue["queue_in_bytes"]
+
+        def red(name: str) -> Any:  # read under the key the declaration gives (aqmlab._declarations)
+            return queue[engine_key(queues.Red, name)]
+
+        mean = red("mean_packet_size")
+        qib = red("queue_in_bytes")
         if "packets" in limit:
             if qib:
                 # red.cc REDQueue::enque: qlim = limit_ * mean_pktsize with queue_in_bytes_; a
@@ -140,26 +146,26 @@ def queue_lines(queue: dict[str, Any], where: str, var: str, rate_bps: int, pack
             ns2_limit = math.ceil(limit["bytes"] / mean)
             source = f"{where}.limit / mean_packet_size (queue_in_bytes)"
         scale = mean if qib else 1.0  # red.cc: th_min = thresh_ * mean_pktsize with qib_
-        weight = 1.0 if queue["instantaneous"] else queue["q_weight"]
+        weight = 1.0 if red("instantaneous") else red("q_weight")
         lines += [
             (f"${var} set limit_ {ns2_limit}", source),
-            (f"${var} set bytes_ {str(queue['byte_mode']).lower()}", f"{where}.byte_mode"),
+            (f"${var} set bytes_ {str(red('byte_mode')).lower()}", f"{where}.byte_mode"),
             (f"${var} set queue_in_bytes_ {str(qib).lower()}", f"{where}.queue_in_bytes"),
             (f"${var} set mean_pktsize_ {mean}", f"{where}.mean_packet_size"),
-            (f"${var} set thresh_ {queue['min_th'] / scale!r}", f"{where}.min_th"),
-            (f"${var} set maxthresh_ {queue['max_th'] / scale!r}", f"{where}.max_th"),
-            (f"${var} set linterm_ {1.0 / queue['max_p']!r}", f"{where}.max_p (= 1/linterm_)"),
+            (f"${var} set thresh_ {red('min_th') / scale!r}", f"{where}.min_th"),
+            (f"${var} set maxthresh_ {red('max_th') / scale!r}", f"{where}.max_th"),
+            (f"${var} set linterm_ {1.0 / red('max_p')!r}", f"{where}.max_p (= 1/linterm_)"),
             (
                 f"${var} set q_weight_ {weight!r}",
                 f"{where}.q_weight"
-                + (" (instantaneous: weight 1, avg = current queue)" if queue["instantaneous"] else ""),
+                + (" (instantaneous: weight 1, avg = current queue)" if red("instantaneous") else ""),
             ),
-            (f"${var} set gentle_ {str(queue['gentle']).lower()}", f"{where}.gentle"),
-            (f"${var} set wait_ {str(queue['wait']).lower()}", f"{where}.wait"),
-            (f"${var} set setbit_ {str(queue['ecn']).lower()}", f"{where}.ecn"),
-            (f"${var} set targetdelay_ {queue['target_delay_ns'] / 1e9!r}", f"{where}.target_delay"),
+            (f"${var} set gentle_ {str(red('gentle')).lower()}", f"{where}.gentle"),
+            (f"${var} set wait_ {str(red('wait')).lower()}", f"{where}.wait"),
+            (f"${var} set setbit_ {str(red('ecn')).lower()}", f"{where}.ecn"),
+            (f"${var} set targetdelay_ {si_value(queue, queues.Red, 'target_delay')!r}", f"{where}.target_delay"),
         ]
-        mark_p = queue.get("mark_p")
+        mark_p = red("mark_p")
         if mark_p is None:
             lines.append((f"${var} set use_mark_p_ false", f"{where}.mark_p = None"))
         else:

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from aqmlab import queues
+from aqmlab._declarations import engine_field
 
 #: ns-3's IPv4 + TCP header without options (the timestamp option is switched off).
 NS3_TCP_IP_HEADER_BYTES = 40
@@ -45,6 +47,26 @@ NS3_DEFINITIONS = {"highspeed": "linux_table", "scalable": "ns3"}
 
 class Unsupported(ValueError):
     """The scenario uses something the ns-3 harness cannot reproduce; names the field."""
+
+
+#: The queue kinds the harness maps onto ns-3 queue discs.
+NS3_QUEUES = ("drop_tail", "red", "codel", "pie")
+
+#: ns-3's spelling of each unit the engine counts quantities in (attribute values such as
+#: `Target=5000000ns`; sizes and limits are plain numbers there).
+NS3_UNITS = {"ns": "ns", "bps": "bps", "B": "", "": ""}
+
+
+def declared(config: dict[str, Any], model: type, name: str) -> str:
+    """A field of an engine config as an ns-3 attribute value: read under the key its
+    declaration gives (`aqmlab._declarations`), with ns-3's spelling of its engine unit, so a
+    renamed field or a changed unit changes here too."""
+    field = engine_field(model, name)
+    unit = field.engine_unit.symbol if field.engine_unit is not None else ""
+    value = config[field.key]
+    if isinstance(value, bool):
+        return str(value).lower()
+    return f"{value!r}{NS3_UNITS[unit]}"
 
 
 @dataclass
@@ -132,6 +154,11 @@ def queue_disc(
 ) -> tuple[str, list[str]]:
     """(ns-3 TypeId, ["Attr=value", ...]) for an aqmlab queue on a core link."""
     kind = queue["kind"]
+    if kind not in NS3_QUEUES:
+        raise Unsupported(
+            f"{where}.kind = {kind!r}: ns-3 3.44 has no equivalent the harness maps "
+            f"(supported: {', '.join(NS3_QUEUES)})"
+        )
     limit = qdisc_limit(queue["limit"], packet_bytes)
     if kind == "drop_tail":
         return "ns3::FifoQueueDisc", [f"MaxSize={limit}"]
@@ -149,18 +176,18 @@ def queue_disc(
             raise Unsupported(f"{where}.mark_p with ecn and gentle: ns-3 RED has no mark_p; set mark_p = 1")
         return "ns3::RedQueueDisc", [
             f"MaxSize={limit}",
-            f"MinTh={queue['min_th']!r}",
-            f"MaxTh={queue['max_th']!r}",
+            f"MinTh={declared(queue, queues.Red, 'min_th')}",
+            f"MaxTh={declared(queue, queues.Red, 'max_th')}",
             # ns-3 uses max_p = 1 / LInterm (ns-2's linterm).
             f"LInterm={1.0 / queue['max_p']!r}",
             # q_weight 0, -1, -2 select ns-2's automatic weights in both simulators, from the
             # link rate, the link delay and the mean packet size given here.
             f"QW={weight!r}",
-            f"Gentle={str(queue['gentle']).lower()}",
-            f"Wait={str(queue['wait']).lower()}",
-            f"UseEcn={str(queue['ecn']).lower()}",
+            f"Gentle={declared(queue, queues.Red, 'gentle')}",
+            f"Wait={declared(queue, queues.Red, 'wait')}",
+            f"UseEcn={declared(queue, queues.Red, 'ecn')}",
             "UseHardDrop=true",
-            f"MeanPktSize={queue['mean_packet_bytes']}",
+            f"MeanPktSize={declared(queue, queues.Red, 'mean_packet_size')}",
             # The nominal rate (not the PPP-compensated one): aqmlab's RED computes its
             # packet time constant (automatic weight, idle decay) from it.
             f"LinkBandwidth={rate_bps}bps",
@@ -169,32 +196,33 @@ def queue_disc(
     if kind == "codel":
         return "ns3::CoDelQueueDisc", [
             f"MaxSize={limit}",
-            f"Target={queue['target_ns']}ns",
-            f"Interval={queue['interval_ns']}ns",
-            f"MinBytes={queue['mtu_bytes']}",
-            f"UseEcn={str(queue['ecn']).lower()}",
+            f"Target={declared(queue, queues.Codel, 'target')}",
+            f"Interval={declared(queue, queues.Codel, 'interval')}",
+            f"MinBytes={declared(queue, queues.Codel, 'mtu')}",
+            f"UseEcn={declared(queue, queues.Codel, 'ecn')}",
         ]
-    if kind == "pie":
-        mean = queue["mean_packet_bytes"] or packet_bytes
-        return "ns3::PieQueueDisc", [
-            f"MaxSize={limit}",
-            f"QueueDelayReference={queue['target_ns']}ns",
-            f"Tupdate={queue['update_interval_ns']}ns",
-            f"A={queue['alpha']!r}",
-            f"B={queue['beta']!r}",
-            f"MaxBurstAllowance={queue['max_burst_ns']}ns",
-            f"UseEcn={str(queue['ecn']).lower()}",
-            f"MarkEcnThreshold={queue['mark_ecn_threshold']!r}",
-            f"UseDerandomization={str(queue['derandomize']).lower()}",
-            f"UseCapDropAdjustment={str(queue['cap_drop_adjustment']).lower()}",
-            # aqmlab measures latency by timestamps (RFC 8033 Section 4.3), as ns-3 does
-            # unless its dequeue-rate estimator is switched on.
-            "UseDequeueRateEstimator=false",
-            f"MeanPktSize={mean}",
-        ]
-    raise Unsupported(
-        f"{where}.kind = {kind!r}: ns-3 3.44 has no equivalent the harness maps (supported: drop_tail, red, codel, pie)"
-    )
+    # pie (the kinds are checked above)
+    mean = queue[engine_field(queues.Pie, "mean_packet_size").key] or packet_bytes
+
+    def pie(name: str) -> str:
+        return declared(queue, queues.Pie, name)
+
+    return "ns3::PieQueueDisc", [
+        f"MaxSize={limit}",
+        f"QueueDelayReference={pie('target')}",
+        f"Tupdate={pie('update_interval')}",
+        f"A={pie('alpha')}",
+        f"B={pie('beta')}",
+        f"MaxBurstAllowance={pie('max_burst')}",
+        f"UseEcn={pie('ecn')}",
+        f"MarkEcnThreshold={pie('mark_ecn_threshold')}",
+        f"UseDerandomization={pie('derandomize')}",
+        f"UseCapDropAdjustment={pie('cap_drop_adjustment')}",
+        # aqmlab measures latency by timestamps (RFC 8033 Section 4.3), as ns-3 does
+        # unless its dequeue-rate estimator is switched on.
+        "UseDequeueRateEstimator=false",
+        f"MeanPktSize={mean}",
+    ]
 
 
 # --- TCP -----------------------------------------------------------------------------------

@@ -31,8 +31,24 @@ __all__ = ["Results", "ResultsError", "Scenario", "ScenarioError", "SimulationIn
 
 # Notebook display (issue 32): each result type's `_repr_html_` looks up its display here, a
 # layer above it, so the type imports nothing of its display; modules load on first display.
-_repr.register_html("aqmlab.results.Results", "aqmlab.notebook:results_html")
-_repr.register_html("aqmlab.fluid.result.FluidResult", "aqmlab.fluid.notebook:fluid_html")
+#: Type -> (its notebook display, its text display or None), each "module:function".
+_DISPLAYS = {
+    "aqmlab.results.Results": ("aqmlab.notebook:results_html", None),
+    "aqmlab.fluid.result.FluidResult": ("aqmlab.fluid.notebook:fluid_html", None),
+    "aqmlab.summary.Summary": ("aqmlab.notebook:summary_html", None),
+    "aqmlab.experiments.store.Study": ("aqmlab.experiments.display:study_html", None),
+    "aqmlab.experiments.packet_chart.chart.PacketChart": ("aqmlab.experiments.display:packet_chart_html", None),
+    "aqmlab.stability.roots.Roots": ("aqmlab.stability.notebook:roots_html", "aqmlab.stability.notebook:roots_text"),
+    "aqmlab.stability.hopf.HopfPoint": ("aqmlab.stability.notebook:hopf_html", "aqmlab.stability.notebook:hopf_text"),
+    "aqmlab.stability.charts.Chart": ("aqmlab.stability.notebook:chart_html", "aqmlab.stability.notebook:chart_text"),
+    "aqmlab.stability.scenario.ScenarioStability": ("aqmlab.stability.notebook:scenario_html", None),
+    "aqmlab.stability.bifurcation.Diagram": ("aqmlab.stability.notebook:diagram_html", None),
+}
+for _type, (_html, _text) in _DISPLAYS.items():
+    _repr.register_html(_type, _html)
+    if _text is not None:
+        _repr.register_text(_type, _text)
+del _type, _html, _text
 
 if TYPE_CHECKING:
     from aqmlab.errors import ResultsError, ScenarioError, SimulationInterrupted

@@ -152,3 +152,11 @@ class RandomStream:
 
 def powi(x: float, n: int) -> float:
     """x**n as the engine computes it (Rust's `f64::powi`)."""
+
+def scenario_fields() -> dict[str, list[str]]:
+    """Struct name -> the field names the engine reads, for every struct of the resolved
+    scenario (crates/engine/src/fields.rs): what the Python declarations are tested against."""
+
+def with_engine_defaults(scenario_json: str) -> str:
+    """The resolved scenario as the engine reads it, serialised back: every field it leaves out
+    filled with the engine's default (what the Python declarations' defaults are tested against)."""

@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from aqmlab import units
+from aqmlab._declarations import Engine, engine_fields
 from aqmlab._fields import MAX_WINDOW, Duration, Number, PositiveDuration, apply_attribute_docstrings
 
 
@@ -27,8 +28,9 @@ class _Algorithm(BaseModel):
         apply_attribute_docstrings(cls)  # what use_attribute_docstrings did, cheaper (aqmlab._fields)
 
     def resolved(self) -> dict[str, Any]:
-        """The engine's `CcConfig` JSON for this algorithm."""
-        return self.model_dump()
+        """The engine's `CcConfig` JSON for this algorithm, derived from its field declarations
+        (`aqmlab._declarations`)."""
+        return engine_fields(self)
 
 
 class Reno(_Algorithm):
@@ -65,7 +67,11 @@ class Cx(_Algorithm):
     delta_threshold: PositiveDuration = "20ms"
     """δth: queueing delay at which the backoff probability peaks at `p_max` (seed 001
     Algorithm 1); must be above `delta_min`."""
-    delta_max: Number = DEFAULT_DELTA_MAX
+    # With "observed" the engine does not use delta_max_ns; it gets the default.
+    delta_max: Annotated[
+        Number,
+        Engine(key="delta_max_ns", convert=lambda v: units.nanoseconds(DEFAULT_DELTA_MAX if v == OBSERVED else v)),
+    ] = DEFAULT_DELTA_MAX
     """δmax: queueing delay where the backoff probability is back to 0; a positive duration
     above `delta_threshold`, or "observed" (δmax = RTTmax − RTTmin of each flow, seed 001
     Section II)."""
@@ -113,18 +119,7 @@ class Cx(_Algorithm):
         return self
 
     def resolved(self) -> dict[str, Any]:
-        # With "observed" the engine does not use delta_max_ns; it keeps the default.
-        fixed = DEFAULT_DELTA_MAX if self.delta_max_observed else self.delta_max
-        return {
-            "kind": "cx",
-            "delta_min_ns": units.nanoseconds(self.delta_min),
-            "delta_threshold_ns": units.nanoseconds(self.delta_threshold),
-            "delta_max_ns": units.nanoseconds(fixed),
-            "delta_max_observed": self.delta_max_observed,
-            "p_max": self.p_max,
-            "averaging_time_ns": units.nanoseconds(self.averaging_time),
-            "once_per_rtt": self.once_per_rtt,
-        }
+        return {**super().resolved(), "delta_max_observed": self.delta_max_observed}
 
 
 class Pert(_Algorithm):
@@ -156,16 +151,6 @@ class Pert(_Algorithm):
         if not 0.0 <= units.seconds(self.t_min) < units.seconds(self.t_max):
             raise ValueError(f"t_max ({self.t_max}) must be above t_min ({self.t_min}), and t_min not negative")
         return self
-
-    def resolved(self) -> dict[str, Any]:
-        return {
-            "kind": "pert",
-            "t_min_ns": units.nanoseconds(self.t_min),
-            "t_max_ns": units.nanoseconds(self.t_max),
-            "p_max": self.p_max,
-            "srtt_weight": self.srtt_weight,
-            "beta": self.beta,
-        }
 
 
 class Compound(_Algorithm):
@@ -205,7 +190,9 @@ class Cubic(_Algorithm):
 
     kind: Literal["cubic"] = "cubic"
     """Selects CUBIC."""
-    definition: Literal["rfc9438", "ns3"] = "rfc9438"
+    # The default definition is left out, so the resolved JSON (and the run ids that hash it)
+    # of every scenario written before the option stays what it was.
+    definition: Annotated[Literal["rfc9438", "ns3"], Engine(omit_default=True)] = "rfc9438"
     """"rfc9438" (default) or "ns3": ns-3 3.44's TcpCubic where it departs from RFC 9438 (the
     Reno-friendly α stays 3(1 − β)/(1 + β); a timeout keeps W_max; target at t + minimum
     RTT). See docs/congestion/cubic.md."""
@@ -213,14 +200,6 @@ class Cubic(_Algorithm):
     beta: float = Field(default=0.7, gt=0.0, lt=1.0, description="β_cubic (RFC 9438 Section 4.1.1)")
     fast_convergence: bool = Field(default=True, description="RFC 9438 Section 4.7")
     reno_friendly: bool = Field(default=True, description="RFC 9438 Section 4.3")
-
-    def resolved(self) -> dict[str, Any]:
-        # The default definition is left out, so the resolved JSON (and the run ids that hash
-        # it) of every scenario written before the option stays what it was.
-        resolved = self.model_dump()
-        if self.definition == "rfc9438":
-            del resolved["definition"]
-        return resolved
 
 
 HIGHSPEED_SECTION5_PARAMETERS = ("low_window", "high_window", "low_p", "high_p", "high_decrease")

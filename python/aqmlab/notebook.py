@@ -52,3 +52,10 @@ def results_html(results: Any) -> str:
     window = f"[{results.measure_start_s:g}, {results.end_s:g}] s"
     title = f"Results: {results.scenario.name}, seed {results.seed}, window {window}"
     return side_by_side(summary._repr_html_(), png(figure), title)
+
+
+def summary_html(summary: Any) -> str:
+    """Jupyter: a `Summary` as a table of statistics with their units."""
+    from aqmlab import display
+
+    return display.html_table(summary.rows())

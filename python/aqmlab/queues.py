@@ -1,16 +1,38 @@
-"""Queue disciplines of a link, as scenario models (engine: crates/engine/src/queue/)."""
+"""Queue disciplines of a link, as scenario models (engine: crates/engine/src/queue/).
+
+Each field is declared once; the engine's config of a queue is derived from the declarations
+(`aqmlab._declarations`): durations arrive as `*_ns`, sizes as `*_bytes`, the rest by name.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
 from aqmlab import units
+from aqmlab._declarations import Engine, engine_fields
 from aqmlab._fields import MAX_BYTES, Duration, Model, PacketSize, PositiveDuration, QueueLimit
 
+#: `mean_packet_size` reaches the engine as `mean_packet_bytes`.
+MEAN_PACKET_BYTES = Engine(key="mean_packet_bytes")
 
-class DropTail(Model):
+
+class QueueModel(Model):
+    """A queue discipline: its engine config is its declared fields, converted
+    (`aqmlab._declarations.engine_fields`), plus the link delay where the policy needs it."""
+
+    needs_link_delay: ClassVar[bool] = False
+    """The engine's config also carries `link_delay_ns` (RED's automatic weight uses it)."""
+
+    def resolved(self, link_delay_ns: int) -> dict[str, Any]:
+        fields = engine_fields(self)
+        if self.needs_link_delay:
+            fields["link_delay_ns"] = link_delay_ns
+        return fields
+
+
+class DropTail(QueueModel):
     """First in, first out; arrivals beyond `limit` are dropped."""
 
     kind: Literal["drop_tail"] = "drop_tail"
@@ -18,11 +40,8 @@ class DropTail(Model):
     limit: QueueLimit = "1000p"
     """Buffer size: an arrival that does not fit in it is dropped."""
 
-    def resolved(self, link_delay_ns: int) -> dict[str, Any]:
-        return {"kind": "drop_tail", "limit": units.queue_limit(self.limit)}
 
-
-class RandomDrop(Model):
+class RandomDrop(QueueModel):
     """Drops each arrival independently with a fixed `probability` (seed 003 Section II-B);
     with `ecn`, ECN-capable packets are marked instead (RFC 3168 Section 5)."""
 
@@ -37,16 +56,8 @@ class RandomDrop(Model):
     """Mark ECN-capable arrivals instead of dropping them (RFC 3168 Section 5); arrivals that
     are not ECN-capable are still dropped."""
 
-    def resolved(self, link_delay_ns: int) -> dict[str, Any]:
-        return {
-            "kind": "random_drop",
-            "limit": units.queue_limit(self.limit),
-            "probability": self.probability,
-            "ecn": self.ecn,
-        }
 
-
-class Red(Model):
+class Red(QueueModel):
     """Random Early Detection with ns-2 semantics (Floyd and Jacobson 1993; ns-2 red.cc).
 
     Thresholds are in packets (bytes when `queue_in_bytes`); 0 selects ns-2's automatic
@@ -64,6 +75,8 @@ class Red(Model):
     `mean_packet_size` 1500 B (ns-2 `mean_pktsize_` 500, line 134); ns-2's `cur_max_p_`
     (line 157) is a state variable set to 1/`linterm_` at reset, i.e. `max_p`.
     """
+
+    needs_link_delay = True
 
     kind: Literal["red"] = "red"
     """Selects RED."""
@@ -106,7 +119,7 @@ class Red(Model):
     instantaneous: bool = False
     """Decide on the instantaneous queue instead of the average (seed 000 eqs. (25)-(26));
     the average is still computed and traced."""
-    mean_packet_size: PacketSize = "1500B"
+    mean_packet_size: Annotated[PacketSize, MEAN_PACKET_BYTES] = "1500B"
     """Mean packet size (ns-2 `mean_pktsize_`, 500 B there): converts the link rate to packets/s
     for the automatic weight and thresholds and the idle-time decay of the average, and
     scales byte mode. Set it to the scenario's packet size."""
@@ -125,19 +138,8 @@ class Red(Model):
             )
         return self
 
-    def resolved(self, link_delay_ns: int) -> dict[str, Any]:
-        fields = self.model_dump(exclude={"kind", "limit", "mean_packet_size", "target_delay"})
-        return {
-            "kind": "red",
-            "limit": units.queue_limit(self.limit),
-            **fields,
-            "mean_packet_bytes": units.bytes_(self.mean_packet_size),
-            "link_delay_ns": link_delay_ns,
-            "target_delay_ns": units.nanoseconds(self.target_delay),
-        }
 
-
-class Pi(Model):
+class Pi(QueueModel):
     """PI controller (Hollot, Misra, Towsley, Gong, INFOCOM 2001, Section V).
 
     p(kT) = a (q(kT) - q_ref) - b (q((k-1)T) - q_ref) + p((k-1)T), clamped to [0, 1],
@@ -156,7 +158,7 @@ class Pi(Model):
     b: float = Field(default=1.816e-5, ge=0.0, le=1e6)
     """Gain b on the previous queue error q((k−1)T) − q_ref, per packet (Hollot et al. 2001
     Section V design example)."""
-    sampling_frequency: float = Field(default=160.0, gt=0.0, le=1e9)
+    sampling_frequency: Annotated[float, Engine(key="sampling_frequency_hz")] = Field(default=160.0, gt=0.0, le=1e9)
     """Sampling frequency 1/T of the controller, Hz: p is updated this often (Hollot et al.
     2001 Section V)."""
     q_ref: float = Field(default=200.0, ge=0.0, le=MAX_BYTES)
@@ -169,20 +171,8 @@ class Pi(Model):
     """Sample the queue in bytes: `q_ref` is then in bytes, and `a` and `b` must be divided by
     the packet size."""
 
-    def resolved(self, link_delay_ns: int) -> dict[str, Any]:
-        return {
-            "kind": "pi",
-            "limit": units.queue_limit(self.limit),
-            "a": self.a,
-            "b": self.b,
-            "sampling_frequency_hz": self.sampling_frequency,
-            "q_ref": self.q_ref,
-            "ecn": self.ecn,
-            "queue_in_bytes": self.queue_in_bytes,
-        }
 
-
-class Rem(Model):
+class Rem(QueueModel):
     """Random Exponential Marking (Athuraliya, Low, Li, Yin, IEEE Network 2001).
 
     Price p <- max(0, p + gamma (alpha (b - b*) + x - c)) every `update_interval`
@@ -212,27 +202,13 @@ class Rem(Model):
     are still dropped."""
     queue_in_bytes: bool = False
     """Count backlog and arrivals as bytes / `mean_packet_size` instead of packets (ns-2 `qib_`)."""
-    mean_packet_size: PacketSize | None = None
+    mean_packet_size: Annotated[PacketSize | None, MEAN_PACKET_BYTES] = None
     """Packet size that converts the link rate (and bytes) to packets per update interval
     (ns-2 `mean_pktsize_`); unset: the packet size of the first flow group (of the group
     itself on its edge links)."""
 
-    def resolved(self, link_delay_ns: int) -> dict[str, Any]:
-        return {
-            "kind": "rem",
-            "limit": units.queue_limit(self.limit),
-            "gamma": self.gamma,
-            "alpha": self.alpha,
-            "phi": self.phi,
-            "target_backlog": self.target_backlog,
-            "update_interval_ns": units.nanoseconds(self.update_interval),
-            "ecn": self.ecn,
-            "queue_in_bytes": self.queue_in_bytes,
-            "mean_packet_bytes": None if self.mean_packet_size is None else units.bytes_(self.mean_packet_size),
-        }
 
-
-class Codel(Model):
+class Codel(QueueModel):
     """CoDel (RFC 8289): drops (marks) at dequeue once the sojourn time has stayed above
     `target` for `interval`, then at intervals interval/sqrt(count). Defaults: RFC 8289
     Sections 4.3-4.4 (5 ms, 100 ms); `mtu` is MAXPACKET (no drop with at most that much
@@ -254,18 +230,8 @@ class Codel(Model):
     """MAXPACKET: no drop while at most this many bytes are queued (RFC 8289 Section 5:
     "SHOULD use interface MTU")."""
 
-    def resolved(self, link_delay_ns: int) -> dict[str, Any]:
-        return {
-            "kind": "codel",
-            "limit": units.queue_limit(self.limit),
-            "target_ns": units.nanoseconds(self.target),
-            "interval_ns": units.nanoseconds(self.interval),
-            "ecn": self.ecn,
-            "mtu_bytes": units.bytes_(self.mtu),
-        }
 
-
-class Pie(Model):
+class Pie(QueueModel):
     """PIE (RFC 8033) with the timestamp latency estimate (Section 4.3). Defaults: RFC 8033
     (target 15 ms, update 15 ms, alpha 0.125, beta 1.25, max burst 150 ms, ECN mark
     threshold 10 %); de-randomisation (Section 5.4) off, the 2 % cap (Section 5.5) on."""
@@ -297,26 +263,10 @@ class Pie(Model):
     cap_drop_adjustment: bool = True
     """Cap the increase of the drop probability at 2 % per update once it is at least 10 %
     (RFC 8033 Section 5.5, optional; Appendix B and Linux apply it)."""
-    mean_packet_size: PacketSize | None = None
+    mean_packet_size: Annotated[PacketSize | None, MEAN_PACKET_BYTES] = None
     """MEAN_PKTSIZE: no random drop while at most two such packets are queued (RFC 8033
     Appendix A `drop_early`); unset: the packet size of the first flow group (of the group
     itself on its edge links)."""
-
-    def resolved(self, link_delay_ns: int) -> dict[str, Any]:
-        return {
-            "kind": "pie",
-            "limit": units.queue_limit(self.limit),
-            "target_ns": units.nanoseconds(self.target),
-            "update_interval_ns": units.nanoseconds(self.update_interval),
-            "alpha": self.alpha,
-            "beta": self.beta,
-            "max_burst_ns": units.nanoseconds(self.max_burst),
-            "ecn": self.ecn,
-            "mark_ecn_threshold": self.mark_ecn_threshold,
-            "derandomize": self.derandomize,
-            "cap_drop_adjustment": self.cap_drop_adjustment,
-            "mean_packet_bytes": None if self.mean_packet_size is None else units.bytes_(self.mean_packet_size),
-        }
 
 
 def _limit_in_units(limit: object, queue_in_bytes: bool, mean_packet_bytes: int) -> float:
@@ -327,7 +277,7 @@ def _limit_in_units(limit: object, queue_in_bytes: bool, mean_packet_bytes: int)
     return float(resolved["bytes"] if queue_in_bytes else resolved["bytes"] / mean_packet_bytes)
 
 
-class Threshold(Model):
+class Threshold(QueueModel):
     """The threshold policy of seed 000 Section VI: drop (or ECN-mark) an arriving packet when
     the queue holds at least `q_th` packets (bytes with `queue_in_bytes`)."""
 
@@ -344,17 +294,8 @@ class Threshold(Model):
     queue_in_bytes: bool = False
     """Compare the queue in bytes with a `q_th` in bytes."""
 
-    def resolved(self, link_delay_ns: int) -> dict[str, Any]:
-        return {
-            "kind": "threshold",
-            "limit": units.queue_limit(self.limit),
-            "q_th": self.q_th,
-            "ecn": self.ecn,
-            "queue_in_bytes": self.queue_in_bytes,
-        }
 
-
-class Ered(Model):
+class Ered(QueueModel):
     """Exponential RED (seed 002 Section IV-B/C): marking probability p_min·exp(κ(b̃ − b_min))
     on a virtual queue b̃ served at γ·C, with κ = α/(C·delay_scale): eq. (34) with time in units
     of the round-trip time, so `delay_scale` is the RTT the gain is normalised by — give the
@@ -385,7 +326,7 @@ class Ered(Model):
     delay_scale: PositiveDuration
     """Round-trip time D that normalises the gain, κ = α / (C · D): give the largest RTT of the
     flows through the link (reconstructed; docs/queues/ered.md)."""
-    variant: Literal["iq", "aq"] = "iq"
+    variant: Annotated[Literal["iq", "aq"], Engine(key="averaged", convert=lambda variant: variant == "aq")] = "iq"
     """`"iq"`: the marking profile applies to the virtual queue itself (E-RED-iq); `"aq"`: to
     its EWMA with weight `q_weight` (E-RED-aq, seed 002 eq. (37))."""
     q_weight: float = Field(default=0.001, gt=0.0, le=1.0)
@@ -395,7 +336,7 @@ class Ered(Model):
     it); packets that are not ECN-capable are still dropped."""
     queue_in_bytes: bool = False
     """Measure the virtual queue and `b_min` in bytes instead of packets."""
-    mean_packet_size: PacketSize = "1500B"
+    mean_packet_size: Annotated[PacketSize, MEAN_PACKET_BYTES] = "1500B"
     """Bytes per packet that express the virtual queue in packets and C in packets/s; set it
     to the scenario's packet size."""
 
@@ -406,23 +347,10 @@ class Ered(Model):
         return self
 
     def resolved(self, link_delay_ns: int) -> dict[str, Any]:
-        mean = units.bytes_(self.mean_packet_size)
-        b_min = self.b_min if self.b_min is not None else _limit_in_units(self.limit, self.queue_in_bytes, mean) / 5.0
-        return {
-            "kind": "ered",
-            "limit": units.queue_limit(self.limit),
-            "gamma": self.gamma,
-            "alpha": self.alpha,
-            "p_min": self.p_min,
-            "p_max": self.p_max,
-            "b_min": b_min,
-            "delay_scale_ns": units.nanoseconds(self.delay_scale),
-            "averaged": self.variant == "aq",
-            "q_weight": self.q_weight,
-            "ecn": self.ecn,
-            "queue_in_bytes": self.queue_in_bytes,
-            "mean_packet_bytes": mean,
-        }
+        fields = super().resolved(link_delay_ns)
+        if self.b_min is None:  # 1/5 of the real buffer (seed 002 Section V)
+            fields["b_min"] = _limit_in_units(self.limit, self.queue_in_bytes, fields["mean_packet_bytes"]) / 5.0
+        return fields
 
 
 class RedVq(Red):
@@ -436,15 +364,17 @@ class RedVq(Red):
     Section V)."""
 
     def resolved(self, link_delay_ns: int) -> dict[str, Any]:
-        red = Red.model_validate(self.model_dump(exclude={"kind", "gamma"})).resolved(link_delay_ns)
+        red = super().resolved(link_delay_ns)
         red.pop("kind")
-        return {"kind": "red_vq", "gamma": self.gamma, "red": red}
+        return {"kind": "red_vq", "gamma": red.pop("gamma"), "red": red}
 
 
-class AdaptiveRed(Model):
+class AdaptiveRed(QueueModel):
     """Adaptive RED (Floyd, Gummadi, Shenker 2001): gentle RED whose max_p is adapted by AIMD
     every `interval` to keep the average between min_th + 0.4 and 0.6 of (max_th − min_th).
     `min_th = 0` / `max_th = 0` select ns-2's automatic thresholds from `target_delay`."""
+
+    needs_link_delay = True
 
     kind: Literal["adaptive_red"] = "adaptive_red"
     """Selects Adaptive RED."""
@@ -487,7 +417,7 @@ class AdaptiveRed(Model):
     """Scale the drop probability by packet size / `mean_packet_size`, as RED's `byte_mode`."""
     queue_in_bytes: bool = False
     """Measure the queue, its average and the thresholds in bytes, as RED's `queue_in_bytes`."""
-    mean_packet_size: PacketSize = "1500B"
+    mean_packet_size: Annotated[PacketSize, MEAN_PACKET_BYTES] = "1500B"
     """Mean packet size: converts the link rate to packets/s for the automatic weight and
     thresholds, as RED's `mean_packet_size`."""
 
@@ -501,20 +431,8 @@ class AdaptiveRed(Model):
             raise ValueError(f"bottom ({self.bottom}) must be below top ({self.top})")
         return self
 
-    def resolved(self, link_delay_ns: int) -> dict[str, Any]:
-        fields = self.model_dump(exclude={"kind", "limit", "mean_packet_size", "target_delay", "interval"})
-        return {
-            "kind": "adaptive_red",
-            "limit": units.queue_limit(self.limit),
-            **fields,
-            "target_delay_ns": units.nanoseconds(self.target_delay),
-            "interval_ns": units.nanoseconds(self.interval),
-            "mean_packet_bytes": units.bytes_(self.mean_packet_size),
-            "link_delay_ns": link_delay_ns,
-        }
 
-
-class Avq(Model):
+class Avq(QueueModel):
     """Adaptive Virtual Queue (Kunniyur and Srikant 2001): drop or mark an arrival that would
     overflow a virtual buffer served at C̃, with dC̃/dt = α(γC − λ). `virtual_buffer` defaults
     to the real buffer (packets, or bytes with `queue_in_bytes`)."""
@@ -536,27 +454,15 @@ class Avq(Model):
     it); packets that are not ECN-capable are still dropped."""
     queue_in_bytes: bool = False
     """Count the virtual queue, its buffer and its capacity in bytes instead of packets."""
-    mean_packet_size: PacketSize = "1500B"
+    mean_packet_size: Annotated[PacketSize, MEAN_PACKET_BYTES] = "1500B"
     """Bytes per packet that express C in packets/s (and a byte `limit` in packets for the
     default `virtual_buffer`)."""
 
     def resolved(self, link_delay_ns: int) -> dict[str, Any]:
-        mean = units.bytes_(self.mean_packet_size)
-        buffer = (
-            self.virtual_buffer
-            if self.virtual_buffer is not None
-            else _limit_in_units(self.limit, self.queue_in_bytes, mean)
-        )
-        return {
-            "kind": "avq",
-            "limit": units.queue_limit(self.limit),
-            "gamma": self.gamma,
-            "alpha": self.alpha,
-            "virtual_buffer": buffer,
-            "ecn": self.ecn,
-            "queue_in_bytes": self.queue_in_bytes,
-            "mean_packet_bytes": mean,
-        }
+        fields = super().resolved(link_delay_ns)
+        if self.virtual_buffer is None:  # the real buffer
+            fields["virtual_buffer"] = _limit_in_units(self.limit, self.queue_in_bytes, fields["mean_packet_bytes"])
+        return fields
 
 
 class PythonPolicy(Model):

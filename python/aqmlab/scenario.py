@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import Field, ValidationError, model_validator
 
 from aqmlab import _toml as tomllib
 from aqmlab import units
+from aqmlab._declarations import Engine, Resolved
 from aqmlab._fields import Duration, Model, PositiveDuration
 from aqmlab.errors import ScenarioError
 from aqmlab.queues import AdaptiveRed, Avq, DropTail, Ered, Queue, RandomDrop, Red, RedVq, Threshold
@@ -52,7 +53,7 @@ class PacketTrace(Model):
         return self
 
 
-class Trace(Model):
+class Trace(Resolved, Model):
     """What the sampled time series record."""
 
     interval: PositiveDuration = "10ms"
@@ -61,7 +62,7 @@ class Trace(Model):
     flows: int = Field(default=100, ge=0, le=2**32 - 1)
     """How many flows the flow trace samples (window, RTT): the first `flows` flows of the
     scenario; 0 for none."""
-    packets: PacketTrace | None = None
+    packets: Annotated[PacketTrace | None, Engine(omit=True)] = None
     """The per-packet trace of chosen links and flows (off unless given)."""
 
 
@@ -136,7 +137,7 @@ class Scenario(Model):
         }
 
     def _resolved_trace(self) -> dict[str, Any]:
-        trace: dict[str, Any] = {"interval_ns": units.nanoseconds(self.trace.interval), "flows": self.trace.flows}
+        trace: dict[str, Any] = self.trace.resolved()
         packets = self.trace.packets
         if packets is not None:
             # A mixed TCP group is several engine groups (one per algorithm): each chosen

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from aqmlab import display
+from aqmlab import _repr, display
 
 #: Counts: shown and stored as integers.
 COUNTS = ("flows", "flows_completed", "samples")
@@ -73,4 +73,4 @@ class Summary(dict):
         return "Summary(\n" + "\n".join(lines) + "\n)"
 
     def _repr_html_(self) -> str:
-        return display.html_table(self.rows())
+        return _repr.html(self)

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field, model_validator
 
 from aqmlab import units
+from aqmlab._declarations import Engine, engine_fields
 from aqmlab._fields import Duration, Model, Rate
 from aqmlab.queues import DropTail, Queue
 from aqmlab.traffic import FlowGroup
@@ -65,6 +66,19 @@ def _check_rtt(index: int, group: Any, one_way_s: float, what: str) -> None:
         )
 
 
+#: A link's queue: resolved by the link, with the link's own delay (`link_fields`).
+LINK_QUEUE = Engine(omit=True)
+
+
+def link_fields(link: Any) -> dict[str, Any]:
+    """A link's engine config: its declared fields (aqmlab._declarations), and its two queues
+    resolved with its propagation delay (RED's automatic weight reads it)."""
+    fields = engine_fields(link)
+    fields["queue"] = link.queue.resolved(fields["delay_ns"])
+    fields["reverse_queue"] = link.reverse_queue.resolved(fields["delay_ns"])
+    return fields
+
+
 class Bottleneck(Model):
     """The dumbbell's shared link: left router to right router, and back for the reverse direction."""
 
@@ -72,13 +86,16 @@ class Bottleneck(Model):
     """Transmission rate of the bottleneck, in each direction."""
     delay: Duration
     """One-way propagation delay of the bottleneck, in each direction."""
-    queue: Queue
+    queue: Annotated[Queue, LINK_QUEUE]
     """Queue discipline of the forward direction (left to right: data of forward groups, ACKs
     of reverse ones), a table with `kind` and its parameters."""
-    reverse_queue: Queue = Field(default_factory=_large_reverse_buffer)
+    reverse_queue: Annotated[Queue, LINK_QUEUE] = Field(default_factory=_large_reverse_buffer)
     """Queue discipline of the reverse direction (right to left: ACKs of forward groups, data
     of reverse ones). The default, DropTail with 100 000 packets, is in effect unlimited: give
     a real buffer when groups send data that way."""
+
+    def resolved(self) -> dict[str, Any]:
+        return link_fields(self)
 
 
 class Dumbbell(Model):
@@ -102,17 +119,7 @@ class Dumbbell(Model):
         return self
 
     def resolved(self) -> dict[str, Any]:
-        delay_ns = units.nanoseconds(self.bottleneck.delay)
-        return {
-            "kind": "dumbbell",
-            "bottleneck": {
-                "rate_bps": units.bits_per_second(self.bottleneck.rate),
-                "delay_ns": delay_ns,
-                "queue": self.bottleneck.queue.resolved(delay_ns),
-                "reverse_queue": self.bottleneck.reverse_queue.resolved(delay_ns),
-            },
-            "groups": self.resolved_groups(),
-        }
+        return {"kind": "dumbbell", "bottleneck": self.bottleneck.resolved(), "groups": self.resolved_groups()}
 
     def resolved_groups(self) -> list[dict[str, Any]]:
         """The engine's groups: a mixed TCP group becomes one group per algorithm."""
@@ -131,33 +138,24 @@ class CoreLink(Model):
     name: str = Field(min_length=1)
     """Name of the link in the results (`NAME` and `NAME_reverse`, also in file names): 1-64
     letters, digits, `_`, `.` or `-`, unique; `access`, `receiver` and `bottleneck` are reserved."""
-    source: str = Field(alias="from")
+    source: Annotated[str, Engine(key="from")] = Field(alias="from")
     """The router the forward direction leaves (one of `routers`)."""
-    target: str = Field(alias="to")
+    target: Annotated[str, Engine(key="to")] = Field(alias="to")
     """The router the forward direction enters (one of `routers`)."""
     rate: Rate
     """Transmission rate, in each direction."""
     delay: Duration
     """One-way propagation delay, in each direction."""
-    queue: Queue
+    queue: Annotated[Queue, LINK_QUEUE]
     """Queue discipline of the forward direction (`from` to `to`), a table with `kind` and its
     parameters."""
-    reverse_queue: Queue = Field(default_factory=_large_reverse_buffer)
+    reverse_queue: Annotated[Queue, LINK_QUEUE] = Field(default_factory=_large_reverse_buffer)
     """Queue discipline of the reverse direction (`to` to `from`). The default, DropTail with
     100 000 packets, is in effect unlimited: give a real buffer when data crosses the link
     that way."""
 
     def resolved(self) -> dict[str, Any]:
-        delay_ns = units.nanoseconds(self.delay)
-        return {
-            "name": self.name,
-            "from": self.source,
-            "to": self.target,
-            "rate_bps": units.bits_per_second(self.rate),
-            "delay_ns": delay_ns,
-            "queue": self.queue.resolved(delay_ns),
-            "reverse_queue": self.reverse_queue.resolved(delay_ns),
-        }
+        return link_fields(self)
 
 
 class Network(Model):

@@ -14,15 +14,19 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Discriminator, Field, Tag, model_validator
 
 from aqmlab import units
+from aqmlab._declarations import Engine, Resolved
 from aqmlab._fields import Duration, Model, PacketSize, PositiveDuration, Rate, Size
 from aqmlab.congestion import CongestionControl
 from aqmlab.queues import DropTail, Queue
 from aqmlab.transport import Tcp
 
+#: A mean size reaches the engine as a float number of bytes, `mean_bytes`.
+MEAN_BYTES = Engine(key="mean_bytes", convert=lambda size: float(units.bytes_(size)))
+
 # --- When flows start and stop ------------------------------------------------------------
 
 
-class UniformStart(Model):
+class UniformStart(Resolved, Model):
     """Start times independent and uniform in [low, high] (seed 000 Section V: [0, 10 s])."""
 
     kind: Literal["uniform"] = "uniform"
@@ -38,11 +42,8 @@ class UniformStart(Model):
             raise ValueError(f"low ({self.low}) must not exceed high ({self.high})")
         return self
 
-    def resolved(self) -> dict[str, Any]:
-        return {"kind": "uniform", "low_ns": units.nanoseconds(self.low), "high_ns": units.nanoseconds(self.high)}
 
-
-class FixedStart(Model):
+class FixedStart(Resolved, Model):
     """Every flow of the group starts at `at` (web groups: arrivals begin at `at`)."""
 
     kind: Literal["fixed"] = "fixed"
@@ -50,11 +51,8 @@ class FixedStart(Model):
     at: Duration = "0s"
     """When every flow starts (web groups: when arrivals begin)."""
 
-    def resolved(self) -> dict[str, Any]:
-        return {"kind": "fixed", "at_ns": units.nanoseconds(self.at)}
 
-
-class Staggered(Model):
+class Staggered(Resolved, Model):
     """Flow i at `first + i * spacing`: as a start, seed 001 Table I's flows entering 0.5 s
     apart from 100 s; as a stop, leaving 5 s apart from 250 s."""
 
@@ -65,25 +63,15 @@ class Staggered(Model):
     spacing: Duration
     """Time between the starts (or stops) of consecutive flows of the group."""
 
-    def resolved(self) -> dict[str, Any]:
-        return {
-            "kind": "staggered",
-            "first_ns": units.nanoseconds(self.first),
-            "spacing_ns": units.nanoseconds(self.spacing),
-        }
 
-
-class NeverStop(Model):
+class NeverStop(Resolved, Model):
     """Flows run to the end of the simulation (or until a finite transfer completes)."""
 
     kind: Literal["never"] = "never"
     """Selects no stop time."""
 
-    def resolved(self) -> dict[str, Any]:
-        return {"kind": "never"}
 
-
-class FixedStop(Model):
+class FixedStop(Resolved, Model):
     """Every flow stops taking new data at `at` (UDP: falls silent; web: arrivals end)."""
 
     kind: Literal["fixed"] = "fixed"
@@ -92,9 +80,6 @@ class FixedStop(Model):
     """When every flow stops: a TCP flow sends no new data, finishes what it sent and records
     its end time; a UDP source falls silent; web arrivals end."""
 
-    def resolved(self) -> dict[str, Any]:
-        return {"kind": "fixed", "at_ns": units.nanoseconds(self.at)}
-
 
 Start = Annotated[UniformStart | FixedStart | Staggered, Field(discriminator="kind")]
 Stop = Annotated[NeverStop | FixedStop | Staggered, Field(discriminator="kind")]
@@ -102,68 +87,53 @@ Stop = Annotated[NeverStop | FixedStop | Staggered, Field(discriminator="kind")]
 # --- What TCP flows send ------------------------------------------------------------------
 
 
-class Bulk(Model):
+class Bulk(Resolved, Model):
     """A long-lived flow that always has data to send."""
 
     kind: Literal["bulk"] = "bulk"
     """Selects a long-lived flow."""
 
-    def resolved(self) -> dict[str, Any]:
-        return {"kind": "bulk"}
 
-
-class Finite(Model):
+class Finite(Resolved, Model):
     """A transfer of `size`; its completion time is recorded."""
 
     kind: Literal["finite"] = "finite"
     """Selects a transfer of fixed size."""
-    size: Size
+    size: Annotated[Size, Engine(key="bytes")]
     """Application data to transfer (headers not counted)."""
-
-    def resolved(self) -> dict[str, Any]:
-        return {"kind": "finite", "bytes": units.bytes_(self.size)}
 
 
 Transfer = Annotated[Bulk | Finite, Field(discriminator="kind")]
 
 
-class Pareto(Model):
+class Pareto(Resolved, Model):
     """Heavy-tailed sizes: Pareto with `shape` > 1 and mean `mean` (web objects)."""
 
     kind: Literal["pareto"] = "pareto"
     """Selects Pareto sizes."""
-    mean: Size
+    mean: Annotated[Size, MEAN_BYTES]
     """Mean transfer size (application data); the Pareto scale is mean · (shape − 1) / shape."""
     shape: float = Field(default=1.2, gt=1.0, le=1e6)
     """Shape (tail index) of the Pareto law: above 1, so the mean is finite; the closer to 1,
     the heavier the tail."""
 
-    def resolved(self) -> dict[str, Any]:
-        return {"kind": "pareto", "mean_bytes": float(units.bytes_(self.mean)), "shape": self.shape}
 
-
-class Exponential(Model):
+class Exponential(Resolved, Model):
     """Exponentially distributed sizes with mean `mean`."""
 
     kind: Literal["exponential"] = "exponential"
     """Selects exponential sizes."""
-    mean: Size
+    mean: Annotated[Size, MEAN_BYTES]
     """Mean transfer size (application data)."""
 
-    def resolved(self) -> dict[str, Any]:
-        return {"kind": "exponential", "mean_bytes": float(units.bytes_(self.mean))}
 
-
-class FixedSize(Model):
+class FixedSize(Resolved, Model):
     """Every transfer of the same `size`."""
 
     kind: Literal["fixed"] = "fixed"
     """Selects one size for every transfer."""
-    size: Size
+    size: Annotated[Size, Engine(key="bytes")]
     """Size of every transfer (application data)."""
-
-    def resolved(self) -> dict[str, Any]:
-        return {"kind": "fixed", "bytes": units.bytes_(self.size)}
 
 
 SizeDistribution = Annotated[Pareto | Exponential | FixedSize, Field(discriminator="kind")]
@@ -200,7 +170,7 @@ Rtt = Annotated[
 ]
 
 
-class RoutersPath(Model):
+class RoutersPath(Resolved, Model):
     """Network topologies: exactly these routers, consecutive ones joined by a link."""
 
     kind: Literal["routers"] = "routers"
@@ -209,25 +179,19 @@ class RoutersPath(Model):
     """The routers of the path, first (access links) to last (receiver links); consecutive
     ones must be joined by a link."""
 
-    def resolved(self) -> dict[str, Any]:
-        return {"kind": "routers", "routers": list(self.routers)}
 
-
-class ShortestPath(Model):
+class ShortestPath(Resolved, Model):
     """Network topologies: the path of least propagation delay from `from` to `to`."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, validate_by_name=True, serialize_by_alias=True)
 
     kind: Literal["shortest"] = "shortest"
     """Selects the shortest path."""
-    source: str = Field(alias="from")
+    source: Annotated[str, Engine(key="from")] = Field(alias="from")
     """First router of the path, where the access links attach."""
-    target: str = Field(alias="to")
+    target: Annotated[str, Engine(key="to")] = Field(alias="to")
     """Last router of the path, where the receiver links attach; the path taken is the one of
     least propagation delay (the fewest hops on ties)."""
-
-    def resolved(self) -> dict[str, Any]:
-        return {"kind": "shortest", "from": self.source, "to": self.target}
 
 
 Path = Annotated[RoutersPath | ShortestPath, Field(discriminator="kind")]

@@ -4,13 +4,19 @@ RFC 2018 and RFC 6675)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
 from aqmlab import units
+from aqmlab._declarations import Engine, engine_fields
 from aqmlab._fields import MAX_WINDOW, Model, PacketSize, PositiveDuration, Window
 from aqmlab.congestion import PER_ACK_ECN, CongestionControl, Reno
+
+#: A loss-recovery option: sent inside the engine's `recovery` table (`Tcp._resolved_recovery`).
+RECOVERY = Engine(omit=True)
+#: A sender option the engine defaults alike (`#[serde(default)]`): sent only when set.
+WHEN_SET = Engine(omit_default=True)
 
 
 def _cc_from_name(value: Any) -> Any:
@@ -20,10 +26,10 @@ def _cc_from_name(value: Any) -> Any:
 class Tcp(Model):
     """TCP sender/receiver settings shared by every congestion-control algorithm."""
 
-    cc: CongestionControl = Field(default_factory=Reno)
+    cc: Annotated[CongestionControl, Engine(convert=lambda cc: cc.resolved())] = Field(default_factory=Reno)
     """The congestion-control algorithm (window law): a name such as "cubic" or a table with
     `kind` and its parameters (aqmlab.congestion; docs/congestion/)."""
-    recovery: Literal["new_reno", "reno", "tahoe"] = "new_reno"
+    recovery: Annotated[Literal["new_reno", "reno", "tahoe"], RECOVERY] = "new_reno"
     """Loss recovery without SACK: "new_reno" (RFC 6582 fast recovery with partial ACKs),
     "reno" (RFC 5681 Section 3.2 fast recovery, left on the first new ACK, partial ones
     included: ns-2's Agent/TCP/Reno) or "tahoe" (fast retransmit, then slow start from one
@@ -31,7 +37,7 @@ class Tcp(Model):
     packet_size: PacketSize = "1500B"
     """Size of a full data packet on the wire, headers included (ns-2's packetSize_ plus
     header); the payload is packet_size − header_size."""
-    header_size: PacketSize = "40B"
+    header_size: Annotated[PacketSize, Engine(key="header_bytes")] = "40B"
     """TCP/IP header bytes in every data packet; also the size of a pure ACK."""
     initial_window: Window = 2.0
     """Congestion window at the start, segments (RFC 5681 Section 3.1 allows 2 to 4)."""
@@ -68,58 +74,58 @@ class Tcp(Model):
     SACK, RFC 6675 Section 5 step (3): while cwnd − pipe allows); those segments are not
     counted in the FlightSize that sets ssthresh (RFC 5681 Section 3.2 step 2). Off by default;
     ns-2's TCP agents have it on (`singledup_ 1`)."""
-    sack: bool = False
+    sack: Annotated[bool, RECOVERY] = False
     """SACK blocks (RFC 2018) and SACK-based loss recovery (RFC 6675) instead of NewReno's
     fast recovery; see docs/sack.md. Off by default (ns-2's Agent/TCP/Newreno has none)."""
-    partial_ack_timer: Literal["impatient", "slow_but_steady"] = "impatient"
+    partial_ack_timer: Annotated[Literal["impatient", "slow_but_steady"], RECOVERY] = "impatient"
     """NewReno partial ACKs (RFC 6582 Section 4): "impatient" restarts the retransmission timer
     on the first partial ACK only (RFC 6582 Section 3.2 step 4; ns-2 and ns-3 do the same), so
     many losses in one window end in a timeout; "slow_but_steady" restarts it on every partial
     ACK (one loss repaired per RTT, however many)."""
-    sack_recovery: Literal["rfc6675", "prr"] = "rfc6675"
+    sack_recovery: Annotated[Literal["rfc6675", "prr"], RECOVERY] = "rfc6675"
     """With `sack`: how much is sent per ACK during loss recovery. "rfc6675" (default): while
     cwnd − pipe >= 1 segment (RFC 6675 Section 5, ns-3's TcpClassicRecovery); "prr":
     Proportional Rate Reduction (RFC 6937, PRR-SSRB; Linux's and ns-3's default). "prr" needs
     sack = true. See docs/sack.md."""
-    loss_flight_size: Literal["rfc5681", "pipe"] = "rfc5681"
+    loss_flight_size: Annotated[Literal["rfc5681", "pipe"], RECOVERY] = "rfc5681"
     """With `sack`: FlightSize when loss recovery starts (ssthresh = FlightSize / 2 for Reno).
     "rfc5681" (default): snd_nxt − snd_una less the limited-transmit segments (RFC 6675 step
     4.2, RFC 5681 eq. (4)); "pipe": RFC 6675's pipe, SACKed and lost segments excluded, as
     ns-3 does (docs/sack.md)."""
-    recovery_exit_credit: Literal["none", "cumulative"] = "none"
+    recovery_exit_credit: Annotated[Literal["none", "cumulative"], RECOVERY] = "none"
     """The ACK that ends loss recovery (Reno, NewReno or SACK). "none" (default): cwnd = ssthresh and
     nothing more (RFC 6582 Section 3.2 step 3, RFC 6675 Section 5 (A)); "cumulative": then the
     window law counts every segment that ACK covers, as ns-3's TcpSocketBase::ProcessAck does
     (IncreaseWindow(tcb, segsAcked)); for comparisons with ns-3 (docs/validation.md)."""
-    prr_delivered: Literal["rfc6937", "ns3"] = "rfc6937"
+    prr_delivered: Annotated[Literal["rfc6937", "ns3"], RECOVERY] = "rfc6937"
     """With sack_recovery = "prr": PRR's DeliveredData. "rfc6937" (default): change in snd.una
     + change in SACKed (RFC 6937 Section 3); "ns3": as ns-3 3.44's TcpPrrRecovery receives it,
     one segment more per ACK that SACKs new data (RFC 6937's estimate for a duplicate ACK
     without SACK, added on top) until prr_delivered reaches RecoverFS, and an ACK that both
     SACKs and advances snd.una counted twice. For comparisons with ns-3 (docs/sack.md)."""
-    ecn_reduction: Literal["immediate", "prr"] = "immediate"
+    ecn_reduction: Annotated[Literal["immediate", "prr"], WHEN_SET] = "immediate"
     """With `ecn`: how the window comes down after an ECN echo. "immediate" (default): halved
     at once (RFC 3168 Section 6.1.2); "prr": ssthresh at once, then paced by Proportional Rate
     Reduction (RFC 6937 Section 3) until the marked window is acknowledged, without window
     growth meanwhile, a loss in that window continuing the same reduction, as Linux's CWR
     state (since 3.7) and ns-3 with its PRR recovery do (docs/sack.md)."""
-    rto_restart: Literal["new_data", "every_ack"] = "new_data"
+    rto_restart: Annotated[Literal["new_data", "every_ack"], WHEN_SET] = "new_data"
     """Which ACKs restart the retransmission timer while data is outstanding. "new_data"
     (default): those that acknowledge new data (RFC 6298 Section 5.3); "every_ack": every ACK,
     duplicates included, as ns-2's Agent/TCP/Linux does, so that a long fast recovery does not
     end in a timeout (docs/packet.md)."""
-    timer_tick: PositiveDuration | None = None
+    timer_tick: Annotated[PositiveDuration | None, WHEN_SET] = None
     """Granularity of the retransmission timer, as ns-2's `tcpTick_` (10 ms in its defaults):
     RTT samples are counted in whole ticks (at least one), RFC 6298's clock granularity G is
     one tick and the RTO a whole number of ticks. None (default): RFC 6298 with G = 1 ms and
     samples to the nanosecond (docs/packet.md)."""
-    timeout_flight_size: Literal["rfc5681", "cwnd"] = "rfc5681"
+    timeout_flight_size: Annotated[Literal["rfc5681", "cwnd"], RECOVERY] = "rfc5681"
     """With recovery = "new_reno" (no SACK): what a retransmission timeout halves for ssthresh.
     "rfc5681" (default): FlightSize = snd_nxt − snd_una (RFC 5681 eq. (4)); "cwnd": the
     congestion window without fast recovery's inflation, as ns-2 2.35's agents do (tcp.cc
     slowdown(CLOSE_SSTHRESH_HALF) halves window()), so a timeout inside fast recovery halves
     the recovery's ssthresh. For comparisons with ns-2."""
-    rtt_estimator: Literal["rfc6298", "ns2", "ns2_linux"] = "rfc6298"
+    rtt_estimator: Annotated[Literal["rfc6298", "ns2", "ns2_linux"], WHEN_SET] = "rfc6298"
     """How SRTT, RTTVAR and the RTO follow the RTT samples. "rfc6298" (default): RFC 6298 in
     floating point, per-ACK samples weighted by RFC 7323 Appendix G; "ns2": ns-2 2.35's
     Agent/TCP estimator (tcp.cc rtt_update/rtt_timeout/rtt_backoff): fixed point in ticks of
@@ -128,12 +134,12 @@ class Tcp(Model):
     ns-2's Agent/TCP/Linux variant (tcp-linux.cc rtt_update: samples below SRTT damped as in
     Linux). "ns2" and "ns2_linux" need `timer_tick` (ns-2's tcpTick_: 10ms for Agent/TCP, 1ms
     for Agent/TCP/Linux). For comparisons with ns-2 (docs/validation-ns2.md)."""
-    rate_halving: bool = False
+    rate_halving: Annotated[bool, RECOVERY] = False
     """With `sack`: ns-2 2.35 TCP-Linux's rate halving during SACK loss recovery (tcp-linux.cc
     send_much, next_pkts_in_flight_): the flight comes down from the window before the cut to
     the new cwnd by one segment every second ACK instead of RFC 6675's cwnd − pipe (nothing
     until pipe < cwnd, then one per ACK). Off by default; for comparisons with ns-2."""
-    partial_ack_retransmit: Literal["rfc6675", "ns3"] = "rfc6675"
+    partial_ack_retransmit: Annotated[Literal["rfc6675", "ns3"], RECOVERY] = "rfc6675"
     """With `sack`: a partial ACK during loss recovery. "rfc6675" (default): nothing of its
     own, NextSeg() decides (RFC 6675 Section 5); "ns3": the next lost segment, or else the new
     head, is resent at once outside cwnd, as ns-3 3.44's TcpSocketBase::ProcessAck does
@@ -227,31 +233,6 @@ class Tcp(Model):
         return recovery
 
     def resolved(self) -> dict[str, Any]:
-        resolved: dict[str, Any] = {
-            "cc": self.cc.resolved(),
-            "recovery": self._resolved_recovery(),
-            "packet_size_bytes": units.bytes_(self.packet_size),
-            "header_bytes": units.bytes_(self.header_size),
-            "initial_window": self.initial_window,
-            "initial_ssthresh": self.initial_ssthresh,
-            "max_window": self.max_window,
-            "min_rto_ns": units.nanoseconds(self.min_rto),
-            "initial_rto_ns": units.nanoseconds(self.initial_rto),
-            "max_rto_ns": units.nanoseconds(self.max_rto),
-            "delayed_ack": self.delayed_ack,
-            "delayed_ack_timeout_ns": units.nanoseconds(self.delayed_ack_timeout),
-            "ecn": self.ecn,
-            "ecn_echo": self.ecn_echo,
-            "dupack_threshold": self.dupack_threshold,
-            "limited_transmit": self.limited_transmit,
-        }
-        # Sender options only when not the default (the engine defaults them).
-        if self.ecn_reduction != "immediate":
-            resolved["ecn_reduction"] = self.ecn_reduction
-        if self.rto_restart != "new_data":
-            resolved["rto_restart"] = self.rto_restart
-        if self.timer_tick is not None:
-            resolved["timer_tick_ns"] = units.nanoseconds(self.timer_tick)
-        if self.rtt_estimator != "rfc6298":
-            resolved["rtt_estimator"] = self.rtt_estimator
-        return resolved
+        """The engine's `TcpConfig`: the declared fields (recovery options gathered into the
+        `recovery` table; sender options the engine defaults alike only when set)."""
+        return {**engine_fields(self), "recovery": self._resolved_recovery()}

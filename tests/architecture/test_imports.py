@@ -101,6 +101,7 @@ LAYERS = [
             "aqmlab.units",
             "aqmlab.errors",
             "aqmlab._fields",
+            "aqmlab._declarations",
             "aqmlab._repr",
             "aqmlab._engine",
             "aqmlab.machine",
@@ -136,7 +137,12 @@ LAYERS = [
     ("simulation/fluid/stability", ["aqmlab.simulation", "aqmlab.fluid", "aqmlab.stability", "aqmlab.design"]),
     # Figures and notebook display of a FluidResult, above aqmlab.fluid's models and results.
     ("fluid display", ["aqmlab.fluid.plots", "aqmlab.fluid.notebook"]),
-    ("experiments/reproduce/report", ["aqmlab.experiments", "aqmlab.reproduce", "aqmlab.report"]),
+    # Notebook and text display of the stability results (Roots, HopfPoint, Chart, Diagram, ...).
+    ("stability display", ["aqmlab.stability.notebook"]),
+    ("experiments/reproduce", ["aqmlab.experiments", "aqmlab.reproduce"]),
+    # Tables and notebook display of a Study and a PacketChart, above the types they show.
+    ("experiments display", ["aqmlab.experiments.display"]),
+    ("report", ["aqmlab.report"]),
     (
         "cli",
         ["aqmlab.cli", "aqmlab.demo", "aqmlab._lazy_cli", "aqmlab.chart_cli", "aqmlab.cli_common", "aqmlab.reference"],
@@ -213,6 +219,58 @@ def test_a_display_sits_above_the_type_it_shows():
         assert callable(getattr(importlib.import_module(module), function)), (module, function)
         assert layer(module) > layer(home), f"{module} displays {type_name} from below it"
         assert module not in edges[home], f"{home} imports its display {module}"
+
+
+def display_methods() -> list[tuple[str, str, ast.FunctionDef]]:
+    """(type name, method, definition) of every `_repr_html_` and `__repr__` in the package."""
+    found = []
+    for name, path in modules().items():
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    if isinstance(item, ast.FunctionDef) and item.name in ("_repr_html_", "__repr__"):
+                        found.append((f"{name}.{node.name}", item.name, item))
+    return found
+
+
+def test_no_result_type_imports_its_display():
+    """A type's notebook display (`_repr_html_`) only asks `aqmlab._repr` (`return
+    _repr.html(self)`) and is registered there; a `__repr__` either formats the object itself
+    or asks `_repr.text(self)`; and no module of a registered type imports any registered
+    display module, anywhere (issue 32)."""
+    from aqmlab import _repr
+
+    html_types, text_types = _repr.registered(), _repr.registered_text()
+    for type_name, method, definition in display_methods():
+        body = [statement for statement in definition.body if not isinstance(statement, ast.Expr)]
+        asks = ast.unparse(body[0]) if len(body) == 1 else ""
+        if method == "_repr_html_":
+            assert asks == "return _repr.html(self)", f"{type_name}._repr_html_ draws itself: {asks or 'several lines'}"
+            assert type_name in html_types, f"{type_name} has no display registered in aqmlab/__init__.py"
+        elif asks == "return _repr.text(self)":
+            assert type_name in text_types, f"{type_name} has no text display registered in aqmlab/__init__.py"
+        imports = {node for node in ast.walk(definition) if isinstance(node, ast.Import | ast.ImportFrom)}
+        assert not imports, f"{type_name}.{method} imports {[ast.unparse(node) for node in imports]}"
+    displays = {module for module, _ in [*html_types.values(), *text_types.values()]}
+    edges = graph()
+    for type_name in {*html_types, *text_types}:
+        home = type_name.rpartition(".")[0]
+        assert not displays & edges[home], f"{home} imports display {sorted(displays & edges[home])}"
+
+
+def test_a_type_that_draws_itself_is_found(tmp_path, monkeypatch):
+    """The check above reads the definitions: a `_repr_html_` importing its display fails it."""
+    probe = ast.parse(
+        "class Probe:\n    def _repr_html_(self):\n        from aqmlab.notebook import png\n        return png(self)\n"
+    )
+    definition = probe.body[0].body[0]
+    monkeypatch.setitem(globals(), "display_methods", lambda: [("x.Probe", "_repr_html_", definition)])
+    try:
+        test_no_result_type_imports_its_display()
+    except AssertionError as error:
+        assert "draws itself" in str(error)
+    else:
+        raise AssertionError("a _repr_html_ that imports its display passed")
 
 
 def test_imports_run_one_way():

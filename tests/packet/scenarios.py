@@ -44,6 +44,27 @@ def dumbbell(
     }
 
 
+def starts_within(high: str) -> dict[str, Any]:
+    """Start times uniform in [0, high]."""
+    return {"kind": "uniform", "low": "0s", "high": high}
+
+
+def assert_packets_conserved(results: Any) -> None:
+    """Every packet created was delivered, dropped, queued or in flight; per link, every
+    arrival was enqueued or dropped, departures never exceed enqueues, and the drops add up."""
+    c = results.counters
+    assert (
+        c["packets_created"]
+        == c["packets_delivered"] + c["packets_dropped"] + c["packets_queued"] + c["packets_in_flight"]
+    )
+    links = results.links
+    arrivals, enqueued, dropped = (links.column(k).to_numpy() for k in ("arrivals", "enqueued", "dropped"))
+    on_dequeue = links.column("dropped_on_dequeue").to_numpy()
+    assert (arrivals == enqueued + dropped - on_dequeue).all()
+    assert (links.column("departures").to_numpy() <= enqueued).all()
+    assert c["packets_dropped"] == dropped.sum()
+
+
 def with_path(scenario: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
     """A deep copy with `a.b.0.c` set to value."""
     result = copy.deepcopy(scenario)

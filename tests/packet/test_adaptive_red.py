@@ -4,7 +4,7 @@ thresholds (20, 80), where gentle RED with the same thresholds and a fixed max_p
 far above it under heavy load (100 Reno flows on 10 Mb/s, RTT 100 ms)."""
 
 import aqmlab
-from scenarios import dumbbell
+from scenarios import dumbbell, starts_within
 
 
 def _average(kind, seed):
@@ -12,12 +12,9 @@ def _average(kind, seed):
         flows=100,
         duration="60s",
         measure_start="30s",
-        rate="10Mbps",
-        delay="20ms",
-        rtt="100ms",
-        access_rate="100Mbps",
+        **{"rate": "10Mbps", "delay": "20ms", "rtt": "100ms", "access_rate": "100Mbps"},
         tcp={"cc": "reno"},
-        start={"kind": "uniform", "low": "0s", "high": "5s"},
+        start=starts_within("5s"),
         queue={
             "kind": kind,
             "limit": "400p",

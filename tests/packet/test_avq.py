@@ -6,7 +6,7 @@ Measured (seed 1): AVQ utilisation 0.941, mean queue 94 packets, loss 0.007 %, m
 DropTail 0.971, 321 packets, loss 2.8 %."""
 
 import aqmlab
-from scenarios import aqm_dumbbell
+from scenarios import aqm_dumbbell, starts_within
 
 
 def _summary(queue):
@@ -18,7 +18,7 @@ def _summary(queue):
         measure_start="20s",
         delay="20ms",
         tcp={"cc": "reno", "ecn": True},
-        start={"kind": "uniform", "low": "0s", "high": "5s"},
+        start=starts_within("5s"),
     )
     results = aqmlab.simulate(scenario, seed=1)
     return results.summary(), results.link_samples()

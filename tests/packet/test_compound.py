@@ -12,7 +12,7 @@ import aqmlab
 import aqmlab.congestion
 import pytest
 from aqmlab import _toml as tomllib
-from scenarios import dumbbell
+from scenarios import dumbbell, starts_within
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "compound-droptail.toml"
 
@@ -28,7 +28,7 @@ def droptail_run(cc, *, seed, flows, rate, buffer, duration, measure_start):
         access_rate="1Gbps",
         queue={"kind": "drop_tail", "limit": buffer},
         tcp={"cc": cc},
-        start={"kind": "uniform", "low": "0s", "high": "5s"},
+        start=starts_within("5s"),
         trace_flows=0,
     )
     return aqmlab.simulate(scenario, seed=seed).summary()

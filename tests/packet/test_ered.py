@@ -14,7 +14,7 @@ gain is normalised by the largest RTT (κ = α/(C·100 ms)), which doubles it (s
 import aqmlab
 import numpy as np
 import pytest
-from scenarios import aqm_dumbbell
+from scenarios import aqm_dumbbell, starts_within
 
 PACKET = "1040B"
 
@@ -29,7 +29,7 @@ def _run(queue):
         rtt={"kind": "uniform", "low": "24ms", "high": "100ms"},
         access_rate="10Mbps",
         tcp={"cc": "reno", "packet_size": PACKET, "ecn": True, "max_window": 1000},
-        start={"kind": "uniform", "low": "0s", "high": "5s"},
+        start=starts_within("5s"),
     )
     results = aqmlab.simulate(scenario, seed=1)
     samples = results.link_samples()

@@ -89,10 +89,7 @@ def test_cubic_window_follows_the_cubic_curve_between_losses():
     scenario = dumbbell(
         flows=1,
         duration="60s",
-        rate="20Mbps",
-        delay="40ms",
-        rtt="100ms",
-        access_rate="1Gbps",
+        **{"rate": "20Mbps", "delay": "40ms", "rtt": "100ms", "access_rate": "1Gbps"},
         queue={"kind": "drop_tail", "limit": "100p"},
         # Slow-but-Steady: with the Impatient timer a window of 3+ losses ends in a timeout,
         # which is NewReno's recovery, not CUBIC's window law (the subject here).

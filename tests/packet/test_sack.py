@@ -10,9 +10,8 @@ import copy
 from typing import Any
 
 import aqmlab
-import numpy as np
 import pytest
-from scenarios import aqm_dumbbell, random_loss, with_path
+from scenarios import aqm_dumbbell, assert_packets_conserved, random_loss, with_path
 
 #: Windows of ~30 segments that lose several segments at once: 4 flows share 10 Mb/s at RTT
 #: 100 ms (BDP 83 packets) through a random-drop queue (p = 0.002) with a 20-packet buffer, so
@@ -38,22 +37,9 @@ def _with_sack(scenario: dict[str, Any], sack: bool) -> dict[str, Any]:
     return with_path(scenario, "topology.groups.0.tcp", {**tcp, "sack": sack})
 
 
-def _assert_conserved(results: aqmlab.Results) -> None:
-    c = results.counters
-    assert (
-        c["packets_created"]
-        == c["packets_delivered"] + c["packets_dropped"] + c["packets_queued"] + c["packets_in_flight"]
-    )
-    links = results.links
-    arrivals, enqueued, dropped = (links.column(k).to_numpy() for k in ("arrivals", "enqueued", "dropped"))
-    on_dequeue = links.column("dropped_on_dequeue").to_numpy()
-    assert np.array_equal(arrivals, enqueued + dropped - on_dequeue)
-    assert c["packets_dropped"] == dropped.sum()
-
-
 def _totals(scenario: dict[str, Any], sack: bool, seed: int) -> dict[str, float]:
     results = aqmlab.simulate(_with_sack(scenario, sack), seed=seed)
-    _assert_conserved(results)
+    assert_packets_conserved(results)
     flows = results.to_pandas("flows")
     return {
         "goodput_bps": float(flows["goodput_bps"].sum()),

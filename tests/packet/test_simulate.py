@@ -7,25 +7,14 @@ import numpy as np
 import pyarrow as pa
 import pytest
 from aqmlab import Results, ResultsError, SimulationInterrupted
-from scenarios import CONSERVATION_SCENARIOS, aqm_dumbbell
+from scenarios import CONSERVATION_SCENARIOS, aqm_dumbbell, assert_packets_conserved
 
 
 @pytest.mark.parametrize("name", sorted(CONSERVATION_SCENARIOS))
 def test_packets_are_conserved(name):
     results = aqmlab.simulate(CONSERVATION_SCENARIOS[name], seed=7)
-    c = results.counters
-    assert c["packets_created"] > 1000
-    assert (
-        c["packets_created"]
-        == c["packets_delivered"] + c["packets_dropped"] + c["packets_queued"] + c["packets_in_flight"]
-    )
-    links = results.links
-    # Per link: every arrival was enqueued or dropped, and departures never exceed enqueues.
-    arrivals, enqueued, dropped = (links.column(k).to_numpy() for k in ("arrivals", "enqueued", "dropped"))
-    on_dequeue = links.column("dropped_on_dequeue").to_numpy()
-    assert np.array_equal(arrivals, enqueued + dropped - on_dequeue)
-    assert np.all(links.column("departures").to_numpy() <= enqueued)
-    assert c["packets_dropped"] == dropped.sum()
+    assert results.counters["packets_created"] > 1000
+    assert_packets_conserved(results)
 
 
 def test_finite_transfers_complete_with_fct():

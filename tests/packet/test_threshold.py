@@ -8,20 +8,20 @@ branch) for 60 s instead of 500 s, on the dumbbell of examples/seed000-fig6-rtt2
 
 import aqmlab
 import numpy as np
-from scenarios import aqm_dumbbell
+from scenarios import aqm_dumbbell, starts_within
+
+#: The dumbbell of examples/seed000-fig6-rtt200.toml.
+FIG6_PATH = {"rate": "100Mbps", "delay": "2ms", "rtt": "200ms", "access_rate": "2Mbps"}
 
 
 def _run(queue):
     scenario = aqm_dumbbell(
         queue,
         flows=60,
-        rate="100Mbps",
         duration="60s",
-        delay="2ms",
-        rtt="200ms",
-        access_rate="2Mbps",
+        **FIG6_PATH,
         tcp={"cc": "reno", "packet_size": "1500B"},
-        start={"kind": "uniform", "low": "0s", "high": "10s"},
+        start=starts_within("10s"),
     )
     return aqmlab.simulate(scenario, seed=1)
 

@@ -4,7 +4,7 @@ import aqmlab
 import numpy as np
 import pytest
 from aqmlab import Scenario, ScenarioError
-from scenarios import aqm_dumbbell
+from scenarios import aqm_dumbbell, assert_packets_conserved
 
 RED = {"kind": "red", "limit": "300p", "min_th": 20, "max_th": 60, "q_weight": 0.002}
 
@@ -56,11 +56,7 @@ def test_parking_lot_gives_each_class_its_bottlenecks():
     goodput = flows.groupby("group_name").goodput_bps.mean()
     # Flows crossing two congested links get less than flows crossing one.
     assert goodput["both"] < 0.8 * goodput["first"] and goodput["both"] < 0.8 * goodput["second"]
-    c = results.counters
-    assert (
-        c["packets_created"]
-        == c["packets_delivered"] + c["packets_dropped"] + c["packets_queued"] + c["packets_in_flight"]
-    )
+    assert_packets_conserved(results)
 
 
 def test_a_network_routes_by_explicit_and_shortest_paths():
@@ -114,11 +110,8 @@ def test_heterogeneous_rtts_are_uniform_in_the_range():
     scenario = aqm_dumbbell(
         {"kind": "drop_tail", "limit": "5000p"},
         flows=40,
-        rate="1Gbps",
         duration="10s",
-        delay="5ms",
-        rtt="30ms",
-        access_rate="10Mbps",
+        **{"rate": "1Gbps", "delay": "5ms", "rtt": "30ms", "access_rate": "10Mbps"},
         tcp={"cc": "reno", "max_window": 20},
         trace_flows=100,
     )

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from aqmlab import Scenario, ScenarioError
 from aqmlab.traffic import split_by_share
-from scenarios import dumbbell
+from scenarios import assert_packets_conserved, dumbbell
 
 RED = {"kind": "red", "limit": "300p", "min_th": 20, "max_th": 60, "q_weight": 0.002}
 
@@ -100,11 +100,7 @@ def test_reverse_traffic_loads_the_ack_path():
     assert backward["utilisation"][backward["time_s"] > 10].mean() > 0.8
     flows = results.to_pandas("flows").groupby("group_name").goodput_bps.sum()
     assert flows["reverse"] > 5e6 and flows["g"] > 3e6
-    c = results.counters
-    assert (
-        c["packets_created"]
-        == c["packets_delivered"] + c["packets_dropped"] + c["packets_queued"] + c["packets_in_flight"]
-    )
+    assert_packets_conserved(results)
 
 
 def test_a_group_mixes_algorithms_by_share():

@@ -87,6 +87,36 @@ impl Flow {
     }
 }
 
+/// Which end of a TCP flow a timer belongs to: the sender (RTO) or the receiver (delayed ACK).
+#[derive(Clone, Copy)]
+enum TimerOwner {
+    Sender,
+    Receiver,
+}
+
+impl TimerOwner {
+    /// The end's deadline and its pending timer event.
+    fn slot(self, flow: &mut Flow) -> (Option<Time>, &mut Option<Time>) {
+        match self {
+            TimerOwner::Sender => {
+                let sender = flow.sender_mut();
+                (sender.rto_deadline, &mut sender.timer_pending)
+            }
+            TimerOwner::Receiver => {
+                let receiver = flow.receiver_mut();
+                (receiver.ack_deadline, &mut receiver.timer_pending)
+            }
+        }
+    }
+
+    fn event(self, flow: u32) -> Event {
+        match self {
+            TimerOwner::Sender => Event::SenderTimer(flow),
+            TimerOwner::Receiver => Event::ReceiverTimer(flow),
+        }
+    }
+}
+
 /// Capacity the reused outbox keeps between events, packets.
 const OUTBOX_KEPT: usize = 4096;
 
@@ -317,8 +347,8 @@ impl Simulation {
                 Event::FlowStart(flow) => self.on_flow_start(flow),
                 Event::FlowStop(flow) => self.on_flow_stop(flow),
                 Event::UdpSend(flow) => self.on_udp_send(flow),
-                Event::SenderTimer(flow) => self.on_sender_timer(flow),
-                Event::ReceiverTimer(flow) => self.on_receiver_timer(flow),
+                Event::SenderTimer(flow) => self.on_timer(flow, TimerOwner::Sender),
+                Event::ReceiverTimer(flow) => self.on_timer(flow, TimerOwner::Receiver),
                 Event::Sample => self.on_sample(),
                 Event::MeasureStart => self.on_measure_start(),
             }
@@ -504,7 +534,7 @@ impl Simulation {
             PacketKind::Data => {
                 self.flows[flow as usize].receiver_mut().on_data(&packet, now, &mut out);
                 self.emit(&mut out);
-                self.schedule_receiver_timer(flow);
+                self.schedule_timer(flow, TimerOwner::Receiver);
             }
             PacketKind::Ack => {
                 let Ends::Tcp { sender, receiver } = &mut self.flows[flow as usize].ends else {
@@ -518,7 +548,7 @@ impl Simulation {
                     sender.on_ack_with_sack(&packet, blocks.as_slice(), now, &mut out);
                 }
                 self.emit(&mut out);
-                self.schedule_sender_timer(flow);
+                self.schedule_timer(flow, TimerOwner::Sender);
             }
             PacketKind::Datagram => {
                 if let Ends::Udp { sink, .. } = &mut self.flows[flow as usize].ends {
@@ -576,7 +606,7 @@ impl Simulation {
                 sender.start(now, &mut out);
                 self.emit(&mut out);
                 self.outbox = out;
-                self.schedule_sender_timer(flow);
+                self.schedule_timer(flow, TimerOwner::Sender);
             }
             Ends::Udp { .. } => self.on_udp_send(flow),
         }
@@ -586,7 +616,7 @@ impl Simulation {
     fn on_flow_stop(&mut self, flow: u32) {
         let now = self.now;
         self.flows[flow as usize].sender_mut().stop(now);
-        self.schedule_sender_timer(flow);
+        self.schedule_timer(flow, TimerOwner::Sender);
     }
 
     /// A UDP source sends its next datagram and schedules the one after.
@@ -606,54 +636,37 @@ impl Simulation {
         }
     }
 
-    /// Keep one pending timer event no later than the sender's RTO deadline. Deadlines
-    /// usually move later (restarted on each ACK), so an early event just re-arms itself.
-    fn schedule_sender_timer(&mut self, flow: u32) {
-        let sender = self.flows[flow as usize].sender_mut();
-        if let Some(deadline) = sender.rto_deadline {
-            if sender.timer_pending.is_none_or(|pending| pending > deadline) {
-                sender.timer_pending = Some(deadline);
-                self.events.schedule(deadline, Event::SenderTimer(flow));
+    /// Keep one pending timer event no later than the deadline of one end of a flow (the
+    /// sender's RTO, the receiver's delayed ACK). Deadlines usually move later (restarted on
+    /// each ACK), so an early event just re-arms itself.
+    fn schedule_timer(&mut self, flow: u32, owner: TimerOwner) {
+        let (deadline, pending) = owner.slot(&mut self.flows[flow as usize]);
+        if let Some(deadline) = deadline {
+            if pending.is_none_or(|at| at > deadline) {
+                *pending = Some(deadline);
+                self.events.schedule(deadline, owner.event(flow));
             }
         }
     }
 
-    fn on_sender_timer(&mut self, flow: u32) {
+    fn on_timer(&mut self, flow: u32, owner: TimerOwner) {
         let now = self.now;
-        let sender = self.flows[flow as usize].sender_mut();
-        if sender.timer_pending != Some(now) {
+        let entry = &mut self.flows[flow as usize];
+        let (_, pending) = owner.slot(entry);
+        if *pending != Some(now) {
             return; // superseded by an earlier event that was scheduled after this one
         }
-        sender.timer_pending = None;
+        *pending = None;
         let mut out = std::mem::take(&mut self.outbox);
-        sender.on_timer(now, &mut out);
-        self.emit(&mut out);
-        self.outbox = out;
-        self.schedule_sender_timer(flow);
-    }
-
-    fn schedule_receiver_timer(&mut self, flow: u32) {
-        let receiver = self.flows[flow as usize].receiver_mut();
-        if let Some(deadline) = receiver.ack_deadline {
-            if receiver.timer_pending.is_none_or(|pending| pending > deadline) {
-                receiver.timer_pending = Some(deadline);
-                self.events.schedule(deadline, Event::ReceiverTimer(flow));
+        match owner {
+            TimerOwner::Sender => {
+                entry.sender_mut().on_timer(now, &mut out);
             }
+            TimerOwner::Receiver => entry.receiver_mut().on_timer(now, &mut out),
         }
-    }
-
-    fn on_receiver_timer(&mut self, flow: u32) {
-        let now = self.now;
-        let receiver = self.flows[flow as usize].receiver_mut();
-        if receiver.timer_pending != Some(now) {
-            return;
-        }
-        receiver.timer_pending = None;
-        let mut out = std::mem::take(&mut self.outbox);
-        receiver.on_timer(now, &mut out);
         self.emit(&mut out);
         self.outbox = out;
-        self.schedule_receiver_timer(flow);
+        self.schedule_timer(flow, owner);
     }
 
     fn on_measure_start(&mut self) {

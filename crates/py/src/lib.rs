@@ -206,6 +206,24 @@ fn results_to_dict(py: Python<'_>, r: Results) -> PyResult<Bound<'_, PyDict>> {
     Ok(out)
 }
 
+/// Struct name -> the field names serde reads, for every struct of the resolved scenario
+/// (`aqmlab_engine::fields`): what the Python declarations are tested against.
+#[pyfunction]
+fn scenario_fields(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let structs = PyDict::new(py);
+    for (name, fields) in aqmlab_engine::fields::scenario_structs() {
+        structs.set_item(name, fields.to_vec())?;
+    }
+    Ok(structs)
+}
+
+/// The resolved scenario `scenario_json` as the engine reads it, serialised back with every
+/// field it leaves out filled with the engine's default (`aqmlab_engine::fields`).
+#[pyfunction]
+fn with_engine_defaults(py: Python<'_>, scenario_json: &str) -> PyResult<String> {
+    aqmlab_engine::fields::with_engine_defaults(scenario_json).map_err(|e| to_py_err(py, e))
+}
+
 #[pymodule]
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -219,5 +237,7 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let _ = PyArray1::<f64>::zeros(py, 0, false);
     m.add_class::<Simulation>()?;
     hooks::install(m)?;
+    m.add_function(wrap_pyfunction!(scenario_fields, m)?)?;
+    m.add_function(wrap_pyfunction!(with_engine_defaults, m)?)?;
     Ok(())
 }

@@ -10,6 +10,8 @@ import json
 from typing import Any
 
 from aqmlab import display, units
+from aqmlab.experiments.frame import short_name, sort_key
+from aqmlab.stability.notebook import fmt_g
 
 #: Statistics shown per row, in this order.
 STUDY_STATISTICS = ("queue_mean_packets", "loss_percent", "utilisation_mean", "throughput_bps", "jain_fairness")
@@ -18,15 +20,6 @@ STUDY_STATISTICS = ("queue_mean_packets", "loss_percent", "utilisation_mean", "t
 _TIME_UNITS = (("s", 1.0), ("ms", 1e3), ("us", 1e6))
 _RATE_UNITS = (("Gb/s", 1e-9), ("Mb/s", 1e-6), ("kb/s", 1e-3), ("b/s", 1.0))
 _SIZE_UNITS = (("MB", 1e-6), ("kB", 1e-3), ("B", 1.0))
-
-
-def _short_name(path: str, others: list[str]) -> str:
-    """The last part of a dotted path, or the last two where the last is not unique."""
-    parts = path.split(".")
-    name = parts[-1]
-    if sum(other.split(".")[-1] == name for other in others) > 1 and len(parts) > 1:
-        name = ".".join(parts[-2:])
-    return name
 
 
 def _as_quantity(values: list[Any]) -> tuple[str, list[Any]]:
@@ -58,13 +51,9 @@ def parameter_columns(table) -> dict[str, tuple[str, list[Any]]]:
     for path in paths:
         raw = [json.loads(v) if isinstance(v, str) else v for v in table.column(f"param.{path}").to_pylist()]
         unit, values = _as_quantity(raw)
-        name = _short_name(path, paths)
+        name = short_name(path, paths)
         columns[f"param.{path}"] = (f"{name} [{unit}]" if unit else name, values)
     return columns
-
-
-def _sort_key(value: Any) -> tuple:
-    return (0, value, "") if isinstance(value, int | float) and not isinstance(value, bool) else (1, 0, str(value))
 
 
 def study_rows(table) -> tuple[list[str], list[list[str]]]:
@@ -76,8 +65,8 @@ def study_rows(table) -> tuple[list[str], list[list[str]]]:
     records = []
     data = {name: table.column(name).to_pylist() for name in ("seed", "link", *statistics)}
     for index in range(table.num_rows):
-        key = tuple(_sort_key(values[index]) for _, values in params.values())
-        key += (_sort_key(data["seed"][index]), _sort_key(data["link"][index]))
+        key = tuple(sort_key(values[index]) for _, values in params.values())
+        key += (sort_key(data["seed"][index]), sort_key(data["link"][index]))
         cells = [display.number(values[index]) for _, values in params.values()]
         cells += [str(data["seed"][index]), str(data["link"][index])]
         cells += [display.statistic(s, data[s][index]) for s in statistics]
@@ -144,59 +133,6 @@ def study_layout(table, width: int) -> tuple[list[str], list[list[str]], str, li
     return headers, rows, note, legend
 
 
-#: SI unit suffix of a swept quantity's column in `study_frame` (time, rate, size).
-_SI_SUFFIX = ((units.seconds, "s"), (units.bits_per_second, "bps"), (units.bytes_, "bytes"))
-
-#: Renamed statistics in `study_frame`: the sum of the flows' goodput is goodput.
-RENAMED = {"throughput_bps": "goodput_bps"}
-
-
-def _si_column(values: list[Any]) -> tuple[str, list[Any]]:
-    """(unit suffix, SI numbers) when every value is a quantity string of one dimension; ("",
-    values) for plain numbers or anything else."""
-    if values and all(isinstance(v, str) for v in values):
-        for parse, suffix in _SI_SUFFIX:
-            try:
-                return suffix, [float(parse(v)) for v in values]
-            except ValueError:
-                continue
-    return "", values
-
-
-def study_frame(table):
-    """A study's summary rows for analysis (`Study.to_pandas`, `to_polars`): one typed column per
-    swept parameter, named after it with its SI unit (`rtt_s`, `rate_bps`, `max_p`), then seed,
-    link and the statistics (`goodput_bps`: the flows' goodput summed), sorted by the parameters,
-    seed and link; `run_id` last. An Arrow table."""
-    import pyarrow as pa
-
-    if table.num_rows == 0:
-        return table
-    paths = [c.removeprefix("param.") for c in table.column_names if c.startswith("param.")]
-    columns: dict[str, Any] = {}
-    for path in paths:
-        raw = [json.loads(v) if isinstance(v, str) else v for v in table.column(f"param.{path}").to_pylist()]
-        suffix, values = _si_column(raw)
-        name = _short_name(path, paths).replace(".", "_")
-        columns[f"{name}_{suffix}" if suffix else name] = values
-    order = sorted(
-        range(table.num_rows),
-        key=lambda i: (
-            *(_sort_key(values[i]) for values in columns.values()),
-            _sort_key(table.column("seed")[i].as_py()),
-            _sort_key(table.column("link")[i].as_py()),
-        ),
-    )
-    take = pa.array(order, type=pa.int64())
-    out = {name: pa.array(values).take(take) for name, values in columns.items()}
-    for name in table.column_names:
-        if name.startswith("param.") or name == "run_id":
-            continue
-        out[RENAMED.get(name, name)] = table.column(name).take(take)
-    out["run_id"] = table.column("run_id").take(take)
-    return pa.table(out)
-
-
 def print_study_table(out: Any, title: str, table) -> bool:
     """`aqmlab study`'s table on the rich console `out`: sized to the terminal (`study_layout`;
     columns wrap rather than cut when even the short headers do not fit), or to its content when
@@ -236,3 +172,17 @@ def study_html(study: Any) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
     return f"<p>Study {html.escape(str(study.directory))}: {len(rows)} rows</p><table><tr>{head}</tr>{body}</table>"
+
+
+def packet_chart_html(chart: Any) -> str:
+    rows = chart.rows()
+    head = f"<tr><th>{html.escape(chart.x)}</th><th>status</th><th>stable {html.escape(chart.y)}</th>"
+    head += f"<th>oscillating {html.escape(chart.y)}</th><th>confidence</th><th>packet period [s]</th></tr>"
+    body = "".join(
+        f"<tr><td>{fmt_g(r[chart.x])}</td><td>{html.escape(str(r['status']))}</td><td>{fmt_g(r['stable_y'])}</td>"
+        f"<td>{fmt_g(r['oscillating_y'])}</td><td>{fmt_g(r['confidence'], 3)}</td>"
+        f"<td>{fmt_g(r['packet_period_s'], 3)}</td></tr>"
+        for r in rows
+    )
+    title = f"Packet stability chart: {chart.scenario} ({chart.y} against {chart.x})"
+    return f"<div><strong>{html.escape(title)}</strong><table>{head}{body}</table></div>"

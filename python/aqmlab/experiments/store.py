@@ -31,6 +31,7 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
+from aqmlab import _repr
 from aqmlab._fsio import dir_mode, directory_lock, fsync_tree, rename_noreplace, sha256, visible_entries, write_atomic
 from aqmlab.errors import ResultsError
 from aqmlab.experiments.sweep import Run
@@ -271,7 +272,7 @@ class Study:
     def to_pandas(self):
         """The runs for analysis: one numeric column per swept parameter with its unit in the
         name (`rtt_s`), sorted by the parameters, `run_id` last (`display.study_frame`)."""
-        from aqmlab.experiments.display import study_frame
+        from aqmlab.experiments.frame import study_frame
 
         return study_frame(self.table()).to_pandas()
 
@@ -279,15 +280,13 @@ class Study:
         """`to_pandas`'s table as a polars DataFrame (pip install 'aqmlab[polars]')."""
         import polars as pl
 
-        from aqmlab.experiments.display import study_frame
+        from aqmlab.experiments.frame import study_frame
 
         return pl.from_arrow(study_frame(self.table()))
 
     def _repr_html_(self) -> str:
         """Jupyter: the runs as `aqmlab study` shows them."""
-        from aqmlab.experiments.display import study_html
-
-        return study_html(self)
+        return _repr.html(self)
 
     def results(self, run_id: str) -> Results:
         return Results.load(self.run_dir(run_id))

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from aqmlab import _repr
 from aqmlab.stability.linearise import StabilityError, resolve_model
 
 __all__ = ["Diagram", "bifurcation_diagram", "sqrt_law_fit"]
@@ -38,26 +39,7 @@ class Diagram:
     def _repr_html_(self) -> str:
         """Jupyter: the Hopf point and the branch's end beside amplitude and period against the
         parameter (integration dots; orbit branch stable solid, unstable dashed)."""
-        from aqmlab import display
-        from aqmlab.notebook import new_figure, png, side_by_side
-        from aqmlab.stability.plots import draw_diagram
-
-        rows = [("model", self.model), ("parameter", self.param), ("points", display.number(len(self.values)))]
-        branch = self.orbits
-        if branch is not None:
-            rows += [
-                ("Hopf point", display.number(branch.hopf_value)),
-                ("l1", f"{branch.l1:.6g}"),
-                ("orbits", display.number(len(branch.orbits))),
-                ("folds of cycles", ", ".join(f"{branch.values[i]:.6g}" for i in branch.folds) or "none"),
-                ("branch end", branch.stop),
-            ]
-        figure = new_figure(9.0 if branch is not None else 4.5, 3.0)
-        try:
-            draw_diagram(figure, self, critical=branch.hopf_value if branch is not None else None)
-        except Exception:  # a display must never raise
-            pass
-        return side_by_side(display.html_table(rows), png(figure), f"Bifurcation diagram: {self.model}")
+        return _repr.html(self)
 
     def table(self):
         import pyarrow as pa

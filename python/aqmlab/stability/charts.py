@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from aqmlab import _repr
 from aqmlab.stability.hopf import find_hopf, hopf_newton, system_at
 from aqmlab.stability.linearise import StabilityError, linearise_batch, resolve_model
 from aqmlab.stability.roots import char_matrix, char_matrix_derivative, characteristic_roots
@@ -57,14 +58,10 @@ class Chart:
         return float(np.interp(x, self.xs, self.ys))
 
     def __repr__(self) -> str:
-        from aqmlab.stability.notebook import chart_text
-
-        return chart_text(self)
+        return _repr.text(self)
 
     def _repr_html_(self) -> str:
-        from aqmlab.stability.notebook import chart_html
-
-        return chart_html(self)
+        return _repr.html(self)
 
 
 def stable_side(model, base, x: str, y: str, xv: float, yv: float, eps: float = 0.05) -> bool:

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from aqmlab import _repr
 from aqmlab.stability.jets import taylor_rhs
 from aqmlab.stability.linearise import StabilityError, linearise_batch, resolve_model
 from aqmlab.stability.roots import char_matrix, char_matrix_derivative, characteristic_roots
@@ -137,14 +138,10 @@ class HopfPoint:
         return 2.0 * math.pi / self.omega
 
     def __repr__(self) -> str:
-        from aqmlab.stability.notebook import hopf_text
-
-        return hopf_text(self)
+        return _repr.text(self)
 
     def _repr_html_(self) -> str:
-        from aqmlab.stability.notebook import hopf_html
-
-        return hopf_html(self)
+        return _repr.html(self)
 
 
 def _abscissa(model, base, param, values):

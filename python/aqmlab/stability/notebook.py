@@ -14,7 +14,8 @@ from aqmlab import display
 from aqmlab.notebook import new_figure, png, side_by_side
 
 
-def _g(value: Any, digits: int = 4) -> str:
+def fmt_g(value: Any, digits: int = 4) -> str:
+    """A number as `%g` with `digits` significant digits (complex as a ± bi; "–" for none)."""
     if value is None:
         return "–"
     if isinstance(value, complex):
@@ -27,14 +28,14 @@ def _g(value: Any, digits: int = 4) -> str:
 def hopf_html(point: Any) -> str:
     rows = [
         ("parameter", point.param),
-        (f"critical {point.param}", _g(point.value, 6)),
-        ("ω at the crossing [rad/s]", _g(point.omega, 4)),
-        ("period 2π/ω [s]", _g(point.period, 4)),
+        (f"critical {point.param}", fmt_g(point.value, 6)),
+        ("ω at the crossing [rad/s]", fmt_g(point.omega, 4)),
+        ("period 2π/ω [s]", fmt_g(point.period, 4)),
         ("Newton verified", "yes" if point.verified else "no (bisection)"),
     ]
     others = {k: v for k, v in point.params.items() if k != point.param}
     if others:
-        rows.append(("other parameters", ", ".join(f"{k} = {_g(v)}" for k, v in others.items())))
+        rows.append(("other parameters", ", ".join(f"{k} = {fmt_g(v)}" for k, v in others.items())))
     return f"<div><strong>Hopf point</strong>{display.html_table(rows)}</div>"
 
 
@@ -49,17 +50,16 @@ def roots_html(roots: Any, shown: int = 6) -> str:
     head = "<tr><th>Re λ [1/s]</th><th>Im λ [rad/s]</th><th>period [s]</th><th>Newton</th></tr>"
     body = ""
     for root, ok in list(zip(roots.roots, roots.converged, strict=True))[:shown]:
-        period = _g(2 * math.pi / root.imag) if root.imag > 1e-12 else "–"
-        body += (
-            f"<tr><td>{_g(root.real)}</td><td>{_g(root.imag)}</td><td>{period}</td><td>{'ok' if ok else 'no'}</td></tr>"
-        )
-    caption = f"verdict {roots.verdict()}, margin −max Re λ = {_g(roots.margin)} 1/s"
+        period = fmt_g(2 * math.pi / root.imag) if root.imag > 1e-12 else "–"
+        body += f"<tr><td>{fmt_g(root.real)}</td><td>{fmt_g(root.imag)}</td><td>{period}</td>"
+        body += f"<td>{'ok' if ok else 'no'}</td></tr>"
+    caption = f"verdict {roots.verdict()}, margin −max Re λ = {fmt_g(roots.margin)} 1/s"
     return f"<div><strong>Characteristic roots</strong> ({html.escape(caption)})<table>{head}{body}</table></div>"
 
 
 def roots_text(roots: Any) -> str:
     return (
-        f"Roots(verdict={roots.verdict()!r}, margin={roots.margin:.4g} 1/s, rightmost={_g(roots.rightmost)}, "
+        f"Roots(verdict={roots.verdict()!r}, margin={roots.margin:.4g} 1/s, rightmost={fmt_g(roots.rightmost)}, "
         f"{len(roots.roots)} roots, N={roots.N})"
     )
 
@@ -68,9 +68,15 @@ def chart_html(chart: Any) -> str:
     rows = [
         ("model", chart.model),
         ("boundary points", display.number(int(np.size(chart.xs)))),
-        (f"{chart.x} range", f"{_g(float(np.min(chart.xs)))} … {_g(float(np.max(chart.xs)))}"),
-        (f"{chart.y} on the boundary", f"{_g(float(np.min(chart.ys)))} … {_g(float(np.max(chart.ys)))}"),
-        ("period on the boundary [s]", f"{_g(float(np.min(chart.period)))} … {_g(float(np.max(chart.period)))}"),
+        (f"{chart.x} range", f"{fmt_g(float(np.min(chart.xs)))} … {fmt_g(float(np.max(chart.xs)))}"),
+        (
+            f"{chart.y} on the boundary",
+            f"{fmt_g(float(np.min(chart.ys)))} … {fmt_g(float(np.max(chart.ys)))}",
+        ),
+        (
+            "period on the boundary [s]",
+            f"{fmt_g(float(np.min(chart.period)))} … {fmt_g(float(np.max(chart.period)))}",
+        ),
         (
             "stable side",
             {True: f"below the curve (smaller {chart.y})", False: f"above (larger {chart.y})"}.get(
@@ -95,23 +101,10 @@ def chart_text(chart: Any) -> str:
     )
 
 
-def packet_chart_html(chart: Any) -> str:
-    rows = chart.rows()
-    head = f"<tr><th>{html.escape(chart.x)}</th><th>status</th><th>stable {html.escape(chart.y)}</th>"
-    head += f"<th>oscillating {html.escape(chart.y)}</th><th>confidence</th><th>packet period [s]</th></tr>"
-    body = "".join(
-        f"<tr><td>{_g(r[chart.x])}</td><td>{html.escape(str(r['status']))}</td><td>{_g(r['stable_y'])}</td>"
-        f"<td>{_g(r['oscillating_y'])}</td><td>{_g(r['confidence'], 3)}</td><td>{_g(r['packet_period_s'], 3)}</td></tr>"
-        for r in rows
-    )
-    title = f"Packet stability chart: {chart.scenario} ({chart.y} against {chart.x})"
-    return f"<div><strong>{html.escape(title)}</strong><table>{head}{body}</table></div>"
-
-
 def scenario_html(result: Any) -> str:
     mapping = result.mapping
     rows = [
-        (row.symbol, f"{_g(row.value)} {row.unit}" if row.value == row.value else row.unit, row.physical)
+        (row.symbol, f"{fmt_g(row.value)} {row.unit}" if row.value == row.value else row.unit, row.physical)
         for row in mapping.rows
     ]
     table = (
@@ -125,7 +118,7 @@ def scenario_html(result: Any) -> str:
     lines = [
         f"<p><strong>{html.escape(result.name)}</strong> → {html.escape(mapping.model)} "
         f"(tcp = {html.escape(mapping.options['tcp'])}): <strong>{html.escape(result.verdict)}</strong>, "
-        f"margin {_g(result.margin)} 1/s</p>",
+        f"margin {fmt_g(result.margin)} 1/s</p>",
         table,
     ]
     lines += [f"<p>{html.escape(note)}</p>" for note in mapping.notes]
@@ -141,3 +134,26 @@ def scenario_html(result: Any) -> str:
                 text += f"; predicted {what} amplitude here ±{predicted[key]:.3g} packets"
         lines.append(f"<p>{html.escape(text)}</p>")
     return "<div>" + "".join(lines) + "</div>"
+
+
+def diagram_html(diagram: Any) -> str:
+    """Jupyter: a bifurcation diagram's Hopf point and branch end beside amplitude and period
+    against the parameter (integration dots; orbit branch stable solid, unstable dashed)."""
+    from aqmlab.stability.plots import draw_diagram
+
+    rows = [("model", diagram.model), ("parameter", diagram.param), ("points", display.number(len(diagram.values)))]
+    branch = diagram.orbits
+    if branch is not None:
+        rows += [
+            ("Hopf point", display.number(branch.hopf_value)),
+            ("l1", f"{branch.l1:.6g}"),
+            ("orbits", display.number(len(branch.orbits))),
+            ("folds of cycles", ", ".join(f"{branch.values[i]:.6g}" for i in branch.folds) or "none"),
+            ("branch end", branch.stop),
+        ]
+    figure = new_figure(9.0 if branch is not None else 4.5, 3.0)
+    try:
+        draw_diagram(figure, diagram, critical=branch.hopf_value if branch is not None else None)
+    except Exception:  # a display must never raise
+        pass
+    return side_by_side(display.html_table(rows), png(figure), f"Bifurcation diagram: {diagram.model}")

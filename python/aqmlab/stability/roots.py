@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg
 
+from aqmlab import _repr
 from aqmlab.stability.linearise import Linearisation, StabilityError
 
 __all__ = [
@@ -157,14 +158,10 @@ class Roots:
         return "stable" if a < 0 else "unstable"
 
     def __repr__(self) -> str:
-        from aqmlab.stability.notebook import roots_text
-
-        return roots_text(self)
+        return _repr.text(self)
 
     def _repr_html_(self) -> str:
-        from aqmlab.stability.notebook import roots_html
-
-        return roots_html(self)
+        return _repr.html(self)
 
 
 def _default_N(A0, A, taus) -> int:

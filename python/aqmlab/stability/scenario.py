@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from aqmlab import _repr
 from aqmlab.analysis.fluid_mapping import FluidMapping, Physical, fluid_mapping, physical_of
 from aqmlab.stability.linearise import StabilityError, linearise, resolve_model
 from aqmlab.stability.roots import Roots, characteristic_roots
@@ -108,9 +109,7 @@ class ScenarioStability:
         return self.roots.margin
 
     def _repr_html_(self) -> str:
-        from aqmlab.stability.notebook import scenario_html
-
-        return scenario_html(self)
+        return _repr.html(self)
 
     def summary(self) -> dict:
         return {

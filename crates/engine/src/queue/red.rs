@@ -41,8 +41,9 @@ pub struct RedConfig {
     /// ns-2 `mark_p_` with `use_mark_p_ true`: an early decision marks an ECN-capable packet
     /// only while the control-law probability is below `mark_p`, and drops it otherwise
     /// (ns-2 `queue/red.cc` `drop_early`: `!use_mark_p || v_prob1 < mark_p`). `None` is
-    /// `use_mark_p_ false` (always mark).
-    #[serde(default)]
+    /// `use_mark_p_ false` (always mark). Required, `null` included: the default is the
+    /// scenario's (Python `Red.mark_p`, 0.1), and an engine default could only disagree with it.
+    #[serde(deserialize_with = "Option::deserialize")]
     pub mark_p: Option<f64>,
     /// Scale the drop probability by packet size / mean packet size (ns-2 `bytes_`).
     pub byte_mode: bool,

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 import aqmlab
+from aqmlab import _repr
 from aqmlab.analysis.oscillation import combine
 from aqmlab.experiments.packet_chart.axes import AXES, axis, fluid_setting, parse_axis
 from aqmlab.experiments.packet_chart.probes import ProbeStore, ProbeTask, run_probes
@@ -80,9 +81,7 @@ class PacketChart:
         return [record for key in sorted(self.runs) for record in self.runs[key]]
 
     def _repr_html_(self) -> str:
-        from aqmlab.stability.notebook import packet_chart_html
-
-        return packet_chart_html(self)
+        return _repr.html(self)
 
     def describe(self) -> dict[str, Any]:
         return {
