@@ -4,7 +4,9 @@ The same command as `handoff.py` (a fresh `python -c "import aqmlab; aqmlab.simu
 run alternately with `PYTHONPATH=BEFORE` and with this worktree's `python/`, so both see the
 same load. CPU time (the child's user + system, `os.times`) minus the engine's own run time is
 the number to compare on a shared machine; wall time minus the engine is printed beside it.
-With `--steps`, one more fresh process per tree times the steps in-process.
+`--steps` more fresh processes per tree time the steps in-process (CPU, `time.process_time`);
+"interpreter start + exit" is the child's CPU minus the in-process total. The long scenario's
+CPU minus engine is meaningful only on an idle machine (its engine time is wall time).
 
     .venv/bin/python benchmarks/startup/handoff_ab.py --before /tmp/main/python --runs 11 --out handoff-ab.json
 """
@@ -29,15 +31,16 @@ from handoff import SCENARIOS, code  # noqa: E402
 #: In-process times of the steps of the short scenario's hand-off (a fresh process each).
 STEPS = """
 import sys, time, json
-t = [time.perf_counter()]
-import pydantic; t.append(time.perf_counter())
-import aqmlab.scenario; t.append(time.perf_counter())
-scenario = aqmlab.scenario.load({scenario}); t.append(time.perf_counter())
-import aqmlab.simulation; t.append(time.perf_counter())
-results = aqmlab.simulation.simulate(scenario, seed=1); t.append(time.perf_counter())
+t = [time.process_time()]
+import pydantic; t.append(time.process_time())
+import aqmlab.scenario; t.append(time.process_time())
+scenario = aqmlab.scenario.load({scenario}); t.append(time.process_time())
+import aqmlab.simulation; t.append(time.process_time())
+results = aqmlab.simulation.simulate(scenario, seed=1); t.append(time.process_time())
 steps = ["import pydantic", "scenario models (class creation)", "first validation",
          "aqmlab.simulation and what it imports", "simulate (engine build, run, hand-over)"]
 record = {{name: round(b - a, 4) for name, a, b in zip(steps, t, t[1:])}}
+record["in-process total"] = round(t[-1], 4)
 record["numpy loaded"] = "numpy" in sys.modules
 record["pyarrow loaded"] = "pyarrow" in sys.modules
 record["engine run"] = round(results.wall_time_s, 4)
@@ -94,7 +97,10 @@ def main() -> None:
     steps: dict[str, list[dict[str, object]]] = {tree: [] for tree in trees}
     for _ in range(args.steps):
         for tree, path in trees.items():
-            steps[tree].append(json.loads(one_run(path, STEPS.format(scenario=SCENARIOS["short (1 s, 3 flows)"]))[2]))
+            _, cpu, out = one_run(path, STEPS.format(scenario=SCENARIOS["short (1 s, 3 flows)"]))
+            step = json.loads(out)
+            step["interpreter start + exit"] = round(cpu - step["in-process total"], 4)
+            steps[tree].append(step)
     record["steps_short_median_s"] = {
         tree: {
             key: (statistics.median(r[key] for r in runs) if isinstance(runs[0][key], float) else runs[0][key])
