@@ -64,6 +64,27 @@ def test_simulate_hands_over_without_numpy_or_pyarrow_until_a_table_is_asked_for
     assert {"numpy", "pyarrow"} <= _loaded(code)
 
 
+def test_results_pickle_with_their_tables():
+    import pickle
+
+    import aqmlab
+
+    scenario = {
+        "name": "tiny",
+        "duration": "2s",
+        "topology": {
+            "kind": "dumbbell",
+            "bottleneck": {"rate": "10Mbps", "delay": "5ms", "queue": {"kind": "drop_tail", "limit": "50p"}},
+            "groups": [{"name": "g", "count": 2, "rtt": "40ms", "access_rate": "100Mbps"}],
+        },
+    }
+    results = aqmlab.simulate(scenario, seed=1)
+    copy = pickle.loads(pickle.dumps(results))
+    for name in ("link_trace", "flow_trace", "flows", "links"):  # repr: NaN equals NaN
+        assert repr(copy.table(name).to_pydict()) == repr(results.table(name).to_pydict()), name
+    assert copy.table("flows").num_rows == 2 and repr(copy.summary()) == repr(results.summary())
+
+
 def _scenario_models():
     from aqmlab import congestion, queues, scenario, topology, traffic, transport
     from pydantic import BaseModel

@@ -71,6 +71,15 @@ class _Tables:
             return NotImplemented
         return all(self.get(name).equals(other.get(name)) for name in TABLES)
 
+    # Pickled (a Results sent to another process) as the built tables: the engine's columns
+    # (memoryviews) and the functions over them do not pickle.
+    def __getstate__(self) -> dict[str, pa.Table]:
+        return {name: self.get(name) for name in TABLES}
+
+    def __setstate__(self, built: dict[str, pa.Table]) -> None:
+        self._built = built
+        self._pending = {}
+
 
 def _table_property(name: str, doc: str) -> property:
     return property(lambda self: self._tables.get(name), doc=doc)
