@@ -48,6 +48,43 @@ def test_a_run_and_its_data_files_load_neither_pandas_nor_a_plotting_library():
     assert not _loaded(code) & {"pandas", "matplotlib", "scipy", "polars", "dask"}
 
 
+def test_simulate_hands_over_without_numpy_or_pyarrow_until_a_table_is_asked_for():
+    """issue 28's hand-off: the engine's columns travel as typed memoryviews, and `Results`
+    builds its Arrow tables (importing pyarrow and NumPy) on first access."""
+    code = (
+        "import sys, aqmlab\n"
+        "scenario = {'name': 'tiny', 'duration': '1s', 'topology': {'kind': 'dumbbell', 'bottleneck': "
+        "{'rate': '10Mbps', 'delay': '5ms', 'queue': {'kind': 'red', 'limit': '100p', 'min_th': 5, 'max_th': 15}}, "
+        "'groups': [{'name': 'g', 'count': 3, 'rtt': '40ms', 'access_rate': '100Mbps'}]}}\n"
+        "results = aqmlab.simulate(scenario, seed=1)\n"
+        "assert results.counters['events'] > 0 and results.finished\n"
+        "assert not {'numpy', 'pyarrow'} & set(sys.modules), sorted(sys.modules)\n"
+        "assert results.flows.num_rows == 3 and results.flows.column('flow').type == 'uint32'\n"
+    )
+    assert {"numpy", "pyarrow"} <= _loaded(code)
+
+
+def test_results_pickle_with_their_tables():
+    import pickle
+
+    import aqmlab
+
+    scenario = {
+        "name": "tiny",
+        "duration": "2s",
+        "topology": {
+            "kind": "dumbbell",
+            "bottleneck": {"rate": "10Mbps", "delay": "5ms", "queue": {"kind": "drop_tail", "limit": "50p"}},
+            "groups": [{"name": "g", "count": 2, "rtt": "40ms", "access_rate": "100Mbps"}],
+        },
+    }
+    results = aqmlab.simulate(scenario, seed=1)
+    copy = pickle.loads(pickle.dumps(results))
+    for name in ("link_trace", "flow_trace", "flows", "links"):  # repr: NaN equals NaN
+        assert repr(copy.table(name).to_pydict()) == repr(results.table(name).to_pydict()), name
+    assert copy.table("flows").num_rows == 2 and repr(copy.summary()) == repr(results.summary())
+
+
 def _scenario_models():
     from aqmlab import congestion, queues, scenario, topology, traffic, transport
     from pydantic import BaseModel

@@ -15,6 +15,11 @@ every measurement alike):
   the engine's run, no Python, no per-flow traces);
 - aqmlab `simulate()` warm: in this process after a first call (Arrow tables included);
 - aqmlab whole process: a fresh `python -c "import aqmlab; aqmlab.simulate(...)"`.
+Each is timed twice: wall time, and CPU time (user + system: of the child process for ns-2,
+the runner and the fresh interpreter, `time.process_time` for the warm call), which does not
+depend on the other jobs of a shared machine (issue 28: ratios of CPU times are the ones to
+quote when the load average is above the core count). The runner's CPU time includes building
+the simulation (parsing, allocation), which its `run_s` leaves out.
 Medians go to bench.json beside this file, with the machine and the command.
 """
 
@@ -82,6 +87,10 @@ def main() -> None:
             "engine_s": [],
             "simulate_warm_s": [],
             "python_process_s": [],
+            "ns2_process_cpu_s": [],
+            "engine_runner_cpu_s": [],
+            "simulate_warm_cpu_s": [],
+            "python_process_cpu_s": [],
         }
         loads = []
         with tempfile.TemporaryDirectory() as tmp:
@@ -95,17 +104,23 @@ def main() -> None:
             )
             for round_ in range(args.runs):
                 loads.append(os.getloadavg()[0])
+                cpu = _children_cpu()
                 records = ns2_run.run(program, results.measure_start_s)
+                samples["ns2_process_cpu_s"].append(_children_cpu() - cpu)
                 samples["ns2_process_s"].append(records.wall_s)
+                cpu = _children_cpu()
                 out = subprocess.check_output([str(RUNNER), str(spec), str(args.seed)], text=True)
+                samples["engine_runner_cpu_s"].append(_children_cpu() - cpu)
                 samples["engine_s"].append(json.loads(out)["run_s"])
-                began = time.perf_counter()
+                began, cpu = time.perf_counter(), time.process_time()
                 aqmlab.simulate(scenario, seed=args.seed)
+                samples["simulate_warm_cpu_s"].append(time.process_time() - cpu)
                 samples["simulate_warm_s"].append(time.perf_counter() - began)
-                began = time.perf_counter()
+                began, cpu = time.perf_counter(), _children_cpu()
                 subprocess.check_call([sys.executable, "-c", code])
+                samples["python_process_cpu_s"].append(_children_cpu() - cpu)
                 samples["python_process_s"].append(time.perf_counter() - began)
-                print(name, round_, {k: round(v[-1], 2) for k, v in samples.items()}, flush=True)
+                print(name, round_, {k: round(v[-1], 3) for k, v in samples.items()}, flush=True)
         medians = {k: statistics.median(v) for k, v in samples.items()}
         report["scenarios"][name] = {
             "samples": samples,
@@ -114,9 +129,18 @@ def main() -> None:
             "ratio_ns2_process_over_engine": medians["ns2_process_s"] / medians["engine_s"],
             "ratio_ns2_process_over_python_process": medians["ns2_process_s"] / medians["python_process_s"],
             "ratio_ns2_process_over_simulate_warm": medians["ns2_process_s"] / medians["simulate_warm_s"],
+            "cpu_ratio_ns2_process_over_engine_runner": medians["ns2_process_cpu_s"] / medians["engine_runner_cpu_s"],
+            "cpu_ratio_ns2_process_over_simulate_warm": medians["ns2_process_cpu_s"] / medians["simulate_warm_cpu_s"],
+            "cpu_ratio_ns2_process_over_python_process": medians["ns2_process_cpu_s"] / medians["python_process_cpu_s"],
         }
         print(json.dumps(report["scenarios"][name]["medians"]), flush=True)
     (HERE / "bench.json").write_text(json.dumps(report, indent=1) + "\n")
+
+
+def _children_cpu() -> float:
+    """User + system CPU time of this process's finished children, s."""
+    times = os.times()
+    return times.children_user + times.children_system
 
 
 if __name__ == "__main__":

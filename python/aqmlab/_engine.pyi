@@ -43,26 +43,28 @@ class Simulation:
         A run with Python hooks (`aqmlab.extensions`) keeps the GIL, and raises
         `aqmlab.errors.UserCodeError` (the user's traceback in its message) once a hook raised."""
     def results(self) -> dict[str, Any]:
-        """Columns of the run so far.
+        """Columns of the run so far: each numeric column a read-only `memoryview` cast to
+        its element type ("d" f64, "I" u32, "?" bool; `np.asarray` and `pa.py_buffer` take it
+        without a copy), so the binding needs neither NumPy nor pyarrow.
 
         Keys:
-          "link_trace": dict[str, np.ndarray] - one row per (sample time, monitored link):
+          "link_trace": dict[str, memoryview] - one row per (sample time, monitored link):
               time_s f64, link u32, queue_packets f64, queue_bytes f64, average_queue f64
               (NaN if the policy keeps none), drop_probability f64 (NaN if none),
               arrivals f64, drops f64, marks f64, departures f64, departed_bytes f64 (all
               per interval ending at time_s), utilisation f64 (departed bits / (rate * interval)),
               virtual_queue f64 (NaN unless the policy keeps one), sojourn_s f64 (mean
               queueing time of the packets that departed in the interval; NaN if none).
-          "flow_trace": dict[str, np.ndarray] - one row per (sample time, traced flow):
+          "flow_trace": dict[str, memoryview] - one row per (sample time, traced flow):
               time_s f64, flow u32, cwnd f64 (segments), ssthresh f64, srtt_s f64 (NaN before
               the first sample), rtt_s f64 (last sample, NaN before the first).
-          "flows": dict[str, np.ndarray] - one row per flow: flow u32, group u32, core_links
+          "flows": dict[str, memoryview] - one row per flow: flow u32, group u32, core_links
               (str list: the traced links its data crosses, comma-separated),
               start_s f64, end_s f64 (NaN unless a finite transfer completed),
               bytes_delivered f64 (payload bytes delivered in order to the receiver),
               bytes_delivered_at_measure_start f64, segments_sent f64, retransmits f64,
               timeouts f64, fast_recoveries f64, ecn_reductions f64, rtt_mean_s f64.
-          "links": dict[str, np.ndarray] - one row per link: link u32, name (str list:
+          "links": dict[str, memoryview] - one row per link: link u32, name (str list:
               "bottleneck", a network link's name or its reverse, or the edge role), role (str list:
               "bottleneck", "bottleneck_reverse", "access", "access_reverse", "receiver",
               "receiver_reverse", "core", "core_reverse"), rate_bps f64, delay_s f64, monitored bool,

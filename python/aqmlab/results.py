@@ -16,6 +16,10 @@ complete new directory replaces the old one only once everything is written, so 
 never leaves a half-written result, and a directory another writer created meanwhile is never
 replaced. `load(dir)` verifies the checksums: a damaged file is an error that names it.
 
+The tables are built on first access from the engine's columns, so a run whose tables are
+never asked for imports neither pyarrow nor NumPy (issue 28's hand-off: `aqmlab.simulate` in
+a fresh process).
+
 Results of an interrupted run are partial (`finished` false): every summary says so
 (`partial`), and a summary of a window that holds no trace sample (the run stopped before
 the measurement window began) raises `EmptyWindowError` instead of returning NaNs; saved,
@@ -31,18 +35,17 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
-
-from aqmlab import _arrow as arrow
 from aqmlab import _repr
 from aqmlab._fsio import Staged, TargetAppeared, is_empty_dir, sha256, with_path
 from aqmlab.errors import EmptyWindowError, ResultsError, ScenarioError
 from aqmlab.scenario import Scenario
 from aqmlab.summary import Summary
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pyarrow as pa
 
 TABLES = ("link_trace", "flow_trace", "flows", "links")
 #: The per-packet trace's table, written only when the scenario asks for one.
@@ -53,21 +56,57 @@ FORMAT_VERSION = 2
 UTILISATION_BIN_S = 1.0
 
 
+class _Tables:
+    """The four tables of a run: built ones, and for the others the function that builds
+    each from the engine's columns on first access (then dropped with the columns)."""
+
+    def __init__(self, built: dict[str, pa.Table], pending: dict[str, Callable[[], pa.Table]]) -> None:
+        self._built = dict(built)
+        self._pending = dict(pending)
+
+    def get(self, name: str) -> pa.Table:
+        table = self._built.get(name)
+        if table is None:
+            table = self._built[name] = self._pending.pop(name)()
+        return table
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Tables):
+            return NotImplemented
+        return all(self.get(name).equals(other.get(name)) for name in TABLES)
+
+    # Pickled (a Results sent to another process) as the built tables: the engine's columns
+    # (memoryviews) and the functions over them do not pickle.
+    def __getstate__(self) -> dict[str, pa.Table]:
+        return {name: self.get(name) for name in TABLES}
+
+    def __setstate__(self, built: dict[str, pa.Table]) -> None:
+        self._built = built
+        self._pending = {}
+
+
+def _table_property(name: str, doc: str) -> property:
+    return property(lambda self: self._tables.get(name), doc=doc)
+
+
 @dataclass
 class Results:
     scenario: Scenario
     seed: int
-    link_trace: pa.Table
-    flow_trace: pa.Table
-    flows: pa.Table
-    links: pa.Table
     counters: dict[str, int]
     #: Simulated time reached, s (the duration unless the run was interrupted).
     end_s: float
     finished: bool
+    #: The tables (see the properties below); construct with `from_engine` or `load`.
+    _tables: _Tables = field(repr=False)
     wall_time_s: float = math.nan
     metadata: dict[str, Any] = field(default_factory=dict)
     packet_trace: pa.Table | None = None
+
+    link_trace = _table_property("link_trace", "Samples of the monitored links (pyarrow Table).")
+    flow_trace = _table_property("flow_trace", "Samples of the traced flows (pyarrow Table).")
+    flows = _table_property("flows", "One row per flow (pyarrow Table).")
+    links = _table_property("links", "One row per link with its totals (pyarrow Table).")
 
     # --- construction --------------------------------------------------------------------
 
@@ -75,26 +114,22 @@ class Results:
     def from_engine(
         cls, scenario: Scenario, seed: int, raw: dict[str, Any], *, end_s: float, finished: bool, wall_time_s: float
     ) -> Results:
-        links = dict(raw["links"])
-        links["role"] = np.asarray(links["role"], dtype=object)
-        links["name"] = np.asarray(links["name"], dtype=object)
-        flows = _flows_table(scenario, raw["flows"], end_s)
-        links_table = arrow.table(links)
-        packet_trace = None
-        if "packet_trace" in raw:
-            from aqmlab.traces.table import packet_table
-
-            packet_trace = packet_table(raw["packet_trace"], links_table, flows, scenario.topology.resolved_groups())
+        """Results over the engine's columns (`_engine.Simulation.results()`); each table is
+        built when first asked for."""
+        pending = {
+            "link_trace": lambda: _arrow().table(raw["link_trace"]),
+            "flow_trace": lambda: _arrow().table(raw["flow_trace"]),
+            "flows": lambda: _flows_table(scenario, raw["flows"], end_s),
+            "links": lambda: _links_table(raw["links"]),
+        }
+        packet_trace = _packet_trace(scenario, raw, pending)
         return cls(
             scenario=scenario,
             seed=seed,
-            link_trace=arrow.table(raw["link_trace"]),
-            flow_trace=arrow.table(raw["flow_trace"]),
-            flows=flows,
-            links=links_table,
             counters=dict(raw["counters"]),
             end_s=end_s,
             finished=finished,
+            _tables=_Tables({}, pending),
             wall_time_s=wall_time_s,
             packet_trace=packet_trace,
         )
@@ -148,6 +183,7 @@ class Results:
 
     def link_id(self, name: str | None = None) -> int:
         """The id of the traced (monitored) link `name`; edge links never match."""
+        arrow = _arrow()
         name = self.main_link if name is None else name
         names = arrow.to_strings(self.links.column("name"))
         monitored = arrow.to_numpy(self.links.column("monitored")).tolist()
@@ -158,6 +194,7 @@ class Results:
 
     def link_samples(self, name: str | None = None) -> dict[str, np.ndarray]:
         """The trace columns of one traced link (default: the main link), as numpy arrays."""
+        arrow = _arrow()
         link = self.link_id(name)
         ids = arrow.to_numpy(self.link_trace.column("link"))
         rows = ids == link
@@ -165,6 +202,9 @@ class Results:
 
     def crossing(self, name: str | None = None) -> np.ndarray:
         """Mask of the flows whose data crosses the traced link `name`."""
+        import numpy as np
+
+        arrow = _arrow()
         name = self.main_link if name is None else name
         core_links = arrow.to_strings(self.flows.column("core_links"))
         return np.array([name in links.split(",") for links in core_links], dtype=bool)
@@ -184,6 +224,9 @@ class Results:
         """Statistics over the measurement window [measure_start, end] (issue 2 item 6), for
         the traced link `link` (default: the main link) and the flows whose data crosses it:
         a `Summary` (a dict of plain floats with typed attributes and `.units`)."""
+        import numpy as np
+
+        arrow = _arrow()
         start, end = self.measure_start_s, self.end_s
         samples = self.link_samples(link)
         link_row = self.link_id(link)
@@ -320,6 +363,8 @@ class Results:
         return target
 
     def _write(self, directory: Path) -> None:
+        import pyarrow.parquet as pq
+
         for name in TABLES:
             pq.write_table(getattr(self, name), directory / f"{name}.parquet")
         if self.packet_trace is not None:
@@ -342,6 +387,8 @@ class Results:
     def load(cls, directory: str | Path, *, verify: bool = True) -> Results:
         """The results saved in `directory`; with `verify`, a damaged file (its checksum in
         `run.json` does not match) is a `ResultsError` naming it."""
+        import pyarrow as pa
+
         if verify:
             problems = verify_run(Path(directory))
             if problems:
@@ -355,6 +402,8 @@ class Results:
 
     @classmethod
     def _load(cls, directory: Path) -> Results:
+        import pyarrow.parquet as pq
+
         meta_path = directory / "scenario.json"
         if not meta_path.is_file():
             raise ResultsError(f"{directory} holds no aqmlab results (no scenario.json)")
@@ -367,9 +416,8 @@ class Results:
             if not path.is_file():
                 raise ResultsError(f"{directory}: {path.name} is missing")
             tables[name] = pq.read_table(path)
-        packet_trace = directory / f"{PACKET_TRACE}.parquet"
-        if packet_trace.is_file():
-            tables[PACKET_TRACE] = pq.read_table(packet_trace)
+        packet_trace_path = directory / f"{PACKET_TRACE}.parquet"
+        packet_trace = pq.read_table(packet_trace_path) if packet_trace_path.is_file() else None
         known = {"format_version", "seed", "end_s", "finished", "wall_time_s", "counters", "scenario", "resolved"}
         return cls(
             scenario=Scenario.from_dict(meta["scenario"], source=str(meta_path)),
@@ -379,12 +427,27 @@ class Results:
             finished=meta["finished"],
             wall_time_s=meta["wall_time_s"] if meta["wall_time_s"] is not None else math.nan,
             metadata={k: v for k, v in meta.items() if k not in known},
-            **tables,
+            _tables=_Tables(tables, {}),
+            packet_trace=packet_trace,
         )
+
+
+def _packet_trace(scenario: Scenario, raw: dict[str, Any], pending: dict[str, Any]) -> pa.Table | None:
+    """The per-packet trace's table (only when the scenario asks for one: it is built at once,
+    from the `links` and `flows` tables it needs)."""
+    if "packet_trace" not in raw:
+        return None
+    from aqmlab.traces.table import packet_table
+
+    links, flows = pending.pop("links")(), pending.pop("flows")()
+    pending["links"], pending["flows"] = (lambda: links), (lambda: flows)
+    return packet_table(raw["packet_trace"], links, flows, scenario.topology.resolved_groups())
 
 
 def jain_index(values: np.ndarray) -> float:
     """Jain's fairness index (Σx)² / (n Σx²); 1 when all equal, 1/n when one takes all."""
+    import numpy as np
+
     values = np.asarray(values, dtype=float)
     square_sum = float(np.sum(values**2))
     if values.size == 0 or square_sum == 0.0:
@@ -392,7 +455,25 @@ def jain_index(values: np.ndarray) -> float:
     return float(values.sum() ** 2 / (values.size * square_sum))
 
 
-def _flows_table(scenario: Scenario, flows: dict[str, np.ndarray], end_s: float) -> pa.Table:
+def _arrow():
+    """`aqmlab._arrow`, imported (with pyarrow and NumPy) when a table is first needed."""
+    from aqmlab import _arrow as arrow
+
+    return arrow
+
+
+def _links_table(links: dict[str, Any]) -> pa.Table:
+    import numpy as np
+
+    links = dict(links)
+    links["role"] = np.asarray(links["role"], dtype=object)
+    links["name"] = np.asarray(links["name"], dtype=object)
+    return _arrow().table(links)
+
+
+def _flows_table(scenario: Scenario, flows: dict[str, Any], end_s: float) -> pa.Table:
+    import numpy as np
+
     columns = dict(flows)
     columns["core_links"] = np.asarray(flows["core_links"], dtype=object)
     groups = scenario.topology.resolved_groups()
@@ -407,13 +488,15 @@ def _flows_table(scenario: Scenario, flows: dict[str, np.ndarray], end_s: float)
     # Payload goodput over the measurement window (flows that ended early count until then).
     columns["goodput_bps"] = delivered * 8.0 / window if window > 0 else np.full(delivered.shape, np.nan)
     columns["fct_s"] = np.asarray(flows["end_s"]) - np.asarray(flows["start_s"])
-    return arrow.table(columns)
+    return _arrow().table(columns)
 
 
 def _binned_utilisation(
     time_s: np.ndarray, departed_bytes: np.ndarray, start: float, end: float, rate_bps: float
 ) -> np.ndarray:
     """Utilisation in complete bins of UTILISATION_BIN_S from the window start."""
+    import numpy as np
+
     bins = int(math.floor((end - start) / UTILISATION_BIN_S + 1e-9))
     if bins == 0:
         length = end - start
@@ -425,11 +508,15 @@ def _binned_utilisation(
 
 
 def _mean(values: np.ndarray) -> float:
+    import numpy as np
+
     values = values[~np.isnan(values)] if values.size else values
     return float(values.mean()) if values.size else math.nan
 
 
 def _weighted_mean(values: np.ndarray, weights: np.ndarray) -> float:
+    import numpy as np
+
     keep = np.isfinite(values) & (weights > 0)
     return float(np.average(values[keep], weights=weights[keep])) if keep.any() else math.nan
 
@@ -498,6 +585,10 @@ def verify_run(directory: Path, *, require: bool = False) -> list[str]:
 
 def _with_link_names(trace: pa.Table, links: pa.Table) -> pa.Table:
     """`trace` with `link_name` and `link_role` inserted after its `link` id column."""
+    import numpy as np
+    import pyarrow as pa
+
+    arrow = _arrow()
     ids = arrow.to_numpy(links.column("link")).astype(np.int64)
     names = np.asarray(arrow.to_strings(links.column("name")), dtype=object)
     roles = np.asarray(arrow.to_strings(links.column("role")), dtype=object)

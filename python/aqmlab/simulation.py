@@ -16,11 +16,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-# NumPy is imported before the engine module, whose initialisation fetches NumPy's C API
-# (crates/py): that fetch would otherwise import NumPy inside the module's initialisation,
-# where a Ctrl-C arriving meanwhile became a panic instead of a KeyboardInterrupt.
-import numpy  # noqa: F401
-
 from aqmlab import _engine, workload
 from aqmlab._signals import held_interrupts
 from aqmlab.errors import ScenarioError, SimulationInterrupted, WorkLimitExceeded

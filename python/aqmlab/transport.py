@@ -220,12 +220,14 @@ class Tcp(Model):
                 recovery = {"kind": "prr", "delivered": self.prr_delivered}
             recovery["loss_flight_size"] = self.loss_flight_size
             recovery["partial_ack_retransmit"] = self.partial_ack_retransmit
-            if self.rate_halving:
-                recovery["rate_halving"] = True
+            if self.sack_recovery != "prr":
+                recovery["rate_halving"] = self.rate_halving
         elif self.recovery == "new_reno":
-            recovery = {"kind": "new_reno", "partial_ack_timer": self.partial_ack_timer}
-            if self.timeout_flight_size != "rfc5681":
-                recovery["timeout_flight_size"] = self.timeout_flight_size
+            recovery = {
+                "kind": "new_reno",
+                "partial_ack_timer": self.partial_ack_timer,
+                "timeout_flight_size": self.timeout_flight_size,
+            }
         else:
             recovery = {"kind": self.recovery}
         if self.recovery != "tahoe":

@@ -9,8 +9,10 @@ given the work limit too (`Simulation.set_work_limit`), so a run whose dynamics 
 estimate (say an aggressive window law) stops there instead of running away.
 
 The estimate is an upper bound of the right order, not a prediction: the per-packet costs
-below were measured on benchmarks/scale (7.5 events per bottleneck packet on a dumbbell,
-6 KB per flow with its four edge links) and rounded up.
+below were measured on benchmarks/scale (issue 28's event-free links: 3.06 events per
+bottleneck packet and its ACK on a dumbbell, plus the two packets created; 6 KB per flow with
+its four edge links) and rounded up; `benchmarks/scale/workload_check.py` compares the
+estimate with the work of every example.
 
 Limits can be changed per process with the environment variables AQMLAB_MAX_WORK (events
 plus packets) and AQMLAB_MAX_MEMORY (bytes).
@@ -25,9 +27,19 @@ from typing import Any
 
 from aqmlab.errors import WorkLimitExceeded
 
-#: Engine work (events + packets created) of one data packet per link it crosses, plus its ACK.
-WORK_PER_PACKET_HOP = 3.0
-WORK_PER_PACKET = 2.0
+#: Engine work (events + packets created) of one data packet and its ACK: the two packets
+#: created and the ACK's arrival at the sender.
+WORK_PER_PACKET = 3.0
+#: ... and per core link it crosses: the arrival events of the data at the link and of the ACK
+#: at its reverse (links where several upstreams meet keep arrival events; edge links are
+#: computed inline by their upstream, without events: benchmarks/scale/README.md, issue 28).
+WORK_PER_CORE_HOP = 2.0
+#: ... and per link direction whose queue acts at dequeue (served with events: the arrival
+#: and the transmission-complete event, and its next link's arrival can no longer be inline).
+WORK_PER_EVENT_DRIVEN_HOP = 3.0
+#: Queue kinds whose policy decides at arrival (`QueuePolicy::decides_at_arrival` in the
+#: engine): links with these are served without events. Any other kind counts as event-driven.
+ARRIVAL_DECIDING_QUEUES = {"drop_tail", "random_drop", "red", "threshold", "ered", "red_vq", "adaptive_red", "avq"}
 #: Memory of one flow (sender, receiver, records) and of one link (queue, policy, random stream).
 FLOW_BYTES = 2_000
 LINK_BYTES = 1_200
@@ -115,6 +127,8 @@ def estimate(scenario: Any) -> Workload:
     else:
         core = [(link, f"topology.links[{i}]") for i, link in enumerate(topology["links"])]
         core_rate, core_hops = max(link["rate_bps"] for link, _ in core), len(core)
+    # A packet crosses at most every core link: the event-driven directions among them.
+    core_event_driven = sum(_event_driven(link["queue"]) + _event_driven(link["reverse_queue"]) for link, _ in core)
     flows = links = work_per_s = burst = 0.0
     memory = 0.0
     contributions: dict[str, float] = {}
@@ -139,10 +153,12 @@ def estimate(scenario: Any) -> Workload:
         packet_guess = packet if g == 0 else packet_guess
         access_cap = group["access_rate_bps"] * (1 if shared else count)
         receiver_cap = group["receiver_rate_bps"] * (1 if shared else count)
-        hops = core_hops + 2
+        # The four edge links a data packet and its ACK cross share the group's access queue.
+        event_driven_hops = core_event_driven + 4 * _event_driven(group["access_queue"])
         data_rate = min(access_cap, core_rate, receiver_cap)
-        group_work = data_rate / (8 * packet) * (WORK_PER_PACKET_HOP * hops + WORK_PER_PACKET)
-        packet_groups.append((count, data_rate / (8 * packet), hops))
+        per_packet = WORK_PER_PACKET + WORK_PER_CORE_HOP * core_hops + WORK_PER_EVENT_DRIVEN_HOP * event_driven_hops
+        group_work = data_rate / (8 * packet) * per_packet
+        packet_groups.append((count, data_rate / (8 * packet), core_hops + 2))
         if kind == "udp":
             # Sources send at their rate whatever the links can carry: one event and one packet each.
             group_work += count * traffic["rate_bps"] / (8 * packet) * 2
@@ -230,6 +246,11 @@ def _active_seconds(group: dict[str, Any], duration_s: float) -> float:
     stop = group["stop"]
     last = stop["at_ns"] / 1e9 if stop["kind"] == "fixed" else duration_s
     return max(0.0, min(last, duration_s) - first)
+
+
+def _event_driven(queue: dict[str, Any]) -> int:
+    """1 if a link with this queue is served with events (its policy acts at dequeue)."""
+    return int(queue["kind"] not in ARRIVAL_DECIDING_QUEUES)
 
 
 def _periodic_per_s(queue: dict[str, Any]) -> float:

@@ -33,14 +33,18 @@ def _tcp(scenario: dict[str, Any]) -> dict[str, Any]:
     return aqmlab.Scenario.model_validate(scenario).resolved()["topology"]["groups"][0]["traffic"]["tcp"]
 
 
-def test_options_resolve_only_when_set():
+def test_options_resolve_as_parameters_of_their_algorithm():
+    """rtt_estimator is sent only when set (the engine defaults it alike); rate_halving and
+    timeout_flight_size are parameters of SACK and NewReno recovery, always in their table
+    (tests/architecture/test_declarations.py checks the engine's defaults are the same)."""
     default = _tcp(_long_rtt())
-    assert "rtt_estimator" not in default and "rate_halving" not in default["recovery"]
+    assert "rtt_estimator" not in default and default["recovery"]["rate_halving"] is False
     ns2 = _tcp(_long_rtt(rtt_estimator="ns2_linux", timer_tick="1ms", rate_halving=True))
     assert (ns2["rtt_estimator"], ns2["timer_tick_ns"], ns2["recovery"]["rate_halving"]) == ("ns2_linux", 10**6, True)
     newreno = _tcp(_long_rtt(sack=False, timeout_flight_size="cwnd"))["recovery"]
     assert (newreno["kind"], newreno["timeout_flight_size"]) == ("new_reno", "cwnd")
-    assert "timeout_flight_size" not in _tcp(_long_rtt(sack=False))["recovery"]
+    assert _tcp(_long_rtt(sack=False))["recovery"]["timeout_flight_size"] == "rfc5681"
+    assert "rate_halving" not in _tcp(_long_rtt(sack_recovery="prr"))["recovery"]
 
 
 @pytest.mark.parametrize(

@@ -208,7 +208,7 @@ pub struct TraceConfig {
     /// cwnd/RTT are traced for the first `flows` flows (in flow order).
     pub flows: u32,
     /// Per-packet trace of chosen links and flows (`packet_trace`); none if absent.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub packets: Option<crate::packet_trace::PacketTraceConfig>,
 }
 

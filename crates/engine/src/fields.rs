@@ -10,8 +10,8 @@ use serde::de::{self, Deserialize, Deserializer, Visitor};
 
 use crate::config::{BottleneckConfig, CoreLink, Dumbbell, FlowGroup, NetworkConfig, Scenario, TraceConfig};
 use crate::error::{EngineError, Result};
-use crate::queue::{adaptive_red, avq, codel, ered, pi, pie, red, redvq, rem, threshold};
-use crate::tcp::cc::{aimd, compound, cubic, cx, cx_highspeed, highspeed, pert, scalable};
+use crate::queue::{adaptive_red, avq, codel, ered, external, pi, pie, red, redvq, rem, threshold};
+use crate::tcp::cc::{aimd, compound, cubic, cx, cx_highspeed, external as external_cc, highspeed, pert, scalable};
 use crate::tcp::TcpConfig;
 
 /// Records the struct name and field names serde asks for, and fails every request.
@@ -89,6 +89,7 @@ pub fn scenario_structs() -> Vec<(&'static str, &'static [&'static str])> {
         struct_fields::<redvq::RedVqConfig>(),
         struct_fields::<adaptive_red::AdaptiveRedConfig>(),
         struct_fields::<avq::AvqConfig>(),
+        struct_fields::<external::ExternalQueueConfig>(),
         struct_fields::<cubic::CubicConfig>(),
         struct_fields::<highspeed::HighSpeedConfig>(),
         struct_fields::<scalable::ScalableConfig>(),
@@ -98,6 +99,7 @@ pub fn scenario_structs() -> Vec<(&'static str, &'static [&'static str])> {
         struct_fields::<compound::CompoundParams>(),
         struct_fields::<cx::CxParams>(),
         struct_fields::<pert::PertParams>(),
+        struct_fields::<external_cc::ExternalCcConfig>(),
     ]
     .into_iter()
     .flatten()

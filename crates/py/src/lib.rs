@@ -8,10 +8,9 @@ use std::sync::Arc;
 use aqmlab_engine::sim::Stop;
 use aqmlab_engine::trace::Results;
 use aqmlab_engine::{EngineError, Simulation as EngineSimulation};
-use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyDict, PyType};
+use pyo3::types::{PyBytes, PyDict, PyMemoryView, PyType};
 
 mod packet_trace;
 
@@ -118,10 +117,71 @@ impl Simulation {
     }
 }
 
+/// A column's element type as Python's `struct` module (and `memoryview.cast`) names it,
+/// in native byte order, and its bytes.
+pub(crate) trait Element: Copy {
+    const FORMAT: &'static str;
+    const SIZE: usize;
+    fn write(self, out: &mut [u8]);
+}
+
+impl Element for f64 {
+    const FORMAT: &'static str = "d";
+    const SIZE: usize = 8;
+    fn write(self, out: &mut [u8]) {
+        out.copy_from_slice(&self.to_ne_bytes());
+    }
+}
+
+impl Element for u32 {
+    const FORMAT: &'static str = "I";
+    const SIZE: usize = 4;
+    fn write(self, out: &mut [u8]) {
+        out.copy_from_slice(&self.to_ne_bytes());
+    }
+}
+
+impl Element for u64 {
+    const FORMAT: &'static str = "Q";
+    const SIZE: usize = 8;
+    fn write(self, out: &mut [u8]) {
+        out.copy_from_slice(&self.to_ne_bytes());
+    }
+}
+
+impl Element for u8 {
+    const FORMAT: &'static str = "B";
+    const SIZE: usize = 1;
+    fn write(self, out: &mut [u8]) {
+        out[0] = self;
+    }
+}
+
+impl Element for bool {
+    const FORMAT: &'static str = "?";
+    const SIZE: usize = 1;
+    fn write(self, out: &mut [u8]) {
+        out[0] = u8::from(self);
+    }
+}
+
+/// A column as a typed, read-only `memoryview` over one `bytes` object: NumPy
+/// (`np.asarray`) and Arrow (`pa.py_buffer`) take it without a copy, and neither has to be
+/// imported for the engine to hand its results over (issue 28's hand-off).
+pub(crate) fn column<'py, T: Element>(py: Python<'py>, values: &[T]) -> PyResult<Bound<'py, PyAny>> {
+    let bytes = PyBytes::new_with(py, values.len() * T::SIZE, |out| {
+        for (value, slot) in values.iter().zip(out.chunks_exact_mut(T::SIZE)) {
+            value.write(slot);
+        }
+        Ok(())
+    })?;
+    PyMemoryView::from(&bytes)?.call_method1("cast", (T::FORMAT,))
+}
+
 macro_rules! columns {
     ($py:expr, $source:expr, [$($name:ident),* $(,)?]) => {{
         let dict = PyDict::new($py);
-        $( dict.set_item(stringify!($name), $source.$name.into_pyarray($py))?; )*
+        $( dict.set_item(stringify!($name), column($py, &$source.$name)?)?; )*
         dict
     }};
 }
@@ -232,9 +292,6 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let class = errors.getattr("ScenarioError")?.downcast_into::<PyType>()?;
     m.add("ScenarioError", &class)?;
     SCENARIO_ERROR.get_or_init(py, || class.unbind());
-    // Load NumPy's C API now: loaded lazily by the first array, it runs Python code (an
-    // import) in the middle of `results()`, where a pending Ctrl-C became a panic (issue 17).
-    let _ = PyArray1::<f64>::zeros(py, 0, false);
     m.add_class::<Simulation>()?;
     hooks::install(m)?;
     m.add_function(wrap_pyfunction!(scenario_fields, m)?)?;
