@@ -13,6 +13,7 @@ afterwards. Only the main thread receives signals; elsewhere the context does no
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -44,6 +45,30 @@ def install() -> None:
     for signum in STOPPING:
         if signal.getsignal(signum) in (signal.SIG_DFL, signal.default_int_handler):
             signal.signal(signum, as_interrupt)
+    if sys.unraisablehook is not _redeliver_lost_interrupt:
+        global _previous_unraisablehook
+        _previous_unraisablehook = sys.unraisablehook
+        sys.unraisablehook = _redeliver_lost_interrupt
+
+
+_previous_unraisablehook = sys.unraisablehook
+
+
+def _redeliver_lost_interrupt(unraisable) -> None:
+    """A stopping signal whose KeyboardInterrupt was raised where Python cannot propagate it
+    (a weakref or garbage-collector callback, such as importlib's module-lock cleanup) would
+    be printed as "Exception ignored in ..." and the program would go on as if no signal had
+    come. Deliver it again instead, 5 ms later (a SIGALRM from a one-shot timer), when the
+    callback has returned and the KeyboardInterrupt propagates as usual."""
+    if issubclass(unraisable.exc_type, KeyboardInterrupt) and last_signal is not None and hasattr(signal, "setitimer"):
+        signal.signal(signal.SIGALRM, _lost_signal_again)
+        signal.setitimer(signal.ITIMER_REAL, 0.005)
+        return
+    _previous_unraisablehook(unraisable)
+
+
+def _lost_signal_again(signum, frame) -> None:
+    as_interrupt(last_signal, frame)
 
 
 def exit_code() -> int:

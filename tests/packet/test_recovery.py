@@ -28,7 +28,25 @@ def _tcp(scenario: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("tcp", "recovery"),
     [
-        ({}, {"kind": "new_reno", "partial_ack_timer": "impatient", "exit_credit": "none"}),
+        (
+            {},
+            {
+                "kind": "new_reno",
+                "partial_ack_timer": "impatient",
+                "timeout_flight_size": "rfc5681",
+                "exit_credit": "none",
+            },
+        ),
+        (
+            {"sack": True},
+            {
+                "kind": "sack",
+                "loss_flight_size": "rfc5681",
+                "partial_ack_retransmit": "rfc6675",
+                "rate_halving": False,
+                "exit_credit": "none",
+            },
+        ),
         ({"recovery": "reno"}, {"kind": "reno", "exit_credit": "none"}),
         ({"recovery": "tahoe", "recovery_exit_credit": "cumulative"}, {"kind": "tahoe"}),
         (
