@@ -48,6 +48,9 @@ def _cc_kind(tcp: dict[str, Any]) -> str:
 def agents_as_paper(scenario: dict[str, Any]) -> dict[str, Any]:
     """TCP-Linux congestion controls as ns-2.35 has them (module docstring)."""
     for group in scenario["topology"]["groups"]:
+        for entry in group.get("mix") or []:  # a mixed group: per-share congestion controls
+            if (entry["cc"] if isinstance(entry["cc"], str) else entry["cc"].get("kind")) == "compound":
+                entry["cc"] = dict(PORT_COMPOUND)
         tcp = group.get("tcp")
         if tcp is None:
             continue

@@ -56,6 +56,18 @@ TARGETS = (
 )
 
 
+#: Refusals of the mapping that are the harness's limits, not ns-2's (ns-2 has per-flow RTTs,
+#: finite transfers, reverse traffic, RED without averaging as random drop): "not run", never
+#: "no counterpart".
+HARNESS_LIMITS = (".rtt:", ".transfer:", ".direction:", "'random_drop'")
+
+
+def refusal_entry(refusal: str, run: str) -> dict[str, str]:
+    if any(limit in refusal for limit in HARNESS_LIMITS):
+        return {"status": "not run", "reason": f"run {run}: the ns-2 harness does not map it yet ({refusal})"}
+    return {"status": "no counterpart", "reason": f"run {run}: {refusal}"}
+
+
 def paper_of(reproduction_id: str) -> str:
     return reproduction_id.split("-", 1)[0]
 
@@ -115,9 +127,23 @@ def run_reproduction(reproduction_id: str, seeds: int, red_mode: str) -> dict[st
     return store
 
 
+def byte_mode_note(declaration: Declaration, red_mode: str) -> str:
+    """What a reader of the ns-2 values must know when RED ran in byte mode."""
+    byte = as_printed.PAPERS[paper_of(declaration.id)]["red_defaults"] if red_mode == "paper" else red_mode == "byte"
+    assert declaration.runs is not None
+    has_red = any(as_printed.red_queues(run.scenario) for run in declaration.runs(False))
+    if not (byte and has_red):
+        return ""
+    return (
+        f"RED in byte mode: its average queue in {as_printed.NS2_MEAN_PKTSIZE}-byte units, the units the "
+        "printed thresholds take there; queue lengths in packets"
+    )
+
+
 def judged(reproduction_id: str, store: dict[str, Any], refusals: dict[str, str]) -> dict[str, dict[str, Any]]:
     """claim id → the ns-2 entry: judged by the claim's own checks, or why not."""
     declaration = REGISTRY[reproduction_id]
+    note = byte_mode_note(declaration, store.get("red_mode", "paper"))
     per_seed = [store["seeds"][s] for s in sorted(store["seeds"], key=int)]
     values: dict[str, list[float]] = {}
     for seed_runs in per_seed:
@@ -134,7 +160,7 @@ def judged(reproduction_id: str, store: dict[str, Any], refusals: dict[str, str]
         blocked = sorted({q.split(".", 1)[0] for q in needed if q.split(".", 1)[0] in refusals})
         if blocked or (refusals and any("." not in q for q in needed)):
             runs = blocked or sorted(refusals)
-            out[claim_id] = {"status": "no counterpart", "reason": f"run {runs[0]}: {refusals[runs[0]]}"}
+            out[claim_id] = refusal_entry(refusals[runs[0]], runs[0])
             continue
         entry = judge_claim(reproduction_id, claim, values)
         unmeasured = [c["label"] for c in entry["checks"] if not math.isfinite(c["mean"])]
@@ -144,8 +170,19 @@ def judged(reproduction_id: str, store: dict[str, Any], refusals: dict[str, str]
             "verdict": entry["verdict"],
             "seeds": entry["seeds"],
             "unmeasured": unmeasured,
+            "note": note,
         }
     return out
+
+
+def complete_seeds(path: Path, runs: int) -> dict[str, Any] | None:
+    """The store at `path` with its complete seeds only (every mapped run done); None when
+    fewer than 2 are (a seed still running is left out, never judged half-done)."""
+    if not path.is_file():
+        return None
+    store = json.loads(path.read_text())
+    store["seeds"] = {seed: done for seed, done in store["seeds"].items() if len(done) == runs}
+    return store if len(store["seeds"]) >= 2 else None
 
 
 def status_of_all(red_mode: str) -> dict[str, dict[str, Any]]:
@@ -168,11 +205,8 @@ def status_of_all(red_mode: str) -> dict[str, dict[str, Any]]:
         scenarios = mapped(declaration, red_mode)
         refusals = {name: s for name, s in scenarios.items() if isinstance(s, str)}
         path = store_path(reproduction_id, red_mode)
-        store = json.loads(path.read_text()) if path.is_file() else None
-        complete = store is not None and all(
-            len(seed_runs) == len(scenarios) - len(refusals) for seed_runs in store["seeds"].values()
-        )
-        if complete and len(store["seeds"]) >= 2:
+        store = complete_seeds(path, len(scenarios) - len(refusals))
+        if store is not None:
             out.update(judged(reproduction_id, store, refusals))
             continue
         for claim in declaration.claims:
@@ -180,7 +214,7 @@ def status_of_all(red_mode: str) -> dict[str, dict[str, Any]]:
             blocked = sorted({q.split(".", 1)[0] for q in needed if q.split(".", 1)[0] in refusals})
             if blocked or (refusals and any("." not in q for q in needed)):
                 runs = blocked or sorted(refusals)
-                entry = {"status": "no counterpart", "reason": f"run {runs[0]}: {refusals[runs[0]]}"}
+                entry = refusal_entry(refusals[runs[0]], runs[0])
             else:
                 mapped_runs = len(scenarios) - len(refusals)
                 entry = {
@@ -192,13 +226,41 @@ def status_of_all(red_mode: str) -> dict[str, dict[str, Any]]:
     return out
 
 
+#: One-factor variants of the as-printed runs shown beside them: RED mode → label.
+VARIANTS = {"packet": "RED in packet mode (mean_pktsize_ 1500)", "byte": "RED in byte mode (ns-2.35's defaults)"}
+
+
+def with_variants(claims: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each run claim with the verdicts of its one-factor variants (a RED mode other than the
+    paper's) where those runs are complete (>= 2 seeds)."""
+    for mode, label in VARIANTS.items():
+        for reproduction_id in REGISTRY:
+            path = store_path(reproduction_id, mode)
+            if mode == "paper" or not path.is_file():
+                continue
+            scenarios = mapped(REGISTRY[reproduction_id], mode)
+            refusals = {name: s for name, s in scenarios.items() if isinstance(s, str)}
+            store = complete_seeds(path, len(scenarios) - len(refusals))
+            if store is None:
+                continue
+            for claim_id, entry in judged(reproduction_id, store, refusals).items():
+                target = claims.get(claim_id)
+                if entry["status"] == "run" and target is not None and target["status"] == "run":
+                    target.setdefault("variants", {})[label] = {
+                        "verdict": entry["verdict"],
+                        "ns2": entry["ns2"],
+                        "seeds": entry["seeds"],
+                    }
+    return claims
+
+
 def write(red_mode: str) -> None:
     body = {
         "about": "ns-2 2.35 beside every claim (issue 27), generated by benchmarks/ns2/referee/claims_run.py "
         "from benchmarks/ns2/referee/runs/: each claim judged by its own checks on ns-2's runs as the paper "
         "printed them (benchmarks/ns2/referee/as_printed.py), or why there is no ns-2 value.",
         "red_mode": {paper: entry["why"] for paper, entry in as_printed.PAPERS.items()},
-        "claims": status_of_all(red_mode),
+        "claims": with_variants(status_of_all(red_mode)),
     }
     OUT.write_text(json.dumps(body, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
 
