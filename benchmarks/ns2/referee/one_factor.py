@@ -27,7 +27,6 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import as_printed  # noqa: E402
-
 from aqmlab.reproduce import REGISTRY  # noqa: E402
 from aqmlab.reproduce.runner import judge_claim  # noqa: E402
 from aqmlab.simulation import simulate  # noqa: E402
