@@ -384,7 +384,7 @@ def render_row(row: Row, referee: Referee) -> str:
     """A claim row with the referee column: paper | ns-2 2.35 | aqmlab, and on a claim of the
     paper that aqmlab does not reproduce, the class of the difference (aqmlab.reproduce.referee)."""
     ns2 = referee.ns2_cell(row.full_id)
-    referee_class = referee.class_cell(row.full_id) if row.kind == "claim" and not row.agrees else ""
+    referee_class = referee.class_cell(row.full_id, row.cause) if row.kind == "claim" and not row.agrees else ""
     values = [row.statement, row.where, row.paper, row.criterion, ns2, row.aqmlab]
     return f"| `{row.id}` | {' | '.join(cell(v) for v in values)} | {_verdict_cell(row, referee_class)} |"
 

@@ -86,7 +86,9 @@ class Referee:
             return "pending"
         return "b" if entry["verdict"].startswith("agrees") else "a"
 
-    def class_cell(self, claim_id: str) -> str:
+    def class_cell(self, claim_id: str, cause: str = "") -> str:
+        """The class with its evidence: referee.toml's, else the ns-2 cell (a), the demonstrated
+        cause beside it (c), or what is missing (said so, never filled in)."""
         key = self.class_of(claim_id)
         text = CLASSES[key]
         written = self.evidence.get(claim_id)
@@ -100,6 +102,8 @@ class Referee:
         if key == "a":
             return f"{text} (the ns-2 cell)"
         if key == "c":
+            if cause:
+                return f"{text}; evidence: the demonstrated cause (below)"
             return f"{text}; open: no one-factor experiment recorded yet"
         if key == "b":
             return f"{text}; difference not yet found"
