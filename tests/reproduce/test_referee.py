@@ -5,8 +5,9 @@ verdicts (never typed), with the evidence of referee.toml checked against it."""
 from pathlib import Path
 
 import pytest
-from aqmlab.reproduce.pages import page_rows, render_row, sections
+from aqmlab.reproduce.pages import page_rows, sections
 from aqmlab.reproduce.referee import CLASSES, Referee, format_problems, load_evidence, ns2_verdict
+from aqmlab.reproduce.referee_page import render_row
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = ROOT / "docs" / "reproduction"
