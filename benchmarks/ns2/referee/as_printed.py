@@ -7,7 +7,9 @@ What changes from aqmlab's reading, per paper (`PAPERS`), and why:
   Scalable are TCP-Linux's too (SACK senders); Reno without SACK stays ns-2's Newreno agent.
   ns-2's TCP defaults otherwise (`ns2_mapping.ns2_defaults()`: `tcpTick_` 10 ms, Karn RTT
   sampling, SYN), except `window_` (large: ns-2's 20 would cap every flow at 20 packets, which
-  the papers' utilisations rule out).
+  the papers' utilisations rule out) and `singledup_`, which the mapping sets from the
+  scenario's `limited_transmit` (false: ns-2's default 1 is limited transmit; a known departure
+  of these runs from "as printed", which moved aggregate metrics < 7 % in the matrix, issue 27).
 - **RED.** Seed 000 Section V: "RED parameters are fixed at their default values, i.e.
   qweight = −1, linterm = 10 as given in the NS2 implementation": ns-2.35's defaults are byte
   mode (`bytes_ true`, `queue_in_bytes_ true`, `mean_pktsize_ 500`, read from the binary:

@@ -131,11 +131,13 @@ def mapped(declaration: Declaration, red_mode: str) -> dict[str, Any]:
     return out
 
 
-def one_run(run: Any, scenario_dict: dict[str, Any], seed: int) -> dict[str, Any]:
-    """One run in ns-2: the reproduction's measures on it and the CPU seconds of `ns`."""
+def one_run(run: Any, scenario_dict: dict[str, Any], seed: int, options: Any = None) -> dict[str, Any]:
+    """One run in ns-2 (TCP `options`: ns-2's defaults unless given): the reproduction's
+    measures on it and the CPU seconds of `ns`."""
     scenario = Scenario.from_dict({**scenario_dict, "seed": seed})
     resolved = scenario.resolved()
-    program = ns2_mapping.translate(resolved, seed=seed, options=ns2_mapping.ns2_defaults())
+    options = options or ns2_mapping.ns2_defaults()
+    program = ns2_mapping.translate(resolved, seed=seed, options=options)
     ns2_results.with_link_state(program, resolved)
     text, cpu = ns2_results.run_ns2(program)
     groups = [g["traffic"]["count"] for g in resolved["topology"]["groups"]]
@@ -153,7 +155,11 @@ def store_path(reproduction_id: str, red_mode: str) -> Path:
 def run_reproduction(reproduction_id: str, seeds: int, red_mode: str) -> dict[str, Any]:
     declaration = REGISTRY[reproduction_id]
     runs = {run.name: run for run in declaration.runs(False)}
-    scenarios = mapped(declaration, red_mode)
+    # "like-tcp": the one-factor variant with ns-2's TCP set as aqmlab's (ns2_mapping.Options():
+    # 1-ms tick, per-ACK RTT samples, no SYN), RED as the paper.
+    like = red_mode == "like-tcp"
+    scenarios = mapped(declaration, "paper" if like else red_mode)
+    options = ns2_mapping.Options() if like else None
     path = store_path(reproduction_id, red_mode)
     store = json.loads(path.read_text()) if path.is_file() else {"id": reproduction_id, "red_mode": red_mode}
     store.setdefault("seeds", {})
@@ -163,7 +169,7 @@ def run_reproduction(reproduction_id: str, seeds: int, red_mode: str) -> dict[st
             if name in done or isinstance(scenario, str):
                 continue
             began = time.process_time()
-            done[name] = one_run(runs[name], scenario, seed)
+            done[name] = one_run(runs[name], scenario, seed, options)
             done[name]["python_cpu_s"] = time.process_time() - began
             RUNS.mkdir(exist_ok=True)
             path.write_text(json.dumps(store, indent=1, sort_keys=True) + "\n")
@@ -173,6 +179,7 @@ def run_reproduction(reproduction_id: str, seeds: int, red_mode: str) -> dict[st
 
 def byte_mode_note(declaration: Declaration, red_mode: str) -> str:
     """What a reader of the ns-2 values must know when RED ran in byte mode."""
+    red_mode = "paper" if red_mode == "like-tcp" else red_mode
     byte = as_printed.PAPERS[paper_of(declaration.id)]["red_defaults"] if red_mode == "paper" else red_mode == "byte"
     assert declaration.runs is not None
     has_red = any(as_printed.red_queues(run.scenario) for run in declaration.runs(False))
@@ -271,7 +278,11 @@ def status_of_all(red_mode: str) -> dict[str, dict[str, Any]]:
 
 
 #: One-factor variants of the as-printed runs shown beside them: RED mode → label.
-VARIANTS = {"packet": "RED in packet mode (mean_pktsize_ 1500)", "byte": "RED in byte mode (ns-2.35's defaults)"}
+VARIANTS = {
+    "packet": "RED in packet mode (mean_pktsize_ 1500)",
+    "byte": "RED in byte mode (ns-2.35's defaults)",
+    "like-tcp": "ns-2's TCP set as aqmlab's (1-ms tick, per-ACK RTT samples, no SYN)",
+}
 
 
 def with_variants(claims: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -282,7 +293,7 @@ def with_variants(claims: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]
             path = store_path(reproduction_id, mode)
             if mode == "paper" or not path.is_file():
                 continue
-            scenarios = mapped(REGISTRY[reproduction_id], mode)
+            scenarios = mapped(REGISTRY[reproduction_id], "paper" if mode == "like-tcp" else mode)
             refusals = {name: s for name, s in scenarios.items() if isinstance(s, str)}
             store = complete_seeds(path, len(scenarios) - len(refusals))
             if store is None:
@@ -313,7 +324,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", type=int, default=2)
     parser.add_argument("--only", nargs="*")
-    parser.add_argument("--red-mode", choices=("paper", "packet", "byte"), default="paper")
+    parser.add_argument("--red-mode", choices=("paper", "packet", "byte", "like-tcp"), default="paper")
     parser.add_argument("--write", action="store_true", help="only rewrite docs/reproduction/referee.json")
     args = parser.parse_args()
     if not args.write:

@@ -9,7 +9,9 @@ Factors (each one setting; the reason it is a candidate in `FACTORS`):
 - `byte-mode`: RED at ns-2.35's defaults (byte mode, mean_pktsize_ 500: as_printed.red_ns2_defaults);
 - `every-ack`: the retransmission timer restarted on every ACK (`rto_restart = "every_ack"`,
   TCP-Linux's tcp-linux.cc behaviour; docs/validation-ns2.md cause 2);
-- `tick10ms`: ns-2's 10-ms timer granularity (`timer_tick = "10ms"`, ns-2's `tcpTick_`).
+- `tick10ms`: ns-2's 10-ms timer granularity (`timer_tick = "10ms"`, ns-2's `tcpTick_`);
+- `limited-transmit`: RFC 3042 limited transmit (`limited_transmit = true`), which ns-2's agents
+  do by default (`singledup_ 1`, tcp.cc; issue 27).
 Per (reproduction, factor, seed, run) the measures land in `one_factor.json` as they finish.
 """
 
@@ -49,6 +51,7 @@ FACTORS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "byte-mode": as_printed.red_ns2_defaults,
     "every-ack": _tcp("rto_restart", "every_ack"),
     "tick10ms": _tcp("timer_tick", "10ms"),
+    "limited-transmit": _tcp("limited_transmit", True),
 }
 
 
