@@ -215,6 +215,12 @@ def judged(reproduction_id: str, store: dict[str, Any], refusals: dict[str, str]
             continue
         entry = judge_claim(reproduction_id, claim, values)
         unmeasured = [c["label"] for c in entry["checks"] if not math.isfinite(c["mean"])]
+        if unmeasured:  # a check on what ns-2's records do not hold (a window trace): no verdict
+            out[claim_id] = {
+                "status": "not run",
+                "reason": f"ran in ns-2, but its records hold no {', '.join(unmeasured)} (ns2_results.py)",
+            }
+            continue
         out[claim_id] = {
             "status": "run",
             "ns2": entry["aqmlab"],

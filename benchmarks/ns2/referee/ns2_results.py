@@ -15,7 +15,8 @@ link and interval, what `Results.link_samples()` has beside them (`A` lines):
 Per flow (`flows` table): bytes delivered at the window's ends from `ack_` (as ns2_run.parse),
 timeouts (`nrexmit_`), retransmitted packets (`nrexmitpack_`) and window reductions
 (`ncwndcuts_`; fast recoveries = reductions − timeouts). What ns-2's records do not hold is NaN
-(flow RTTs, sojourn times), so a measure reading it gives NaN and the claim says so.
+or empty (flow RTTs, sojourn times, the per-flow window trace), so a measure reading it gives
+NaN and the claim says so.
 """
 
 from __future__ import annotations
@@ -158,7 +159,8 @@ def results_from_ns2(
         scenario=scenario,
         seed=seed,
         link_trace=link_trace,
-        flow_trace=arrow.table({"flow": np.zeros(0, dtype=np.int64), "time_s": np.zeros(0)}),
+        # ns-2's records hold no per-flow window trace: an empty one (a measure of it gives NaN).
+        flow_trace=arrow.table({"flow": np.zeros(0, dtype=np.int64), "time_s": np.zeros(0), "cwnd": np.zeros(0)}),
         flows=_flows_table(scenario, raw, end_s),
         links=links,
         counters={},
