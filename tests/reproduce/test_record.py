@@ -71,9 +71,11 @@ def test_counts_come_from_the_pages_and_consistency_checks_are_not_counted(tmp_p
     index.write_text("# Index\n\n## Every reproduction\n\nTail.\n")
     update_index(index, pages)
     text = index.read_text()
-    # claims 5, agree 2, differ 3, of which 2 without a demonstrated cause; 1 consistency check
+    # claims 5, agree 2, differ 3, of which 2 without a demonstrated cause; no ns-2 value (no
+    # referee.json here), so none where aqmlab is ns-2 nor agreeing with both; 1 consistency check
     assert (
-        "| seed 000: Compound TCP with RED, threshold policy, Hopf bifurcations | 2 | 5 | 2 | 3 | 2 | 1 | 0 |" in text
+        "| seed 000: Compound TCP with RED, threshold policy, Hopf bifurcations "
+        "| 2 | 5 | 2 | 3 | 2 | 0 | 0 | 0 | 1 | 0 |" in text
     )
     assert INDEX_BEGIN in text and "| `seed000-b` | Fig. b | 0 of 1 (1 marginal) (+1 not counted) | 12 s |" in text
     update_index(index, pages)  # idempotent: the generated tables are replaced, not repeated
@@ -82,8 +84,11 @@ def test_counts_come_from_the_pages_and_consistency_checks_are_not_counted(tmp_p
     assert published["seed000-b/c1"] == {"kind": "consistency", "verdict": "agrees"}
     assert published["seed000-a/c3"] == {"kind": "claim", "verdict": "differs"}
     page = (pages / "seed000.md").read_text()
-    assert "**5 claims of the paper, 2 agree, 3 differ**" in page and "| `seed000-a/c2` | not demonstrated |" in page
-    assert "| `seed000-a/c3` | shown |" in page
+    assert (
+        "**5 claims of the paper, 2 agree, 3 differ**" in page
+        and "| `seed000-a/c2` | pending: maps to ns-2, not run yet | not demonstrated |" in page
+    )
+    assert "| `seed000-a/c3` | pending: maps to ns-2, not run yet | shown |" in page
     assert disagreements(index, pages, quick_file=tmp_path / "none.json") == []
     (pages / "seed000.md").write_text(
         page.replace("| `c0` | c \\| d", "| `c0` | c \\| e").replace("| agrees |", "| **differs** |", 1)

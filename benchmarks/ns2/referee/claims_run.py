@@ -1,0 +1,348 @@
+"""The referee column (issue 27): every packet-level reproduction's runs in ns-2 2.35 as the
+paper printed them, judged by the reproduction's own claims.
+
+    python benchmarks/ns2/referee/claims_run.py [--seeds 2] [--only ID ...] [--red-mode paper|packet|byte]
+    python benchmarks/ns2/referee/claims_run.py --write      # docs/reproduction/referee.json only
+
+For each reproduction (`aqmlab.reproduce.REGISTRY`):
+- a fluid / analysis one (`compute`) has no ns-2 counterpart;
+- a packet-level one: each run's scenario goes through `as_printed` (the paper's TCP agents,
+  ns-2's RED defaults where the paper says "default") and `ns2_mapping.translate` with ns-2's
+  TCP defaults; a run ns-2 has no counterpart for is named with the field the mapping refuses.
+  The runs that map are run in ns-2 (`nice`d by the caller; start times drawn from the run's
+  seed, the same distribution as aqmlab's), their output turned into an `aqmlab.Results`
+  (`ns2_results`), and the reproduction's own `measure(results)`, `derive` and claims applied:
+  `aqmlab.reproduce.runner.judge_claim`, the code that judges aqmlab's runs.
+Every (reproduction, seed, run) is stored in `runs/<id>.json` as soon as it finishes, so the
+runner resumes; `docs/reproduction/referee.json` (what the pages show) is rewritten after each
+reproduction. The seeds are the full versions' sizes unless `REDUCED` says otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[2]
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+import as_printed  # noqa: E402
+import ns2_mapping  # noqa: E402
+import ns2_results  # noqa: E402
+from aqmlab.reproduce import REGISTRY  # noqa: E402
+from aqmlab.reproduce.declare import Declaration  # noqa: E402
+from aqmlab.reproduce.runner import judge_claim  # noqa: E402
+from aqmlab.scenario import Scenario  # noqa: E402
+
+RUNS = HERE / "runs"
+OUT = ROOT / "docs" / "reproduction" / "referee.json"
+#: The reproductions run in ns-2 this far (full size), in order; the others that map are
+#: reported as "not run" with their cost.
+TARGETS = (
+    "seed000-fig6",
+    "seed000-fig15",
+    "seed000-fig9",
+    "seed000-fig7",
+    "seed000-fig8a",
+    "seed003-fig8-13",
+    "seed003-section3",
+)
+
+
+#: Refusals of the mapping that are the harness's limits, not ns-2's (ns-2 has per-flow RTTs,
+#: finite transfers, reverse traffic, on/off sources, a random-drop queue is a DropTail variant
+#: away): "not run", never "no counterpart".
+HARNESS_LIMITS = (".rtt:", ".transfer:", ".direction:", ".stop:", "'random_drop'")
+
+
+def refusal_entry(refusal: str, run: str) -> dict[str, str]:
+    if any(limit in refusal for limit in HARNESS_LIMITS):
+        return {"status": "not run", "reason": f"run {run}: the ns-2 harness does not map it yet ({refusal})"}
+    return {"status": "no counterpart", "reason": f"run {run}: {refusal}"}
+
+
+def paper_of(reproduction_id: str) -> str:
+    return reproduction_id.split("-", 1)[0]
+
+
+def _lifted(resolved: dict[str, Any], refusal: str) -> bool:
+    """Lift one harness limit named in `refusal` from `resolved` (to see whether ns-2 has a
+    counterpart for the rest); False when the refusal is not a harness limit."""
+    groups = resolved["topology"]["groups"]
+    for index, group in enumerate(groups):
+        where = f"topology.groups[{index}]"
+        if f"{where}.rtt:" in refusal:
+            group["rtt_spread_ns"] = 0
+        elif f"{where}.transfer:" in refusal:
+            group["traffic"]["transfer"] = {"kind": "bulk"}
+        elif f"{where}.direction:" in refusal:
+            group["direction"] = "forward"
+        elif f"{where}.stop:" in refusal:
+            group["stop"] = {"kind": "never"}
+        else:
+            continue
+        return True
+    if "'random_drop'" in refusal:
+        for link in [resolved["topology"].get("bottleneck")] + resolved["topology"].get("links", []):
+            if link and link["queue"]["kind"] == "random_drop":
+                link["queue"] = {"kind": "drop_tail", "limit": link["queue"].get("limit", {"packets": 1000})}
+        return True
+    return False
+
+
+def refusal(resolved: dict[str, Any]) -> str | None:
+    """The mapping's refusal of `resolved`, None when it maps. Past a harness limit (per-flow
+    RTT spreads, finite transfers, reverse traffic, random drop: ns-2 has them, the harness
+    does not map them yet) the rest is probed, so a feature ns-2 has no counterpart for (Cx-TCP,
+    E-RED, web traffic, ...) is named even behind one."""
+    first = None
+    for _ in range(8):
+        try:
+            ns2_mapping.translate(resolved)
+            return first
+        except ns2_mapping.Unsupported as error:
+            text = f"Unsupported: {str(error).splitlines()[0]}"
+            if not any(limit in text for limit in HARNESS_LIMITS):
+                return text
+            first = first or text
+            if not _lifted(resolved, text):
+                return first
+    return first
+
+
+def mapped(declaration: Declaration, red_mode: str) -> dict[str, Any]:
+    """run name → the ns-2 scenario dict, or the mapping's refusal (a string)."""
+    out: dict[str, Any] = {}
+    assert declaration.runs is not None
+    for run in declaration.runs(False):
+        try:
+            scenario = as_printed.as_printed(run.scenario, paper_of(declaration.id), red_mode=red_mode)
+            refused = refusal(Scenario.from_dict(scenario).resolved())
+            out[run.name] = scenario if refused is None else refused
+        except ValueError as error:
+            out[run.name] = f"{type(error).__name__}: {str(error).splitlines()[0]}"
+    return out
+
+
+def one_run(run: Any, scenario_dict: dict[str, Any], seed: int, options: Any = None) -> dict[str, Any]:
+    """One run in ns-2 (TCP `options`: ns-2's defaults unless given): the reproduction's
+    measures on it and the CPU seconds of `ns`."""
+    scenario = Scenario.from_dict({**scenario_dict, "seed": seed})
+    resolved = scenario.resolved()
+    options = options or ns2_mapping.ns2_defaults()
+    program = ns2_mapping.translate(resolved, seed=seed, options=options)
+    ns2_results.with_link_state(program, resolved)
+    text, cpu = ns2_results.run_ns2(program)
+    groups = [g["traffic"]["count"] for g in resolved["topology"]["groups"]]
+    group_of_flow = [index for index, count in enumerate(groups) for _ in range(count)]
+    results = ns2_results.results_from_ns2(text, program, scenario, group_of_flow, seed)
+    measures = {key: float(value) for key, value in run.measure(results).items()}
+    return {"measures": measures, "cpu_s": cpu}
+
+
+def store_path(reproduction_id: str, red_mode: str) -> Path:
+    suffix = "" if red_mode == "paper" else f"-{red_mode}"
+    return RUNS / f"{reproduction_id}{suffix}.json"
+
+
+def run_reproduction(reproduction_id: str, seeds: int, red_mode: str) -> dict[str, Any]:
+    declaration = REGISTRY[reproduction_id]
+    runs = {run.name: run for run in declaration.runs(False)}
+    # "like-tcp": the one-factor variant with ns-2's TCP set as aqmlab's (ns2_mapping.Options():
+    # 1-ms tick, per-ACK RTT samples, no SYN), RED as the paper.
+    like = red_mode == "like-tcp"
+    scenarios = mapped(declaration, "paper" if like else red_mode)
+    options = ns2_mapping.Options() if like else None
+    path = store_path(reproduction_id, red_mode)
+    store = json.loads(path.read_text()) if path.is_file() else {"id": reproduction_id, "red_mode": red_mode}
+    store.setdefault("seeds", {})
+    for seed in range(1, seeds + 1):
+        done = store["seeds"].setdefault(str(seed), {})
+        for name, scenario in scenarios.items():
+            if name in done or isinstance(scenario, str):
+                continue
+            began = time.process_time()
+            done[name] = one_run(runs[name], scenario, seed, options)
+            done[name]["python_cpu_s"] = time.process_time() - began
+            RUNS.mkdir(exist_ok=True)
+            path.write_text(json.dumps(store, indent=1, sort_keys=True) + "\n")
+            print(f"{reproduction_id} seed {seed} {name}: ns-2 {done[name]['cpu_s']:.0f} s CPU", flush=True)
+    return store
+
+
+def byte_mode_note(declaration: Declaration, red_mode: str) -> str:
+    """What a reader of the ns-2 values must know when RED ran in byte mode."""
+    red_mode = "paper" if red_mode == "like-tcp" else red_mode
+    byte = as_printed.PAPERS[paper_of(declaration.id)]["red_defaults"] if red_mode == "paper" else red_mode == "byte"
+    assert declaration.runs is not None
+    has_red = any(as_printed.red_queues(run.scenario) for run in declaration.runs(False))
+    if not (byte and has_red):
+        return ""
+    return (
+        f"RED in byte mode: its average queue in {as_printed.NS2_MEAN_PKTSIZE}-byte units, the units the "
+        "printed thresholds take there; queue lengths in packets"
+    )
+
+
+def judged(reproduction_id: str, store: dict[str, Any], refusals: dict[str, str]) -> dict[str, dict[str, Any]]:
+    """claim id → the ns-2 entry: judged by the claim's own checks, or why not."""
+    declaration = REGISTRY[reproduction_id]
+    note = byte_mode_note(declaration, store.get("red_mode", "paper"))
+    per_seed = [store["seeds"][s] for s in sorted(store["seeds"], key=int)]
+    values: dict[str, list[float]] = {}
+    for seed_runs in per_seed:
+        measures = {name: entry["measures"] for name, entry in seed_runs.items()}
+        flat = {f"{run}.{key}": value for run, row in measures.items() for key, value in row.items()}
+        if declaration.derive is not None and not refusals:
+            flat.update({k: float(v) for k, v in declaration.derive(measures, False).items()})
+        for key, value in flat.items():
+            values.setdefault(key, []).append(value)
+    out = {}
+    for claim in declaration.claims:
+        claim_id = f"{reproduction_id}/{claim.id}"
+        needed = [c.quantity for c in claim.checks] + [q for q, _, _ in claim.shows]
+        blocked = sorted({q.split(".", 1)[0] for q in needed if q.split(".", 1)[0] in refusals})
+        if blocked or (refusals and any("." not in q for q in needed)):
+            runs = blocked or sorted(refusals)
+            out[claim_id] = refusal_entry(refusals[runs[0]], runs[0])
+            continue
+        entry = judge_claim(reproduction_id, claim, values)
+        unmeasured = [c["label"] for c in entry["checks"] if not math.isfinite(c["mean"])]
+        if unmeasured:  # a check on what ns-2's records do not hold (a window trace): no verdict
+            out[claim_id] = {
+                "status": "not run",
+                "reason": f"ran in ns-2, but its records hold no {', '.join(unmeasured)} (ns2_results.py)",
+            }
+            continue
+        out[claim_id] = {
+            "status": "run",
+            "ns2": entry["aqmlab"],
+            "verdict": entry["verdict"],
+            "seeds": entry["seeds"],
+            "unmeasured": unmeasured,
+            "note": note,
+        }
+    return out
+
+
+def complete_seeds(path: Path, runs: int) -> dict[str, Any] | None:
+    """The store at `path` with its complete seeds only (every mapped run done); None when
+    fewer than 2 are (a seed still running is left out, never judged half-done)."""
+    if not path.is_file():
+        return None
+    store = json.loads(path.read_text())
+    store["seeds"] = {seed: done for seed, done in store["seeds"].items() if len(done) == runs}
+    return store if len(store["seeds"]) >= 2 else None
+
+
+def status_of_all(red_mode: str) -> dict[str, dict[str, Any]]:
+    """Every claim of every reproduction: its ns-2 entry (run, no counterpart, or not run)."""
+    out: dict[str, dict[str, Any]] = {}
+    for reproduction_id, declaration in REGISTRY.items():
+        if declaration.runs is None:
+            # A `compute` declaration: a fluid model or analysis, or (ids ending "-packets") a
+            # search over many aqmlab runs inside its computation, which this runner does not drive.
+            searched = reproduction_id.endswith("-packets")
+            for claim in declaration.claims:
+                out[f"{reproduction_id}/{claim.id}"] = {
+                    "status": "not run" if searched else "no counterpart",
+                    "reason": "a packet-level search (bisection over aqmlab runs inside `compute`): this runner "
+                    "drives declared runs only"
+                    if searched
+                    else "fluid model or analysis (no packet-level run)",
+                }
+            continue
+        scenarios = mapped(declaration, red_mode)
+        refusals = {name: s for name, s in scenarios.items() if isinstance(s, str)}
+        path = store_path(reproduction_id, red_mode)
+        store = complete_seeds(path, len(scenarios) - len(refusals))
+        if store is not None:
+            out.update(judged(reproduction_id, store, refusals))
+            continue
+        for claim in declaration.claims:
+            needed = [c.quantity for c in claim.checks] + [q for q, _, _ in claim.shows]
+            blocked = sorted({q.split(".", 1)[0] for q in needed if q.split(".", 1)[0] in refusals})
+            if blocked or (refusals and any("." not in q for q in needed)):
+                runs = blocked or sorted(refusals)
+                entry = refusal_entry(refusals[runs[0]], runs[0])
+            else:
+                mapped_runs = len(scenarios) - len(refusals)
+                entry = {
+                    "status": "not run",
+                    "reason": f"maps to ns-2 ({mapped_runs} runs at full size); not run within this "
+                    "session's ns-2 budget (~45 min of CPU)",
+                }
+            out[f"{reproduction_id}/{claim.id}"] = entry
+    return out
+
+
+#: One-factor variants of the as-printed runs shown beside them: RED mode → label.
+VARIANTS = {
+    "packet": "RED in packet mode (mean_pktsize_ 1500)",
+    "byte": "RED in byte mode (ns-2.35's defaults)",
+    "like-tcp": "ns-2's TCP set as aqmlab's (1-ms tick, per-ACK RTT samples, no SYN)",
+}
+
+
+def with_variants(claims: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each run claim with the verdicts of its one-factor variants (a RED mode other than the
+    paper's) where those runs are complete (>= 2 seeds)."""
+    for mode, label in VARIANTS.items():
+        for reproduction_id in REGISTRY:
+            path = store_path(reproduction_id, mode)
+            if mode == "paper" or not path.is_file():
+                continue
+            scenarios = mapped(REGISTRY[reproduction_id], "paper" if mode == "like-tcp" else mode)
+            refusals = {name: s for name, s in scenarios.items() if isinstance(s, str)}
+            store = complete_seeds(path, len(scenarios) - len(refusals))
+            if store is None:
+                continue
+            for claim_id, entry in judged(reproduction_id, store, refusals).items():
+                target = claims.get(claim_id)
+                if entry["status"] == "run" and target is not None and target["status"] == "run":
+                    target.setdefault("variants", {})[label] = {
+                        "verdict": entry["verdict"],
+                        "ns2": entry["ns2"],
+                        "seeds": entry["seeds"],
+                    }
+    return claims
+
+
+def write(red_mode: str) -> None:
+    body = {
+        "about": "ns-2 2.35 beside every claim (issue 27), generated by benchmarks/ns2/referee/claims_run.py "
+        "from benchmarks/ns2/referee/runs/: each claim judged by its own checks on ns-2's runs as the paper "
+        "printed them (benchmarks/ns2/referee/as_printed.py), or why there is no ns-2 value.",
+        "red_mode": {paper: entry["why"] for paper, entry in as_printed.PAPERS.items()},
+        "claims": with_variants(status_of_all(red_mode)),
+    }
+    OUT.write_text(json.dumps(body, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seeds", type=int, default=2)
+    parser.add_argument("--only", nargs="*")
+    parser.add_argument("--red-mode", choices=("paper", "packet", "byte", "like-tcp"), default="paper")
+    parser.add_argument("--write", action="store_true", help="only rewrite docs/reproduction/referee.json")
+    args = parser.parse_args()
+    if not args.write:
+        for reproduction_id in args.only or TARGETS:
+            if reproduction_id not in REGISTRY:
+                parser.error(f"--only: unknown reproduction {reproduction_id!r}")
+            run_reproduction(reproduction_id, args.seeds, args.red_mode)
+            if args.red_mode == "paper":
+                write(args.red_mode)
+    if args.red_mode == "paper":
+        write(args.red_mode)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+"""Issue 27's referee column on the pages: every claim row shows the paper's value, ns-2 2.35's
+and aqmlab's; every claim aqmlab does not reproduce carries its class, computed from the
+verdicts (never typed), with the evidence of referee.toml checked against it."""
+
+from pathlib import Path
+
+import pytest
+from aqmlab.reproduce.pages import page_rows, sections
+from aqmlab.reproduce.referee import CLASSES, Referee, format_problems, load_evidence, ns2_verdict
+from aqmlab.reproduce.referee_page import render_row
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = ROOT / "docs" / "reproduction"
+
+
+def test_every_published_row_has_three_values_and_every_difference_a_class():
+    rows = page_rows(PAGES)
+    assert rows
+    problems = format_problems(rows)
+    assert not problems, "\n".join(problems[:20])
+
+
+ROW = (
+    "| id | claim | where | paper | criterion | aqmlab | verdict |\n|---|---|---|---|---|---|---|\n"
+    "| `c1` | s | Fig. 1 | 100 % | x ≥ 99.5% | mean 90% | **differs** |\n"
+    "| `c2` | s | Fig. 1 | 100 % | x ≥ 99.5% | mean 99.9% | agrees |\n"
+)
+
+
+def rows_of(referee: Referee):
+    text = "### r-1: title\n\nnote\n\n" + ROW
+    rendered = "\n".join(render_row(row, referee) for row in sections(text)[0]["rows"])
+    header = "| id | claim | where | paper | criterion | ns-2 2.35 | aqmlab | verdict |\n" + "|---" * 8 + "|\n"
+    return sections("### r-1: title\n\nnote\n\n" + header + rendered + "\n")[0]["rows"]
+
+
+def test_a_row_without_its_ns2_value_or_class_fails_the_format_check():
+    rows = sections("### r-1: title\n\nnote\n\n" + ROW)[0]["rows"]  # a page before the referee column
+    problems = format_problems(rows)
+    assert "r-1/c1: no ns-2 2.35 value" in problems and "r-1/c2: no ns-2 2.35 value" in problems
+    assert "r-1/c1: differs without a class (a), (b), (c) or pending" in problems
+
+
+@pytest.mark.parametrize(
+    ("entry", "expected"),
+    [
+        ({"status": "run", "verdict": "differs", "ns2": "mean 91%", "seeds": 2}, "a"),
+        ({"status": "run", "verdict": "agrees (marginal)", "ns2": "mean 99.6%", "seeds": 2}, "b"),
+        ({"status": "no counterpart", "reason": "topology.bottleneck.queue.kind = 'ered'"}, "c"),
+        ({"status": "not run", "reason": "budget"}, "pending"),
+    ],
+)
+def test_the_class_comes_from_the_verdicts(entry, expected):
+    referee = Referee({"r-1/c1": entry, "r-1/c2": entry}, {})
+    rows = rows_of(referee)
+    assert rows[0].referee_class.startswith(CLASSES[expected])
+    assert rows[1].referee_class == ""  # aqmlab agrees with the paper: no class
+    assert rows[0].ns2 and rows[1].ns2
+    if expected == "b":  # a class-(b) claim without the difference found fails the check
+        assert format_problems(rows) == ["r-1/c1: class (b) without the difference found"]
+    else:
+        assert format_problems(rows) == []
+    assert ns2_verdict(rows[0].ns2) == (None if entry["status"] != "run" else entry["verdict"].split()[0])
+
+
+def test_evidence_of_another_class_than_the_verdicts_give_is_refused():
+    entry = {"status": "run", "verdict": "differs", "ns2": "mean 91%", "seeds": 2}
+    referee = Referee({"r-1/c1": entry}, {"r-1/c1": {"class": "b", "evidence": "x"}})
+    with pytest.raises(ValueError, match="r-1/c1: class = 'b', but the verdicts give 'a'"):
+        rows_of(referee)
+
+
+def test_the_evidence_file_reads_and_names_bad_fields(tmp_path):
+    assert isinstance(load_evidence(), dict)
+    bad = tmp_path / "referee.toml"
+    bad.write_text('[[claim]]\nid = "r-1/c1"\nclass = "d"\nevidence = "x"\n')
+    with pytest.raises(ValueError, match=r"claim\[0\]\.class = 'd'"):
+        load_evidence(bad)
