@@ -204,7 +204,11 @@ def _draw_figures(results, out: Path, code: int) -> None:
 
     exit_now = _exit_now(code)
 
+    interrupted = False
+
     def stop(signum, frame) -> None:
+        nonlocal interrupted
+        interrupted = True
         _signals.last_signal = signum
         for stopping in _signals.STOPPING:
             if signal.getsignal(stopping) is stop:
@@ -217,6 +221,13 @@ def _draw_figures(results, out: Path, code: int) -> None:
     try:
         draw_figures(results, out)
     except KeyboardInterrupt:
+        console.print(f"{_stopped_by()} while drawing the figures; the results are in {out}", highlight=False)
+        _signals.exit_now(code)
+    except Exception:
+        if not interrupted:
+            raise
+        # The signal's KeyboardInterrupt was raised inside a library's callback and came out
+        # as that library's own error (matplotlib's Agg renderer: "Invalid bounding box").
         console.print(f"{_stopped_by()} while drawing the figures; the results are in {out}", highlight=False)
         _signals.exit_now(code)
     except AqmlabError as error:

@@ -73,7 +73,12 @@ def test_cubic_definition_is_resolved_only_when_ns3_and_runs():
 
 def test_recovery_exit_credit_is_a_parameter_of_the_recovery():
     tcp = Scenario.from_dict(dumbbell()).resolved()["topology"]["groups"][0]["traffic"]["tcp"]
-    assert tcp["recovery"] == {"kind": "new_reno", "partial_ack_timer": "impatient", "exit_credit": "none"}
+    assert tcp["recovery"] == {
+        "kind": "new_reno",
+        "partial_ack_timer": "impatient",
+        "timeout_flight_size": "rfc5681",
+        "exit_credit": "none",
+    }
     scenario = dumbbell(tcp={"recovery_exit_credit": "cumulative", "sack": True})
     resolved = Scenario.from_dict(scenario).resolved()
     assert resolved["topology"]["groups"][0]["traffic"]["tcp"]["recovery"]["exit_credit"] == "cumulative"
