@@ -131,7 +131,7 @@ mod tests {
 
     #[test]
     fn every_listed_struct_is_read() {
-        assert_eq!(scenario_structs().len(), 27);
+        assert_eq!(scenario_structs().len(), 29);
     }
 
     #[test]

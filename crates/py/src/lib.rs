@@ -125,37 +125,20 @@ pub(crate) trait Element: Copy {
     fn write(self, out: &mut [u8]);
 }
 
-impl Element for f64 {
-    const FORMAT: &'static str = "d";
-    const SIZE: usize = 8;
-    fn write(self, out: &mut [u8]) {
-        out.copy_from_slice(&self.to_ne_bytes());
-    }
+/// The numeric element types: their bytes in native byte order.
+macro_rules! numeric_element {
+    ($($type:ty => $format:literal),* $(,)?) => {$(
+        impl Element for $type {
+            const FORMAT: &'static str = $format;
+            const SIZE: usize = std::mem::size_of::<$type>();
+            fn write(self, out: &mut [u8]) {
+                out.copy_from_slice(&self.to_ne_bytes());
+            }
+        }
+    )*};
 }
 
-impl Element for u32 {
-    const FORMAT: &'static str = "I";
-    const SIZE: usize = 4;
-    fn write(self, out: &mut [u8]) {
-        out.copy_from_slice(&self.to_ne_bytes());
-    }
-}
-
-impl Element for u64 {
-    const FORMAT: &'static str = "Q";
-    const SIZE: usize = 8;
-    fn write(self, out: &mut [u8]) {
-        out.copy_from_slice(&self.to_ne_bytes());
-    }
-}
-
-impl Element for u8 {
-    const FORMAT: &'static str = "B";
-    const SIZE: usize = 1;
-    fn write(self, out: &mut [u8]) {
-        out[0] = self;
-    }
-}
+numeric_element!(f64 => "d", u32 => "I", u64 => "Q", u8 => "B");
 
 impl Element for bool {
     const FORMAT: &'static str = "?";

@@ -90,8 +90,9 @@ impl Layout<'_> {
 
 /// The lines of a link record that Lindley's step on a link computed inline touches: its
 /// header, serialiser and propagation FIFO, and its queue's ring, limit, policy and counters
-/// (`Link` is `repr(C, align(64))`; the test below checks the counters are within).
-pub(super) const INLINE_LINK_LINES: usize = 6;
+/// (`Link` is `repr(C, align(64))`; the test below checks the counters are within: seven
+/// lines since the per-packet trace added the forced-mark counter, issue 31).
+pub(super) const INLINE_LINK_LINES: usize = 7;
 
 /// Prefetch the cache lines holding the first `64 * lines` bytes of `record` (or all of it,
 /// if smaller). By address: a record that does not start on a line boundary (a packet in a

@@ -194,11 +194,9 @@ impl ExternalCcFactory for Factory {
                     hooks: hooks.clone(),
                 })
             };
-            wire().map(|law| Box::new(law) as Box<dyn CongestionControl>).map_err(|error| {
-                let message = error.to_string();
-                hooks.fail(error, format!("{} (building it)", config.law), field, 0);
-                aqmlab_engine::EngineError::invalid(format!("{field}.law"), &config.law, message)
-            })
+            wire()
+                .map(|law| Box::new(law) as Box<dyn CongestionControl>)
+                .map_err(|error| hooks.build_failed(error, &config.law, field, "law"))
         })
     }
 }

@@ -44,6 +44,14 @@ impl Hooks {
     }
 
     /// Keep the first failure.
+    /// A user class that could not be built: its error kept for the run (with the user's
+    /// traceback), and the engine's error naming `field.key` and the class reference.
+    fn build_failed(&self, error: PyErr, reference: &str, field: &str, key: &str) -> aqmlab_engine::EngineError {
+        let message = error.to_string();
+        self.fail(error, format!("{reference} (building it)"), field, 0);
+        aqmlab_engine::EngineError::invalid(format!("{field}.{key}"), reference, message)
+    }
+
     fn fail(&self, error: PyErr, hook: String, field: &str, at: Time) {
         let mut slot = self.failure.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if slot.is_none() {

@@ -253,11 +253,9 @@ impl ExternalQueueFactory for Factory {
                     hooks: hooks.clone(),
                 })
             };
-            wire().map(|p| Box::new(p) as Box<dyn QueuePolicy>).map_err(|error| {
-                let message = error.to_string();
-                hooks.fail(error, format!("{} (building it)", config.policy), field, 0);
-                aqmlab_engine::EngineError::invalid(format!("{field}.policy"), &config.policy, message)
-            })
+            wire()
+                .map(|p| Box::new(p) as Box<dyn QueuePolicy>)
+                .map_err(|error| hooks.build_failed(error, &config.policy, field, "policy"))
         })
     }
 }
