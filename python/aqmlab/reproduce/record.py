@@ -8,19 +8,21 @@ import os
 from pathlib import Path
 from typing import Any
 
-from aqmlab.reproduce.pages import (  # noqa: F401 (re-exported)
+from aqmlab.reproduce.page_rows import (  # noqa: F401 (re-exported)
     CAUSE_MARK,
+    TABLES,
+)
+from aqmlab.reproduce.page_rows import (
+    cell as _cell,
+)
+from aqmlab.reproduce.pages import (  # noqa: F401 (re-exported)
     INDEX_BEGIN,
     INDEX_END,
-    TABLES,
     every_reproduction,
     locked,
     page_sections,
     regenerate,
     slug,
-)
-from aqmlab.reproduce.pages import (
-    cell as _cell,
 )
 
 

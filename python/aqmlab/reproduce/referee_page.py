@@ -4,7 +4,7 @@ on every row, and the class of every claim of the paper aqmlab does not reproduc
 
 from __future__ import annotations
 
-from aqmlab.reproduce.pages import CAUSE_MARK, HEADER_KIND, Row, _row, cell, cells
+from aqmlab.reproduce.page_rows import CAUSE_MARK, HEADER_KIND, Row, _row, cell, cells
 from aqmlab.reproduce.referee import CLASS_MARK, NS2_HEADER, Referee
 
 
