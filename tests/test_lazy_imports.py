@@ -4,6 +4,8 @@ not asserted): `import aqmlab` and `aqmlab --help` load none of the heavy librar
 import subprocess
 import sys
 
+from pydantic import BaseModel
+
 HEAVY = ("pydantic", "pyarrow", "pandas", "polars", "numpy", "scipy", "matplotlib", "pint", "dask", "distributed")
 
 
@@ -100,7 +102,9 @@ def _scenario_models():
 
 def test_importing_the_scenario_models_builds_no_validator():
     """issue 28's hand-off: validators are built on first use (`defer_build`), once, for the
-    model validated, not at import for every model and every kind."""
+    model validated, not at import for every model and every kind, nor for the models that are
+    field defaults (TCP settings, the queues of edge links, start and stop times: built by
+    `aqmlab._fields.default_of`) while validating and resolving a scenario."""
     code = (
         "import aqmlab.scenario as s\n"
         "from tests.test_lazy_imports import _scenario_models\n"
@@ -108,8 +112,10 @@ def test_importing_the_scenario_models_builds_no_validator():
         "assert len(models) > 30, len(models)\n"
         "built = [m.__name__ for m in models if m.__pydantic_complete__]\n"
         "assert not built, built\n"
-        "s.load('examples/seed000-fig6-rtt10.toml')\n"
+        "s.load('examples/seed000-fig6-rtt10.toml').resolved_json()\n"
         "assert s.Scenario.__pydantic_complete__\n"
+        "built = [m.__name__ for m in models if m.__pydantic_complete__]\n"
+        "assert built == ['Scenario'], built\n"
     )
     from pathlib import Path
 
@@ -131,3 +137,22 @@ def test_field_descriptions_are_pydantic_attribute_docstrings():
                 assert field.description == docs[name], (model.__name__, name)
                 checked += 1
     assert checked > 100, checked
+
+
+def test_model_defaults_are_the_instances_their_classes_give():
+    """`aqmlab._fields.default_of(Model, **values)`, the factory of every model-valued default,
+    gives what `Model(**values)` gives (type, fields, fields set), without building a validator."""
+    checked = 0
+    for model in _scenario_models():
+        for name, field in model.model_fields.items():
+            factory = field.default_factory
+            default = factory() if factory is not None else None
+            if not isinstance(default, BaseModel):
+                continue
+            assert hasattr(factory, "model"), f"{model.__name__}.{name}: use aqmlab._fields.default_of"
+            expected = factory.model(**factory.values)
+            assert type(default) is type(expected) and default == expected, (model.__name__, name)
+            assert default.model_fields_set == expected.model_fields_set, (model.__name__, name)
+            assert repr(default) == repr(expected), (model.__name__, name)
+            checked += 1
+    assert checked >= 10, checked

@@ -6,11 +6,10 @@ JSON Schema: the accepted spellings, the SI unit of a bare number and an example
 `aqmlab schema` and docs/scenario.md show for every such field.
 """
 
-from __future__ import annotations
-
 import ast
 import functools
 import sys
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema
@@ -163,6 +162,22 @@ def apply_attribute_docstrings(cls: type[BaseModel]) -> None:
     for name, field in cls.__pydantic_fields__.items():
         if field.description is None and name in docs:
             field.description = docs[name]
+
+
+def default_of(model: type[BaseModel], **values: Any) -> Callable[[], Any]:
+    """A `default_factory` for a field whose default is a model: `model.model_construct(**values)`,
+    the same instance as `model(**values)` (the same fields, fields set and type), without
+    building `model`'s own validator. Calling the class built one validator per such default at
+    the first validation, seven besides the scenario's (issue 28). Only for values that pass the
+    model's checks, as a default must (pydantic does not validate defaults either);
+    `tests/test_lazy_imports.py` checks each factory against `model(**values)`."""
+
+    def factory() -> Any:
+        return model.model_construct(**values)
+
+    factory.model, factory.values = model, values  # type: ignore[attr-defined]  # for the test
+    factory.__qualname__ = f"default_of({model.__name__})"
+    return factory
 
 
 class Model(BaseModel):
