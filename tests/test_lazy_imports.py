@@ -156,3 +156,26 @@ def test_model_defaults_are_the_instances_their_classes_give():
             assert repr(default) == repr(expected), (model.__name__, name)
             checked += 1
     assert checked >= 10, checked
+
+
+def test_the_extracted_docstrings_are_current():
+    """`aqmlab/_docstrings.json` (the field descriptions of the scenario model modules,
+    extracted ahead so that a fresh process does not parse six modules) holds, for every one of
+    them, the source's hash and what parsing that source gives; a stale entry would only cost
+    the parse again, but would do so silently."""
+    import hashlib
+    import json
+    from pathlib import Path
+
+    from aqmlab import _fields
+
+    folder = Path(_fields.__file__).parent
+    extracted = json.loads((folder / _fields.DOCSTRINGS_FILE).read_text(encoding="utf-8"))
+    assert sorted(extracted) == sorted(f"aqmlab.{name}" for name in _fields.DOCSTRING_MODULES)
+    for name in _fields.DOCSTRING_MODULES:
+        source = (folder / f"{name}.py").read_bytes()
+        entry = extracted[f"aqmlab.{name}"]
+        stale = "stale: run .venv/bin/python -m aqmlab._fields"
+        assert entry["sha256"] == hashlib.sha256(source).hexdigest(), f"aqmlab.{name}: {stale}"
+        assert entry["classes"] == _fields._parse_docstrings(source.decode("utf-8")), f"aqmlab.{name}: {stale}"
+        assert _fields._module_docstrings(str(folder / f"{name}.py"), f"aqmlab.{name}") == entry["classes"]
