@@ -4,6 +4,8 @@ not asserted): `import aqmlab` and `aqmlab --help` load none of the heavy librar
 import subprocess
 import sys
 
+from pydantic import BaseModel
+
 HEAVY = ("pydantic", "pyarrow", "pandas", "polars", "numpy", "scipy", "matplotlib", "pint", "dask", "distributed")
 
 
@@ -100,7 +102,9 @@ def _scenario_models():
 
 def test_importing_the_scenario_models_builds_no_validator():
     """issue 28's hand-off: validators are built on first use (`defer_build`), once, for the
-    model validated, not at import for every model and every kind."""
+    model validated, not at import for every model and every kind, nor for the models that are
+    field defaults (TCP settings, the queues of edge links, start and stop times: built by
+    `aqmlab._fields.default_of`) while validating and resolving a scenario."""
     code = (
         "import aqmlab.scenario as s\n"
         "from tests.test_lazy_imports import _scenario_models\n"
@@ -108,8 +112,10 @@ def test_importing_the_scenario_models_builds_no_validator():
         "assert len(models) > 30, len(models)\n"
         "built = [m.__name__ for m in models if m.__pydantic_complete__]\n"
         "assert not built, built\n"
-        "s.load('examples/seed000-fig6-rtt10.toml')\n"
+        "s.load('examples/seed000-fig6-rtt10.toml').resolved_json()\n"
         "assert s.Scenario.__pydantic_complete__\n"
+        "built = [m.__name__ for m in models if m.__pydantic_complete__]\n"
+        "assert built == ['Scenario'], built\n"
     )
     from pathlib import Path
 
@@ -131,3 +137,45 @@ def test_field_descriptions_are_pydantic_attribute_docstrings():
                 assert field.description == docs[name], (model.__name__, name)
                 checked += 1
     assert checked > 100, checked
+
+
+def test_model_defaults_are_the_instances_their_classes_give():
+    """`aqmlab._fields.default_of(Model, **values)`, the factory of every model-valued default,
+    gives what `Model(**values)` gives (type, fields, fields set), without building a validator."""
+    checked = 0
+    for model in _scenario_models():
+        for name, field in model.model_fields.items():
+            factory = field.default_factory
+            default = factory() if factory is not None else None
+            if not isinstance(default, BaseModel):
+                continue
+            assert hasattr(factory, "model"), f"{model.__name__}.{name}: use aqmlab._fields.default_of"
+            expected = factory.model(**factory.values)
+            assert type(default) is type(expected) and default == expected, (model.__name__, name)
+            assert default.model_fields_set == expected.model_fields_set, (model.__name__, name)
+            assert repr(default) == repr(expected), (model.__name__, name)
+            checked += 1
+    assert checked >= 10, checked
+
+
+def test_the_extracted_docstrings_are_current():
+    """`aqmlab/_docstrings.json` (the field descriptions of the scenario model modules,
+    extracted ahead so that a fresh process does not parse six modules) holds, for every one of
+    them, the source's hash and what parsing that source gives; a stale entry would only cost
+    the parse again, but would do so silently."""
+    import hashlib
+    import json
+    from pathlib import Path
+
+    from aqmlab import _fields
+
+    folder = Path(_fields.__file__).parent
+    extracted = json.loads((folder / _fields.DOCSTRINGS_FILE).read_text(encoding="utf-8"))
+    assert sorted(extracted) == sorted(f"aqmlab.{name}" for name in _fields.DOCSTRING_MODULES)
+    for name in _fields.DOCSTRING_MODULES:
+        source = (folder / f"{name}.py").read_bytes()
+        entry = extracted[f"aqmlab.{name}"]
+        stale = "stale: run .venv/bin/python -m aqmlab._fields"
+        assert entry["sha256"] == hashlib.sha256(source).hexdigest(), f"aqmlab.{name}: {stale}"
+        assert entry["classes"] == _fields._parse_docstrings(source.decode("utf-8")), f"aqmlab.{name}: {stale}"
+        assert _fields._module_docstrings(str(folder / f"{name}.py"), f"aqmlab.{name}") == entry["classes"]

@@ -2,7 +2,7 @@
 
 The same command as `handoff.py` (a fresh `python -c "import aqmlab; aqmlab.simulate(...)"`),
 run alternately with `PYTHONPATH=BEFORE` and with this worktree's `python/`, so both see the
-same load. CPU time (the child's user + system, `os.times`) minus the engine's own run time is
+same load. CPU time (the child's user + system, `getrusage`, to the microsecond) minus the engine's own run time is
 the number to compare on a shared machine; wall time minus the engine is printed beside it.
 `--steps` more fresh processes per tree time the steps in-process (CPU, `time.process_time`);
 "interpreter start + exit" is the child's CPU minus the in-process total. The long scenario's
@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -50,12 +51,13 @@ print(json.dumps(record))
 
 def one_run(pythonpath: str, program: str) -> tuple[float, float, str]:
     env = dict(os.environ, PYTHONPATH=pythonpath)
-    before = os.times()
+    # getrusage: microseconds (os.times counts the children's CPU in 10-ms clock ticks)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
     out = subprocess.run([sys.executable, "-c", program], check=True, capture_output=True, text=True, cwd=ROOT, env=env)
     wall = time.perf_counter() - began
-    after = os.times()
-    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu, out.stdout
 
 

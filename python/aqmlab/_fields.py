@@ -6,11 +6,13 @@ JSON Schema: the accepted spellings, the SI unit of a bare number and an example
 `aqmlab schema` and docs/scenario.md show for every such field.
 """
 
-from __future__ import annotations
-
 import ast
 import functools
+import hashlib
+import json
+import os
 import sys
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema
@@ -134,20 +136,65 @@ QueueLimit = Annotated[
 Window = Annotated[float, Field(gt=0.0, le=MAX_WINDOW, allow_inf_nan=False)]
 
 
-@functools.cache
-def _module_docstrings(filename: str) -> dict[str, dict[str, str] | None]:
+#: The modules whose attribute docstrings are extracted ahead into `DOCSTRINGS_FILE`.
+DOCSTRING_MODULES = ("queues", "congestion", "transport", "topology", "traffic", "scenario")
+#: Each module's class -> {field: docstring}, with the SHA-256 of the source it was extracted
+#: from; used only for a source that hashes the same (else the source is parsed, as without
+#: it). `python -m aqmlab._fields` rewrites it; tests/test_lazy_imports.py checks it is current.
+#: Parsing the six modules cost ~0.02 s of every fresh process's first import (issue 28).
+DOCSTRINGS_FILE = "_docstrings.json"
+
+
+def _parse_docstrings(source: str) -> dict[str, dict[str, str] | None]:
     """Class name -> {field: docstring} for every top-level class of one source file (None: the
-    name is defined twice), from one parse of the file. Other classes are left to pydantic's
-    own extraction."""
-    with open(filename, encoding="utf-8") as source:
-        tree = ast.parse(source.read())
+    name is defined twice), from one parse of the file."""
     found: dict[str, dict[str, str] | None] = {}
-    for node in tree.body:
+    for node in ast.parse(source).body:
         if isinstance(node, ast.ClassDef):
             visitor = DocstringVisitor()
             visitor.generic_visit(node)
             found[node.name] = None if node.name in found else visitor.attrs
     return found
+
+
+@functools.cache
+def _extracted_docstrings() -> dict[str, Any]:
+    try:
+        with open(os.path.join(os.path.dirname(__file__), DOCSTRINGS_FILE), encoding="utf-8") as file:
+            return json.load(file)
+    except (OSError, ValueError):
+        return {}
+
+
+@functools.cache
+def _module_docstrings(filename: str, module: str) -> dict[str, dict[str, str] | None]:
+    """Class name -> {field: docstring} for every top-level class of one source file: from
+    `DOCSTRINGS_FILE` while the source is the one they were extracted from, else from one parse
+    of the file. Other classes are left to pydantic's own extraction."""
+    with open(filename, "rb") as file:
+        source = file.read()
+    extracted = _extracted_docstrings().get(module)
+    if isinstance(extracted, dict) and extracted.get("sha256") == hashlib.sha256(source).hexdigest():
+        return extracted["classes"]
+    return _parse_docstrings(source.decode("utf-8"))
+
+
+def write_extracted_docstrings() -> str:
+    """Rewrite `DOCSTRINGS_FILE` from the sources of `DOCSTRING_MODULES`; returns its path."""
+    folder = os.path.dirname(__file__)
+    record = {}
+    for name in DOCSTRING_MODULES:
+        with open(os.path.join(folder, f"{name}.py"), "rb") as file:
+            source = file.read()
+        record[f"aqmlab.{name}"] = {
+            "sha256": hashlib.sha256(source).hexdigest(),
+            "classes": _parse_docstrings(source.decode("utf-8")),
+        }
+    path = os.path.join(folder, DOCSTRINGS_FILE)
+    with open(path, "w", encoding="utf-8") as file:
+        json.dump(record, file, indent=1, sort_keys=True, ensure_ascii=False)
+        file.write("\n")
+    return path
 
 
 def apply_attribute_docstrings(cls: type[BaseModel]) -> None:
@@ -157,12 +204,32 @@ def apply_attribute_docstrings(cls: type[BaseModel]) -> None:
     class (pydantic's way cost ~0.1 s over the scenario models; issue 28). Runs at class
     creation, before the deferred validator is built."""
     filename = getattr(sys.modules.get(cls.__module__), "__file__", None)
-    docs = _module_docstrings(filename).get(cls.__name__) if filename and filename.endswith(".py") else None
+    docs = (
+        _module_docstrings(filename, cls.__module__).get(cls.__name__)
+        if filename and filename.endswith(".py")
+        else None
+    )
     if docs is None:
         docs = extract_docstrings_from_cls(cls, use_inspect=True)
     for name, field in cls.__pydantic_fields__.items():
         if field.description is None and name in docs:
             field.description = docs[name]
+
+
+def default_of(model: type[BaseModel], **values: Any) -> Callable[[], Any]:
+    """A `default_factory` for a field whose default is a model: `model.model_construct(**values)`,
+    the same instance as `model(**values)` (the same fields, fields set and type), without
+    building `model`'s own validator. Calling the class built one validator per such default at
+    the first validation, seven besides the scenario's (issue 28). Only for values that pass the
+    model's checks, as a default must (pydantic does not validate defaults either);
+    `tests/test_lazy_imports.py` checks each factory against `model(**values)`."""
+
+    def factory() -> Any:
+        return model.model_construct(**values)
+
+    factory.model, factory.values = model, values  # type: ignore[attr-defined]  # for the test
+    factory.__qualname__ = f"default_of({model.__name__})"
+    return factory
 
 
 class Model(BaseModel):
@@ -179,3 +246,7 @@ class Model(BaseModel):
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
         apply_attribute_docstrings(cls)
+
+
+if __name__ == "__main__":
+    print(f"wrote {write_extracted_docstrings()}")

@@ -7,8 +7,6 @@ A scenario may write `cc = "reno"` for an algorithm with default parameters, or
 `cc = { kind = "cx", p_max = 0.05 }` or `cc = { kind = "cubic", c = 0.4 }`.
 """
 
-from __future__ import annotations
-
 import math
 from typing import Annotated, Any, Literal
 
@@ -16,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from aqmlab import units
 from aqmlab._declarations import Engine, engine_fields
-from aqmlab._fields import MAX_WINDOW, Duration, Number, PositiveDuration, apply_attribute_docstrings
+from aqmlab._fields import MAX_WINDOW, Duration, Number, PositiveDuration, apply_attribute_docstrings, default_of
 
 
 class _Algorithm(BaseModel):
@@ -105,7 +103,7 @@ class Cx(_Algorithm):
         return self.delta_max == OBSERVED
 
     @model_validator(mode="after")
-    def _check(self) -> Cx:
+    def _check(self) -> "Cx":
         low, mid = (units.seconds(v) for v in (self.delta_min, self.delta_threshold))
         if not 0.0 <= low < mid:
             raise ValueError(
@@ -147,7 +145,7 @@ class Pert(_Algorithm):
     """Fraction of cwnd given up in an early response: cwnd × (1 − beta); losses still halve."""
 
     @model_validator(mode="after")
-    def _check(self) -> Pert:
+    def _check(self) -> "Pert":
         if not 0.0 <= units.seconds(self.t_min) < units.seconds(self.t_max):
             raise ValueError(f"t_max ({self.t_max}) must be above t_min ({self.t_min}), and t_min not negative")
         return self
@@ -225,7 +223,7 @@ class HighSpeed(_Algorithm):
     high_decrease: float = Field(default=0.1, gt=0.0, le=0.5, description="High_Decrease (RFC 3649 Section 5)")
 
     @model_validator(mode="after")
-    def _check(self) -> HighSpeed:
+    def _check(self) -> "HighSpeed":
         if not math.isfinite(self.high_window) or self.high_window <= self.low_window:
             raise ValueError(f"high_window ({self.high_window}) must be above low_window ({self.low_window})")
         if self.high_p >= self.low_p:
@@ -262,7 +260,7 @@ class Scalable(_Algorithm):
     )
 
     @model_validator(mode="after")
-    def _check(self) -> Scalable:
+    def _check(self) -> "Scalable":
         if self.definition == "ns3" and self.low_window != type(self).model_fields["low_window"].default:
             raise ValueError(
                 f'low_window = {self.low_window} is Kelly\'s legacy window; definition = "ns3" has none '
@@ -288,7 +286,7 @@ class Aimd(_Algorithm):
     """Decrease exponent m (1: a multiplicative decrease, w·(1 − b))."""
 
     @model_validator(mode="after")
-    def _check(self) -> Aimd:
+    def _check(self) -> "Aimd":
         if self.m == 1.0 and self.b >= 1.0:
             raise ValueError(f"b ({self.b}) must be below 1 when m = 1")
         return self
@@ -319,9 +317,9 @@ class CxHighSpeed(_Algorithm):
 
     kind: Literal["cx_highspeed"] = "cx_highspeed"
     """Selects delay-based HighSpeed TCP (seed 001 Section V-B)."""
-    cx: Cx = Field(default_factory=Cx)
+    cx: Cx = Field(default_factory=default_of(Cx))
     """The Cx backoff's parameters, as `kind = "cx"` takes them."""
-    highspeed: HighSpeed = Field(default_factory=HighSpeed)
+    highspeed: HighSpeed = Field(default_factory=default_of(HighSpeed))
     """The HighSpeed window law's parameters, as `kind = "highspeed"` takes them."""
 
     def resolved(self) -> dict[str, Any]:

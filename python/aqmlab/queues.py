@@ -4,8 +4,6 @@ Each field is declared once; the engine's config of a queue is derived from the 
 (`aqmlab._declarations`): durations arrive as `*_ns`, sizes as `*_bytes`, the rest by name.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
@@ -128,7 +126,7 @@ class Red(QueueModel):
     `targetdelay_ 0.005`)."""
 
     @model_validator(mode="after")
-    def _check(self) -> Red:
+    def _check(self) -> "Red":
         if self.min_th > 0 and self.max_th > 0 and self.min_th >= self.max_th:
             raise ValueError(f"min_th ({self.min_th}) must be below max_th ({self.max_th})")
         if not (0.0 < self.q_weight <= 1.0 or self.q_weight in (0.0, -1.0, -2.0)):
@@ -341,7 +339,7 @@ class Ered(QueueModel):
     to the scenario's packet size."""
 
     @model_validator(mode="after")
-    def _check(self) -> Ered:
+    def _check(self) -> "Ered":
         if self.p_max <= self.p_min:
             raise ValueError(f"p_max ({self.p_max}) must be above p_min ({self.p_min})")
         return self
@@ -422,7 +420,7 @@ class AdaptiveRed(QueueModel):
     thresholds, as RED's `mean_packet_size`."""
 
     @model_validator(mode="after")
-    def _check(self) -> AdaptiveRed:
+    def _check(self) -> "AdaptiveRed":
         if self.min_th > 0 and self.max_th > 0 and self.min_th >= self.max_th:
             raise ValueError(f"min_th ({self.min_th}) must be below max_th ({self.max_th})")
         if not (0.0 < self.q_weight <= 1.0 or self.q_weight in (0.0, -1.0, -2.0)):

@@ -8,8 +8,6 @@ Topology kinds, queue kinds and congestion-control kinds are tagged unions on `k
 later capabilities add a member without touching the others.
 """
 
-from __future__ import annotations
-
 import json
 from pathlib import Path
 from typing import Annotated, Any
@@ -19,7 +17,7 @@ from pydantic import Field, ValidationError, model_validator
 from aqmlab import _toml as tomllib
 from aqmlab import units
 from aqmlab._declarations import Engine, Resolved
-from aqmlab._fields import Duration, Model, PositiveDuration
+from aqmlab._fields import Duration, Model, PositiveDuration, default_of
 from aqmlab.errors import ScenarioError
 from aqmlab.queues import AdaptiveRed, Avq, DropTail, Ered, Queue, RandomDrop, Red, RedVq, Threshold
 from aqmlab.topology import Bottleneck, Dumbbell, Network, ParkingLot, Topology
@@ -44,7 +42,7 @@ class PacketTrace(Model):
     on the chosen links."""
 
     @model_validator(mode="after")
-    def _check(self) -> PacketTrace:
+    def _check(self) -> "PacketTrace":
         if not (self.links or self.flows or self.groups):
             raise ValueError("give links, flows or groups (leave trace.packets out for no packet trace)")
         for i, flow in enumerate(self.flows):
@@ -91,11 +89,11 @@ class Scenario(Model):
     (sweeps and `simulate(seed=...)` may give another)."""
     topology: Topology
     """The network and its flow groups: a dumbbell, a parking lot or a general network."""
-    trace: Trace = Field(default_factory=Trace)
+    trace: Trace = Field(default_factory=default_of(Trace))
     """The sampled time series: how often they are sampled and how many flows they follow."""
 
     @model_validator(mode="after")
-    def _check(self) -> Scenario:
+    def _check(self) -> "Scenario":
         if self.measure_start is not None and units.seconds(self.measure_start) >= units.seconds(self.duration):
             raise ValueError(f"measure_start ({self.measure_start!r}) must be before the end ({self.duration!r})")
         # Statistics are over the trace samples in (measure_start, duration]: there must be one.
@@ -155,12 +153,12 @@ class Scenario(Model):
     def resolved_json(self) -> str:
         return json.dumps(self.resolved(), sort_keys=True)
 
-    def with_changes(self, **changes: Any) -> Scenario:
+    def with_changes(self, **changes: Any) -> "Scenario":
         """A copy with top-level fields replaced, validated again."""
         return Scenario.from_dict({**self.model_dump(), **changes})
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], *, source: str = "scenario") -> Scenario:
+    def from_dict(cls, data: dict[str, Any], *, source: str = "scenario") -> "Scenario":
         try:
             return cls.model_validate(data)
         except ValidationError as error:
@@ -169,7 +167,7 @@ class Scenario(Model):
             raise ScenarioError(f"{source}: nested too deeply to be a scenario") from None
 
     @classmethod
-    def from_toml(cls, path: str | Path) -> Scenario:
+    def from_toml(cls, path: str | Path) -> "Scenario":
         path = Path(path)
         return cls.from_dict(read_toml(path, "scenario"), source=str(path))
 

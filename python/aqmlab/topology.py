@@ -6,8 +6,6 @@ The engine runs two kinds: `dumbbell` and `network`; a parking lot is resolved i
 network of routers `r0 .. rN` joined in series.
 """
 
-from __future__ import annotations
-
 import re
 from typing import Annotated, Any, Literal
 
@@ -15,13 +13,12 @@ from pydantic import ConfigDict, Field, model_validator
 
 from aqmlab import units
 from aqmlab._declarations import Engine, engine_fields
-from aqmlab._fields import Duration, Model, Rate
+from aqmlab._fields import Duration, Model, Rate, default_of
 from aqmlab.queues import DropTail, Queue
 from aqmlab.traffic import FlowGroup
 
-
-def _large_reverse_buffer() -> DropTail:
-    return DropTail(limit="100000p")
+#: The default reverse queue: DropTail with 100 000 packets, in effect unlimited.
+LARGE_REVERSE_BUFFER = default_of(DropTail, limit="100000p")
 
 
 def _check_unique_groups(groups: list[dict[str, Any]]) -> None:
@@ -89,7 +86,7 @@ class Bottleneck(Model):
     queue: Annotated[Queue, LINK_QUEUE]
     """Queue discipline of the forward direction (left to right: data of forward groups, ACKs
     of reverse ones), a table with `kind` and its parameters."""
-    reverse_queue: Annotated[Queue, LINK_QUEUE] = Field(default_factory=_large_reverse_buffer)
+    reverse_queue: Annotated[Queue, LINK_QUEUE] = Field(default_factory=LARGE_REVERSE_BUFFER)
     """Queue discipline of the reverse direction (right to left: ACKs of forward groups, data
     of reverse ones). The default, DropTail with 100 000 packets, is in effect unlimited: give
     a real buffer when groups send data that way."""
@@ -110,7 +107,7 @@ class Dumbbell(Model):
     unless its group shares them."""
 
     @model_validator(mode="after")
-    def _check(self) -> Dumbbell:
+    def _check(self) -> "Dumbbell":
         _check_unique_groups(self.resolved_groups())
         for index, group in enumerate(self.groups):
             if group.path is not None or group.crosses is not None:
@@ -149,7 +146,7 @@ class CoreLink(Model):
     queue: Annotated[Queue, LINK_QUEUE]
     """Queue discipline of the forward direction (`from` to `to`), a table with `kind` and its
     parameters."""
-    reverse_queue: Annotated[Queue, LINK_QUEUE] = Field(default_factory=_large_reverse_buffer)
+    reverse_queue: Annotated[Queue, LINK_QUEUE] = Field(default_factory=LARGE_REVERSE_BUFFER)
     """Queue discipline of the reverse direction (`to` to `from`). The default, DropTail with
     100 000 packets, is in effect unlimited: give a real buffer when data crosses the link
     that way."""
@@ -172,7 +169,7 @@ class Network(Model):
     """The flow groups; each needs a `path` through the routers."""
 
     @model_validator(mode="after")
-    def _check(self) -> Network:
+    def _check(self) -> "Network":
         _check_unique_groups(self.resolved_groups())
         if len(set(self.routers)) != len(self.routers):
             raise ValueError(f"router names must be unique: {self.routers}")
@@ -220,7 +217,7 @@ class SeriesLink(Model):
     queue: Queue
     """Queue discipline of the forward direction (router r(N-1) to rN for link N), a table
     with `kind` and its parameters."""
-    reverse_queue: Queue = Field(default_factory=_large_reverse_buffer)
+    reverse_queue: Queue = Field(default_factory=LARGE_REVERSE_BUFFER)
     """Queue discipline of the reverse direction (rN back to r(N-1)). The default, DropTail
     with 100 000 packets, is in effect unlimited: give a real buffer when data crosses the
     link that way."""
@@ -244,7 +241,7 @@ class ParkingLot(Model):
         return [link.name or f"link{i + 1}" for i, link in enumerate(self.links)]
 
     @model_validator(mode="after")
-    def _check(self) -> ParkingLot:
+    def _check(self) -> "ParkingLot":
         names = self.link_names
         _check_link_names(names)
         for index, group in enumerate(self.groups):

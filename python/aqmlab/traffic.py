@@ -7,15 +7,13 @@ an access link, a direction (forward, or reverse for traffic on the ACK path) an
 and stop times.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Discriminator, Field, Tag, model_validator
 
 from aqmlab import units
 from aqmlab._declarations import Engine, Resolved
-from aqmlab._fields import Duration, Model, PacketSize, PositiveDuration, Rate, Size
+from aqmlab._fields import Duration, Model, PacketSize, PositiveDuration, Rate, Size, default_of
 from aqmlab.congestion import CongestionControl
 from aqmlab.queues import DropTail, Queue
 from aqmlab.transport import Tcp
@@ -37,7 +35,7 @@ class UniformStart(Resolved, Model):
     """Latest start time."""
 
     @model_validator(mode="after")
-    def _check(self) -> UniformStart:
+    def _check(self) -> "UniformStart":
         if units.seconds(self.low) > units.seconds(self.high):
             raise ValueError(f"low ({self.low}) must not exceed high ({self.high})")
         return self
@@ -157,7 +155,7 @@ class UniformRtt(Model):
     """Largest RTT."""
 
     @model_validator(mode="after")
-    def _check(self) -> UniformRtt:
+    def _check(self) -> "UniformRtt":
         if units.seconds(self.low) > units.seconds(self.high):
             raise ValueError(f"low ({self.low}) must not exceed high ({self.high})")
         return self
@@ -219,7 +217,7 @@ class _Group(Model):
     access_rate: Rate
     """Rate of each flow's access link, between its host and the first router of the path
     (dumbbell: the left one), in each direction."""
-    access_queue: Queue = Field(default_factory=DropTail)
+    access_queue: Queue = Field(default_factory=default_of(DropTail))
     """Queue discipline of the group's edge links: access and receiver links, both directions."""
     receiver_rate: Rate = "1Gbps"
     """Rate of each flow's receiver link, between the last router of the path (dumbbell: the
@@ -232,10 +230,10 @@ class _Group(Model):
     """All flows of the group share one access link and one receiver link (and so their
     queues) instead of one pair each, and a uniform `rtt` gives every flow `low`. Web groups
     always share."""
-    start: Start = Field(default_factory=UniformStart)
+    start: Start = Field(default_factory=default_of(UniformStart))
     """When the flows start: uniform in [low, high] (default [0, 10 s], seed 000 Section V),
     fixed, or staggered."""
-    stop: Stop = Field(default_factory=NeverStop)
+    stop: Stop = Field(default_factory=default_of(NeverStop))
     """When the flows stop: never (default), at a fixed time, or staggered."""
 
     @property
@@ -294,9 +292,9 @@ class TcpGroup(_Group):
     """Selects TCP flows (the default kind of a group)."""
     count: int = Field(ge=1, le=1_000_000)
     """Number of TCP flows in the group."""
-    tcp: Tcp = Field(default_factory=Tcp)
+    tcp: Tcp = Field(default_factory=default_of(Tcp))
     """TCP settings of every flow: congestion control, packet size, timers, ECN, SACK."""
-    transfer: Transfer = Field(default_factory=Bulk)
+    transfer: Transfer = Field(default_factory=default_of(Bulk))
     """What each flow sends: `"bulk"` (always has data) or `{ kind = "finite", size }`."""
     mix: list[Share] | None = Field(default=None, min_length=1)
     """Split the flows among congestion controls by share (largest-remainder rounding), each
@@ -311,7 +309,7 @@ class TcpGroup(_Group):
         return data
 
     @model_validator(mode="after")
-    def _check_mix(self) -> TcpGroup:
+    def _check_mix(self) -> "TcpGroup":
         if self.mix is not None:
             total = sum(share.share for share in self.mix)
             if abs(total - 1.0) > 1e-9:
@@ -363,10 +361,6 @@ class UdpGroup(_Group):
         return [{"name": self.name, "traffic": traffic, **self._links()}]
 
 
-def _tahoe() -> Tcp:
-    return Tcp(recovery="tahoe")
-
-
 class WebGroup(_Group):
     """Short TCP transfers arriving as a Poisson process of `arrival_rate` flows per second
     between `start.at` and `stop.at` (or the end), sizes from `size`; all share one access
@@ -380,11 +374,11 @@ class WebGroup(_Group):
     Section V-B: 50)."""
     size: SizeDistribution
     """Distribution of the transfer sizes: Pareto, exponential or fixed."""
-    tcp: Tcp = Field(default_factory=_tahoe)
+    tcp: Tcp = Field(default_factory=default_of(Tcp, recovery="tahoe"))
     """TCP settings of every transfer; default TCP Tahoe (seed 000 Section V-B)."""
-    start: FixedStart = Field(default_factory=FixedStart)
+    start: FixedStart = Field(default_factory=default_of(FixedStart))
     """When arrivals begin (a fixed time only)."""
-    stop: NeverStop | FixedStop = Field(default_factory=NeverStop, discriminator="kind")
+    stop: NeverStop | FixedStop = Field(default_factory=default_of(NeverStop), discriminator="kind")
     """When arrivals end: never (the end of the run) or at a fixed time."""
 
     def resolved_groups(self) -> list[dict[str, Any]]:

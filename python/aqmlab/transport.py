@@ -2,15 +2,13 @@
 congestion-control algorithm (RFC 5681, RFC 6582, RFC 6298, RFC 3168, RFC 3042; SACK:
 RFC 2018 and RFC 6675)."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
 from aqmlab import units
 from aqmlab._declarations import Engine, engine_fields
-from aqmlab._fields import MAX_WINDOW, Model, PacketSize, PositiveDuration, Window
+from aqmlab._fields import MAX_WINDOW, Model, PacketSize, PositiveDuration, Window, default_of
 from aqmlab.congestion import PER_ACK_ECN, CongestionControl, Reno
 
 #: A loss-recovery option: sent inside the engine's `recovery` table (`Tcp._resolved_recovery`).
@@ -26,7 +24,7 @@ def _cc_from_name(value: Any) -> Any:
 class Tcp(Model):
     """TCP sender/receiver settings shared by every congestion-control algorithm."""
 
-    cc: Annotated[CongestionControl, Engine(convert=lambda cc: cc.resolved())] = Field(default_factory=Reno)
+    cc: Annotated[CongestionControl, Engine(convert=lambda cc: cc.resolved())] = Field(default_factory=default_of(Reno))
     """The congestion-control algorithm (window law): a name such as "cubic" or a table with
     `kind` and its parameters (aqmlab.congestion; docs/congestion/)."""
     recovery: Annotated[Literal["new_reno", "reno", "tahoe"], RECOVERY] = "new_reno"
@@ -153,7 +151,7 @@ class Tcp(Model):
         return data
 
     @model_validator(mode="after")
-    def _check(self) -> Tcp:
+    def _check(self) -> "Tcp":
         if units.bytes_(self.header_size) >= units.bytes_(self.packet_size):
             raise ValueError(f"header_size ({self.header_size}) must be below packet_size ({self.packet_size})")
         if units.seconds(self.min_rto) > units.seconds(self.max_rto):
