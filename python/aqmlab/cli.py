@@ -223,6 +223,10 @@ def _draw_figures(results, out: Path, code: int) -> None:
     except KeyboardInterrupt:
         console.print(f"{_stopped_by()} while drawing the figures; the results are in {out}", highlight=False)
         _signals.exit_now(code)
+    except AqmlabError as error:
+        _fail(f"the results are in {out}, the figures are not: {error}")
+    except OSError as error:
+        _fail(f"the results are in {out}, the figures are not: {os_error_message(error)}")
     except Exception:
         if not interrupted:
             raise
@@ -230,10 +234,6 @@ def _draw_figures(results, out: Path, code: int) -> None:
         # as that library's own error (matplotlib's Agg renderer: "Invalid bounding box").
         console.print(f"{_stopped_by()} while drawing the figures; the results are in {out}", highlight=False)
         _signals.exit_now(code)
-    except AqmlabError as error:
-        _fail(f"the results are in {out}, the figures are not: {error}")
-    except OSError as error:
-        _fail(f"the results are in {out}, the figures are not: {os_error_message(error)}")
     finally:
         for signum in _signals.STOPPING:
             if signal.getsignal(signum) is stop:
