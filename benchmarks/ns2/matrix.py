@@ -44,10 +44,11 @@ NS2_AGENT_TCP = {"rtt_estimator": "ns2", "timer_tick": "1ms"}
 #: ns-2's agents halve cwnd, not FlightSize, on a timeout (tcp.cc slowdown); aqmlab's SACK
 #: recovery takes that FlightSize from its scoreboard (pipe), NewReno needs the option.
 NS2_NEWRENO = {**NS2_AGENT_TCP, "timeout_flight_size": "cwnd"}
-#: TCP-Linux's timer restart on every ACK (aqmlab `rto_restart = "every_ack"`) is left out:
-#: without TCP-Linux's detection of lost retransmissions (scoreboard1.cc), which aqmlab does
-#: not have, it turns aqmlab's SACK recoveries into timeouts (the `-every-ack-restart` rows).
-NS2_LINUX = {"rtt_estimator": "ns2_linux", "timer_tick": "1ms", "rate_halving": True}
+#: TCP-Linux resends a retransmission lost again once a SACK covers data sent after it
+#: (scoreboard1.cc lines 212-222: aqmlab `lost_retransmit = "sack_above"`; the
+#: `-rto-lost-retransmit` rows leave it out). Its timer restart on every ACK (aqmlab
+#: `rto_restart = "every_ack"`) is left out (the `-every-ack-restart` rows add it).
+NS2_LINUX = {"rtt_estimator": "ns2_linux", "timer_tick": "1ms", "rate_halving": True, "lost_retransmit": "sack_above"}
 
 #: aqmlab's own settings (RFC 6298 estimator, new-data timer restart, RFC 6675's cwnd − pipe):
 #: the rows as configured before the ns-2 options existed (the `-aqmlab-defaults` experiments).
@@ -226,6 +227,7 @@ def experiment_rows() -> dict[str, Row]:
         elif tcp_name != "sack" and not rtt200:
             changes["no-rate-halving"] = {"rate_halving": False}
             changes["every-ack-restart"] = {"rto_restart": "every_ack"}
+            changes["rto-lost-retransmit"] = {"lost_retransmit": "rto"}
         for suffix, change in changes.items():
             label = f"{name}-{suffix}"
             scenario = with_tcp(row.scenario, change, name=label)
