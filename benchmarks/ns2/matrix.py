@@ -215,6 +215,9 @@ def experiment_rows() -> dict[str, Row]:
     - TCP-Linux's resending of lost retransmissions added, `-lost-retransmit` (every TCP-Linux
       row, and cubic-red-ecn-rtt20), and with the timer restart, `-lost-retransmit-every-ack`
       (RTT 20 ms).
+    - TCP-Linux's sending on SACKs in the Open state, `-pipe-limited-transmit` (aqmlab's
+      pipe-governed Limited Transmit; every TCP-Linux row), and with the resending of lost
+      retransmissions, `-pipe-limited-transmit-lost-retransmit`.
     - `-minrto1s`: min RTO 1 s in both simulators on the RTT-200 rows with aqmlab's own
       settings, which takes the retransmission timer out of the comparison (a change of both
       sides; recorded before the ns-2 options existed)."""
@@ -237,6 +240,11 @@ def experiment_rows() -> dict[str, Row]:
             changes["every-ack-restart"] = {"rto_restart": "every_ack"}
         if tcp_name in LINUX_TCPS:
             changes["lost-retransmit"] = {"lost_retransmit": "sack_above"}
+            # tcp-linux.cc recv() calls send_much() on every ACK and packets_in_flight()
+            # leaves SACKed segments out, so in the Open state each SACK lets new data out
+            # (singledup_ is not read): aqmlab's pipe-governed Limited Transmit (RFC 6675 step 3).
+            changes["pipe-limited-transmit"] = {"limited_transmit": True}
+            changes["pipe-limited-transmit-lost-retransmit"] = {"limited_transmit": True, "lost_retransmit": "sack_above"}
             if not rtt200:
                 changes["lost-retransmit-every-ack"] = {"lost_retransmit": "sack_above", "rto_restart": "every_ack"}
         for suffix, change in changes.items():
