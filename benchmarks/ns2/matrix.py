@@ -244,7 +244,8 @@ def experiment_rows() -> dict[str, Row]:
             # leaves SACKed segments out, so in the Open state each SACK lets new data out
             # (singledup_ is not read): aqmlab's pipe-governed Limited Transmit (RFC 6675 step 3).
             changes["pipe-limited-transmit"] = {"limited_transmit": True}
-            changes["pipe-limited-transmit-lost-retransmit"] = {"limited_transmit": True, "lost_retransmit": "sack_above"}
+            both = {"limited_transmit": True, "lost_retransmit": "sack_above"}
+            changes["pipe-limited-transmit-lost-retransmit"] = both
             if not rtt200:
                 changes["lost-retransmit-every-ack"] = {"lost_retransmit": "sack_above", "rto_restart": "every_ack"}
         for suffix, change in changes.items():
