@@ -44,14 +44,15 @@ NS2_AGENT_TCP = {"rtt_estimator": "ns2", "timer_tick": "1ms"}
 #: ns-2's agents halve cwnd, not FlightSize, on a timeout (tcp.cc slowdown); aqmlab's SACK
 #: recovery takes that FlightSize from its scoreboard (pipe), NewReno needs the option.
 NS2_NEWRENO = {**NS2_AGENT_TCP, "timeout_flight_size": "cwnd"}
-#: TCP-Linux's timer restart on every ACK (aqmlab `rto_restart = "every_ack"`) and its
-#: resending of retransmissions lost again (scoreboard1.cc lines 212-222, aqmlab
-#: `lost_retransmit = "sack_above"`) are left out: alone, the restart turns aqmlab's SACK
-#: recoveries into timeouts (the `-every-ack-restart` rows); the resending cuts timeouts at
-#: RTT 20 ms but agrees with fewer rows and, in cubic-droptail-rtt200 seed 1, keeps a flow in
-#: one recovery at cwnd ~3700 for the whole run (goodput 1.6 Mb/s; the `-lost-retransmit` rows,
-#: docs/validation-ns2.md).
-NS2_LINUX = {"rtt_estimator": "ns2_linux", "timer_tick": "1ms", "rate_halving": True}
+#: tcp-linux.cc `recv` calls `send_much` on every ACK and `packets_in_flight()` leaves SACKed
+#: segments out, so in the Open state every SACK lets new data out (`singledup_` is not read):
+#: aqmlab's pipe-governed Limited Transmit (RFC 6675 step 3, `limited_transmit = true`; the
+#: `-no-limited-transmit` rows leave it out). TCP-Linux's timer restart on every ACK (aqmlab
+#: `rto_restart = "every_ack"`) and its resending of retransmissions lost again
+#: (scoreboard1.cc lines 212-222, aqmlab `lost_retransmit = "sack_above"`) are left out: the
+#: one-factor rows `-every-ack-restart`, `-lost-retransmit` and `-lost-retransmit-every-ack`
+#: agree with fewer rows (docs/validation-ns2.md).
+NS2_LINUX = {"rtt_estimator": "ns2_linux", "timer_tick": "1ms", "rate_halving": True, "limited_transmit": True}
 #: The matrix's TCPs that ns-2 runs as Agent/TCP/Linux (`NS2_LINUX`).
 LINUX_TCPS = ("cubic", "compound", "highspeed", "scalable")
 
@@ -215,9 +216,8 @@ def experiment_rows() -> dict[str, Row]:
     - TCP-Linux's resending of lost retransmissions added, `-lost-retransmit` (every TCP-Linux
       row, and cubic-red-ecn-rtt20), and with the timer restart, `-lost-retransmit-every-ack`
       (RTT 20 ms).
-    - TCP-Linux's sending on SACKs in the Open state, `-pipe-limited-transmit` (aqmlab's
-      pipe-governed Limited Transmit; every TCP-Linux row), and with the resending of lost
-      retransmissions, `-pipe-limited-transmit-lost-retransmit`.
+    - TCP-Linux's sending on SACKs in the Open state (aqmlab's pipe-governed Limited
+      Transmit) taken out, `-no-limited-transmit` (every TCP-Linux row).
     - `-minrto1s`: min RTO 1 s in both simulators on the RTT-200 rows with aqmlab's own
       settings, which takes the retransmission timer out of the comparison (a change of both
       sides; recorded before the ns-2 options existed)."""
@@ -240,12 +240,7 @@ def experiment_rows() -> dict[str, Row]:
             changes["every-ack-restart"] = {"rto_restart": "every_ack"}
         if tcp_name in LINUX_TCPS:
             changes["lost-retransmit"] = {"lost_retransmit": "sack_above"}
-            # tcp-linux.cc recv() calls send_much() on every ACK and packets_in_flight()
-            # leaves SACKed segments out, so in the Open state each SACK lets new data out
-            # (singledup_ is not read): aqmlab's pipe-governed Limited Transmit (RFC 6675 step 3).
-            changes["pipe-limited-transmit"] = {"limited_transmit": True}
-            both = {"limited_transmit": True, "lost_retransmit": "sack_above"}
-            changes["pipe-limited-transmit-lost-retransmit"] = both
+            changes["no-limited-transmit"] = {"limited_transmit": False}
             if not rtt200:
                 changes["lost-retransmit-every-ack"] = {"lost_retransmit": "sack_above", "rto_restart": "every_ack"}
         for suffix, change in changes.items():
