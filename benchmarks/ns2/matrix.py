@@ -44,10 +44,17 @@ NS2_AGENT_TCP = {"rtt_estimator": "ns2", "timer_tick": "1ms"}
 #: ns-2's agents halve cwnd, not FlightSize, on a timeout (tcp.cc slowdown); aqmlab's SACK
 #: recovery takes that FlightSize from its scoreboard (pipe), NewReno needs the option.
 NS2_NEWRENO = {**NS2_AGENT_TCP, "timeout_flight_size": "cwnd"}
-#: TCP-Linux's timer restart on every ACK (aqmlab `rto_restart = "every_ack"`) is left out:
-#: without TCP-Linux's detection of lost retransmissions (scoreboard1.cc), which aqmlab does
-#: not have, it turns aqmlab's SACK recoveries into timeouts (the `-every-ack-restart` rows).
-NS2_LINUX = {"rtt_estimator": "ns2_linux", "timer_tick": "1ms", "rate_halving": True}
+#: tcp-linux.cc `recv` calls `send_much` on every ACK and `packets_in_flight()` leaves SACKed
+#: segments out, so in the Open state every SACK lets new data out (`singledup_` is not read):
+#: aqmlab's pipe-governed Limited Transmit (RFC 6675 step 3, `limited_transmit = true`; the
+#: `-no-limited-transmit` rows leave it out). TCP-Linux's timer restart on every ACK (aqmlab
+#: `rto_restart = "every_ack"`) and its resending of retransmissions lost again
+#: (scoreboard1.cc lines 212-222, aqmlab `lost_retransmit = "sack_above"`) are left out: the
+#: one-factor rows `-every-ack-restart`, `-lost-retransmit` and `-lost-retransmit-every-ack`
+#: agree with fewer rows (docs/validation-ns2.md).
+NS2_LINUX = {"rtt_estimator": "ns2_linux", "timer_tick": "1ms", "rate_halving": True, "limited_transmit": True}
+#: The matrix's TCPs that ns-2 runs as Agent/TCP/Linux (`NS2_LINUX`).
+LINUX_TCPS = ("cubic", "compound", "highspeed", "scalable")
 
 #: aqmlab's own settings (RFC 6298 estimator, new-data timer restart, RFC 6675's cwnd − pipe):
 #: the rows as configured before the ns-2 options existed (the `-aqmlab-defaults` experiments).
@@ -206,6 +213,11 @@ def experiment_rows() -> dict[str, Row]:
     - one ns-2 option back at aqmlab's default: `-rfc6298` (the estimator, every RTT-200 row),
       `-rfc5681-timeout` (NewReno's timeout FlightSize), `-no-rate-halving` (TCP-Linux, RTT
       20 ms); and TCP-Linux's timer restart added, `-every-ack-restart` (RTT 20 ms).
+    - TCP-Linux's resending of lost retransmissions added, `-lost-retransmit` (every TCP-Linux
+      row, and cubic-red-ecn-rtt20), and with the timer restart, `-lost-retransmit-every-ack`
+      (RTT 20 ms).
+    - TCP-Linux's sending on SACKs in the Open state (aqmlab's pipe-governed Limited
+      Transmit) taken out, `-no-limited-transmit` (every TCP-Linux row).
     - `-minrto1s`: min RTO 1 s in both simulators on the RTT-200 rows with aqmlab's own
       settings, which takes the retransmission timer out of the comparison (a change of both
       sides; recorded before the ns-2 options existed)."""
@@ -226,6 +238,11 @@ def experiment_rows() -> dict[str, Row]:
         elif tcp_name != "sack" and not rtt200:
             changes["no-rate-halving"] = {"rate_halving": False}
             changes["every-ack-restart"] = {"rto_restart": "every_ack"}
+        if tcp_name in LINUX_TCPS:
+            changes["lost-retransmit"] = {"lost_retransmit": "sack_above"}
+            changes["no-limited-transmit"] = {"limited_transmit": False}
+            if not rtt200:
+                changes["lost-retransmit-every-ack"] = {"lost_retransmit": "sack_above", "rto_restart": "every_ack"}
         for suffix, change in changes.items():
             label = f"{name}-{suffix}"
             scenario = with_tcp(row.scenario, change, name=label)
@@ -234,6 +251,9 @@ def experiment_rows() -> dict[str, Row]:
     # tcp_fastretrans_alert, FLAG_ECE); aqmlab's closest setting paces the cut by PRR.
     label = "cubic-red-ecn-rtt20-ecn-prr"
     scenario = with_tcp(base["cubic-red-ecn-rtt20"].scenario, {"ecn_reduction": "prr"}, name=label)
+    out[label] = Row(label, scenario, group="experiment", ns2_scenario=base["cubic-red-ecn-rtt20"].scenario)
+    label = "cubic-red-ecn-rtt20-lost-retransmit"
+    scenario = with_tcp(base["cubic-red-ecn-rtt20"].scenario, {"lost_retransmit": "sack_above"}, name=label)
     out[label] = Row(label, scenario, group="experiment", ns2_scenario=base["cubic-red-ecn-rtt20"].scenario)
     for name, row in rows(AQMLAB_TCPS).items():
         if row.group == "core" and name.endswith("rtt200"):

@@ -208,6 +208,13 @@ def tcp_agent(tcp: dict[str, Any], where: str, options: Options) -> tuple[str, s
     # recovery/sack.rs rate_halving is tcp-linux.cc send_much's next_pkts_in_flight_.
     if tcp["recovery"].get("rate_halving", False) and not linux:
         raise Unsupported(f"{where}.rate_halving = true: only ns-2's Agent/TCP/Linux halves by rate halving")
+    # recovery/sack.rs lost_retransmit = "sack_above" is scoreboard1.cc's lost-retransmission
+    # check (lines 212-222), TCP-Linux's own scoreboard.
+    if tcp["recovery"].get("lost_retransmit", "rto") != "rto" and not linux:
+        raise Unsupported(
+            f"{where}.lost_retransmit = {tcp['recovery']['lost_retransmit']!r}: only ns-2's Agent/TCP/Linux "
+            "resends lost retransmissions without a timeout (scoreboard1.cc)"
+        )
     return agent, sink, settings
 
 

@@ -137,6 +137,13 @@ class Tcp(Model):
     send_much, next_pkts_in_flight_): the flight comes down from the window before the cut to
     the new cwnd by one segment every second ACK instead of RFC 6675's cwnd − pipe (nothing
     until pipe < cwnd, then one per ACK). Off by default; for comparisons with ns-2."""
+    lost_retransmit: Annotated[Literal["rto", "sack_above"], RECOVERY] = "rto"
+    """With `sack`: a segment retransmitted during loss recovery and lost again. "rto"
+    (default): RFC 6675, only the retransmission timeout repairs it; "sack_above": ns-2 2.35
+    TCP-Linux's scoreboard (tcp/linux/scoreboard1.cc lines 212-222, as Linux 2.6's
+    tcp_mark_lost_retrans) deems it lost again once a SACK covers a segment sent after it
+    (or a retransmission sent DupThresh + 1 later arrives) and resends it without a timeout.
+    For comparisons with ns-2."""
     partial_ack_retransmit: Annotated[Literal["rfc6675", "ns3"], RECOVERY] = "rfc6675"
     """With `sack`: a partial ACK during loss recovery. "rfc6675" (default): nothing of its
     own, NextSeg() decides (RFC 6675 Section 5); "ns3": the next lost segment, or else the new
@@ -201,6 +208,12 @@ class Tcp(Model):
                 "rate_halving = true needs sack = true and sack_recovery = 'rfc6675': it replaces RFC 6675's "
                 f"cwnd - pipe sending rule (got sack = {self.sack}, sack_recovery = {self.sack_recovery!r})"
             )
+        if self.lost_retransmit != "rto" and (not self.sack or self.sack_recovery != "rfc6675"):
+            raise ValueError(
+                f"lost_retransmit = {self.lost_retransmit!r} needs sack = true and sack_recovery = 'rfc6675' "
+                f"(got sack = {self.sack}, sack_recovery = {self.sack_recovery!r}): it changes RFC 6675's "
+                "SACK-based loss recovery"
+            )
         if self.ecn_reduction == "prr" and not self.ecn:
             raise ValueError("ecn_reduction = 'prr' needs ecn = true: it paces the window reduction after an ECN echo")
         if self.ecn_reduction == "prr" and self.cc.kind in PER_ACK_ECN:
@@ -220,6 +233,7 @@ class Tcp(Model):
             recovery["partial_ack_retransmit"] = self.partial_ack_retransmit
             if self.sack_recovery != "prr":
                 recovery["rate_halving"] = self.rate_halving
+                recovery["lost_retransmit"] = self.lost_retransmit
         elif self.recovery == "new_reno":
             recovery = {
                 "kind": "new_reno",

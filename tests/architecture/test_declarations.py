@@ -319,6 +319,8 @@ def test_the_engines_defaults_are_the_declared_ones():
                 defaulted.add(key)
     # The check above ran: the engine defaults these (flow groups, TCP options, window laws, RED).
     assert {"rtt_spread_ns", "recovery", "limited_transmit", "alpha", "delta_min_ns", "target_delay_ns"} <= defaulted
+    # ...and SACK recovery's parameters, always sent in its table.
+    assert {"rate_halving", "lost_retransmit", "partial_ack_retransmit", "loss_flight_size"} <= defaulted
 
 
 def extreme_scenario(seconds: float, rate: float, window: float, packet: float) -> dict[str, Any]:

@@ -274,7 +274,8 @@ def test_ns2_options_go_with_their_agent():
     Agent/TCP/Linux."""
     linux = {"sack": True, "cc": "cubic", "timer_tick": "1ms"}
     plain = lines(scenario(tcp=linux))
-    assert lines(scenario(tcp={**linux, "rtt_estimator": "ns2_linux", "rate_halving": True})) == plain
+    ns2_linux = {**linux, "rtt_estimator": "ns2_linux", "rate_halving": True, "lost_retransmit": "sack_above"}
+    assert lines(scenario(tcp=ns2_linux)) == plain
     assert lines(scenario(tcp={"sack": True, "rtt_estimator": "ns2", "timer_tick": "10ms"}))
     with pytest.raises(Unsupported, match="rtt_estimator = 'ns2_linux'"):
         lines(scenario(tcp={**linux, "rtt_estimator": "ns2"}))
@@ -284,3 +285,5 @@ def test_ns2_options_go_with_their_agent():
         lines(scenario(tcp={**linux, "rtt_estimator": "ns2_linux", "timer_tick": "10ms"}))
     with pytest.raises(Unsupported, match="rate_halving"):
         lines(scenario(tcp={"sack": True, "rate_halving": True}))
+    with pytest.raises(Unsupported, match="lost_retransmit"):
+        lines(scenario(tcp={"sack": True, "lost_retransmit": "sack_above"}))

@@ -45,6 +45,9 @@ def test_options_resolve_as_parameters_of_their_algorithm():
     assert (newreno["kind"], newreno["timeout_flight_size"]) == ("new_reno", "cwnd")
     assert _tcp(_long_rtt(sack=False))["recovery"]["timeout_flight_size"] == "rfc5681"
     assert "rate_halving" not in _tcp(_long_rtt(sack_recovery="prr"))["recovery"]
+    assert default["recovery"]["lost_retransmit"] == "rto"
+    assert _tcp(_long_rtt(lost_retransmit="sack_above"))["recovery"]["lost_retransmit"] == "sack_above"
+    assert "lost_retransmit" not in _tcp(_long_rtt(sack_recovery="prr"))["recovery"]
 
 
 @pytest.mark.parametrize(
@@ -54,6 +57,8 @@ def test_options_resolve_as_parameters_of_their_algorithm():
         ({"rate_halving": True, "sack": False}, "rate_halving"),
         ({"rate_halving": True, "sack_recovery": "prr"}, "rate_halving"),
         ({"timeout_flight_size": "cwnd"}, "timeout_flight_size"),
+        ({"lost_retransmit": "sack_above", "sack": False}, "lost_retransmit"),
+        ({"lost_retransmit": "sack_above", "sack_recovery": "prr"}, "lost_retransmit"),
     ],
 )
 def test_refused_without_what_they_need(tcp, field):

@@ -417,3 +417,111 @@ fn newreno_timeout_halves_cwnd_with_ns2_semantics() {
     // window() / 2 = 10 / 2.
     assert_eq!(ssthresh, vec![(20, 10.0), (20, 5.0)]);
 }
+
+/// `lost_retransmit = sack_above` (ns-2 2.35 TCP-Linux, scoreboard1.cc lines 212-222): the
+/// script of `losing_segment_2` SACKs 3..top for top = 4..=66 while segment 2 and every
+/// retransmission of it are lost. Each retransmission of 2 is resent once, on the first ACK
+/// whose SACK covers the segment sent after it (the `snd_nxt` at that retransmission), and
+/// never on the ACKs in between — the earlier attempt resent it on every ACK and collapsed
+/// the goodput. With RFC 6675's rule (the default) 2 goes out once and waits for the timer.
+#[test]
+fn lost_retransmission_is_resent_once_per_sack_above_its_snd_nxt() {
+    use crate::tcp::recovery::sack::LostRetransmit;
+    let config = window_20(
+        RecoveryConfig::Sack(SackParams { lost_retransmit: LostRetransmit::SackAbove, ..Default::default() }),
+        1.0e7,
+    );
+    let mut tx = sender(&config);
+    let mut out = Vec::new();
+    tx.start(0, &mut out);
+    sack_ack(&mut tx, 1, &[], 100 * MS, &mut out);
+    sack_ack(&mut tx, 2, &[], 100 * MS, &mut out);
+    // (top of the SACK when 2 went out, HighData + 1 right after it went out)
+    let mut resends: Vec<(u64, u64)> = Vec::new();
+    for top in 4..=66 {
+        out.clear();
+        let relost_before = tx.sack_state().relost.len();
+        sack_ack(&mut tx, 2, &[(3, top)], 101 * MS, &mut out);
+        let twos = seqs(&out).iter().filter(|&&s| s == 2).count();
+        assert!(twos <= 1, "one retransmission of 2 per ACK at most (top {top})");
+        if twos == 1 {
+            // The snd_nxt recorded with this retransmission: HighData + 1 when it was sent
+            // (segments after it in `out` are new data sent later on the same ACK).
+            let position = seqs(&out).iter().position(|&s| s == 2).unwrap();
+            let new_after = seqs(&out)[position + 1..].iter().filter(|&&s| s >= 20).count() as u64;
+            resends.push((top, tx.high_tx - new_after));
+        }
+        assert_eq!(relost_before, 0, "a lost retransmission is resent on the ACK that finds it");
+    }
+    assert!(tx.in_recovery);
+    assert!(resends.len() >= 3, "2 resent more than once without a timeout: {resends:?}");
+    // The first is the fast retransmit (the third duplicate ACK, top 6); each later one on
+    // the first ACK whose SACK (3..top, its highest segment top − 1) reaches the snd_nxt of
+    // the one before: `GetSndNxt() <= fack_`.
+    assert_eq!(resends[0].0, 6);
+    for pair in resends.windows(2) {
+        let (_, snd_nxt) = pair[0];
+        assert_eq!(pair[1].0 - 1, snd_nxt, "resent exactly when fack_ reaches {snd_nxt}: {resends:?}");
+    }
+    // Its acknowledgment ends recovery and forgets the retransmissions.
+    out.clear();
+    let high = tx.high_tx;
+    sack_ack(&mut tx, high, &[], 200 * MS, &mut out);
+    assert!(!tx.in_recovery);
+    assert!(tx.sack_state().retransmitted.is_empty() && tx.sack_state().relost.is_empty());
+    // RFC 6675 (the default): the same script retransmits 2 only once.
+    let mut tx = sender(&window_20(sack(), 1.0e7));
+    out.clear();
+    tx.start(0, &mut out);
+    sack_ack(&mut tx, 1, &[], 100 * MS, &mut out);
+    sack_ack(&mut tx, 2, &[], 100 * MS, &mut out);
+    let mut twos = 0;
+    for top in 4..=66 {
+        out.clear();
+        sack_ack(&mut tx, 2, &[(3, top)], 101 * MS, &mut out);
+        twos += seqs(&out).iter().filter(|&&s| s == 2).count();
+    }
+    assert_eq!(twos, 1);
+}
+
+/// scoreboard1.cc line 216: a retransmission is lost again when one sent more than DupThresh
+/// + 1 retransmissions after it arrived (`GetRtx() + dupack_threshold + 1 < acked_rtx_id_`),
+/// even with no SACK above its snd_nxt: a window of 20 loses 2 and 4..=11 (every other
+/// segment is SACKed), the retransmissions of 4..=11 arrive, that of 2 does not.
+#[test]
+fn lost_retransmission_is_found_by_later_retransmissions_arriving() {
+    use crate::tcp::recovery::sack::LostRetransmit;
+    let config = window_20(
+        RecoveryConfig::Sack(SackParams { lost_retransmit: LostRetransmit::SackAbove, ..Default::default() }),
+        20.0,
+    );
+    let mut tx = sender(&config);
+    let mut out = Vec::new();
+    tx.start(0, &mut out);
+    sack_ack(&mut tx, 2, &[], 100 * MS, &mut out);
+    // 12..=19 arrive: recovery, 2 and then 4..=11 are retransmitted as the window allows.
+    for top in 13..=20 {
+        sack_ack(&mut tx, 2, &[(3, 4), (12, top)], 101 * MS, &mut out);
+    }
+    assert!(tx.in_recovery);
+    let receiver_window_full = tx.high_tx;
+    assert_eq!(receiver_window_full, 22, "receiver window 20 above snd_una 2");
+    let first: Vec<u64> = tx.sack_state().retransmitted.keys().copied().collect();
+    assert!(first.contains(&2), "{first:?}");
+    // The retransmissions of 4, 5, ... arrive one by one (SACKed); no SACK reaches 22.
+    let mut resent_2 = Vec::new();
+    let mut arrived_ids = Vec::new();
+    for seq in 4..=11 {
+        let id = tx.sack_state().retransmitted.get(&seq).map(|&(_, id)| id);
+        out.clear();
+        sack_ack(&mut tx, 2, &[(3, seq + 1), (12, 20)], 102 * MS, &mut out);
+        arrived_ids.push(id);
+        resent_2.push(seqs(&out).contains(&2));
+    }
+    // 2 has rtx id 0; with DupThresh 3 it is lost again when a retransmission with an id
+    // above 0 + 3 + 1 arrives, and resent on that ACK only.
+    let expected: Vec<bool> = arrived_ids.iter().map(|id| id.is_some_and(|id| id > 4)).collect();
+    let first = expected.iter().position(|&e| e).expect("a late retransmission arrives");
+    let resent: Vec<usize> = resent_2.iter().enumerate().filter(|(_, &r)| r).map(|(i, _)| i).collect();
+    assert_eq!(resent, vec![first], "ids {arrived_ids:?}");
+}

@@ -195,5 +195,9 @@ mod tests {
         let halving = parse(r#"{"kind": "sack", "rate_halving": true}"#).unwrap();
         assert_eq!(halving, RecoveryConfig::Sack(sack::SackParams { rate_halving: true, ..Default::default() }));
         assert!(parse(r#"{"kind": "prr", "rate_halving": true}"#).is_err(), "PRR paces the sending itself");
+        let lost = parse(r#"{"kind": "sack", "lost_retransmit": "sack_above"}"#).unwrap();
+        let sack_above = sack::SackParams { lost_retransmit: sack::LostRetransmit::SackAbove, ..Default::default() };
+        assert_eq!(lost, RecoveryConfig::Sack(sack_above));
+        assert!(parse(r#"{"kind": "sack", "lost_retransmit": "fack"}"#).is_err());
     }
 }

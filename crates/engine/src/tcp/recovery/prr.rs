@@ -29,6 +29,8 @@ impl PrrParams {
             exit_credit: self.exit_credit,
             // PRR decides the sending itself (RFC 6937's sndcnt).
             rate_halving: false,
+            // RFC 6675's: a lost retransmission waits for the timeout.
+            lost_retransmit: super::sack::LostRetransmit::Rto,
         }
     }
 }

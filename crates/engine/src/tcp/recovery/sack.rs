@@ -3,6 +3,8 @@
 //! pipe bounds how much — several holes repaired in one round trip. With `prr` (`prr.rs`) the
 //! sending during recovery is RFC 6937's sndcnt instead of cwnd − pipe.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use serde::{Deserialize, Serialize};
 
 use super::prr::{Prr, PrrDelivered, ReductionBound};
@@ -41,6 +43,24 @@ pub enum PartialAckRetransmit {
     Ns3,
 }
 
+/// What a SACK sender does when a segment it retransmitted during loss recovery is lost again.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LostRetransmit {
+    /// RFC 6675: a segment below HighRxt is not sent again by NextSeg(); a lost retransmission
+    /// is repaired by the retransmission timeout (Section 5.1). The default.
+    #[default]
+    Rto,
+    /// ns-2 2.35 TCP-Linux's scoreboard (tcp/linux/scoreboard1.cc `UpdateScoreBoard`, lines
+    /// 212-222, after Linux 2.6's `tcp_mark_lost_retrans`): a retransmitted segment is lost
+    /// again when a SACK covers a segment sent after it (the `snd_nxt` recorded at its
+    /// retransmission, `MarkRetran(xmit_seqno, t_seqno_)`, tcp-linux.cc line 648) or when a
+    /// retransmission sent more than DupThresh + 1 retransmissions after it was acknowledged
+    /// (`GetRtx() + dupack_threshold + 1 < acked_rtx_id_`); it then leaves pipe and is resent
+    /// before any other segment (the first LOST block is `nxt_to_retrx_`) without a timeout.
+    SackAbove,
+}
+
 /// The parameters of SACK loss recovery (`kind = "sack"`; `prr` has them too).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -57,6 +77,9 @@ pub struct SackParams {
     /// flight comes down from the old window to cwnd by one segment every second ACK instead
     /// of RFC 6675's cwnd − pipe (a pause of half a window, then one per ACK). Off by default.
     pub rate_halving: bool,
+    /// A lost retransmission: repaired by the timeout (RFC 6675, default) or detected from the
+    /// SACKs above it and resent (ns-2 TCP-Linux's scoreboard, `sack_above`).
+    pub lost_retransmit: LostRetransmit,
 }
 
 /// RFC 6675 loss recovery and its state.
@@ -74,6 +97,16 @@ pub struct Sack {
     pub(crate) prr: Option<Prr>,
     /// `rate_halving`: tcp-linux.cc's `next_pkts_in_flight_` (0 outside recovery).
     pub(crate) next_in_flight: u64,
+    /// `lost_retransmit = sack_above`: segments retransmitted in this recovery and not yet
+    /// SACKed, acknowledged or deemed lost again, with the `snd_nxt` (HighData + 1) at their
+    /// latest retransmission and its number (scoreboard1.cc's `GetSndNxt()`, `GetRtx()`).
+    pub(crate) retransmitted: BTreeMap<u64, (u64, u64)>,
+    /// `lost_retransmit = sack_above`: retransmissions deemed lost again, to resend first.
+    pub(crate) relost: BTreeSet<u64>,
+    /// The number the next retransmission gets (scoreboard1.cc `rtx_id_`).
+    rtx_id: u64,
+    /// The highest number of a retransmission SACKed or acknowledged (`acked_rtx_id_`).
+    acked_rtx_id: Option<u64>,
 }
 
 impl Sack {
@@ -86,7 +119,63 @@ impl Sack {
             rescue_rxt: None,
             prr: None,
             next_in_flight: 0,
+            retransmitted: BTreeMap::new(),
+            relost: BTreeSet::new(),
+            rtx_id: 0,
+            acked_rtx_id: None,
         }
+    }
+
+    /// Forget the lost-retransmission state (scoreboard1.cc `MarkLoss`/`ClearScoreBoard`,
+    /// lines 299-306: `rtx_id_ = 0; acked_rtx_id_ = -1`).
+    fn clear_retransmissions(&mut self) {
+        self.retransmitted.clear();
+        self.relost.clear();
+        self.rtx_id = 0;
+        self.acked_rtx_id = None;
+    }
+
+    /// Record a retransmission of `seq` sent while HighData + 1 is `snd_nxt`
+    /// (scoreboard1.cc `MarkRetran(xmit_seqno, t_seqno_)`, lines 332-338).
+    fn note_retransmission(&mut self, seq: u64, snd_nxt: u64) {
+        if self.params.lost_retransmit == LostRetransmit::SackAbove {
+            self.relost.remove(&seq);
+            self.retransmitted.insert(seq, (snd_nxt, self.rtx_id));
+            self.rtx_id += 1;
+        }
+    }
+
+    /// `lost_retransmit = sack_above`: after this ACK's scoreboard update, mark the
+    /// retransmissions lost again (scoreboard1.cc `UpdateScoreBoard`).
+    fn mark_lost_retransmissions(&mut self, core: &SenderCore) {
+        let scoreboard = &self.scoreboard;
+        let mut acked = self.acked_rtx_id;
+        // Lines 81-88 (cumulatively acknowledged) and 197-201 (SACKed): a retransmission that
+        // arrived raises `acked_rtx_id_` and leaves the list.
+        self.retransmitted.retain(|&seq, &mut (_, id)| {
+            let arrived = seq < core.snd_una || scoreboard.is_sacked(seq);
+            if arrived {
+                acked = Some(acked.map_or(id, |a| a.max(id)));
+            }
+            !arrived
+        });
+        self.acked_rtx_id = acked;
+        self.relost.retain(|&seq| seq >= core.snd_una && !scoreboard.is_sacked(seq));
+        // `fack_`: the highest SACKed segment (line 152: right[sa_length-1]-1).
+        let Some(fack) = scoreboard.highest_sacked_end().map(|end| end - 1) else {
+            return;
+        };
+        let d = u64::from(core.dupack_threshold);
+        let relost = &mut self.relost;
+        // Lines 215-216: lost again when its snd_nxt <= fack_, or when a retransmission
+        // DupThresh + 1 later arrived (`GetRtx() + dupack_threshold + 1 < acked_rtx_id_`).
+        self.retransmitted.retain(|&seq, &mut (snd_nxt, id)| {
+            let lost = snd_nxt <= fack || acked.is_some_and(|a| id + d + 1 < a);
+            if lost {
+                relost.insert(seq);
+            }
+            !lost
+        });
     }
 
     /// An ACK with these SACK blocks (RFC 6675 Section 5).
@@ -122,6 +211,7 @@ impl Sack {
                     self.prr = None;
                     // tcp-linux.cc line 470: "stop rate halving".
                     self.next_in_flight = 0;
+                    self.clear_retransmissions();
                     self.params.exit_credit.apply(core, acked, rtt, ece, now, Some(&self.scoreboard));
                 }
             } else {
@@ -152,6 +242,9 @@ impl Sack {
             );
         }
         if core.in_recovery {
+            if self.params.lost_retransmit == LostRetransmit::SackAbove {
+                self.mark_lost_retransmissions(core);
+            }
             if core.snd_una > una_before && self.params.partial_ack_retransmit == PartialAckRetransmit::Ns3 {
                 self.ns3_partial_ack_retransmit(core, now, out);
             }
@@ -187,8 +280,13 @@ impl Sack {
     }
 
     /// RFC 6675 SetPipe() during recovery (HighRxt + 1 = `rxt_next`).
+    /// With `lost_retransmit = sack_above` a retransmission deemed lost again is not in flight
+    /// (scoreboard1.cc line 218: `fack_out_++`, which tcp-linux.cc's packets_in_flight()
+    /// subtracts); it counts again once resent.
     fn pipe(&self, core: &SenderCore) -> u64 {
-        self.scoreboard.pipe(core.snd_una, core.high_tx, self.rxt_next, core.dupack_threshold)
+        self.scoreboard
+            .pipe(core.snd_una, core.high_tx, self.rxt_next, core.dupack_threshold)
+            .saturating_sub(self.relost.len() as u64)
     }
 
     /// `partial_ack_retransmit = ns3`: ns-3 3.44's `ProcessAck` on a partial ACK in recovery.
@@ -206,6 +304,7 @@ impl Sack {
         };
         let packet = core.segment(seq, now);
         out.push(packet);
+        self.note_retransmission(seq, core.high_tx);
         self.rxt_next = self.rxt_next.max(seq + 1);
         if let Some(prr) = self.prr.as_mut() {
             prr.on_sent(1);
@@ -247,6 +346,7 @@ impl Sack {
         self.prr = None;
         // tcp-linux.cc `timeout`, line 583: `next_pkts_in_flight_ = 0`.
         self.next_in_flight = 0;
+        self.clear_retransmissions();
     }
 
     /// What NextSeg() needs besides the scoreboard (rule (2) checks the receiver's window).
@@ -323,6 +423,8 @@ impl Sack {
         });
         // (4.3) Retransmit HighACK + 1; HighRxt = RescueRxt = that segment.
         core.retransmit_first_unacked(now, out);
+        self.clear_retransmissions();
+        self.note_retransmission(core.snd_una, core.high_tx);
         self.rxt_next = core.snd_una + 1;
         self.rescue_rxt = Some(core.snd_una);
         core.arm_timer(now);
@@ -361,30 +463,18 @@ impl Sack {
                 None if window - (pipe as f64) < 1.0 => break,
                 None => {}
             }
-            // (C.1) NextSeg(); failure ends the loop.
-            let Some(next) = self.scoreboard.next_seg(&self.send_state(core), d) else {
-                break;
-            };
-            match next {
-                NextSeg::Lost(seq) | NextSeg::Unsacked(seq) => {
-                    let packet = core.segment(seq, now);
-                    out.push(packet);
-                    // (C.2) HighRxt = the highest segment retransmitted.
-                    self.rxt_next = seq + 1;
-                }
-                NextSeg::New(seq) => {
-                    let packet = core.segment(seq, now);
-                    out.push(packet);
-                    // (C.3) HighData advances.
-                    core.high_tx = seq + 1;
-                    core.snd_nxt = core.high_tx;
-                }
-                NextSeg::Rescue(seq) => {
-                    let packet = core.segment(seq, now);
-                    out.push(packet);
-                    // Rule (4): RescueRxt = RecoveryPoint; HighRxt is not updated.
-                    self.rescue_rxt = core.recover;
-                }
+            // `lost_retransmit = sack_above`: a retransmission lost again is resent first (it
+            // lies below HighRxt; scoreboard1.cc's `nxt_to_retrx_` is the first LOST block);
+            // HighRxt stays. Otherwise (C.1) NextSeg(); failure ends the loop.
+            if let Some(seq) = self.relost.pop_first() {
+                let packet = core.segment(seq, now);
+                out.push(packet);
+                self.note_retransmission(seq, core.high_tx);
+            } else {
+                let Some(next) = self.scoreboard.next_seg(&self.send_state(core), d) else {
+                    break;
+                };
+                self.send_next_seg(core, next, now, out);
             }
             // (C.4) pipe grows by the segment sent.
             pipe += 1;
@@ -403,6 +493,32 @@ impl Sack {
         }
         if sent && core.rto_deadline.is_none() {
             core.arm_timer(now);
+        }
+    }
+
+    /// Send what NextSeg() returned, (C.2)-(C.3) and rule (4).
+    fn send_next_seg(&mut self, core: &mut SenderCore, next: NextSeg, now: Time, out: &mut Vec<Packet>) {
+        match next {
+            NextSeg::Lost(seq) | NextSeg::Unsacked(seq) => {
+                let packet = core.segment(seq, now);
+                out.push(packet);
+                self.note_retransmission(seq, core.high_tx);
+                // (C.2) HighRxt = the highest segment retransmitted.
+                self.rxt_next = seq + 1;
+            }
+            NextSeg::New(seq) => {
+                let packet = core.segment(seq, now);
+                out.push(packet);
+                // (C.3) HighData advances.
+                core.high_tx = seq + 1;
+                core.snd_nxt = core.high_tx;
+            }
+            NextSeg::Rescue(seq) => {
+                let packet = core.segment(seq, now);
+                out.push(packet);
+                // Rule (4): RescueRxt = RecoveryPoint; HighRxt is not updated.
+                self.rescue_rxt = core.recover;
+            }
         }
     }
 
