@@ -44,6 +44,7 @@ def _tcp(scenario: dict[str, Any]) -> dict[str, Any]:
                 "loss_flight_size": "rfc5681",
                 "partial_ack_retransmit": "rfc6675",
                 "rate_halving": False,
+                "lost_retransmit": "rto",
                 "exit_credit": "none",
             },
         ),

@@ -115,6 +115,7 @@ def test_sack_is_off_by_default_and_resolved_as_the_recovery_kind():
         "loss_flight_size": "rfc5681",
         "partial_ack_retransmit": "rfc6675",
         "rate_halving": False,
+        "lost_retransmit": "rto",
         "exit_credit": "none",
     }
 
