@@ -81,8 +81,12 @@ class QueuePolicy:
     recursion, crates/engine/src/queue/mod.rs), much faster. A policy with `on_dequeue` must
     keep False."""
 
-    def on_enqueue(self, queue: Any, packet: Any) -> Verdict | None:
-        raise NotImplementedError(f"{type(self).__name__} must define on_enqueue(self, queue, packet)")
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # The one hook every policy needs, required where the class is written (the engine
+        # never has to call a base method that can only fail).
+        super().__init_subclass__(**kwargs)
+        if not callable(getattr(cls, "on_enqueue", None)):
+            raise TypeError(f"{cls.__name__} must define on_enqueue(self, queue, packet) (a QueuePolicy)")
 
 
 class WindowLaw:

@@ -223,7 +223,9 @@ def test_an_error_in_the_constructor_is_reported_with_the_traceback_before_the_r
         "class Picky(QueuePolicy):\n"
         "    def __init__(self, q_th=0):\n"
         "        if q_th <= 0:\n"
-        "            raise ValueError(f'q_th = {q_th}; allowed: a threshold > 0')\n"
+        "            raise ValueError(f'q_th = {q_th}; allowed: a threshold > 0')\n\n"
+        "    def on_enqueue(self, queue, packet):\n"
+        "        return None\n"
     )
     scenario = dumbbell_60("1s")
     scenario["topology"]["bottleneck"]["queue"] = {"kind": "python", "policy": f"{path}:Picky"}
@@ -278,3 +280,12 @@ def test_ctrl_c_inside_a_hook_is_an_interrupt_not_a_user_error(user_file):
     with pytest.raises(SimulationInterrupted) as caught:
         aqmlab.simulate(scenario)
     assert 0 < caught.value.partial.end_s < 5
+
+
+def test_a_policy_without_on_enqueue_is_refused_where_it_is_written():
+    from aqmlab.extensions import QueuePolicy
+
+    with pytest.raises(TypeError, match=r"Silent must define on_enqueue\(self, queue, packet\)"):
+
+        class Silent(QueuePolicy):
+            decides_at_arrival = True
