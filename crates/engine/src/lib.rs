@@ -9,6 +9,7 @@
 pub mod config;
 pub mod error;
 pub mod event;
+pub mod external;
 pub mod fields;
 pub mod link;
 pub mod packet;

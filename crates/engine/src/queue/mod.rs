@@ -239,7 +239,7 @@ pub fn build_policy(config: &QueueConfig, link: LinkContext, field: &str) -> Res
         QueueConfig::RedVq(c) => Ok(Box::new(redvq::RedVq::new(c, link, field)?)),
         QueueConfig::AdaptiveRed(c) => Ok(Box::new(adaptive_red::AdaptiveRed::new(c, link, field)?)),
         QueueConfig::Avq(c) => Ok(Box::new(avq::Avq::new(c, link, field)?)),
-        QueueConfig::Python(c) => external::build(c, link, field),
+        QueueConfig::Python(c) => external::POLICIES.build(c, link, field),
     }
 }
 
