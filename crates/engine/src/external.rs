@@ -87,7 +87,7 @@ pub(crate) use external_kind;
 mod tests {
     use super::*;
 
-    trait Shape {
+    pub trait Shape {
         fn sides(&self) -> u32;
     }
 

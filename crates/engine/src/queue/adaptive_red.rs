@@ -193,7 +193,6 @@ impl QueuePolicy for AdaptiveRed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::Ecn;
     use crate::rng::{stream, StreamKind};
 
     const LINK: LinkContext = LinkContext { rate_bps: 100_000_000, mean_packet_bytes: 1500 };
@@ -221,14 +220,6 @@ mod tests {
         }
     }
 
-    fn packet() -> Packet {
-        Packet::test_data(1500, Ecn::NotEct, 0)
-    }
-
-    fn view(packets: u32) -> QueueView {
-        QueueView { packets, bytes: packets as u64 * 1500, idle_since: None, link_rate_bps: 100_000_000 }
-    }
-
     #[test]
     fn aimd_step_matches_the_paper() {
         // Band for (20, 80): [44, 56].
@@ -252,7 +243,7 @@ mod tests {
         for step in 1..=20u64 {
             // arrivals every 100 ms; the update happens at multiples of 0.5 s
             let now = step * 100_000_000;
-            a.on_arrival(&packet(), &view(70), now, &mut rng);
+            a.on_arrival(&LINK.data_packet(), &LINK.queue_of(70), now, &mut rng);
             if step % 5 == 0 {
                 expected += 0.01f64.min(expected / 4.0);
             }
@@ -261,7 +252,7 @@ mod tests {
         // Then an average of 30, below the band: × 0.9 every 0.5 s, down to the bottom.
         for step in 21..=400u64 {
             let now = step * 100_000_000;
-            a.on_arrival(&packet(), &view(30), now, &mut rng);
+            a.on_arrival(&LINK.data_packet(), &LINK.queue_of(30), now, &mut rng);
             if step % 5 == 0 && expected > 0.01 {
                 expected *= 0.9;
             }

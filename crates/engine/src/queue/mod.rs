@@ -215,6 +215,21 @@ pub struct LinkContext {
     pub mean_packet_bytes: u32,
 }
 
+/// What the unit tests of a policy feed it: the queue and the packets of the link it decides for.
+#[cfg(test)]
+impl LinkContext {
+    /// A busy queue of `packets` packets of the mean size feeding this link.
+    pub(crate) fn queue_of(&self, packets: u32) -> QueueView {
+        let bytes = packets as u64 * self.mean_packet_bytes as u64;
+        QueueView { packets, bytes, idle_since: None, link_rate_bps: self.rate_bps }
+    }
+
+    /// A data packet of the mean size, not ECN-capable, enqueued at time 0.
+    pub(crate) fn data_packet(&self) -> Packet {
+        Packet::test_data(self.mean_packet_bytes, Ecn::NotEct, 0)
+    }
+}
+
 /// The registry: build a policy from its configuration.
 pub fn build_policy(config: &QueueConfig, link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
     match config {

@@ -11,7 +11,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
 
-use super::{build_hooked, HookSite, RandomStream};
+use super::{build_hooked, Factory, HookSite, RandomStream};
 
 /// What the sender knows when an ACK acknowledges new data (`tcp::cc::AckEvent`).
 #[pyclass(module = "aqmlab._engine", frozen)]
@@ -76,6 +76,27 @@ pub struct PythonLaw {
     ecn_per_ack: bool,
     window: Window,
     site: HookSite,
+}
+
+impl ExternalFactory<dyn CongestionControl> for Factory {
+    fn build(&self, config: &ExternalCcConfig, init: CcInit, field: &str) -> Result<Box<dyn CongestionControl>> {
+        build_hooked("_build_window_law", &config.law, &config.params, field, "law", |object, site| {
+            object.setattr("cwnd", init.initial_window)?;
+            object.setattr("ssthresh", init.initial_ssthresh)?;
+            object.setattr("rng", Py::new(object.py(), RandomStream { rng: init.rng.clone() })?)?;
+            let law: Box<dyn CongestionControl> = Box::new(PythonLaw {
+                on_ack: object.getattr("on_ack")?.unbind(),
+                on_loss: object.getattr("on_loss")?.unbind(),
+                on_timeout: object.getattr("on_timeout")?.unbind(),
+                on_ecn: object.getattr("on_ecn")?.unbind(),
+                ecn_per_ack: object.getattr("ecn_per_ack")?.is_truthy()?,
+                window: Window::new(init.initial_window, init.initial_ssthresh),
+                object: object.clone().unbind(),
+                site,
+            });
+            Ok(law)
+        })
+    }
 }
 
 impl PythonLaw {
@@ -159,34 +180,5 @@ impl CongestionControl for PythonLaw {
 
     fn ecn_per_ack(&self) -> bool {
         self.ecn_per_ack
-    }
-}
-
-pub struct Factory;
-
-impl ExternalFactory<dyn CongestionControl> for Factory {
-    fn build(&self, config: &ExternalCcConfig, init: CcInit, field: &str) -> Result<Box<dyn CongestionControl>> {
-        build_hooked::<dyn CongestionControl>(
-            "_build_window_law",
-            &config.law,
-            &config.params,
-            field,
-            "law",
-            |object, site| {
-                object.setattr("cwnd", init.initial_window)?;
-                object.setattr("ssthresh", init.initial_ssthresh)?;
-                object.setattr("rng", Py::new(object.py(), RandomStream { rng: init.rng.clone() })?)?;
-                Ok(Box::new(PythonLaw {
-                    on_ack: object.getattr("on_ack")?.unbind(),
-                    on_loss: object.getattr("on_loss")?.unbind(),
-                    on_timeout: object.getattr("on_timeout")?.unbind(),
-                    on_ecn: object.getattr("on_ecn")?.unbind(),
-                    ecn_per_ack: object.getattr("ecn_per_ack")?.is_truthy()?,
-                    window: Window::new(init.initial_window, init.initial_ssthresh),
-                    object: object.clone().unbind(),
-                    site,
-                }))
-            },
-        )
     }
 }

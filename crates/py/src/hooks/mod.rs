@@ -201,10 +201,13 @@ fn optional_method(object: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<Py<
     Ok(method.map(Bound::unbind))
 }
 
+/// The factory of every kind of component written as a Python class (one registry each).
+struct Factory;
+
 /// Install the factories and add the classes of this module.
 pub fn install(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    aqmlab_engine::queue::external::POLICIES.install(Box::new(queue::Factory));
-    aqmlab_engine::tcp::cc::external::LAWS.install(Box::new(cc::Factory));
+    aqmlab_engine::queue::external::POLICIES.install(Box::new(Factory));
+    aqmlab_engine::tcp::cc::external::LAWS.install(Box::new(Factory));
     m.add_class::<RandomStream>()?;
     m.add_class::<queue::QueueState>()?;
     m.add_class::<queue::PacketView>()?;

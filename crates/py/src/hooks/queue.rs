@@ -11,7 +11,7 @@ use aqmlab_engine::Result;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::{build_hooked, optional_method, HookSite};
+use super::{build_hooked, optional_method, Factory, HookSite};
 
 /// The queue as a Python policy sees it at a decision (valid during the call only).
 #[pyclass(module = "aqmlab._engine")]
@@ -88,6 +88,35 @@ pub struct PythonPolicy {
     state: Py<QueueState>,
     packet: Py<PacketView>,
     site: HookSite,
+}
+
+impl ExternalFactory<dyn QueuePolicy> for Factory {
+    fn build(&self, config: &ExternalQueueConfig, _link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
+        build_hooked("_build_queue_policy", &config.policy, &config.params, field, "policy", |object, site| {
+            let py = object.py();
+            let state = QueueState {
+                now: 0.0,
+                packets: 0,
+                bytes: 0,
+                idle_time: 0.0,
+                link_rate_bps: 0,
+                rng: aqmlab_engine::rng::stream(0, aqmlab_engine::rng::StreamKind::Queue, 0),
+            };
+            let packet = PacketView { flow: 0, size: 0, seq: 0, is_ack: false, ecn_capable: false, enqueued_at: 0.0 };
+            let policy: Box<dyn QueuePolicy> = Box::new(PythonPolicy {
+                on_enqueue: object.getattr("on_enqueue")?.unbind(),
+                on_dequeue: optional_method(object, "on_dequeue")?,
+                on_overflow: optional_method(object, "on_overflow")?,
+                average_queue: optional_method(object, "average_queue")?,
+                drop_probability: optional_method(object, "drop_probability")?,
+                decides_at_arrival: object.getattr("decides_at_arrival")?.is_truthy()?,
+                state: Py::new(py, state)?,
+                packet: Py::new(py, packet)?,
+                site,
+            });
+            Ok(policy)
+        })
+    }
 }
 
 impl PythonPolicy {
@@ -200,43 +229,5 @@ impl QueuePolicy for PythonPolicy {
 
     fn decides_at_arrival(&self) -> bool {
         self.decides_at_arrival
-    }
-}
-
-pub struct Factory;
-
-impl ExternalFactory<dyn QueuePolicy> for Factory {
-    fn build(&self, config: &ExternalQueueConfig, _link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
-        build_hooked::<dyn QueuePolicy>(
-            "_build_queue_policy",
-            &config.policy,
-            &config.params,
-            field,
-            "policy",
-            |object, site| {
-                let py = object.py();
-                let state = QueueState {
-                    now: 0.0,
-                    packets: 0,
-                    bytes: 0,
-                    idle_time: 0.0,
-                    link_rate_bps: 0,
-                    rng: aqmlab_engine::rng::stream(0, aqmlab_engine::rng::StreamKind::Queue, 0),
-                };
-                let packet =
-                    PacketView { flow: 0, size: 0, seq: 0, is_ack: false, ecn_capable: false, enqueued_at: 0.0 };
-                Ok(Box::new(PythonPolicy {
-                    on_enqueue: object.getattr("on_enqueue")?.unbind(),
-                    on_dequeue: optional_method(object, "on_dequeue")?,
-                    on_overflow: optional_method(object, "on_overflow")?,
-                    average_queue: optional_method(object, "average_queue")?,
-                    drop_probability: optional_method(object, "drop_probability")?,
-                    decides_at_arrival: object.getattr("decides_at_arrival")?.is_truthy()?,
-                    state: Py::new(py, state)?,
-                    packet: Py::new(py, packet)?,
-                    site,
-                }))
-            },
-        )
     }
 }
