@@ -18,6 +18,7 @@ pub mod queue;
 pub mod rng;
 pub mod route;
 pub mod sim;
+pub mod table;
 pub mod tcp;
 pub mod time;
 pub mod topology;

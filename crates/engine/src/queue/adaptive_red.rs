@@ -262,18 +262,15 @@ mod tests {
     }
 
     #[test]
-    fn automatic_thresholds_follow_ns2() {
-        let mut c = config();
-        c.min_th = 0.0;
-        c.max_th = 0.0;
-        // 100 Mb/s, 1500 B: ptc = 8333.3/s; target queue 41.67 packets; min_th = 20.83; max_th = 62.5.
-        let a = AdaptiveRed::new(&c, LINK, "q").unwrap();
-        let (lo, hi) = a.thresholds();
-        assert!((lo - 8333.333333 * 0.005 / 2.0).abs() < 1e-5 && (hi - 3.0 * lo).abs() < 1e-12, "{lo} {hi}");
-        // A slow link: the 5-packet floor.
-        let slow = LinkContext { rate_bps: 1_000_000, mean_packet_bytes: 1500 };
-        let a = AdaptiveRed::new(&c, slow, "q").unwrap();
-        assert_eq!(a.thresholds(), (5.0, 15.0));
+    fn zero_thresholds_take_ns2s_rule_from_the_target_delay() {
+        // The rule itself (ns-2 red.cc initialize_params) is tested in red.rs; adaptive RED
+        // hands it its own target delay (5 ms), mean packet size and link.
+        let c = AdaptiveRedConfig { min_th: 0.0, max_th: 0.0, ..config() };
+        for link in [LINK, LinkContext { rate_bps: 1_000_000, mean_packet_bytes: 1500 }] {
+            let expected = crate::queue::red::ns2_thresholds(0.0, 0.0, 0.005, link.rate_bps, 1500, false);
+            assert_eq!(AdaptiveRed::new(&c, link, "q").unwrap().thresholds(), expected);
+        }
+        assert_eq!(AdaptiveRed::new(&config(), LINK, "q").unwrap().thresholds(), (20.0, 80.0), "given thresholds kept");
     }
 
     #[test]

@@ -621,21 +621,25 @@ mod tests {
     use super::*;
     use crate::rng::{stream, StreamKind};
 
-    /// Drops every second head at dequeue and marks the others (a dequeue-side AQM).
-    struct AlternateAtHead {
-        next_drops: bool,
+    /// A dequeue-side AQM for tests: drops the heads `first`, `first + every`, ... and marks
+    /// the others with `mark`.
+    pub(super) struct DropsEveryNthHead {
+        pub(super) first: u64,
+        pub(super) every: u64,
+        pub(super) mark: MarkReason,
+        pub(super) heads: u64,
     }
 
-    impl QueuePolicy for AlternateAtHead {
+    impl QueuePolicy for DropsEveryNthHead {
         fn on_arrival(&mut self, _: &Packet, _: &QueueView, _: Time, _: &mut Rng) -> Verdict {
             Verdict::Enqueue
         }
         fn on_dequeue(&mut self, _: &Packet, _: &QueueView, _: Time, _: &mut Rng) -> Departure {
-            self.next_drops = !self.next_drops;
-            if self.next_drops {
+            self.heads += 1;
+            if self.heads >= self.first && (self.heads - self.first).is_multiple_of(self.every) {
                 Departure::Drop(DropReason::Early)
             } else {
-                Departure::Mark(MarkReason::Early)
+                Departure::Mark(self.mark)
             }
         }
     }
@@ -646,7 +650,11 @@ mod tests {
 
     #[test]
     fn dequeue_decisions_drop_heads_mark_ect_and_count_sojourn() {
-        let mut queue = Queue::new(Limit::Packets(10), 1_000_000, Box::new(AlternateAtHead { next_drops: false }));
+        let mut queue = Queue::new(
+            Limit::Packets(10),
+            1_000_000,
+            Box::new(DropsEveryNthHead { first: 1, every: 2, mark: MarkReason::Early, heads: 0 }),
+        );
         let mut rng = stream(1, StreamKind::Queue, 0);
         for ecn in [Ecn::Ect, Ecn::Ect, Ecn::Ect, Ecn::NotEct] {
             queue.enqueue(packet(ecn), 1_000, &mut rng);
