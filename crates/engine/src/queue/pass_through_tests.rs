@@ -9,7 +9,7 @@ use crate::rng::{stream, RngCore, StreamKind};
 
 /// One configuration per policy, with small limits and thresholds so that drops and marks
 /// happen within a few packets (the resolved forms of `examples/*.toml`, scaled down).
-pub(super) const CONFIGS: &[&str] = &[
+pub(crate) const CONFIGS: &[&str] = &[
     r#"{"kind": "drop_tail", "limit": {"packets": 3}}"#,
     r#"{"kind": "drop_tail", "limit": {"bytes": 2500}}"#,
     // Smaller than the largest packets: even an empty queue overflows.
