@@ -6,7 +6,9 @@ set to another value, judged by the reproduction's own claims.
         'topology.bottleneck.queue.delay_scale="50ms"' --runs ered --seeds 2 [--quick]
 
 The assignment is `path=value`: `path` a dotted scenario path (`[*]` for every element of a
-list, `[2]` for one), `value` JSON (a bare word is a string). It is applied to the runs named by
+list, `[2]` for one), `value` JSON (a bare word is a string); several assignments joined by
+`;` are one factor when they set one thing (a later measurement window: its start and the run's
+end). It is applied to the runs named by
 `--runs` (default: every run whose scenario has the field's parent); the other runs of the
 reproduction run unchanged, so that the claims that combine runs (differences, ratios) are judged
 on the same seeds. Per (reproduction, factor, seed, run) the measures land in
@@ -80,11 +82,21 @@ def apply(scenario: dict[str, Any], steps: list[tuple[str, str | None]], value: 
     return walk(scenario, steps)
 
 
+def link_summary(results: Any) -> dict[str, float]:
+    """The default link's utilisation and loss over the measurement window (`Results.summary()`),
+    recorded beside the run's own measures so that a metric definition can be compared too."""
+    summary = results.summary()
+    return {
+        "_link_utilisation_percent": 100.0 * float(summary["utilisation_mean"]),
+        "_link_loss_percent": float(summary["loss_percent"]),
+    }
+
+
 def run(reproduction_id: str, factor: str, runs: list[str] | None, seeds: int, quick: bool) -> dict[str, Any]:
     declaration = REGISTRY[reproduction_id]
     if declaration.runs is None:
         raise ValueError(f"{reproduction_id}: a computed reproduction (no packet runs); one-factor runs need runs")
-    steps, value = parse_assignment(factor) if factor != BASELINE else ([], None)
+    assignments = [parse_assignment(part.strip()) for part in factor.split(";")] if factor != BASELINE else []
     label = f"quick: {factor}" if quick else factor
     items = declaration.runs(quick)
     names = [item.name for item in items]
@@ -96,7 +108,7 @@ def run(reproduction_id: str, factor: str, runs: list[str] | None, seeds: int, q
     for item in items:
         scenarios[item.name] = copy.deepcopy(item.scenario)
         if factor != BASELINE and (runs is None or item.name in runs):
-            changed += apply(scenarios[item.name], steps, value)
+            changed += min((apply(scenarios[item.name], steps, value) for steps, value in assignments), default=0)
     if factor != BASELINE and not changed:
         raise ValueError(f"factor {factor!r}: no run of {reproduction_id} has this field's parent")
     store = json.loads(STORE.read_text()) if STORE.is_file() else {}
@@ -110,6 +122,7 @@ def run(reproduction_id: str, factor: str, runs: list[str] | None, seeds: int, q
             scenario["seed"] = seed
             results = simulate(scenario)
             per_run[item.name] = {k: float(v) for k, v in item.measure(results).items()}
+            per_run[item.name].update(link_summary(results))
             STORE.write_text(json.dumps(store, indent=1, sort_keys=True) + "\n")
             print(f"{reproduction_id} {label} seed {seed} {item.name}", flush=True)
     return judged(reproduction_id, label, quick)
