@@ -27,6 +27,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
@@ -83,13 +85,21 @@ def apply(scenario: dict[str, Any], steps: list[tuple[str, str | None]], value: 
 
 
 def link_summary(results: Any) -> dict[str, float]:
-    """The default link's utilisation and loss over the measurement window (`Results.summary()`),
-    recorded beside the run's own measures so that a metric definition can be compared too."""
-    summary = results.summary()
-    return {
-        "_link_utilisation_percent": 100.0 * float(summary["utilisation_mean"]),
-        "_link_loss_percent": float(summary["loss_percent"]),
-    }
+    """Per traced link, over the measurement window: utilisation and loss (`Results.summary`)
+    and, where the queue keeps a virtual queue (E-RED, REDvq), its mean and coefficient of
+    variation; recorded beside the run's own measures so that a metric's definition (which
+    link, which quantity) can be compared too."""
+    out = {}
+    for link in results.traced_links:
+        summary = results.summary(link)
+        out[f"_link.{link}.utilisation_percent"] = 100.0 * float(summary["utilisation_mean"])
+        out[f"_link.{link}.loss_percent"] = float(summary["loss_percent"])
+        samples = results.link_samples(link)
+        virtual = samples["virtual_queue"][samples["time_s"] >= results.measure_start_s]
+        if virtual.size and np.isfinite(virtual).all() and virtual.mean() > 0:
+            out[f"_link.{link}.virtual_mean"] = float(virtual.mean())
+            out[f"_link.{link}.virtual_cv"] = float(virtual.std() / virtual.mean())
+    return out
 
 
 def run(reproduction_id: str, factor: str, runs: list[str] | None, seeds: int, quick: bool) -> dict[str, Any]:
