@@ -33,8 +33,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from aqmlab.reproduce import REGISTRY  # noqa: E402
-from aqmlab.reproduce.runner import judge_claim  # noqa: E402
 from aqmlab.simulation import simulate  # noqa: E402
+from one_factor import judge_seeds  # noqa: E402
 
 STORE = HERE / "aqmlab_factors.json"
 #: The reproduction's runs unchanged, at the factor runs' seeds (and size), to compare with.
@@ -140,23 +140,7 @@ def run(reproduction_id: str, factor: str, runs: list[str] | None, seeds: int, q
 
 def judged(reproduction_id: str, label: str, quick: bool) -> dict[str, Any]:
     """claim id → verdict and values of the claim's own checks on the factor's runs."""
-    declaration = REGISTRY[reproduction_id]
-    store = json.loads(STORE.read_text())[reproduction_id][label]
-    values: dict[str, list[float]] = {}
-    for seed in sorted(store, key=int):
-        measures = store[seed]
-        flat = {f"{r}.{k}": v for r, row in measures.items() for k, v in row.items()}
-        if declaration.derive is not None:
-            flat.update({k: float(v) for k, v in declaration.derive(measures, quick).items()})
-        for key, value in flat.items():
-            values.setdefault(key, []).append(value)
-    out = {}
-    for claim in declaration.claims:
-        if quick and claim.full_only:
-            continue
-        entry = judge_claim(reproduction_id, claim, values)
-        out[entry["id"]] = {"verdict": entry["verdict"], "aqmlab": entry["aqmlab"]}
-    return out
+    return judge_seeds(reproduction_id, json.loads(STORE.read_text())[reproduction_id][label], quick)
 
 
 def main() -> None:
