@@ -68,8 +68,19 @@ AQMLAB_TCPS: dict[str, dict[str, Any]] = {
 }
 #: The matrix's TCPs: aqmlab's laws with the ns-2 agent's machinery (`NS2_NEWRENO` for
 #: Agent/TCP/Newreno, `NS2_AGENT_TCP` for Sack1, `NS2_LINUX` for TCP-Linux).
+#: The TCP-Linux laws in the port's own integer arithmetic (definition "ns2_linux": Linux
+#: 2.6.22's tcp_cubic.c, tcp_scalable.c with TCP-Linux's window-limited growth, recovery entry
+#: and exit; `cc/linux.rs`); the `-real-valued-law` experiment rows keep `AQMLAB_TCPS`' laws.
+NS2_LINUX_LAWS: dict[str, dict[str, Any]] = {
+    "cubic": {"kind": "cubic", "definition": "ns2_linux"},
+    "scalable": {"kind": "scalable", "definition": "ns2_linux", "a": 0.02},
+}
 TCPS: dict[str, dict[str, Any]] = {
-    name: {**tcp, **{"newreno": NS2_NEWRENO, "sack": NS2_AGENT_TCP}.get(name, NS2_LINUX)}
+    name: {
+        **tcp,
+        **{"newreno": NS2_NEWRENO, "sack": NS2_AGENT_TCP}.get(name, NS2_LINUX),
+        **({"cc": NS2_LINUX_LAWS[name]} if name in NS2_LINUX_LAWS else {}),
+    }
     for name, tcp in AQMLAB_TCPS.items()
 }
 

@@ -15,6 +15,7 @@ pub mod cx;
 pub mod cx_highspeed;
 pub mod external;
 pub mod highspeed;
+pub mod highspeed_linux;
 pub mod linux;
 pub mod pert;
 pub mod reno;
@@ -302,6 +303,10 @@ impl CcConfig {
                 Box::new(cubic_linux::CubicLinux::new(c, w, ss, field)?)
             }
             CcConfig::Cubic(c) => Box::new(cubic::Cubic::new(c, w, ss, field)?),
+            CcConfig::HighSpeed(c) if c.definition == highspeed::HighSpeedDefinition::Ns2Linux => {
+                c.validate(field)?;
+                Box::new(highspeed_linux::HighSpeedLinux::new(w, ss))
+            }
             CcConfig::HighSpeed(c) => Box::new(highspeed::HighSpeed::new(c, w, ss, field)?),
             CcConfig::Scalable(c) => Box::new(scalable::Scalable::new(c, w, ss, field)?),
             CcConfig::Aimd(c) => Box::new(aimd::Aimd::new(aimd::Law::power(c, field)?, w, ss)),
