@@ -74,6 +74,7 @@ AQMLAB_TCPS: dict[str, dict[str, Any]] = {
 NS2_LINUX_LAWS: dict[str, dict[str, Any]] = {
     "cubic": {"kind": "cubic", "definition": "ns2_linux"},
     "scalable": {"kind": "scalable", "definition": "ns2_linux", "a": 0.02},
+    "highspeed": {"kind": "highspeed", "definition": "ns2_linux"},
 }
 TCPS: dict[str, dict[str, Any]] = {
     name: {

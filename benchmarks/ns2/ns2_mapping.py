@@ -275,7 +275,7 @@ def _agent_for(tcp: dict[str, Any], where: str, options: Options) -> tuple[str, 
             (f"set_ca_param cubic tcp_friendliness {int(cc['reno_friendly'])}", f"{where}.cc.reno_friendly"),
         ]
     elif kind == "highspeed":
-        if cc["definition"] != "linux_table":
+        if cc["definition"] not in ("linux_table", "ns2_linux"):
             raise Unsupported(
                 f"{where}.cc.definition = {cc['definition']!r}: ns-2's highspeed is Linux's "
                 "(RFC 3649 Appendix B's table); set definition = 'linux_table'"

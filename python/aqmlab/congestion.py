@@ -214,10 +214,12 @@ class HighSpeed(_Algorithm):
 
     kind: Literal["highspeed"] = "highspeed"
     """Selects HighSpeed TCP."""
-    definition: Literal["rfc3649", "linux_table"] = "rfc3649"
+    definition: Literal["rfc3649", "linux_table", "ns2_linux"] = "rfc3649"
     """"rfc3649" (default): a(w) and b(w) from RFC 3649 Section 5's formulas; "linux_table":
-    Appendix B's step table, as Linux and ns-3 use (then the other parameters must keep their
-    defaults). See docs/congestion/highspeed.md."""
+    Appendix B's step table, as Linux and ns-3 use; "ns2_linux": ns-2 2.35 TCP-Linux's
+    tcp_highspeed.c in its integer arithmetic (md/256, whole segments, cwnd = ssthresh/2 during
+    recovery). With either table the other parameters must keep their defaults. See
+    docs/congestion/highspeed.md."""
     low_window: float = Field(default=38.0, ge=1.0, le=MAX_WINDOW, description="Low_Window (RFC 3649 Section 5)")
     high_window: float = Field(default=83000.0, le=MAX_WINDOW, description="High_Window (RFC 3649 Section 5)")
     low_p: float = Field(default=1e-3, gt=0.0, lt=1.0, description="Low_P (RFC 3649 Section 5)")
@@ -235,9 +237,9 @@ class HighSpeed(_Algorithm):
             for name in HIGHSPEED_SECTION5_PARAMETERS
             if getattr(self, name) != type(self).model_fields[name].default
         ]
-        if self.definition == "linux_table" and changed:
+        if self.definition != "rfc3649" and changed:
             raise ValueError(
-                f'definition = "linux_table" takes no parameters (got {", ".join(changed)}): RFC 3649 '
+                f'definition = "{self.definition}" takes no parameters (got {", ".join(changed)}): RFC 3649 '
                 "Appendix B's table is computed for Section 5's defaults; use definition = \"rfc3649\""
             )
         return self
