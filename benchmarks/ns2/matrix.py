@@ -75,6 +75,7 @@ NS2_LINUX_LAWS: dict[str, dict[str, Any]] = {
     "cubic": {"kind": "cubic", "definition": "ns2_linux"},
     "scalable": {"kind": "scalable", "definition": "ns2_linux", "a": 0.02},
     "highspeed": {"kind": "highspeed", "definition": "ns2_linux"},
+    "compound": {"kind": "compound", "definition": "ns2_linux", "zeta": 1.0},
 }
 TCPS: dict[str, dict[str, Any]] = {
     name: {

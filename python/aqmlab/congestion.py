@@ -161,6 +161,13 @@ class Compound(_Algorithm):
 
     kind: Literal["compound"] = "compound"
     """Selects Compound TCP."""
+    # The default definition is left out, so the resolved JSON (and the run ids) of every
+    # scenario written before the option stays what it was.
+    definition: Annotated[Literal["paper", "ns2_linux"], Engine(omit_default=True)] = "paper"
+    """"paper" (default): seed 000's and seed 004's law; "ns2_linux": ns-2 2.35 TCP-Linux's
+    tcp_compound.c in its integer arithmetic (whole segments, dwnd from the previous round's
+    window, cwnd = ssthresh/2 during recovery), with the port's constants alpha 0.125, beta 0.5,
+    k 0.75, gamma 30, zeta 1, low_window 41. See docs/congestion/compound.md."""
     alpha: float = Field(default=0.125, gt=0.0, le=10.0, allow_inf_nan=False)
     """α of the delay window's growth, dwnd += (α·win^k − 1)+ per round trip while diff < γ
     (seed 004 eqs. (6)-(8))."""

@@ -9,6 +9,7 @@
 
 pub mod aimd;
 pub mod compound;
+pub mod compound_linux;
 pub mod cubic;
 pub mod cubic_linux;
 pub mod cx;
@@ -324,6 +325,10 @@ impl CcConfig {
             )?),
             CcConfig::Pert(params) => {
                 Box::new(pert::Pert::new(init.initial_window, init.initial_ssthresh, params, init.rng, field)?)
+            }
+            CcConfig::Compound(params) if params.definition == compound::CompoundDefinition::Ns2Linux => {
+                params.validate(field)?;
+                Box::new(compound_linux::CompoundLinux::new(init.initial_window, init.initial_ssthresh))
             }
             CcConfig::Compound(params) => {
                 Box::new(compound::Compound::new(params.clone(), init.initial_window, init.initial_ssthresh, field)?)
