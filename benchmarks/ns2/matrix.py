@@ -12,9 +12,11 @@ long-lived flows, 100 Mb/s bottleneck, 1 Gb/s access links, starts uniform in [0
   full packets (75 000 and 225 000 bytes), the same 2000-packet buffer.
 - TCPs: NewReno = ns-2 Agent/TCP/Newreno, aqmlab reno without SACK; SACK = Agent/TCP/Sack1,
   aqmlab reno with SACK (RFC 6675); CUBIC, Compound, HighSpeed, Scalable = ns-2's TCP-Linux
-  (`select_ca`, a SACK sender) against aqmlab with SACK and each law set to the ns-2 port's
-  definition (ns2_mapping: cubic beta 0.7 as 717/1024; compound zeta 1; highspeed
-  linux_table; scalable definition ns3 with a = 1/50).
+  (`select_ca`, a SACK sender) against aqmlab with SACK and each law at its `ns2_linux`
+  definition, the port's own integer arithmetic (cubic beta 0.7 as 717/1024; compound with
+  the port's constants; highspeed md/256 table; scalable a = 1/50); the `-real-valued-law`
+  experiments keep the real-valued definitions (cubic rfc9438, compound paper with zeta 1,
+  highspeed linux_table, scalable ns3).
 Extra rows: seed 000's access-limited dumbbell (60 flows behind 2 Mb/s access links, gentle
 RED(50, 100), 2084 packets, RTT 100 ms) with NewReno and with SACK; ECN (RED marking, ECN
 senders) with SACK and CUBIC at RTT 20 ms and on the access-limited dumbbell; the parking lot
@@ -229,6 +231,9 @@ def experiment_rows() -> dict[str, Row]:
     - TCP-Linux's resending of lost retransmissions added, `-lost-retransmit` (every TCP-Linux
       row, and cubic-red-ecn-rtt20), and with the timer restart, `-lost-retransmit-every-ack`
       (RTT 20 ms).
+    - `-real-valued-law`: each TCP-Linux law at its real-valued definition (cubic rfc9438 with
+      beta 0.7, compound paper with zeta 1, highspeed linux_table, scalable ns3) instead of
+      the port's integer arithmetic (`ns2_linux`), every other option the row's.
     - TCP-Linux's sending on SACKs in the Open state (aqmlab's pipe-governed Limited
       Transmit) taken out, `-no-limited-transmit` (every TCP-Linux row).
     - `-minrto1s`: min RTO 1 s in both simulators on the RTT-200 rows with aqmlab's own
@@ -252,6 +257,8 @@ def experiment_rows() -> dict[str, Row]:
             changes["no-rate-halving"] = {"rate_halving": False}
             changes["every-ack-restart"] = {"rto_restart": "every_ack"}
         if tcp_name in LINUX_TCPS:
+            # The law back at its real-valued definition (the matrix before `ns2_linux`).
+            changes["real-valued-law"] = {"cc": AQMLAB_TCPS[tcp_name]["cc"]}
             changes["lost-retransmit"] = {"lost_retransmit": "sack_above"}
             changes["no-limited-transmit"] = {"limited_transmit": False}
             if not rtt200:
@@ -264,6 +271,9 @@ def experiment_rows() -> dict[str, Row]:
     # tcp_fastretrans_alert, FLAG_ECE); aqmlab's closest setting paces the cut by PRR.
     label = "cubic-red-ecn-rtt20-ecn-prr"
     scenario = with_tcp(base["cubic-red-ecn-rtt20"].scenario, {"ecn_reduction": "prr"}, name=label)
+    out[label] = Row(label, scenario, group="experiment", ns2_scenario=base["cubic-red-ecn-rtt20"].scenario)
+    label = "cubic-red-ecn-rtt20-real-valued-law"
+    scenario = with_tcp(base["cubic-red-ecn-rtt20"].scenario, {"cc": AQMLAB_TCPS["cubic"]["cc"]}, name=label)
     out[label] = Row(label, scenario, group="experiment", ns2_scenario=base["cubic-red-ecn-rtt20"].scenario)
     label = "cubic-red-ecn-rtt20-lost-retransmit"
     scenario = with_tcp(base["cubic-red-ecn-rtt20"].scenario, {"lost_retransmit": "sack_above"}, name=label)
