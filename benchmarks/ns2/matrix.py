@@ -55,6 +55,9 @@ NS2_NEWRENO = {**NS2_AGENT_TCP, "timeout_flight_size": "cwnd"}
 #: one-factor rows `-every-ack-restart`, `-lost-retransmit` and `-lost-retransmit-every-ack`
 #: agree with fewer rows (docs/validation-ns2.md).
 NS2_LINUX = {"rtt_estimator": "ns2_linux", "timer_tick": "1ms", "rate_halving": True, "limited_transmit": True}
+#: ns-2's agents send every data packet ECT, retransmissions included (tcp.cc `output`, lines
+#: 702-704); RFC 3168 Section 6.1.5, aqmlab's default, does not (`-not-ect-retransmit` rows).
+NS2_ECN = {"ecn": True, "ecn_retransmit": "ect"}
 #: The matrix's TCPs that ns-2 runs as Agent/TCP/Linux (`NS2_LINUX`).
 LINUX_TCPS = ("cubic", "compound", "highspeed", "scalable")
 
@@ -148,7 +151,7 @@ def dumbbell(name: str, tcp: dict[str, Any], queue_: dict[str, Any], rtt_ms: int
     )
 
 
-def access_limited(name: str, tcp: dict[str, Any], ecn: bool = False) -> Scenario:
+def access_limited(name: str, tcp: dict[str, Any], ecn: bool = False, **tcp_extra: Any) -> Scenario:
     red = {"kind": "red", "limit": "2084p", "min_th": 50, "max_th": 100, "max_p": 0.1, "q_weight": -1, "ecn": ecn}
     return Scenario.from_dict(
         {
@@ -165,7 +168,7 @@ def access_limited(name: str, tcp: dict[str, Any], ecn: bool = False) -> Scenari
                         "rtt": "100ms",
                         "access_rate": "2Mbps",
                         "access_queue": {"kind": "drop_tail", "limit": "100p"},
-                        "tcp": {**tcp, "packet_size": f"{PACKET}B", "ecn": ecn},
+                        "tcp": {**tcp, "packet_size": f"{PACKET}B", "ecn": ecn, **tcp_extra},
                         "start": {"kind": "uniform", "low": "0s", "high": "10s"},
                     }
                 ],
@@ -199,13 +202,12 @@ def rows(tcps: dict[str, dict[str, Any]] | None = None) -> dict[str, Row]:
     for tcp_name in ("newreno", "sack"):
         name = f"access2m-{tcp_name}-red"
         out.append(Row(name, access_limited(name, tcps[tcp_name]), group="access"))
+    ecn = NS2_ECN if ns2_like else {"ecn": True}
     for tcp_name in ("sack", "cubic"):
         name = f"{tcp_name}-red-ecn-rtt20"
-        out.append(
-            Row(name, dumbbell(name, tcps[tcp_name], {**queue("red", 20), "ecn": True}, 20, ecn=True), group="ecn")
-        )
+        out.append(Row(name, dumbbell(name, tcps[tcp_name], {**queue("red", 20), "ecn": True}, 20, **ecn), group="ecn"))
     name = "access2m-sack-red-ecn"
-    out.append(Row(name, access_limited(name, tcps["sack"], ecn=True), group="ecn"))
+    out.append(Row(name, access_limited(name, tcps["sack"], **ecn), group="ecn"))
     for path, ns2_tcp in (
         (ROOT / "benchmarks" / "ns3" / "scenarios" / "parking-lot-red50-150-minrto1s-sack.toml", NS2_AGENT_TCP),
         (ROOT / "benchmarks" / "ns3" / "scenarios" / "seed000-fig16-parking-lot.toml", NS2_NEWRENO),
@@ -231,6 +233,8 @@ def experiment_rows() -> dict[str, Row]:
     - TCP-Linux's resending of lost retransmissions added, `-lost-retransmit` (every TCP-Linux
       row, and cubic-red-ecn-rtt20), and with the timer restart, `-lost-retransmit-every-ack`
       (RTT 20 ms).
+    - `-not-ect-retransmit`: the ECN rows with RFC 3168's non-ECT retransmissions instead of
+      ns-2's ECT ones.
     - `-real-valued-law`: each TCP-Linux law at its real-valued definition (cubic rfc9438 with
       beta 0.7, compound paper with zeta 1, highspeed linux_table, scalable ns3) instead of
       the port's integer arithmetic (`ns2_linux`), every other option the row's.
@@ -272,6 +276,10 @@ def experiment_rows() -> dict[str, Row]:
     label = "cubic-red-ecn-rtt20-ecn-prr"
     scenario = with_tcp(base["cubic-red-ecn-rtt20"].scenario, {"ecn_reduction": "prr"}, name=label)
     out[label] = Row(label, scenario, group="experiment", ns2_scenario=base["cubic-red-ecn-rtt20"].scenario)
+    for name in ("sack-red-ecn-rtt20", "cubic-red-ecn-rtt20", "access2m-sack-red-ecn"):
+        label = f"{name}-not-ect-retransmit"
+        scenario = with_tcp(base[name].scenario, {"ecn_retransmit": "not_ect"}, name=label)
+        out[label] = Row(label, scenario, group="experiment", ns2_scenario=base[name].scenario)
     label = "cubic-red-ecn-rtt20-real-valued-law"
     scenario = with_tcp(base["cubic-red-ecn-rtt20"].scenario, {"cc": AQMLAB_TCPS["cubic"]["cc"]}, name=label)
     out[label] = Row(label, scenario, group="experiment", ns2_scenario=base["cubic-red-ecn-rtt20"].scenario)
