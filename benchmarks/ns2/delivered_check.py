@@ -39,8 +39,10 @@ def main() -> None:
     credited = flows.delivered - flows.delivered_at_measure_start
     link = records.links[row.link]
     window = link.time_s > measure_s
-    print(f"{name} seed {seed}: payload credited {credited.sum() / 1e6:.1f} MB, "
-          f"{row.link} departed {link.departed_bytes[window].sum() / 1e6:.1f} MB (headers included)")
+    print(
+        f"{name} seed {seed}: payload credited {credited.sum() / 1e6:.1f} MB, "
+        f"{row.link} departed {link.departed_bytes[window].sum() / 1e6:.1f} MB (headers included)"
+    )
     for flow in np.argsort(-credited)[:5]:
         print(f"  flow {flow}: {credited[flow] / 1e6:.1f} MB, timeouts {records.timeouts[flow]:.0f}")
 

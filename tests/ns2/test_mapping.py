@@ -159,7 +159,10 @@ def test_ns2_linux_definitions_write_the_same_program_as_the_real_valued_ones():
     of the real-valued definition (so its cached runs stay valid)."""
     for ours, real in (
         ({"kind": "cubic", "definition": "ns2_linux"}, {"kind": "cubic"}),
-        ({"kind": "scalable", "definition": "ns2_linux", "a": 0.02}, {"kind": "scalable", "definition": "ns3", "a": 0.02}),
+        (
+            {"kind": "scalable", "definition": "ns2_linux", "a": 0.02},
+            {"kind": "scalable", "definition": "ns3", "a": 0.02},
+        ),
         ({"kind": "highspeed", "definition": "ns2_linux"}, {"kind": "highspeed", "definition": "linux_table"}),
         ({"kind": "compound", "definition": "ns2_linux", "zeta": 1.0}, {"kind": "compound", "zeta": 1.0}),
     ):

@@ -4,8 +4,8 @@
 
 use super::tests::{ack, prr, sack, seqs, FLAG_ECE};
 use super::*;
-use crate::tcp::EcnRetransmit;
 use crate::rng::{stream, StreamKind};
+use crate::tcp::EcnRetransmit;
 
 const MS: Time = 1_000_000;
 

@@ -99,7 +99,12 @@ impl CompoundParams {
                 ("low_window", self.low_window, 41.0),
             ];
             for (name, value, constant) in port {
-                bounded(value == constant, name, value, &format!("{constant} with definition ns2_linux (tcp_compound.c)"))?;
+                bounded(
+                    value == constant,
+                    name,
+                    value,
+                    &format!("{constant} with definition ns2_linux (tcp_compound.c)"),
+                )?;
             }
         }
         Ok(())

@@ -190,8 +190,11 @@ impl CubicLinux {
         // Line 201: delta = (cube_rtt_scale · offs³) >> (10 + 3·BICTCP_HZ), in 64 bits.
         let delta = ((self.cube_rtt_scale as u64).wrapping_mul(offs).wrapping_mul(offs).wrapping_mul(offs)
             >> (10 + 3 * BICTCP_HZ)) as u32;
-        let bic_target =
-            if t < ca.bic_k { ca.bic_origin_point.wrapping_sub(delta) } else { ca.bic_origin_point.wrapping_add(delta) };
+        let bic_target = if t < ca.bic_k {
+            ca.bic_origin_point.wrapping_sub(delta)
+        } else {
+            ca.bic_origin_point.wrapping_add(delta)
+        };
         ca.cnt = if bic_target > cwnd { cwnd / (bic_target - cwnd) } else { 100 * cwnd };
         if ca.delay_min > 0 {
             // Lines 214-221: max increment = Smax · rtt / 0.1 s.
