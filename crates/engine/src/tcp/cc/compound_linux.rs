@@ -122,7 +122,7 @@ impl CompoundLinux {
             self.dwnd = if diff < (GAMMA << V_PARAM_SHIFT) {
                 let win3 = (old_wnd as u64) * (old_wnd as u64) * (old_wnd as u64);
                 let x = qroot(win3) >> ALPHA_SHIFT;
-                (if x > 1 { x - 1 } else { 0 }) + dwnd
+                x.saturating_sub(1) + dwnd
             } else if (dwnd << V_PARAM_SHIFT) < diff {
                 0
             } else {

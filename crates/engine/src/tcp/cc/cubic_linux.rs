@@ -186,7 +186,7 @@ impl CubicLinux {
         }
         // Line 192: t = ((tcp_time_stamp + (delay_min >> 3) − epoch_start) << BICTCP_HZ) / HZ.
         let t = (now_j.wrapping_add(ca.delay_min >> 3).wrapping_sub(ca.epoch_start) << BICTCP_HZ) / HZ;
-        let offs = if t < ca.bic_k { ca.bic_k - t } else { t - ca.bic_k } as u64;
+        let offs = ca.bic_k.abs_diff(t) as u64;
         // Line 201: delta = (cube_rtt_scale · offs³) >> (10 + 3·BICTCP_HZ), in 64 bits.
         let delta = ((self.cube_rtt_scale as u64).wrapping_mul(offs).wrapping_mul(offs).wrapping_mul(offs)
             >> (10 + 3 * BICTCP_HZ)) as u32;
