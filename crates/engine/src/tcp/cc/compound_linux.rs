@@ -168,9 +168,8 @@ impl CongestionControl for CompoundLinux {
 
     /// tcp-linux.cc lines 489-497: ssthresh = snd_cwnd/2, snd_cwnd = ssthresh/2 in Recovery.
     fn on_loss(&mut self, _event: &CongestionEvent) {
-        self.state.ssthresh = self.reno_ssthresh();
-        self.state.cwnd = (self.state.ssthresh / 2.0).floor();
-        self.snd_cwnd_cnt = 0;
+        let ssthresh = self.reno_ssthresh();
+        linux::enter_recovery(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh, linux::MinCwnd::RenoHalf);
     }
 
     fn on_recovery_exit(&mut self, in_flight: u64) {
@@ -178,20 +177,15 @@ impl CongestionControl for CompoundLinux {
         self.reenable = true;
     }
 
-    /// An ECN echo: ssthresh as on a loss, snd_cwnd = ssthresh at once (aqmlab's ECN response
-    /// has no recovery end to restore it at).
     fn on_ecn(&mut self, _event: &CongestionEvent) {
-        self.state.ssthresh = self.reno_ssthresh();
-        self.state.cwnd = self.state.ssthresh;
-        self.snd_cwnd_cnt = 0;
+        let ssthresh = self.reno_ssthresh();
+        linux::on_ecn(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh);
     }
 
     /// tcp-linux.cc `enter_loss`: ssthresh = snd_cwnd/2, snd_cwnd = 1.
     fn on_rto(&mut self, _event: &CongestionEvent) {
-        self.state.ssthresh = self.reno_ssthresh();
-        self.state.cwnd = 1.0;
-        self.snd_cwnd_cnt = 0;
-        self.loss.enter();
+        let ssthresh = self.reno_ssthresh();
+        linux::enter_loss(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh, &mut self.loss);
     }
 }
 

@@ -280,8 +280,7 @@ impl CongestionControl for CubicLinux {
     /// tcp-linux.cc lines 489-497: ssthresh from `bictcp_recalc_ssthresh`, cwnd = ssthresh.
     fn on_loss(&mut self, _event: &CongestionEvent) {
         let ssthresh = self.recalc_ssthresh();
-        self.state = Window::new(ssthresh, ssthresh);
-        self.snd_cwnd_cnt = 0;
+        linux::enter_recovery(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh, linux::MinCwnd::None);
     }
 
     fn on_recovery_exit(&mut self, in_flight: u64) {
@@ -292,10 +291,8 @@ impl CongestionControl for CubicLinux {
     /// resets the whole CUBIC state (W_max and loss_cwnd included).
     fn on_rto(&mut self, _event: &CongestionEvent) {
         let ssthresh = self.recalc_ssthresh();
-        self.state = Window::new(1.0, ssthresh);
-        self.snd_cwnd_cnt = 0;
+        linux::enter_loss(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh, &mut self.loss);
         self.ca = Bictcp::reset();
-        self.loss.enter();
     }
 }
 

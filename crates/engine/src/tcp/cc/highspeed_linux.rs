@@ -93,29 +93,23 @@ impl CongestionControl for HighSpeedLinux {
 
     /// tcp-linux.cc lines 489-497: ssthresh from `hstcp_ssthresh`, cwnd = ssthresh/2.
     fn on_loss(&mut self, _event: &CongestionEvent) {
-        self.state.ssthresh = self.linux_ssthresh();
-        self.state.cwnd = (self.state.ssthresh / 2.0).floor();
-        self.snd_cwnd_cnt = 0;
+        let ssthresh = self.linux_ssthresh();
+        linux::enter_recovery(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh, linux::MinCwnd::RenoHalf);
     }
 
     fn on_recovery_exit(&mut self, in_flight: u64) {
         linux::leave_reduction(&mut self.state, in_flight);
     }
 
-    /// TCP-Linux enters Recovery on an ECN echo as on a loss; aqmlab's ECN response has no
-    /// recovery end to restore ssthresh at, so cwnd = ssthresh at once.
     fn on_ecn(&mut self, _event: &CongestionEvent) {
-        self.state.ssthresh = self.linux_ssthresh();
-        self.state.cwnd = self.state.ssthresh;
-        self.snd_cwnd_cnt = 0;
+        let ssthresh = self.linux_ssthresh();
+        linux::on_ecn(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh);
     }
 
     /// tcp-linux.cc `enter_loss`: ssthresh from the hook, cwnd = 1 (`ai` is kept).
     fn on_rto(&mut self, _event: &CongestionEvent) {
-        self.state.ssthresh = self.linux_ssthresh();
-        self.state.cwnd = 1.0;
-        self.snd_cwnd_cnt = 0;
-        self.loss.enter();
+        let ssthresh = self.linux_ssthresh();
+        linux::enter_loss(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh, &mut self.loss);
     }
 }
 

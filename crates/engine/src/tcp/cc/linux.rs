@@ -59,6 +59,41 @@ pub fn leave_reduction(state: &mut Window, in_flight: u64) {
     }
 }
 
+/// How a law's window starts Recovery (tcp-linux.cc lines 489-497: `snd_ssthresh =
+/// ssthresh(sk)`, `snd_cwnd_cnt = 0`, `snd_cwnd = min_cwnd(sk)` or ssthresh).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MinCwnd {
+    /// `.min_cwnd = tcp_reno_min_cwnd` (Compound, HighSpeed, Scalable): ssthresh/2.
+    RenoHalf,
+    /// No `min_cwnd` (CUBIC): ssthresh.
+    None,
+}
+
+/// Entering Recovery on a loss with the hook's `ssthresh`.
+pub fn enter_recovery(state: &mut Window, snd_cwnd_cnt: &mut u32, ssthresh: f64, min_cwnd: MinCwnd) {
+    state.ssthresh = ssthresh;
+    state.cwnd = match min_cwnd {
+        MinCwnd::RenoHalf => (ssthresh / 2.0).floor(),
+        MinCwnd::None => ssthresh,
+    };
+    *snd_cwnd_cnt = 0;
+}
+
+/// An ECN echo: TCP-Linux enters Recovery as on a loss (FLAG_ECE, lines 483-503); aqmlab's
+/// ECN response has no recovery end to restore ssthresh at, so cwnd = ssthresh at once (the
+/// window Recovery ends with).
+pub fn on_ecn(state: &mut Window, snd_cwnd_cnt: &mut u32, ssthresh: f64) {
+    enter_recovery(state, snd_cwnd_cnt, ssthresh, MinCwnd::None);
+}
+
+/// A timeout (`enter_loss`, lines 517-533): ssthresh from the hook, cwnd = 1, the Loss state.
+pub fn enter_loss(state: &mut Window, snd_cwnd_cnt: &mut u32, ssthresh: f64, loss: &mut LossState) {
+    state.ssthresh = ssthresh;
+    state.cwnd = 1.0;
+    *snd_cwnd_cnt = 0;
+    loss.enter();
+}
+
 /// TCP-Linux's Loss state after a timeout (tcp-linux.cc `enter_loss`: `recover_ = maxseq_`;
 /// left in `tcp_fastretrans_alert` once `highest_ack_ >= recover_`). The law learns the
 /// highest segment sent from the first ACK after the timeout (nothing new is sent before

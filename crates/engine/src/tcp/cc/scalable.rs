@@ -137,11 +137,9 @@ impl CongestionControl for Scalable {
         if self.definition != ScalableDefinition::Ns2Linux {
             return super::rfc5681::on_loss(self, event);
         }
-        // tcp-linux.cc lines 489-497: ssthresh from the hook, `snd_cwnd_cnt = 0`, cwnd =
-        // `min_cwnd` = tcp_reno_min_cwnd = ssthresh/2 (integer) during Recovery.
-        self.state.ssthresh = self.linux_ssthresh();
-        self.state.cwnd = (self.state.ssthresh / 2.0).floor();
-        self.snd_cwnd_cnt = 0;
+        // tcp-linux.cc lines 489-497: cwnd = `min_cwnd` = tcp_reno_min_cwnd = ssthresh/2.
+        let ssthresh = self.linux_ssthresh();
+        linux::enter_recovery(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh, linux::MinCwnd::RenoHalf);
     }
 
     fn on_recovery_exit(&mut self, in_flight: u64) {
@@ -154,23 +152,16 @@ impl CongestionControl for Scalable {
         if self.definition != ScalableDefinition::Ns2Linux {
             return self.on_loss(event);
         }
-        // TCP-Linux enters Recovery on an ECN echo as on a loss (FLAG_ECE, lines 483-503);
-        // aqmlab's ECN response has no recovery end to restore ssthresh at, so the window
-        // is ssthresh at once (the window Recovery ends with).
-        self.state.ssthresh = self.linux_ssthresh();
-        self.state.cwnd = self.state.ssthresh;
-        self.snd_cwnd_cnt = 0;
+        let ssthresh = self.linux_ssthresh();
+        linux::on_ecn(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh);
     }
 
     fn on_rto(&mut self, event: &CongestionEvent) {
         if self.definition != ScalableDefinition::Ns2Linux {
             return super::rfc5681::on_rto(self, event);
         }
-        // tcp-linux.cc `enter_loss` (lines 517-528): ssthresh from the hook, cwnd = 1.
-        self.state.ssthresh = self.linux_ssthresh();
-        self.state.cwnd = 1.0;
-        self.snd_cwnd_cnt = 0;
-        self.loss.enter();
+        let ssthresh = self.linux_ssthresh();
+        linux::enter_loss(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh, &mut self.loss);
     }
 
     fn congestion_avoidance(&mut self, ack: &AckEvent) {
