@@ -33,7 +33,8 @@ pub fn jiffies(now_ns: u64) -> u32 {
 }
 
 /// `tcp_is_cwnd_limited(sk, prior_in_flight)` (ns-linux-c.h line 31): the flight before this
-/// ACK (snd_nxt − snd_una after it, plus what it acknowledged) at least cwnd.
+/// ACK (snd_nxt − snd_una after it, plus what it acknowledged) at least cwnd. ns-2's
+/// `packets_in_flight()` also leaves SACKed and lost segments out; the law sees no scoreboard.
 pub fn cwnd_limited(ack: &AckEvent, cwnd: f64) -> bool {
     (ack.in_flight + ack.acked_segments) as f64 >= cwnd
 }
