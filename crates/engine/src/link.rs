@@ -113,19 +113,25 @@ pub struct Link {
     /// The data this link delivers goes to a receiver computed inline (the last link of one
     /// flow's route; `Simulation::deliver_inline`).
     pub delivers_inline: bool,
-    /// The latest delivery off this link due by an event (beyond the end of the run): while
-    /// one is pending, later data is not delivered inline (it would overtake it).
-    pub delivery_event_due: Option<Time>,
     /// Whether the link is sampled into the link trace.
     pub monitored: bool,
     pub role: LinkRole,
     /// Packets on the wire: being serialised or propagating.
     pub propagating: Propagation,
+    /// The latest delivery off this link due by an event (beyond the end of the run): while
+    /// one is pending, later data is not delivered inline (it would overtake it). After the
+    /// propagation FIFO, which then starts within the first line, so that the queue (16-byte
+    /// aligned) follows without a gap and the record takes 7 lines, not 8.
+    pub delivery_event_due: Option<Time>,
     pub queue: Queue,
     pub rng: Rng,
     /// Name in traces: "bottleneck", a network link's name, or the edge role.
     pub name: String,
 }
+
+// Seven cache lines a link (four links a flow on a dumbbell): at 10 000 flows the records
+// alone are 18 MB of a 32 MB L3 (benchmarks/scale/README.md, issue 28 stop 3).
+const _: () = assert!(std::mem::size_of::<Link>() <= 7 * 64);
 
 impl Link {
     pub fn new(

@@ -82,7 +82,7 @@ type Observed = (QueueCounters, u32, u64, Option<Time>, [u64; 3]);
 fn observe(link: &Link) -> Observed {
     let q = &link.queue;
     let traces = [q.average_queue().to_bits(), q.drop_probability().to_bits(), q.virtual_queue().to_bits()];
-    (q.counters, q.len_packets(), q.len_bytes(), q.idle_since, traces)
+    (q.counters, q.len_packets(), q.len_bytes(), q.idle_since(), traces)
 }
 
 /// Drive both links through the same 20 000 random packets (bursts of simultaneous
