@@ -39,6 +39,7 @@ impl Default for WirePool {
 }
 
 impl WirePool {
+    #[inline]
     fn take(&mut self, arrival: Time, packet: Packet) -> u32 {
         let slot = Slot { arrival, packet, next: NONE };
         if self.free != NONE {
@@ -53,6 +54,7 @@ impl WirePool {
         index
     }
 
+    #[inline]
     fn give_back(&mut self, index: u32) -> Slot {
         let slot = self.slots[index as usize];
         self.slots[index as usize].next = self.free;
@@ -90,6 +92,7 @@ impl Default for Propagation {
 impl Propagation {
     /// Add a packet arriving at `arrival` (no earlier than those already propagating).
     /// Returns true if it is the head: its arrival needs an event.
+    #[inline]
     pub fn push(&mut self, pool: &mut WirePool, arrival: Time, packet: Packet) -> bool {
         self.len += 1;
         if self.head.is_none() {
@@ -108,6 +111,7 @@ impl Propagation {
 
     /// Take the head, which has arrived, and return it with the arrival time of the next
     /// head, if any (its event to schedule).
+    #[inline]
     pub fn pop(&mut self, pool: &mut WirePool) -> Option<(Packet, Option<Time>)> {
         let (_, packet) = self.head.take()?;
         self.len -= 1;
