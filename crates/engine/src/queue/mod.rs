@@ -475,12 +475,6 @@ impl Queue {
         None
     }
 
-    /// When the queue last became empty, if it is empty now (what policies see as
-    /// `QueueView::idle_since`).
-    pub fn idle_since(&self) -> Option<Time> {
-        self.idle_since
-    }
-
     /// The link went idle at `since` with this queue empty (ns-2: the link asked for a
     /// packet and found none). Used when the engine skips that request for an idle link.
     pub fn note_idle_since(&mut self, since: Time) {
