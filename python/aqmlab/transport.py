@@ -123,6 +123,16 @@ class Tcp(Model):
     congestion window without fast recovery's inflation, as ns-2 2.35's agents do (tcp.cc
     slowdown(CLOSE_SSTHRESH_HALF) halves window()), so a timeout inside fast recovery halves
     the recovery's ssthresh. For comparisons with ns-2."""
+    fast_retransmit_guard: Annotated[Literal["ack_covers_recover", "ack_beyond_recover"], RECOVERY] = (
+        "ack_covers_recover"
+    )
+    """With recovery = "new_reno" (no SACK): which duplicate ACKs may start a fast retransmit
+    after a loss episode (fast retransmit or timeout) set `recover` to the highest segment then
+    sent (RFC 6582 Section 3.2 step 1). "ack_covers_recover" (default): those of an ACK that
+    acknowledges everything up to recover; "ack_beyond_recover": only those of an ACK beyond
+    it ("ack_number − 1 > recover", RFC 6582 Section 3.2 step 4; ns-2 2.35's Agent/TCP/Newreno,
+    tcp-newreno.cc dupack_action), so the duplicate ACKs a go-back-N after a spurious timeout
+    draws do not halve the window again. For comparisons with ns-2 (docs/validation-ns2.md)."""
     rtt_estimator: Annotated[Literal["rfc6298", "ns2", "ns2_linux"], WHEN_SET] = "rfc6298"
     """How SRTT, RTTVAR and the RTO follow the RTT samples. "rfc6298" (default): RFC 6298 in
     floating point, per-ACK samples weighted by RFC 7323 Appendix G; "ns2": ns-2 2.35's
@@ -198,6 +208,12 @@ class Tcp(Model):
                 "timeout_flight_size = 'cwnd' needs recovery = 'new_reno' without sack (SACK recovery "
                 "takes the timeout's FlightSize from its scoreboard, docs/sack.md)"
             )
+        if self.fast_retransmit_guard != "ack_covers_recover" and (self.sack or self.recovery != "new_reno"):
+            raise ValueError(
+                f"fast_retransmit_guard = {self.fast_retransmit_guard!r} needs recovery = 'new_reno' without "
+                f"sack (got recovery = {self.recovery!r}, sack = {self.sack}): it is a parameter of NewReno's "
+                "fast retransmit (RFC 6582)"
+            )
         if self.rtt_estimator != "rfc6298" and self.timer_tick is None:
             raise ValueError(
                 f"rtt_estimator = {self.rtt_estimator!r} needs timer_tick: ns-2's estimator counts in "
@@ -240,6 +256,9 @@ class Tcp(Model):
                 "partial_ack_timer": self.partial_ack_timer,
                 "timeout_flight_size": self.timeout_flight_size,
             }
+            if self.fast_retransmit_guard != "ack_covers_recover":
+                # Only when set: the recovery tables of every earlier scenario stay as they were.
+                recovery["fast_retransmit_guard"] = self.fast_retransmit_guard
         else:
             recovery = {"kind": self.recovery}
         if self.recovery != "tahoe":

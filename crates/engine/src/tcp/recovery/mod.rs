@@ -100,6 +100,11 @@ pub enum RecoveryConfig {
         /// What a retransmission timeout halves: RFC 5681's FlightSize (default) or ns-2's cwnd.
         #[serde(default)]
         timeout_flight_size: new_reno::TimeoutFlightSize,
+        /// Which duplicate ACKs may start a fast retransmit after an earlier episode: RFC 6582
+        /// Section 3.2 step 1 as aqmlab reads it (default) or as its step 4 and ns-2 do. Left
+        /// out of the table at its default, as Python's resolved scenarios leave it out.
+        #[serde(default, skip_serializing_if = "new_reno::FastRetransmitGuard::is_default")]
+        fast_retransmit_guard: new_reno::FastRetransmitGuard,
     },
     /// RFC 6675 SACK-based loss recovery, cwnd − pipe (`sack.rs`); the receiver sends
     /// RFC 2018 SACK blocks.
@@ -114,6 +119,7 @@ impl Default for RecoveryConfig {
             partial_ack_timer: Default::default(),
             exit_credit: ExitCredit::None,
             timeout_flight_size: Default::default(),
+            fast_retransmit_guard: Default::default(),
         }
     }
 }
@@ -128,9 +134,13 @@ impl RecoveryConfig {
         match *self {
             RecoveryConfig::Tahoe {} => LossRecovery::Tahoe(tahoe::Tahoe),
             RecoveryConfig::Reno { exit_credit } => LossRecovery::Reno(reno::Reno { exit_credit }),
-            RecoveryConfig::NewReno { partial_ack_timer, exit_credit, timeout_flight_size } => LossRecovery::NewReno(
-                new_reno::NewReno::new(partial_ack_timer, exit_credit).with_timeout_flight_size(timeout_flight_size),
-            ),
+            RecoveryConfig::NewReno { partial_ack_timer, exit_credit, timeout_flight_size, fast_retransmit_guard } => {
+                LossRecovery::NewReno(
+                    new_reno::NewReno::new(partial_ack_timer, exit_credit)
+                        .with_timeout_flight_size(timeout_flight_size)
+                        .with_fast_retransmit_guard(fast_retransmit_guard),
+                )
+            }
             RecoveryConfig::Sack(params) => LossRecovery::Sack(sack::Sack::new(params, None)),
             RecoveryConfig::Prr(params) => LossRecovery::Sack(sack::Sack::new(params.sack(), Some(params.delivered))),
         }

@@ -43,11 +43,51 @@ pub enum TimeoutFlightSize {
     Cwnd,
 }
 
+/// Which duplicate ACKs may start a new fast retransmit after an earlier loss episode (a fast
+/// retransmit or a timeout) set `recover` to the highest segment then sent (RFC 6582 Section
+/// 3.2 step 1: "If the Cumulative Acknowledgment field covers more than recover ... If not,
+/// the TCP does not enter fast retransmit").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FastRetransmitGuard {
+    /// Duplicate ACKs of an ACK that acknowledges everything up to `recover` may start one
+    /// (snd_una > recover). The default.
+    #[default]
+    AckCoversRecover,
+    /// Only duplicate ACKs of an ACK beyond `recover` may: "the acknowledgment "ack_number"
+    /// covers more than recover when ack_number − 1 > recover; i.e., at least one byte more
+    /// of data is acknowledged beyond the highest byte that was outstanding" (RFC 6582 Section
+    /// 3.2 step 4), in segments snd_una > recover + 1; ns-2 2.35's Agent/TCP/Newreno
+    /// (tcp-newreno.cc `dupack_action`, line 116: `recovered = (highest_ack_ > recover_)`,
+    /// `lessCareful_ 0`, read from the binary). So the duplicate ACKs that a go-back-N after a
+    /// spurious timeout draws from the receiver (the resent copies of segments it holds, acked
+    /// at exactly `recover`) do not halve the window again.
+    AckBeyondRecover,
+}
+
+impl FastRetransmitGuard {
+    pub fn is_default(&self) -> bool {
+        *self == FastRetransmitGuard::default()
+    }
+
+    /// A new loss episode may begin at the current cumulative ACK (`snd_una`, the next
+    /// segment expected) after one that set `recover`.
+    #[inline]
+    pub fn allows(self, snd_una: u64, recover: Option<u64>) -> bool {
+        match (self, recover) {
+            (_, None) => true,
+            (FastRetransmitGuard::AckCoversRecover, Some(recover)) => snd_una > recover,
+            (FastRetransmitGuard::AckBeyondRecover, Some(recover)) => snd_una > recover + 1,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct NewReno {
     partial_ack_timer: PartialAckTimer,
     exit_credit: ExitCredit,
     pub(crate) timeout_flight_size: TimeoutFlightSize,
+    pub(crate) fast_retransmit_guard: FastRetransmitGuard,
     /// A partial ACK has arrived in the current fast recovery.
     partial_ack_seen: bool,
 }
@@ -58,6 +98,7 @@ impl NewReno {
             partial_ack_timer,
             exit_credit,
             timeout_flight_size: TimeoutFlightSize::Rfc5681,
+            fast_retransmit_guard: FastRetransmitGuard::AckCoversRecover,
             partial_ack_seen: false,
         }
     }
@@ -65,6 +106,11 @@ impl NewReno {
     /// With `timeout_flight_size` (default RFC 5681's).
     pub fn with_timeout_flight_size(self, timeout_flight_size: TimeoutFlightSize) -> Self {
         NewReno { timeout_flight_size, ..self }
+    }
+
+    /// With `fast_retransmit_guard` (default `AckCoversRecover`).
+    pub fn with_fast_retransmit_guard(self, fast_retransmit_guard: FastRetransmitGuard) -> Self {
+        NewReno { fast_retransmit_guard, ..self }
     }
 
     /// FlightSize for a retransmission timeout (None: RFC 5681's snd_nxt − snd_una).

@@ -1,0 +1,87 @@
+//! Sender tests of NewReno's parameters with ns-2 2.35's semantics (issue 27): scripted ACKs
+//! fed by hand, each test against the default.
+
+use super::tests::ack;
+use super::*;
+use crate::rng::{stream, StreamKind};
+use crate::tcp::recovery::new_reno::FastRetransmitGuard;
+
+const MS: Time = 1_000_000;
+
+fn newreno(fast_retransmit_guard: FastRetransmitGuard) -> TcpSender {
+    let config = TcpConfig {
+        recovery: RecoveryConfig::NewReno {
+            partial_ack_timer: Default::default(),
+            exit_credit: Default::default(),
+            timeout_flight_size: Default::default(),
+            fast_retransmit_guard,
+        },
+        initial_window: 10.0,
+        initial_ssthresh: 10.0,
+        ..TcpConfig::default()
+    };
+    TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "tcp").unwrap()
+}
+
+/// A spurious timeout: segments 0..9 sent at time 0, the timer fires (recover = 9) before
+/// their ACKs, which then all arrive; the go-back-N has meanwhile resent segments the
+/// receiver holds, so it answers with duplicate ACKs of exactly recover + 1 (snd_una 10).
+/// Returns the sender after those ACKs and the segments out so far.
+fn after_spurious_timeout(guard: FastRetransmitGuard) -> TcpSender {
+    let mut tx = newreno(guard);
+    let mut out = Vec::new();
+    tx.start(0, &mut out);
+    assert_eq!(out.len(), 10);
+    let deadline = tx.rto_deadline.unwrap();
+    assert!(tx.on_timer(deadline, &mut out));
+    assert_eq!((tx.recover, tx.cwnd(), tx.ssthresh()), (Some(9), 1.0, 5.0));
+    let late = deadline + 10 * MS;
+    for k in 1..=10 {
+        tx.on_ack(&ack(k, 0), late, &mut out);
+    }
+    assert_eq!((tx.snd_una, tx.stats.fast_recoveries), (10, 0));
+    tx
+}
+
+/// `fast_retransmit_guard`: the duplicate ACKs at snd_una = recover + 1 that a go-back-N after
+/// a spurious timeout draws start a fast retransmit (and halve the window a second time) by
+/// default; with `ack_beyond_recover` (RFC 6582 Section 3.2 step 4's "ack_number − 1 >
+/// recover", ns-2's tcp-newreno.cc `highest_ack_ > recover_`) they do not, and a loss beyond
+/// recover is still repaired by a fast retransmit.
+#[test]
+fn duplicate_acks_at_recover_start_no_fast_retransmit_beyond_recover_guard() {
+    for (guard, spurious) in
+        [(FastRetransmitGuard::AckCoversRecover, 1), (FastRetransmitGuard::AckBeyondRecover, 0)]
+    {
+        let mut tx = after_spurious_timeout(guard);
+        let cwnd = tx.cwnd();
+        let mut out = Vec::new();
+        let later = tx.rto_deadline.unwrap() - 1;
+        for _ in 0..3 {
+            tx.on_ack(&ack(10, 0), later, &mut out);
+        }
+        assert_eq!(tx.stats.fast_recoveries, spurious, "{guard:?}");
+        assert_eq!(tx.in_recovery, spurious == 1, "{guard:?}");
+        if spurious == 0 {
+            assert_eq!(tx.cwnd(), cwnd, "{guard:?}: the window is not cut again");
+            assert!(out.iter().all(|p| p.seq >= tx.snd_una), "{guard:?}: no retransmission");
+            // One segment beyond recover acknowledged (snd_una 11 = recover + 2), the next
+            // lost: its duplicate ACKs start a fast retransmit of 11.
+            tx.on_ack(&ack(11, 0), later, &mut out);
+            out.clear();
+            for _ in 0..3 {
+                tx.on_ack(&ack(11, 0), later, &mut out);
+            }
+            assert_eq!(tx.stats.fast_recoveries, 1, "{guard:?}");
+            assert_eq!(out.first().map(|p| p.seq), Some(11), "{guard:?}");
+        }
+    }
+}
+
+#[test]
+fn guard_allows_by_cumulative_ack() {
+    use FastRetransmitGuard::*;
+    assert!(AckCoversRecover.allows(5, None) && AckBeyondRecover.allows(5, None));
+    assert!(!AckCoversRecover.allows(9, Some(9)) && AckCoversRecover.allows(10, Some(9)));
+    assert!(!AckBeyondRecover.allows(10, Some(9)) && AckBeyondRecover.allows(11, Some(9)));
+}
