@@ -133,6 +133,13 @@ class Tcp(Model):
     it ("ack_number − 1 > recover", RFC 6582 Section 3.2 step 4; ns-2 2.35's Agent/TCP/Newreno,
     tcp-newreno.cc dupack_action), so the duplicate ACKs a go-back-N after a spurious timeout
     draws do not halve the window again. For comparisons with ns-2 (docs/validation-ns2.md)."""
+    partial_ack_deflation: Annotated[Literal["rfc6582", "ns2"], RECOVERY] = "rfc6582"
+    """With recovery = "new_reno" (no SACK): what a partial ACK takes off the window in fast
+    recovery. "rfc6582" (default): the inflated window is deflated by the data acknowledged
+    plus one segment and the full ACK restores cwnd = ssthresh (RFC 6582 Section 3.2 steps 3-4);
+    "ns2": as ns-2 2.35's Agent/TCP/Newreno (tcp-newreno.cc partialnewack, exit_recovery_fix_ 0),
+    what exceeds the inflation comes off cwnd itself and stays off at the full ACK, which then
+    grows cwnd as any new ACK. For comparisons with ns-2 (docs/validation-ns2.md)."""
     rtt_estimator: Annotated[Literal["rfc6298", "ns2", "ns2_linux"], WHEN_SET] = "rfc6298"
     """How SRTT, RTTVAR and the RTO follow the RTT samples. "rfc6298" (default): RFC 6298 in
     floating point, per-ACK samples weighted by RFC 7323 Appendix G; "ns2": ns-2 2.35's
@@ -214,6 +221,12 @@ class Tcp(Model):
                 f"sack (got recovery = {self.recovery!r}, sack = {self.sack}): it is a parameter of NewReno's "
                 "fast retransmit (RFC 6582)"
             )
+        if self.partial_ack_deflation != "rfc6582" and (self.sack or self.recovery != "new_reno"):
+            raise ValueError(
+                f"partial_ack_deflation = {self.partial_ack_deflation!r} needs recovery = 'new_reno' without "
+                f"sack (got recovery = {self.recovery!r}, sack = {self.sack}): it is a parameter of NewReno's "
+                "fast recovery (RFC 6582)"
+            )
         if self.rtt_estimator != "rfc6298" and self.timer_tick is None:
             raise ValueError(
                 f"rtt_estimator = {self.rtt_estimator!r} needs timer_tick: ns-2's estimator counts in "
@@ -259,6 +272,8 @@ class Tcp(Model):
             if self.fast_retransmit_guard != "ack_covers_recover":
                 # Only when set: the recovery tables of every earlier scenario stay as they were.
                 recovery["fast_retransmit_guard"] = self.fast_retransmit_guard
+            if self.partial_ack_deflation != "rfc6582":
+                recovery["partial_ack_deflation"] = self.partial_ack_deflation
         else:
             recovery = {"kind": self.recovery}
         if self.recovery != "tahoe":

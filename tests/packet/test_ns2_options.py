@@ -52,6 +52,8 @@ def test_options_resolve_as_parameters_of_their_algorithm():
     assert "fast_retransmit_guard" not in _tcp(_long_rtt(sack=False))["recovery"]
     guarded = _tcp(_long_rtt(sack=False, fast_retransmit_guard="ack_beyond_recover"))["recovery"]
     assert (guarded["kind"], guarded["fast_retransmit_guard"]) == ("new_reno", "ack_beyond_recover")
+    assert "partial_ack_deflation" not in _tcp(_long_rtt(sack=False))["recovery"]
+    assert _tcp(_long_rtt(sack=False, partial_ack_deflation="ns2"))["recovery"]["partial_ack_deflation"] == "ns2"
 
 
 @pytest.mark.parametrize(
@@ -64,6 +66,8 @@ def test_options_resolve_as_parameters_of_their_algorithm():
         ({"lost_retransmit": "sack_above", "sack": False}, "lost_retransmit"),
         ({"fast_retransmit_guard": "ack_beyond_recover"}, "fast_retransmit_guard"),
         ({"fast_retransmit_guard": "ack_beyond_recover", "sack": False, "recovery": "reno"}, "fast_retransmit_guard"),
+        ({"partial_ack_deflation": "ns2"}, "partial_ack_deflation"),
+        ({"partial_ack_deflation": "ns2", "sack": False, "recovery": "tahoe"}, "partial_ack_deflation"),
         ({"lost_retransmit": "sack_above", "sack_recovery": "prr"}, "lost_retransmit"),
     ],
 )

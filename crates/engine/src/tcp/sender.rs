@@ -334,6 +334,7 @@ mod tests {
                     exit_credit: ExitCredit::None,
                     timeout_flight_size: Default::default(),
                     fast_retransmit_guard: Default::default(),
+                    partial_ack_deflation: Default::default(),
                 },
                 ..TcpConfig::default()
             };

@@ -4,17 +4,23 @@
 use super::tests::ack;
 use super::*;
 use crate::rng::{stream, StreamKind};
-use crate::tcp::recovery::new_reno::FastRetransmitGuard;
+use crate::tcp::recovery::new_reno::{FastRetransmitGuard, PartialAckDeflation};
 
 const MS: Time = 1_000_000;
 
 fn newreno(fast_retransmit_guard: FastRetransmitGuard) -> TcpSender {
+    newreno_with(fast_retransmit_guard, PartialAckDeflation::Rfc6582)
+}
+
+/// Segments 0..9 sent at time 0 (cwnd = ssthresh = 10, congestion avoidance).
+fn newreno_with(fast_retransmit_guard: FastRetransmitGuard, partial_ack_deflation: PartialAckDeflation) -> TcpSender {
     let config = TcpConfig {
         recovery: RecoveryConfig::NewReno {
             partial_ack_timer: Default::default(),
             exit_credit: Default::default(),
             timeout_flight_size: Default::default(),
             fast_retransmit_guard,
+            partial_ack_deflation,
         },
         initial_window: 10.0,
         initial_ssthresh: 10.0,
@@ -50,9 +56,7 @@ fn after_spurious_timeout(guard: FastRetransmitGuard) -> TcpSender {
 /// recover is still repaired by a fast retransmit.
 #[test]
 fn duplicate_acks_at_recover_start_no_fast_retransmit_beyond_recover_guard() {
-    for (guard, spurious) in
-        [(FastRetransmitGuard::AckCoversRecover, 1), (FastRetransmitGuard::AckBeyondRecover, 0)]
-    {
+    for (guard, spurious) in [(FastRetransmitGuard::AckCoversRecover, 1), (FastRetransmitGuard::AckBeyondRecover, 0)] {
         let mut tx = after_spurious_timeout(guard);
         let cwnd = tx.cwnd();
         let mut out = Vec::new();
@@ -84,4 +88,30 @@ fn guard_allows_by_cumulative_ack() {
     assert!(AckCoversRecover.allows(5, None) && AckBeyondRecover.allows(5, None));
     assert!(!AckCoversRecover.allows(9, Some(9)) && AckCoversRecover.allows(10, Some(9)));
     assert!(!AckBeyondRecover.allows(10, Some(9)) && AckBeyondRecover.allows(11, Some(9)));
+}
+
+/// `partial_ack_deflation`: segments 0 and 8 of a window of 10 lost. Three duplicate ACKs: fast
+/// retransmit, cwnd = ssthresh = 5, inflation 3; two more: inflation 5. The partial ACK of 8
+/// segments deflates the window to 5 + 5 − 8 + 1 = 3 in both (RFC 6582 step 4; ns-2 takes the
+/// 3 beyond the inflation from cwnd: cwnd 2, `dupwnd_` 1). The full ACK: RFC 6582 leaves
+/// recovery at cwnd = ssthresh = 5; ns-2 (tcp-newreno.cc) keeps cwnd 2 and slow-starts it to 3.
+#[test]
+fn partial_ack_deflation_ns2_takes_from_cwnd_and_keeps_it_at_the_exit() {
+    for (deflation, exit_cwnd) in [(PartialAckDeflation::Rfc6582, 5.0), (PartialAckDeflation::Ns2, 3.0)] {
+        let mut tx = newreno_with(FastRetransmitGuard::AckCoversRecover, deflation);
+        let mut out = Vec::new();
+        tx.start(0, &mut out);
+        for _ in 0..5 {
+            tx.on_ack(&ack(0, 0), 100 * MS, &mut out);
+        }
+        assert_eq!((tx.stats.fast_recoveries, tx.cwnd(), tx.inflation), (1, 5.0, 5.0), "{deflation:?}");
+        out.clear();
+        tx.on_ack(&ack(8, 0), 200 * MS, &mut out);
+        assert!(tx.in_recovery, "{deflation:?}");
+        assert_eq!(out.first().map(|p| p.seq), Some(8), "{deflation:?}: the next hole resent");
+        assert_eq!(tx.usable_window(), 3, "{deflation:?}: the same window during recovery");
+        tx.on_ack(&ack(10, 0), 300 * MS, &mut out);
+        assert!(!tx.in_recovery, "{deflation:?}");
+        assert_eq!((tx.cwnd(), tx.ssthresh()), (exit_cwnd, 5.0), "{deflation:?}");
+    }
 }

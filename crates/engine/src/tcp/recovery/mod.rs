@@ -105,6 +105,10 @@ pub enum RecoveryConfig {
         /// out of the table at its default, as Python's resolved scenarios leave it out.
         #[serde(default, skip_serializing_if = "new_reno::FastRetransmitGuard::is_default")]
         fast_retransmit_guard: new_reno::FastRetransmitGuard,
+        /// What a partial ACK deflates: RFC 6582's inflated window (default) or, as ns-2,
+        /// cwnd itself beyond the inflation, kept at the exit. Left out at its default.
+        #[serde(default, skip_serializing_if = "new_reno::PartialAckDeflation::is_default")]
+        partial_ack_deflation: new_reno::PartialAckDeflation,
     },
     /// RFC 6675 SACK-based loss recovery, cwnd − pipe (`sack.rs`); the receiver sends
     /// RFC 2018 SACK blocks.
@@ -120,6 +124,7 @@ impl Default for RecoveryConfig {
             exit_credit: ExitCredit::None,
             timeout_flight_size: Default::default(),
             fast_retransmit_guard: Default::default(),
+            partial_ack_deflation: Default::default(),
         }
     }
 }
@@ -134,13 +139,18 @@ impl RecoveryConfig {
         match *self {
             RecoveryConfig::Tahoe {} => LossRecovery::Tahoe(tahoe::Tahoe),
             RecoveryConfig::Reno { exit_credit } => LossRecovery::Reno(reno::Reno { exit_credit }),
-            RecoveryConfig::NewReno { partial_ack_timer, exit_credit, timeout_flight_size, fast_retransmit_guard } => {
-                LossRecovery::NewReno(
-                    new_reno::NewReno::new(partial_ack_timer, exit_credit)
-                        .with_timeout_flight_size(timeout_flight_size)
-                        .with_fast_retransmit_guard(fast_retransmit_guard),
-                )
-            }
+            RecoveryConfig::NewReno {
+                partial_ack_timer,
+                exit_credit,
+                timeout_flight_size,
+                fast_retransmit_guard,
+                partial_ack_deflation,
+            } => LossRecovery::NewReno(
+                new_reno::NewReno::new(partial_ack_timer, exit_credit)
+                    .with_timeout_flight_size(timeout_flight_size)
+                    .with_fast_retransmit_guard(fast_retransmit_guard)
+                    .with_partial_ack_deflation(partial_ack_deflation),
+            ),
             RecoveryConfig::Sack(params) => LossRecovery::Sack(sack::Sack::new(params, None)),
             RecoveryConfig::Prr(params) => LossRecovery::Sack(sack::Sack::new(params.sack(), Some(params.delivered))),
         }

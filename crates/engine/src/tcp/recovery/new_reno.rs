@@ -65,6 +65,12 @@ pub enum FastRetransmitGuard {
     AckBeyondRecover,
 }
 
+impl PartialAckDeflation {
+    pub fn is_default(&self) -> bool {
+        *self == PartialAckDeflation::default()
+    }
+}
+
 impl FastRetransmitGuard {
     pub fn is_default(&self) -> bool {
         *self == FastRetransmitGuard::default()
@@ -82,12 +88,32 @@ impl FastRetransmitGuard {
     }
 }
 
+/// What a partial ACK takes off the window during fast recovery, and what the full ACK leaves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PartialAckDeflation {
+    /// RFC 6582 Section 3.2 step 4: "deflate the congestion window by the amount of new data
+    /// acknowledged ..., then add back one SMSS", and step 3: the full ACK sets cwnd to
+    /// ssthresh — the deflation is undone at the exit. The default.
+    #[default]
+    Rfc6582,
+    /// ns-2 2.35's Agent/TCP/Newreno (`partial_window_deflation_ 1`, `exit_recovery_fix_ 0`,
+    /// read from the binary): tcp-newreno.cc `partialnewack` (lines 64-80) takes the deflation
+    /// from the inflation `dupwnd_` while it lasts (`dupwnd_ -= deflate - 1`) and the rest from
+    /// `cwnd_` itself (`cwnd_ -= deflate - dupwnd_; dupwnd_ = 1`, at least 1); the full ACK
+    /// (`recv`, lines 226-245) drops the inflation but keeps that `cwnd_`, and grows it as any
+    /// new ACK does (`recv_newack_helper` → `opencwnd`): a recovery of several losses ends
+    /// below ssthresh, in slow start.
+    Ns2,
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct NewReno {
     partial_ack_timer: PartialAckTimer,
     exit_credit: ExitCredit,
     pub(crate) timeout_flight_size: TimeoutFlightSize,
     pub(crate) fast_retransmit_guard: FastRetransmitGuard,
+    partial_ack_deflation: PartialAckDeflation,
     /// A partial ACK has arrived in the current fast recovery.
     partial_ack_seen: bool,
 }
@@ -99,6 +125,7 @@ impl NewReno {
             exit_credit,
             timeout_flight_size: TimeoutFlightSize::Rfc5681,
             fast_retransmit_guard: FastRetransmitGuard::AckCoversRecover,
+            partial_ack_deflation: PartialAckDeflation::Rfc6582,
             partial_ack_seen: false,
         }
     }
@@ -111,6 +138,11 @@ impl NewReno {
     /// With `fast_retransmit_guard` (default `AckCoversRecover`).
     pub fn with_fast_retransmit_guard(self, fast_retransmit_guard: FastRetransmitGuard) -> Self {
         NewReno { fast_retransmit_guard, ..self }
+    }
+
+    /// With `partial_ack_deflation` (default `Rfc6582`).
+    pub fn with_partial_ack_deflation(self, partial_ack_deflation: PartialAckDeflation) -> Self {
+        NewReno { partial_ack_deflation, ..self }
     }
 
     /// FlightSize for a retransmission timeout (None: RFC 5681's snd_nxt − snd_una).
@@ -149,6 +181,10 @@ impl NewReno {
             // cwnd = ssthresh (the algorithm's window after `on_loss`).
             core.in_recovery = false;
             core.inflation = 0.0;
+            if self.partial_ack_deflation == PartialAckDeflation::Ns2 {
+                // ns-2: the full ACK is a new ACK like any other (`opencwnd`).
+                core.window_on_new_ack(acked, acked, rtt, ece, now, None);
+            }
             self.exit_credit.apply(core, acked, rtt, ece, now, None);
             return false;
         }
@@ -157,7 +193,17 @@ impl NewReno {
         // "for the first partial ACK ... also reset the retransmit timer" (Impatient);
         // Slow-but-Steady (Section 4) resets it on every partial ACK.
         core.retransmit_first_unacked(now, out);
-        core.inflation = core.inflation - acked as f64 + 1.0;
+        let deflate = acked as f64;
+        match self.partial_ack_deflation {
+            PartialAckDeflation::Rfc6582 => core.inflation = core.inflation - deflate + 1.0,
+            // tcp-newreno.cc `partialnewack`, lines 72-79.
+            PartialAckDeflation::Ns2 if core.inflation > deflate => core.inflation -= deflate - 1.0,
+            PartialAckDeflation::Ns2 => {
+                let window = core.cc.state_mut();
+                window.cwnd = (window.cwnd - (deflate - core.inflation)).max(1.0);
+                core.inflation = 1.0;
+            }
+        }
         if !self.partial_ack_seen || self.partial_ack_timer == PartialAckTimer::SlowButSteady {
             core.arm_timer(now);
         }
