@@ -17,7 +17,6 @@ finishes.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -31,6 +30,7 @@ sys.path.insert(0, str(HERE.parent))
 import claims_run  # noqa: E402
 import ns2_mapping  # noqa: E402
 import ns2_results  # noqa: E402
+import one_factor  # noqa: E402
 from aqmlab.reproduce import REGISTRY  # noqa: E402
 from aqmlab.scenario import Scenario  # noqa: E402
 
@@ -58,13 +58,7 @@ def one_run(run: Any, scenario_dict: dict[str, Any], seed: int, extra: list[str]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("reproduction")
-    parser.add_argument("factor", choices=sorted(FACTORS))
-    parser.add_argument("--seeds", type=int, default=2)
-    args = parser.parse_args()
-    if args.reproduction not in REGISTRY:
-        parser.error(f"reproduction: unknown id {args.reproduction!r}")
+    args = one_factor.parse_arguments(__doc__, FACTORS)
     declaration = REGISTRY[args.reproduction]
     runs = {run.name: run for run in declaration.runs(False)}
     scenarios = claims_run.mapped(declaration, "paper")

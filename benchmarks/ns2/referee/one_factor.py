@@ -101,14 +101,20 @@ def judged(reproduction_id: str, factor: str) -> dict[str, Any]:
     return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def parse_arguments(doc: str, factors: Any) -> argparse.Namespace:
+    """`REPRODUCTION FACTOR [--seeds N]` of a one-factor script (this one's and ns2_factor.py's)."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("reproduction")
-    parser.add_argument("factor", choices=sorted(FACTORS))
+    parser.add_argument("factor", choices=sorted(factors))
     parser.add_argument("--seeds", type=int, default=2)
     args = parser.parse_args()
     if args.reproduction not in REGISTRY:
         parser.error(f"reproduction: unknown id {args.reproduction!r}")
+    return args
+
+
+def main() -> None:
+    args = parse_arguments(__doc__, FACTORS)
     for claim_id, entry in run(args.reproduction, args.factor, args.seeds).items():
         print(f"{claim_id}: {entry['verdict']}: {entry['aqmlab']}")
 
