@@ -44,7 +44,7 @@ NS2_AGENT_TCP = {"rtt_estimator": "ns2", "timer_tick": "1ms"}
 #: ns-2's agents halve cwnd, not FlightSize, on a timeout (tcp.cc slowdown); aqmlab's SACK
 #: recovery takes that FlightSize from its scoreboard (pipe), NewReno needs the option. ns-2's
 #: Newreno starts a fast retransmit only from an ACK beyond `recover_` (tcp-newreno.cc
-#: dupack_action, `highest_ack_ > recover_`; RFC 6582 Section 3.2 step 4's reading), and a
+#: dupack_action, `highest_ack_ > recover_`; RFC 6582 Section 3.2's reading after step 4), and a
 #: partial ACK deflates cwnd_ itself beyond `dupwnd_`, kept at the exit (partialnewack).
 NS2_NEWRENO = {
     **NS2_AGENT_TCP,

@@ -77,7 +77,7 @@ class Tcp(Model):
     fast recovery; see docs/sack.md. Off by default (ns-2's Agent/TCP/Newreno has none)."""
     partial_ack_timer: Annotated[Literal["impatient", "slow_but_steady"], RECOVERY] = "impatient"
     """NewReno partial ACKs (RFC 6582 Section 4): "impatient" restarts the retransmission timer
-    on the first partial ACK only (RFC 6582 Section 3.2 step 4; ns-2 and ns-3 do the same), so
+    on the first partial ACK only (RFC 6582 Section 3.2 step 3; ns-2 and ns-3 do the same), so
     many losses in one window end in a timeout; "slow_but_steady" restarts it on every partial
     ACK (one loss repaired per RTT, however many)."""
     sack_recovery: Annotated[Literal["rfc6675", "prr"], RECOVERY] = "rfc6675"
@@ -128,15 +128,15 @@ class Tcp(Model):
     )
     """With recovery = "new_reno" (no SACK): which duplicate ACKs may start a fast retransmit
     after a loss episode (fast retransmit or timeout) set `recover` to the highest segment then
-    sent (RFC 6582 Section 3.2 step 1). "ack_covers_recover" (default): those of an ACK that
+    sent (RFC 6582 Section 3.2 step 2). "ack_covers_recover" (default): those of an ACK that
     acknowledges everything up to recover; "ack_beyond_recover": only those of an ACK beyond
-    it ("ack_number − 1 > recover", RFC 6582 Section 3.2 step 4; ns-2 2.35's Agent/TCP/Newreno,
+    it ("ack_number − 1 > recover", RFC 6582 Section 3.2, the note after step 4; ns-2 2.35's Agent/TCP/Newreno,
     tcp-newreno.cc dupack_action), so the duplicate ACKs a go-back-N after a spurious timeout
     draws do not halve the window again. For comparisons with ns-2 (docs/validation-ns2.md)."""
     partial_ack_deflation: Annotated[Literal["rfc6582", "ns2"], RECOVERY] = "rfc6582"
     """With recovery = "new_reno" (no SACK): what a partial ACK takes off the window in fast
     recovery. "rfc6582" (default): the inflated window is deflated by the data acknowledged
-    plus one segment and the full ACK restores cwnd = ssthresh (RFC 6582 Section 3.2 steps 3-4);
+    plus one segment and the full ACK restores cwnd = ssthresh (RFC 6582 Section 3.2 step 3);
     "ns2": as ns-2 2.35's Agent/TCP/Newreno (tcp-newreno.cc partialnewack, exit_recovery_fix_ 0),
     what exceeds the inflation comes off cwnd itself and stays off at the full ACK, which then
     grows cwnd as any new ACK. For comparisons with ns-2 (docs/validation-ns2.md)."""

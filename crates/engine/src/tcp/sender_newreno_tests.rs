@@ -51,7 +51,7 @@ fn after_spurious_timeout(guard: FastRetransmitGuard) -> TcpSender {
 
 /// `fast_retransmit_guard`: the duplicate ACKs at snd_una = recover + 1 that a go-back-N after
 /// a spurious timeout draws start a fast retransmit (and halve the window a second time) by
-/// default; with `ack_beyond_recover` (RFC 6582 Section 3.2 step 4's "ack_number − 1 >
+/// default; with `ack_beyond_recover` (RFC 6582 Section 3.2's note after step 4, "ack_number − 1 >
 /// recover", ns-2's tcp-newreno.cc `highest_ack_ > recover_`) they do not, and a loss beyond
 /// recover is still repaired by a fast retransmit.
 #[test]
@@ -92,7 +92,7 @@ fn guard_allows_by_cumulative_ack() {
 
 /// `partial_ack_deflation`: segments 0 and 8 of a window of 10 lost. Three duplicate ACKs: fast
 /// retransmit, cwnd = ssthresh = 5, inflation 3; two more: inflation 5. The partial ACK of 8
-/// segments deflates the window to 5 + 5 − 8 + 1 = 3 in both (RFC 6582 step 4; ns-2 takes the
+/// segments deflates the window to 5 + 5 − 8 + 1 = 3 in both (RFC 6582 Section 3.2 step 3; ns-2 takes the
 /// 3 beyond the inflation from cwnd: cwnd 2, `dupwnd_` 1). The full ACK: RFC 6582 leaves
 /// recovery at cwnd = ssthresh = 5; ns-2 (tcp-newreno.cc) keeps cwnd 2 and slow-starts it to 3.
 #[test]

@@ -101,7 +101,7 @@ pub enum RecoveryConfig {
         #[serde(default)]
         timeout_flight_size: new_reno::TimeoutFlightSize,
         /// Which duplicate ACKs may start a fast retransmit after an earlier episode: RFC 6582
-        /// Section 3.2 step 1 as aqmlab reads it (default) or as its step 4 and ns-2 do. Left
+        /// Section 3.2 step 2 as aqmlab reads it (default) or as its note after step 4 and ns-2 do. Left
         /// out of the table at its default, as Python's resolved scenarios leave it out.
         #[serde(default, skip_serializing_if = "new_reno::FastRetransmitGuard::is_default")]
         fast_retransmit_guard: new_reno::FastRetransmitGuard,

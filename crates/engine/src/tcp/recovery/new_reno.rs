@@ -15,7 +15,7 @@ use crate::time::Time;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PartialAckTimer {
-    /// RFC 6582 Section 3.2 step 4: "For the first partial ACK that arrives during fast
+    /// RFC 6582 Section 3.2 step 3: "For the first partial ACK that arrives during fast
     /// recovery, also reset the retransmit timer" (the "Impatient" variant of Section 4;
     /// ns-3's `TcpSocketBase` and ns-2's `Agent/TCP/Newreno` since 2003, `newreno_changes1_ 1`,
     /// do the same). Many losses in one window end in a timeout. The default.
@@ -45,7 +45,7 @@ pub enum TimeoutFlightSize {
 
 /// Which duplicate ACKs may start a new fast retransmit after an earlier loss episode (a fast
 /// retransmit or a timeout) set `recover` to the highest segment then sent (RFC 6582 Section
-/// 3.2 step 1: "If the Cumulative Acknowledgment field covers more than recover ... If not,
+/// 3.2 step 2: "... if the Cumulative Acknowledgment field covers more than recover ... If not,
 /// the TCP does not enter fast retransmit").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -57,7 +57,7 @@ pub enum FastRetransmitGuard {
     /// Only duplicate ACKs of an ACK beyond `recover` may: "the acknowledgment "ack_number"
     /// covers more than recover when ack_number − 1 > recover; i.e., at least one byte more
     /// of data is acknowledged beyond the highest byte that was outstanding" (RFC 6582 Section
-    /// 3.2 step 4), in segments snd_una > recover + 1; ns-2 2.35's Agent/TCP/Newreno
+    /// 3.2, after step 4), in segments snd_una > recover + 1; ns-2 2.35's Agent/TCP/Newreno
     /// (tcp-newreno.cc `dupack_action`, line 116: `recovered = (highest_ack_ > recover_)`,
     /// `lessCareful_ 0`, read from the binary). So the duplicate ACKs that a go-back-N after a
     /// spurious timeout draws from the receiver (the resent copies of segments it holds, acked
@@ -92,8 +92,8 @@ impl FastRetransmitGuard {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PartialAckDeflation {
-    /// RFC 6582 Section 3.2 step 4: "deflate the congestion window by the amount of new data
-    /// acknowledged ..., then add back one SMSS", and step 3: the full ACK sets cwnd to
+    /// RFC 6582 Section 3.2 step 3: "deflate the congestion window by the amount of new data
+    /// acknowledged ..., then add back one SMSS", and for a full ACK: it sets cwnd to
     /// ssthresh — the deflation is undone at the exit. The default.
     #[default]
     Rfc6582,
@@ -188,7 +188,7 @@ impl NewReno {
             self.exit_credit.apply(core, acked, rtt, ece, now, None);
             return false;
         }
-        // RFC 6582 Section 3.2 step 4: partial ACK: retransmit the first unacked
+        // RFC 6582 Section 3.2 step 3: partial ACK: retransmit the first unacked
         // segment, deflate by the amount acknowledged, add back one segment, and
         // "for the first partial ACK ... also reset the retransmit timer" (Impatient);
         // Slow-but-Steady (Section 4) resets it on every partial ACK.
