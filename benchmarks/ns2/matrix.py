@@ -44,8 +44,16 @@ EDGE_DELAY_MS = 1.0
 #: its own estimator and its rate halving (tcp-linux.cc).
 NS2_AGENT_TCP = {"rtt_estimator": "ns2", "timer_tick": "1ms"}
 #: ns-2's agents halve cwnd, not FlightSize, on a timeout (tcp.cc slowdown); aqmlab's SACK
-#: recovery takes that FlightSize from its scoreboard (pipe), NewReno needs the option.
-NS2_NEWRENO = {**NS2_AGENT_TCP, "timeout_flight_size": "cwnd"}
+#: recovery takes that FlightSize from its scoreboard (pipe), NewReno needs the option. ns-2's
+#: Newreno starts a fast retransmit only from an ACK beyond `recover_` (tcp-newreno.cc
+#: dupack_action, `highest_ack_ > recover_`; RFC 6582 Section 3.2's reading after step 4), and a
+#: partial ACK deflates cwnd_ itself beyond `dupwnd_`, kept at the exit (partialnewack).
+NS2_NEWRENO = {
+    **NS2_AGENT_TCP,
+    "timeout_flight_size": "cwnd",
+    "fast_retransmit_guard": "ack_beyond_recover",
+    "partial_ack_deflation": "ns2",
+}
 #: tcp-linux.cc `recv` calls `send_much` on every ACK and `packets_in_flight()` leaves SACKed
 #: segments out, so in the Open state every SACK lets new data out (`singledup_` is not read):
 #: aqmlab's pipe-governed Limited Transmit (RFC 6675 step 3, `limited_transmit = true`; the
@@ -257,6 +265,8 @@ def experiment_rows() -> dict[str, Row]:
             changes["rfc6298"] = {"rtt_estimator": "rfc6298", "timer_tick": None}
         if tcp_name == "newreno":
             changes["rfc5681-timeout"] = {"timeout_flight_size": "rfc5681"}
+            changes["covers-recover"] = {"fast_retransmit_guard": "ack_covers_recover"}
+            changes["rfc6582-deflation"] = {"partial_ack_deflation": "rfc6582"}
         elif tcp_name != "sack" and not rtt200:
             changes["no-rate-halving"] = {"rate_halving": False}
             changes["every-ack-restart"] = {"rto_restart": "every_ack"}

@@ -214,6 +214,10 @@ mod recovery_tests;
 mod ecn_tests;
 
 #[cfg(test)]
+#[path = "sender_newreno_tests.rs"]
+mod newreno_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     pub(super) use crate::packet::FLAG_ECE;
@@ -330,6 +334,8 @@ mod tests {
                     partial_ack_timer: variant,
                     exit_credit: ExitCredit::None,
                     timeout_flight_size: Default::default(),
+                    fast_retransmit_guard: Default::default(),
+                    partial_ack_deflation: Default::default(),
                 },
                 ..TcpConfig::default()
             };
