@@ -140,7 +140,8 @@ def one_run(run: Any, scenario_dict: dict[str, Any], seed: int, options: Any = N
     program = ns2_mapping.translate(resolved, seed=seed, options=options)
     ns2_results.with_link_state(program, resolved)
     text, cpu = ns2_results.run_ns2(program)
-    groups = [g["traffic"]["count"] for g in resolved["topology"]["groups"]]
+    # Web transfers are not rows of ns-2's flows table (benchmarks/ns2/web_traffic.py).
+    groups = [g["traffic"].get("count", 0) for g in resolved["topology"]["groups"]]
     group_of_flow = [index for index, count in enumerate(groups) for _ in range(count)]
     results = ns2_results.results_from_ns2(text, program, scenario, group_of_flow, seed)
     measures = {key: float(value) for key, value in run.measure(results).items()}

@@ -38,6 +38,7 @@ sys.path.insert(0, str(HERE.parent.parent / "ns3"))
 
 import ns2_mapping  # noqa: E402
 import ns2_run  # noqa: E402
+import web_traffic  # noqa: E402
 from aqmlab import _arrow as arrow  # noqa: E402
 from aqmlab.results import Results, _flows_table  # noqa: E402
 from aqmlab.scenario import Scenario  # noqa: E402
@@ -145,7 +146,8 @@ def results_from_ns2(
         "group": np.asarray(group_of_flow, dtype=np.int64),
         "core_links": np.asarray([",".join(links_) for links_ in program.flow_links], dtype=object),
         "start_s": flows.start_s,
-        "end_s": np.full(n, math.nan),
+        # A finite transfer's completion (`D` records, web_traffic.py); NaN: long-lived or unfinished.
+        "end_s": web_traffic.completion_times(text, n),
         "bytes_delivered": flows.delivered,
         "bytes_delivered_at_measure_start": flows.delivered_at_measure_start,
         "timeouts": records.timeouts,
