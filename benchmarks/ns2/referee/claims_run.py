@@ -101,7 +101,7 @@ def refusal(resolved: dict[str, Any]) -> str | None:
     """The mapping's refusal of `resolved`, None when it maps. Past a harness limit (per-flow
     RTT spreads, finite transfers, reverse traffic, random drop: ns-2 has them, the harness
     does not map them yet) the rest is probed, so a feature ns-2 has no counterpart for (Cx-TCP,
-    E-RED, web traffic, ...) is named even behind one."""
+    E-RED, ...) is named even behind one."""
     first = None
     for _ in range(8):
         try:
