@@ -229,3 +229,26 @@ def test_smoke_ns2_finite_transfer_completes_as_aqmlabs():
     assert np.all(np.isfinite(fct_ns2))
     assert np.max(done) == pytest.approx(np.max(ours["start_s"] + ours["fct_s"]), rel=0.05)
     assert np.all(fct_ns2 > 10e6 * 8 / 10e6 / 2)
+
+
+@pytest.mark.skipif(not HAS_NS, reason="ns-2 (`ns`, Debian package ns2) is not installed")
+def test_smoke_ns2_results_carry_completions_into_the_flows_table():
+    """The referee's path (benchmarks/ns2/referee/ns2_results.py): an ns-2 run as an
+    aqmlab Results whose flows table has the finite transfers' completion times."""
+    sys.path.insert(0, str(ROOT / "benchmarks" / "ns2" / "referee"))
+    import ns2_results
+
+    data = web_scenario({"kind": "fixed", "size": "3kB"}, duration="15s").model_dump(mode="json")
+    data["topology"]["groups"][0]["transfer"] = {"kind": "finite", "size": "1MB"}
+    s = aqmlab.Scenario.from_dict(data)
+    resolved = s.resolved()
+    program = translate(resolved, seed=1)
+    ns2_results.with_link_state(program, resolved)
+    text, _ = ns2_results.run_ns2(program)
+    results = ns2_results.results_from_ns2(text, program, s, [0, 0], 1)
+    flows = results.to_pandas("flows")
+    assert list(flows["kind"]) == ["tcp", "tcp"]  # web transfers are not flows rows in ns-2
+    assert flows["fct_s"].between(0.8, 5.0).all()  # 1 MB over a shared 10 Mb/s link
+    summary = results.summary()
+    assert 0.0 < summary["utilisation_mean"] <= 1.0
+    assert summary["flows_completed"] == 2

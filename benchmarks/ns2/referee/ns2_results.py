@@ -40,7 +40,7 @@ import ns2_mapping  # noqa: E402
 import ns2_run  # noqa: E402
 import web_traffic  # noqa: E402
 from aqmlab import _arrow as arrow  # noqa: E402
-from aqmlab.results import Results, _flows_table  # noqa: E402
+from aqmlab.results import Results, _flows_table, _Tables  # noqa: E402
 from aqmlab.scenario import Scenario  # noqa: E402
 from ns3_mapping import _core  # noqa: E402
 
@@ -157,14 +157,17 @@ def results_from_ns2(
         "rtt_mean_s": np.full(n, math.nan),
     }
     end_s = resolved["duration_ns"] / 1e9
+    tables = {
+        "link_trace": link_trace,
+        # ns-2's records hold no per-flow window trace: an empty one (a measure of it gives NaN).
+        "flow_trace": arrow.table({"flow": np.zeros(0, dtype=np.int64), "time_s": np.zeros(0), "cwnd": np.zeros(0)}),
+        "flows": _flows_table(scenario, raw, end_s),
+        "links": links,
+    }
     return Results(
         scenario=scenario,
         seed=seed,
-        link_trace=link_trace,
-        # ns-2's records hold no per-flow window trace: an empty one (a measure of it gives NaN).
-        flow_trace=arrow.table({"flow": np.zeros(0, dtype=np.int64), "time_s": np.zeros(0), "cwnd": np.zeros(0)}),
-        flows=_flows_table(scenario, raw, end_s),
-        links=links,
+        _tables=_Tables(tables, {}),  # built tables (Results builds the engine's lazily)
         counters={},
         end_s=end_s,
         finished=True,
