@@ -217,10 +217,25 @@ def byte_mode_note(declaration: Declaration, red_mode: str) -> str:
     )
 
 
+#: Papers that name the web-traffic generator they ran in ns-2 (the harness runs aqmlab's model).
+WEB_GENERATOR = {"seed000": "ns-2's PackMime-HTTP (Section V-B), a different model: a departure from 'as printed'"}
+
+
+def web_note(declaration: Declaration) -> str:
+    """What a reader of the ns-2 values must know when the runs carry web transfers."""
+    assert declaration.runs is not None
+    runs = declaration.runs(declaration.id in REDUCED)
+    if not any(g.get("kind") == "web" for run in runs for g in run.scenario["topology"]["groups"]):
+        return ""
+    text = "web transfers: aqmlab's model (Poisson arrivals, Pareto sizes) run in ns-2's TCP agents (web_traffic.py)"
+    generator = WEB_GENERATOR.get(paper_of(declaration.id))
+    return f"{text}; the paper ran {generator}" if generator else text
+
+
 def judged(reproduction_id: str, store: dict[str, Any], refusals: dict[str, str]) -> dict[str, dict[str, Any]]:
     """claim id → the ns-2 entry: judged by the claim's own checks, or why not."""
     declaration = REGISTRY[reproduction_id]
-    note = byte_mode_note(declaration, store.get("red_mode", "paper"))
+    note = "; ".join(n for n in (byte_mode_note(declaration, store.get("red_mode", "paper")), web_note(declaration)) if n)
     reduced = bool(store.get("reduced"))
     values = seed_values(declaration, store["seeds"], refusals, reduced)
     ours = seed_values(declaration, store.get("aqmlab", {}), refusals, reduced) if reduced else {}
