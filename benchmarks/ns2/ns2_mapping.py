@@ -35,6 +35,8 @@ from aqmlab import queues  # noqa: E402
 from aqmlab._declarations import engine_key, si_value  # noqa: E402
 from ns3_mapping import AnnotatedProgram, _core, _path_links, _start_times  # noqa: E402
 
+import web_traffic  # noqa: E402
+
 #: ns-2's TCP/IP header (`Agent/TCP set tcpip_base_hdr_size_ 40`, read from the binary).
 NS2_TCP_IP_HEADER_BYTES = 40
 #: TCP-Linux congestion controls in ns-2.35 (`select_ca NAME`), by aqmlab `cc.kind`.
@@ -60,6 +62,8 @@ class Ns2Program(AnnotatedProgram):
     #: For each flow: payload bytes per packet, "tcp" or "udp".
     payload_bytes: list[int] = field(default_factory=list)
     kinds: list[str] = field(default_factory=list)
+    #: Per web group index: its transfers as drawn (web_traffic.Transfers).
+    web_transfers: dict[int, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -351,7 +355,7 @@ def tcp_globals(tcp: dict[str, Any], where: str, program: Ns2Program, options: O
 def _shared_tcp(groups: list[dict[str, Any]]) -> dict[str, Any] | None:
     shared = None
     for index, group in enumerate(groups):
-        if group["traffic"]["kind"] != "tcp":
+        if group["traffic"]["kind"] not in ("tcp", "web"):
             continue
         tcp = {k: v for k, v in group["traffic"]["tcp"].items() if k not in ("cc", "recovery")}
         if shared is None:
@@ -371,26 +375,69 @@ def _shared_tcp(groups: list[dict[str, Any]]) -> dict[str, Any] | None:
 def _check_group(group: dict[str, Any], index: int) -> None:
     where = f"topology.groups[{index}]"
     kind = group["traffic"]["kind"]
-    if kind == "web":
-        raise Unsupported(
-            f"{where}.traffic.kind = 'web': aqmlab's Poisson arrivals with Pareto sizes have no faithful "
-            "ns-2 generator (PackMime-HTTP is a different model, seed 000 Section V-B)"
-        )
-    if kind not in ("tcp", "udp"):
-        raise Unsupported(f"{where}.traffic.kind = {kind!r}: the harness maps tcp and udp groups")
-    if kind == "tcp" and group["traffic"]["transfer"]["kind"] != "bulk":
-        raise Unsupported(f"{where}.transfer: the harness maps bulk (long-lived) transfers only")
+    if kind not in ("tcp", "udp", "web"):
+        raise Unsupported(f"{where}.traffic.kind = {kind!r}: the harness maps tcp, udp and web groups")
     checks = [
         (group["direction"] == "forward", "direction", "forward only"),
-        (not group["shared_access"], "shared_access", "own access links only"),
-        (group["rtt_spread_ns"] == 0, "rtt", "one RTT per group (aqmlab draws the spread)"),
         (group["access_queue"]["kind"] == "drop_tail", "access_queue", "drop_tail edge queues"),
     ]
+    if kind != "web":  # a web group shares one access link (web_traffic.py), as the engine's
+        checks += [
+            (not group["shared_access"], "shared_access", "own access links only"),
+            (group["rtt_spread_ns"] == 0, "rtt", "one RTT per group (aqmlab draws the spread)"),
+        ]
     stop = group["stop"]["kind"]
-    checks.append((stop == "never" or (kind == "udp" and stop == "fixed"), "stop", "never (UDP: fixed)"))
+    allowed_stop = stop == "never" or (kind in ("udp", "web") and stop == "fixed")
+    checks.append((allowed_stop, "stop", "never (UDP, web: fixed)"))
     for ok, name, allowed in checks:
         if not ok:
             raise Unsupported(f"{where}.{name}: the harness supports {allowed}")
+    if kind == "web" and group["start"]["kind"] != "fixed":
+        raise Unsupported(f"{where}.start: web arrivals begin at a fixed time")
+
+
+def _web_group(
+    program: Ns2Program, group: dict[str, Any], index: int, path: list[str], hops: list[dict[str, Any]],
+    packet: int, options: Options, seed: int, duration: float,
+) -> None:
+    """A web group (web_traffic.py): one shared sender and receiver node with the group's access
+    and receiver links, and its transfers drawn from aqmlab's distributions."""
+    where = f"topology.groups[{index}]"
+    add = program.add
+    agent, sink, settings = tcp_agent(group["traffic"]["tcp"], f"{where}.traffic.tcp", options)
+    if group["traffic"]["tcp"]["delayed_ack"]:
+        sink += "/DelAck"
+    core_delay = sum(hop["delay_ns"] for hop in hops)
+    edge_one_way = (group["rtt_ns"] - 2 * core_delay) // 2  # as topology.rs attach_group
+    access_delay = edge_one_way // 2
+    program.comment(f"group {group['name']}: web transfers (web_traffic.py)")
+    add(f"set ws({index}) [mk]; set wr({index}) [mk]", f"{where}: one shared access (topology.rs attach_group)")
+    first, last = f"$n({path[0]})", f"$n({path[-1]})"
+    edge = group["access_queue"]
+    for na, nb, rate, delay, label in (
+        (f"$ws({index})", first, group["access_rate_bps"], access_delay, "access"),
+        (first, f"$ws({index})", group["access_rate_bps"], access_delay, "access (ACKs)"),
+        (last, f"$wr({index})", group["receiver_rate_bps"], edge_one_way - access_delay, "receiver"),
+        (f"$wr({index})", last, group["receiver_rate_bps"], edge_one_way - access_delay, "receiver (ACKs)"),
+    ):
+        qtype, qsettings = queue_lines(edge, f"{where}.access_queue", "q", rate, packet)
+        add(f"$ns simplex-link {na} {nb} {rate} {delay / 1e9!r} {qtype}", f"{where} {label} link")
+        add(f"set q [[$ns link {na} {nb}] queue]")
+        for line, source in qsettings:
+            add(line, source)
+    try:
+        first_s, last_s = web_traffic.web_window(group, duration, where)
+    except ValueError as error:
+        raise Unsupported(str(error)) from None
+    transfers = web_traffic.draw_transfers(group["traffic"], first_s, last_s, seed, index)
+    drains = [web_traffic.drain_s(hop["queue"], hop["rate_bps"], packet) for hop in hops]
+    drains += [web_traffic.drain_s(edge, group[key], packet) for key in ("access_rate_bps", "receiver_rate_bps")]
+    quarantine = web_traffic.quarantine_s(group["rtt_ns"] / 1e9, drains)
+    for line, source in web_traffic.web_group_tcl(index, agent, sink, settings, transfers, quarantine):
+        add(line, source)
+    if transfers.arrivals_s.size:
+        add(f'$ns at {float(transfers.arrivals_s[0])!r} "web_arrive {index} 0"', f"{where}: the first arrival")
+    program.web_transfers[index] = transfers
 
 
 def translate(
@@ -421,7 +468,7 @@ def translate(
     shared = _shared_tcp(groups)
     if shared is not None:
         tcp_globals(shared, "tcp", program, options)
-    first_tcp = next((g["traffic"]["tcp"] for g in groups if g["traffic"]["kind"] == "tcp"), None)
+    first_tcp = next((g["traffic"]["tcp"] for g in groups if g["traffic"]["kind"] in ("tcp", "web")), None)
     packet = first_tcp["packet_size_bytes"] if first_tcp else groups[0]["traffic"]["packet_size_bytes"]
 
     add("proc mk {} { global ns; return [$ns node] }")
@@ -448,8 +495,11 @@ def translate(
         program.monitored.append(name)
         program.monitored_rate_bps[name] = float(core_link["rate_bps"])
 
-    flow_count = sum(group["traffic"]["count"] for group in groups)
-    starts = list(start_times) if start_times is not None else _start_times(groups, seed)
+    flow_groups = [group for group in groups if group["traffic"]["kind"] != "web"]  # web: web_traffic.py
+    flow_count = sum(group["traffic"]["count"] for group in flow_groups)
+    starts = list(start_times) if start_times is not None else _start_times(flow_groups, seed)
+    if len(flow_groups) < len(groups):
+        add(web_traffic.WEB_PROCS, "web arrivals, pool and completions (web_traffic.py)")
     if len(starts) != flow_count:
         raise ValueError(f"start_times has {len(starts)} entries for {flow_count} flows")
     flow = 0
@@ -464,6 +514,9 @@ def translate(
         access_delay = edge_one_way // 2
         receiver_delay = edge_one_way - access_delay
         edge_queue = group["access_queue"]
+        if traffic["kind"] == "web":
+            _web_group(program, group, index, path, hops, packet, options, seed, duration)
+            continue
         if traffic["kind"] == "tcp":
             agent, sink, settings = tcp_agent(traffic["tcp"], f"{where}.traffic.tcp", options)
             if traffic["tcp"]["delayed_ack"]:
@@ -497,7 +550,11 @@ def translate(
                 add(f"$ns attach-agent $s({flow}) $a({flow}); $ns attach-agent $r({flow}) $k({flow})")
                 add(f"$ns connect $a({flow}) $k({flow})")
                 add(f"set app({flow}) [$a({flow}) attach-app FTP]")
-                add(f'$ns at {start!r} "$app({flow}) start"')
+                if traffic["transfer"]["kind"] == "finite":
+                    for line, source in web_traffic.finite_start(flow, traffic["transfer"]["bytes"], start):
+                        add(line, f"{where}.{source}")
+                else:
+                    add(f'$ns at {start!r} "$app({flow}) start"')
                 program.payload_bytes.append(traffic["tcp"]["packet_size_bytes"] - NS2_TCP_IP_HEADER_BYTES)
             else:
                 size = traffic["packet_size_bytes"]

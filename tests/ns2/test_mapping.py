@@ -228,22 +228,6 @@ def test_refusals_name_the_field(change, field):
         translate(s.resolved())
 
 
-def test_web_traffic_is_refused_with_the_field():
-    data = scenario().model_dump(mode="json")
-    data["topology"]["groups"].append(
-        {
-            "name": "web",
-            "kind": "web",
-            "arrival_rate": 10,
-            "size": {"kind": "fixed", "size": "10kB"},
-            "rtt": "40ms",
-            "access_rate": "100Mbps",
-        }
-    )
-    with pytest.raises(Unsupported, match=r"groups\[1\]\.traffic\.kind = 'web'"):
-        translate(aqmlab.Scenario.from_dict(data).resolved())
-
-
 def test_parse_turns_cumulative_counters_into_intervals():
     program = translate(scenario().resolved(), start_times=[0.0, 2.0])
     text = "\n".join(

@@ -21,6 +21,7 @@ reproduction. The seeds are the full versions' sizes unless `REDUCED` says other
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import math
 import sys
@@ -54,6 +55,13 @@ TARGETS = (
     "seed003-fig8-13",
     "seed003-section3",
 )
+
+#: Reproductions whose full size is out of this session's reach in ns-2 (18-48 runs of 500 s
+#: each, and 4000-s runs of 500-MB transfers): both simulators run the quick version's runs
+#: (`declaration.runs(True)`) on the same seeds, and the pages show ns-2's verdict at that size
+#: with aqmlab's at the same size beside it.
+REDUCED = ("seed000-fig17", "seed000-fig18", "seed000-fig18-homogeneous")
+REDUCED_SIZE = "reduced size in both simulators (the quick version's runs: RTTs 10 and 200 ms, 40-s runs, 2-MB transfers in 60-s runs)"
 
 
 #: Refusals of the mapping that are the harness's limits, not ns-2's (ns-2 has per-flow RTTs,
@@ -101,7 +109,7 @@ def refusal(resolved: dict[str, Any]) -> str | None:
     """The mapping's refusal of `resolved`, None when it maps. Past a harness limit (per-flow
     RTT spreads, finite transfers, reverse traffic, random drop: ns-2 has them, the harness
     does not map them yet) the rest is probed, so a feature ns-2 has no counterpart for (Cx-TCP,
-    E-RED, web traffic, ...) is named even behind one."""
+    E-RED, ...) is named even behind one."""
     first = None
     for _ in range(8):
         try:
@@ -121,7 +129,7 @@ def mapped(declaration: Declaration, red_mode: str) -> dict[str, Any]:
     """run name → the ns-2 scenario dict, or the mapping's refusal (a string)."""
     out: dict[str, Any] = {}
     assert declaration.runs is not None
-    for run in declaration.runs(False):
+    for run in declaration.runs(declaration.id in REDUCED):
         try:
             scenario = as_printed.as_printed(run.scenario, paper_of(declaration.id), red_mode=red_mode)
             refused = refusal(Scenario.from_dict(scenario).resolved())
@@ -140,7 +148,8 @@ def one_run(run: Any, scenario_dict: dict[str, Any], seed: int, options: Any = N
     program = ns2_mapping.translate(resolved, seed=seed, options=options)
     ns2_results.with_link_state(program, resolved)
     text, cpu = ns2_results.run_ns2(program)
-    groups = [g["traffic"]["count"] for g in resolved["topology"]["groups"]]
+    # Web transfers are not rows of ns-2's flows table (benchmarks/ns2/web_traffic.py).
+    groups = [g["traffic"].get("count", 0) for g in resolved["topology"]["groups"]]
     group_of_flow = [index for index, count in enumerate(groups) for _ in range(count)]
     results = ns2_results.results_from_ns2(text, program, scenario, group_of_flow, seed)
     measures = {key: float(value) for key, value in run.measure(results).items()}
@@ -154,7 +163,8 @@ def store_path(reproduction_id: str, red_mode: str) -> Path:
 
 def run_reproduction(reproduction_id: str, seeds: int, red_mode: str) -> dict[str, Any]:
     declaration = REGISTRY[reproduction_id]
-    runs = {run.name: run for run in declaration.runs(False)}
+    reduced = reproduction_id in REDUCED
+    runs = {run.name: run for run in declaration.runs(reduced)}
     # "like-tcp": the one-factor variant with ns-2's TCP set as aqmlab's (ns2_mapping.Options():
     # 1-ms tick, per-ACK RTT samples, no SYN), RED as the paper.
     like = red_mode == "like-tcp"
@@ -174,7 +184,23 @@ def run_reproduction(reproduction_id: str, seeds: int, red_mode: str) -> dict[st
             RUNS.mkdir(exist_ok=True)
             path.write_text(json.dumps(store, indent=1, sort_keys=True) + "\n")
             print(f"{reproduction_id} seed {seed} {name}: ns-2 {done[name]['cpu_s']:.0f} s CPU", flush=True)
+        if reduced:  # aqmlab at the same reduced size, the same seeds
+            store["reduced"] = REDUCED_SIZE
+            ours = store.setdefault("aqmlab", {}).setdefault(str(seed), {})
+            for name, scenario in scenarios.items():
+                if name not in ours and not isinstance(scenario, str):
+                    ours[name] = {"measures": aqmlab_measures(runs[name], seed)}
+                    path.write_text(json.dumps(store, indent=1, sort_keys=True) + "\n")
     return store
+
+
+def aqmlab_measures(run: Any, seed: int) -> dict[str, float]:
+    """aqmlab's measures of `run` (its own scenario, as the pages' runs) at `seed`."""
+    from aqmlab.simulation import simulate
+
+    scenario = copy.deepcopy(run.scenario)
+    scenario["seed"] = seed
+    return {key: float(value) for key, value in run.measure(simulate(scenario)).items()}
 
 
 def byte_mode_note(declaration: Declaration, red_mode: str) -> str:
@@ -191,22 +217,34 @@ def byte_mode_note(declaration: Declaration, red_mode: str) -> str:
     )
 
 
+#: Papers that name the web-traffic generator they ran in ns-2 (the harness runs aqmlab's model).
+WEB_GENERATOR = {"seed000": "ns-2's PackMime-HTTP (Section V-B), a different model: a departure from 'as printed'"}
+
+
+def web_note(declaration: Declaration) -> str:
+    """What a reader of the ns-2 values must know when the runs carry web transfers."""
+    assert declaration.runs is not None
+    runs = declaration.runs(declaration.id in REDUCED)
+    if not any(g.get("kind") == "web" for run in runs for g in run.scenario["topology"]["groups"]):
+        return ""
+    text = "web transfers: aqmlab's model (Poisson arrivals, Pareto sizes) run in ns-2's TCP agents (web_traffic.py)"
+    generator = WEB_GENERATOR.get(paper_of(declaration.id))
+    return f"{text}; the paper ran {generator}" if generator else text
+
+
 def judged(reproduction_id: str, store: dict[str, Any], refusals: dict[str, str]) -> dict[str, dict[str, Any]]:
     """claim id → the ns-2 entry: judged by the claim's own checks, or why not."""
     declaration = REGISTRY[reproduction_id]
-    note = byte_mode_note(declaration, store.get("red_mode", "paper"))
-    per_seed = [store["seeds"][s] for s in sorted(store["seeds"], key=int)]
-    values: dict[str, list[float]] = {}
-    for seed_runs in per_seed:
-        measures = {name: entry["measures"] for name, entry in seed_runs.items()}
-        flat = {f"{run}.{key}": value for run, row in measures.items() for key, value in row.items()}
-        if declaration.derive is not None and not refusals:
-            flat.update({k: float(v) for k, v in declaration.derive(measures, False).items()})
-        for key, value in flat.items():
-            values.setdefault(key, []).append(value)
+    note = "; ".join(n for n in (byte_mode_note(declaration, store.get("red_mode", "paper")), web_note(declaration)) if n)
+    reduced = bool(store.get("reduced"))
+    values = seed_values(declaration, store["seeds"], refusals, reduced)
+    ours = seed_values(declaration, store.get("aqmlab", {}), refusals, reduced) if reduced else {}
     out = {}
     for claim in declaration.claims:
         claim_id = f"{reproduction_id}/{claim.id}"
+        if reduced and claim.full_only:
+            out[claim_id] = {"status": "not run", "reason": f"a full-size claim; ns-2 ran at {store['reduced']}"}
+            continue
         needed = [c.quantity for c in claim.checks] + [q for q, _, _ in claim.shows]
         blocked = sorted({q.split(".", 1)[0] for q in needed if q.split(".", 1)[0] in refusals})
         if blocked or (refusals and any("." not in q for q in needed)):
@@ -229,7 +267,34 @@ def judged(reproduction_id: str, store: dict[str, Any], refusals: dict[str, str]
             "unmeasured": unmeasured,
             "note": note,
         }
+        if reduced:
+            same_size = judge_claim(reproduction_id, claim, ours)
+            out[claim_id]["reduced"] = {"verdict": same_size["verdict"], "aqmlab": same_size["aqmlab"]}
+            out[claim_id]["note"] = "; ".join(
+                part
+                for part in (
+                    note,
+                    f"{store['reduced']}; aqmlab at this size, the same seeds: "
+                    f"{same_size['verdict']}: {same_size['aqmlab']}",
+                )
+                if part
+            )
     return out
+
+
+def seed_values(
+    declaration: Declaration, seeds: dict[str, Any], refusals: dict[str, str], reduced: bool
+) -> dict[str, list[float]]:
+    """Quantity -> its value per seed, from stored measures (the runs and `derive`)."""
+    values: dict[str, list[float]] = {}
+    for seed in sorted(seeds, key=int):
+        measures = {name: entry["measures"] for name, entry in seeds[seed].items()}
+        flat = {f"{run}.{key}": value for run, row in measures.items() for key, value in row.items()}
+        if declaration.derive is not None and not refusals:
+            flat.update({k: float(v) for k, v in declaration.derive(measures, reduced).items()})
+        for key, value in flat.items():
+            values.setdefault(key, []).append(value)
+    return values
 
 
 def complete_seeds(path: Path, runs: int) -> dict[str, Any] | None:
@@ -239,6 +304,10 @@ def complete_seeds(path: Path, runs: int) -> dict[str, Any] | None:
         return None
     store = json.loads(path.read_text())
     store["seeds"] = {seed: done for seed, done in store["seeds"].items() if len(done) == runs}
+    if store.get("reduced"):  # judged only on seeds aqmlab ran too
+        ours = {seed: done for seed, done in store.get("aqmlab", {}).items() if len(done) == runs}
+        store["seeds"] = {seed: done for seed, done in store["seeds"].items() if seed in ours}
+        store["aqmlab"] = {seed: ours[seed] for seed in store["seeds"]}
     return store if len(store["seeds"]) >= 2 else None
 
 
@@ -274,9 +343,10 @@ def status_of_all(red_mode: str) -> dict[str, dict[str, Any]]:
                 entry = refusal_entry(refusals[runs[0]], runs[0])
             else:
                 mapped_runs = len(scenarios) - len(refusals)
+                size = REDUCED_SIZE if reproduction_id in REDUCED else "full size"
                 entry = {
                     "status": "not run",
-                    "reason": f"maps to ns-2 ({mapped_runs} runs at full size); not run within this "
+                    "reason": f"maps to ns-2 ({mapped_runs} runs at {size}); not run within this "
                     "session's ns-2 budget (~45 min of CPU)",
                 }
             out[f"{reproduction_id}/{claim.id}"] = entry

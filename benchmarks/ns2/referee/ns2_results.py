@@ -38,6 +38,7 @@ sys.path.insert(0, str(HERE.parent.parent / "ns3"))
 
 import ns2_mapping  # noqa: E402
 import ns2_run  # noqa: E402
+import web_traffic  # noqa: E402
 from aqmlab import _arrow as arrow  # noqa: E402
 from aqmlab.results import Results, _flows_table, _Tables  # noqa: E402
 from aqmlab.scenario import Scenario  # noqa: E402
@@ -145,7 +146,8 @@ def results_from_ns2(
         "group": np.asarray(group_of_flow, dtype=np.int64),
         "core_links": np.asarray([",".join(links_) for links_ in program.flow_links], dtype=object),
         "start_s": flows.start_s,
-        "end_s": np.full(n, math.nan),
+        # A finite transfer's completion (`D` records, web_traffic.py); NaN: long-lived or unfinished.
+        "end_s": web_traffic.completion_times(text, n),
         "bytes_delivered": flows.delivered,
         "bytes_delivered_at_measure_start": flows.delivered_at_measure_start,
         "timeouts": records.timeouts,
@@ -155,21 +157,17 @@ def results_from_ns2(
         "rtt_mean_s": np.full(n, math.nan),
     }
     end_s = resolved["duration_ns"] / 1e9
+    tables = {
+        "link_trace": link_trace,
+        # ns-2's records hold no per-flow window trace: an empty one (a measure of it gives NaN).
+        "flow_trace": arrow.table({"flow": np.zeros(0, dtype=np.int64), "time_s": np.zeros(0), "cwnd": np.zeros(0)}),
+        "flows": _flows_table(scenario, raw, end_s),
+        "links": links,
+    }
     return Results(
         scenario=scenario,
         seed=seed,
-        _tables=_Tables(
-            {
-                "link_trace": link_trace,
-                # ns-2's records hold no per-flow window trace: an empty one (a measure of it gives NaN).
-                "flow_trace": arrow.table(
-                    {"flow": np.zeros(0, dtype=np.int64), "time_s": np.zeros(0), "cwnd": np.zeros(0)}
-                ),
-                "flows": _flows_table(scenario, raw, end_s),
-                "links": links,
-            },
-            {},
-        ),
+        _tables=_Tables(tables, {}),  # built tables (Results builds the engine's lazily)
         counters={},
         end_s=end_s,
         finished=True,
