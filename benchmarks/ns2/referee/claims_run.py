@@ -56,10 +56,9 @@ TARGETS = (
 )
 
 
-#: Refusals of the mapping that are the harness's limits, not ns-2's (ns-2 has per-flow RTTs,
-#: finite transfers, reverse traffic, on/off sources, a random-drop queue is a DropTail variant
-#: away): "not run", never "no counterpart".
-HARNESS_LIMITS = (".rtt:", ".transfer:", ".direction:", ".stop:", "'random_drop'")
+#: Refusals of the mapping that are the harness's limits, not ns-2's (ns-2 has finite
+#: transfers, reverse traffic, on/off sources): "not run", never "no counterpart".
+HARNESS_LIMITS = (".transfer:", ".direction:", ".stop:")
 
 
 def refusal_entry(refusal: str, run: str) -> dict[str, str]:
@@ -78,9 +77,7 @@ def _lifted(resolved: dict[str, Any], refusal: str) -> bool:
     groups = resolved["topology"]["groups"]
     for index, group in enumerate(groups):
         where = f"topology.groups[{index}]"
-        if f"{where}.rtt:" in refusal:
-            group["rtt_spread_ns"] = 0
-        elif f"{where}.transfer:" in refusal:
+        if f"{where}.transfer:" in refusal:
             group["traffic"]["transfer"] = {"kind": "bulk"}
         elif f"{where}.direction:" in refusal:
             group["direction"] = "forward"
@@ -89,18 +86,13 @@ def _lifted(resolved: dict[str, Any], refusal: str) -> bool:
         else:
             continue
         return True
-    if "'random_drop'" in refusal:
-        for link in [resolved["topology"].get("bottleneck")] + resolved["topology"].get("links", []):
-            if link and link["queue"]["kind"] == "random_drop":
-                link["queue"] = {"kind": "drop_tail", "limit": link["queue"].get("limit", {"packets": 1000})}
-        return True
     return False
 
 
 def refusal(resolved: dict[str, Any]) -> str | None:
-    """The mapping's refusal of `resolved`, None when it maps. Past a harness limit (per-flow
-    RTT spreads, finite transfers, reverse traffic, random drop: ns-2 has them, the harness
-    does not map them yet) the rest is probed, so a feature ns-2 has no counterpart for (Cx-TCP,
+    """The mapping's refusal of `resolved`, None when it maps. Past a harness limit (finite
+    transfers, reverse traffic, stops: ns-2 has them, the harness does not map them yet) the
+    rest is probed, so a feature ns-2 has no counterpart for (Cx-TCP,
     E-RED, web traffic, ...) is named even behind one."""
     first = None
     for _ in range(8):
@@ -152,17 +144,45 @@ def store_path(reproduction_id: str, red_mode: str) -> Path:
     return RUNS / f"{reproduction_id}{suffix}.json"
 
 
-def run_reproduction(reproduction_id: str, seeds: int, red_mode: str) -> dict[str, Any]:
+def store_singledup(store: dict[str, Any]) -> int | None:
+    """The `singledup_` a store's runs used; None: the scenario's `limited_transmit` (every
+    store from before the as-printed runs took ns-2's default 1, which does not say)."""
+    return store.get("singledup_")
+
+
+def singledup_label(singledup: int | None) -> str:
+    return "limited-transmit-from-scenario" if singledup is None else f"singledup{singledup}"
+
+
+def open_store(path: Path, reproduction_id: str, red_mode: str, singledup: int | None, fresh: bool) -> dict[str, Any]:
+    """The store at `path` for runs with `singledup_` = `singledup`; a store run with another
+    is never extended (its seeds would mix two settings): with `fresh` it is moved aside to
+    `<name>-<singledup_label>.json` (kept, shown as a one-factor variant) and a new one begun."""
+    new = {"id": reproduction_id, "red_mode": red_mode, "singledup_": singledup, "seeds": {}}
+    if not path.is_file():
+        return new
+    store = json.loads(path.read_text())
+    if store_singledup(store) == singledup:
+        return store
+    if not fresh:
+        raise SystemExit(
+            f"{path.name}: run with singledup_ {store_singledup(store)}, the runs now use {singledup}; "
+            "--fresh moves it aside (a one-factor variant) and starts again"
+        )
+    path.rename(path.with_name(f"{path.stem}-{singledup_label(store_singledup(store))}.json"))
+    return new
+
+
+def run_reproduction(reproduction_id: str, seeds: int, red_mode: str, fresh: bool = False) -> dict[str, Any]:
     declaration = REGISTRY[reproduction_id]
     runs = {run.name: run for run in declaration.runs(False)}
     # "like-tcp": the one-factor variant with ns-2's TCP set as aqmlab's (ns2_mapping.Options():
-    # 1-ms tick, per-ACK RTT samples, no SYN), RED as the paper.
+    # 1-ms tick, per-ACK RTT samples, no SYN, singledup_ from limited_transmit), RED as the paper.
     like = red_mode == "like-tcp"
     scenarios = mapped(declaration, "paper" if like else red_mode)
-    options = ns2_mapping.Options() if like else None
+    options = ns2_mapping.Options() if like else ns2_mapping.ns2_defaults()
     path = store_path(reproduction_id, red_mode)
-    store = json.loads(path.read_text()) if path.is_file() else {"id": reproduction_id, "red_mode": red_mode}
-    store.setdefault("seeds", {})
+    store = open_store(path, reproduction_id, red_mode, options.singledup, fresh)
     for seed in range(1, seeds + 1):
         done = store["seeds"].setdefault(str(seed), {})
         for name, scenario in scenarios.items():
@@ -194,7 +214,13 @@ def byte_mode_note(declaration: Declaration, red_mode: str) -> str:
 def judged(reproduction_id: str, store: dict[str, Any], refusals: dict[str, str]) -> dict[str, dict[str, Any]]:
     """claim id → the ns-2 entry: judged by the claim's own checks, or why not."""
     declaration = REGISTRY[reproduction_id]
-    note = byte_mode_note(declaration, store.get("red_mode", "paper"))
+    notes = [byte_mode_note(declaration, store.get("red_mode", "paper"))]
+    if store_singledup(store) is None and store.get("red_mode", "paper") != "like-tcp":
+        notes.append(
+            "singledup_ from the scenario's limited_transmit (0, off), not ns-2's default 1: run before the "
+            "as-printed runs took it (claims_run.py --fresh reruns)"
+        )
+    note = "; ".join(n for n in notes if n)
     per_seed = [store["seeds"][s] for s in sorted(store["seeds"], key=int)]
     values: dict[str, list[float]] = {}
     for seed_runs in per_seed:
@@ -332,12 +358,17 @@ def main() -> None:
     parser.add_argument("--only", nargs="*")
     parser.add_argument("--red-mode", choices=("paper", "packet", "byte", "like-tcp"), default="paper")
     parser.add_argument("--write", action="store_true", help="only rewrite docs/reproduction/referee.json")
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="a store run with another singledup_ is moved aside (kept as a variant) and its runs begun again",
+    )
     args = parser.parse_args()
     if not args.write:
         for reproduction_id in args.only or TARGETS:
             if reproduction_id not in REGISTRY:
                 parser.error(f"--only: unknown reproduction {reproduction_id!r}")
-            run_reproduction(reproduction_id, args.seeds, args.red_mode)
+            run_reproduction(reproduction_id, args.seeds, args.red_mode, args.fresh)
             if args.red_mode == "paper":
                 write(args.red_mode)
     if args.red_mode == "paper":
