@@ -45,6 +45,10 @@ NS2_SCALABLE_AI_CNT = 50
 #: ns-2.35's tcp_compound.c constants (the Linux port; `get_ca_param compound`: no tunable
 #: parameter): alpha 1/8, beta 1/2, k 3/4, ETA (zeta) 1, gamma 30 (tuned between 5 and 30).
 NS2_COMPOUND = {"alpha": 0.125, "beta": 0.5, "k": 0.75, "zeta": 1.0, "gamma": 30.0}
+#: Nodes above which `Options.nix_routing` defaults to NixVector routing: static routing's
+#: all-pairs computation took > 3.5 min of CPU and 800 MB before the first packet at 4004
+#: nodes (seed002-fig2-5's 2000 flows), NixVector 15 s for the whole first 0.5 s.
+NIX_ROUTING_NODES = 1000
 #: Window and scoreboard sizes large enough never to bind (ns-2's `window_ 20` caps cwnd).
 LARGE_WINDOW = 1_000_000
 RECORDS = "records.txt"
@@ -84,6 +88,11 @@ class Options:
     #: `Agent/TCP set singledup_`: None follows the scenario's `limited_transmit` (like with
     #: like); ns-2's default is 1 (ns-default.tcl), Limited Transmit on.
     singledup: int | None = None
+    #: `$ns set-nix-routing` (ns-2.35 nix/: each route found on demand by breadth-first search,
+    #: hop count) instead of static routing (route.cc RouteLogic::compute_routes: every pair's
+    #: route before the first packet). None: NixVector above `NIX_ROUTING_NODES` nodes on a
+    #: dumbbell, where every pair has one path, so the routes are the same.
+    nix_routing: bool | None = None
 
 
 def binary_default(name: str) -> str:
@@ -488,6 +497,12 @@ def translate(
     program.comment("ns-2 2.35 program written by benchmarks/ns2/ns2_mapping.py from an aqmlab scenario")
     add = program.add
     add("set ns [new Simulator]")
+    nodes = len(core.routers) + 2 * sum(group["traffic"]["count"] for group in groups)
+    nix = options.nix_routing
+    if nix is None:
+        nix = nodes > NIX_ROUTING_NODES and topology["kind"] == "dumbbell"
+    if nix:
+        add("$ns set-nix-routing", f"{nodes} nodes: routes on demand (Options.nix_routing)")
     add(f"$defaultRNG seed {seed}", "the run's seed (ns-2 draws: RED only)")
     duration = resolved["duration_ns"] / 1e9
     measure = resolved["measure_start_ns"] / 1e9

@@ -87,3 +87,12 @@ def test_as_printed_takes_singledup_from_the_binary_like_with_like_from_the_scen
     assert "Agent/TCP set singledup_ 1" in lines(scenario(), options=ns2_mapping.ns2_defaults())
     assert "Agent/TCP set singledup_ 0" in lines(scenario())
     assert "Agent/TCP set singledup_ 1" in lines(scenario(tcp={"limited_transmit": True}))
+
+
+def test_nix_routing_only_for_large_dumbbells_or_when_asked():
+    assert "$ns set-nix-routing" not in lines(scenario(count=3))
+    large = scenario(count=ns2_mapping.NIX_ROUTING_NODES // 2)
+    out = lines(large)
+    assert out[1] == "$ns set-nix-routing"  # before any node exists
+    assert "$ns set-nix-routing" not in lines(large, options=ns2_mapping.Options(nix_routing=False))
+    assert "$ns set-nix-routing" in lines(scenario(count=3), options=ns2_mapping.Options(nix_routing=True))

@@ -135,7 +135,10 @@ def one_run(run: Any, scenario_dict: dict[str, Any], seed: int, options: Any = N
     groups = [g["traffic"]["count"] for g in resolved["topology"]["groups"]]
     group_of_flow = [index for index, count in enumerate(groups) for _ in range(count)]
     results = ns2_results.results_from_ns2(text, program, scenario, group_of_flow, seed)
-    measures = {key: float(value) for key, value in run.measure(results).items()}
+    try:
+        measures = {key: float(value) for key, value in run.measure(results).items()}
+    except ValueError as error:  # a measure of what ns-2's records do not hold (NaN flow RTTs, ...)
+        return {"measures": {}, "error": f"{type(error).__name__}: {error}", "cpu_s": cpu}
     return {"measures": measures, "cpu_s": cpu}
 
 
@@ -223,10 +226,12 @@ def judged(reproduction_id: str, store: dict[str, Any], refusals: dict[str, str]
     note = "; ".join(n for n in notes if n)
     per_seed = [store["seeds"][s] for s in sorted(store["seeds"], key=int)]
     values: dict[str, list[float]] = {}
+    # Runs whose measure failed on what ns-2's records do not hold (one_run): no values.
+    failed = {name: entry["error"] for runs in per_seed for name, entry in runs.items() if "error" in entry}
     for seed_runs in per_seed:
         measures = {name: entry["measures"] for name, entry in seed_runs.items()}
         flat = {f"{run}.{key}": value for run, row in measures.items() for key, value in row.items()}
-        if declaration.derive is not None and not refusals:
+        if declaration.derive is not None and not refusals and not failed:
             flat.update({k: float(v) for k, v in declaration.derive(measures, False).items()})
         for key, value in flat.items():
             values.setdefault(key, []).append(value)
@@ -238,6 +243,15 @@ def judged(reproduction_id: str, store: dict[str, Any], refusals: dict[str, str]
         if blocked or (refusals and any("." not in q for q in needed)):
             runs = blocked or sorted(refusals)
             out[claim_id] = refusal_entry(refusals[runs[0]], runs[0])
+            continue
+        unmeasurable = sorted({q.split(".", 1)[0] for q in needed if q.split(".", 1)[0] in failed})
+        if unmeasurable or (failed and any("." not in q for q in needed)):
+            run = (unmeasurable or sorted(failed))[0]
+            out[claim_id] = {
+                "status": "not run",
+                "reason": f"run {run} ran in ns-2, but its measure needs what ns-2's records do not hold "
+                f"(ns2_results.py): {failed[run]}",
+            }
             continue
         entry = judge_claim(reproduction_id, claim, values)
         unmeasured = [c["label"] for c in entry["checks"] if not math.isfinite(c["mean"])]

@@ -39,7 +39,7 @@ sys.path.insert(0, str(HERE.parent.parent / "ns3"))
 import ns2_mapping  # noqa: E402
 import ns2_run  # noqa: E402
 from aqmlab import _arrow as arrow  # noqa: E402
-from aqmlab.results import Results, _flows_table  # noqa: E402
+from aqmlab.results import Results, _flows_table, _Tables  # noqa: E402
 from aqmlab.scenario import Scenario  # noqa: E402
 from ns3_mapping import _core  # noqa: E402
 
@@ -158,11 +158,18 @@ def results_from_ns2(
     return Results(
         scenario=scenario,
         seed=seed,
-        link_trace=link_trace,
-        # ns-2's records hold no per-flow window trace: an empty one (a measure of it gives NaN).
-        flow_trace=arrow.table({"flow": np.zeros(0, dtype=np.int64), "time_s": np.zeros(0), "cwnd": np.zeros(0)}),
-        flows=_flows_table(scenario, raw, end_s),
-        links=links,
+        _tables=_Tables(
+            {
+                "link_trace": link_trace,
+                # ns-2's records hold no per-flow window trace: an empty one (a measure of it gives NaN).
+                "flow_trace": arrow.table(
+                    {"flow": np.zeros(0, dtype=np.int64), "time_s": np.zeros(0), "cwnd": np.zeros(0)}
+                ),
+                "flows": _flows_table(scenario, raw, end_s),
+                "links": links,
+            },
+            {},
+        ),
         counters={},
         end_s=end_s,
         finished=True,
