@@ -45,10 +45,10 @@ NS2_SCALABLE_AI_CNT = 50
 #: ns-2.35's tcp_compound.c constants (the Linux port; `get_ca_param compound`: no tunable
 #: parameter): alpha 1/8, beta 1/2, k 3/4, ETA (zeta) 1, gamma 30 (tuned between 5 and 30).
 NS2_COMPOUND = {"alpha": 0.125, "beta": 0.5, "k": 0.75, "zeta": 1.0, "gamma": 30.0}
-#: Nodes above which `Options.nix_routing` defaults to NixVector routing: static routing's
-#: all-pairs computation took > 3.5 min of CPU and 800 MB before the first packet at 4004
-#: nodes (seed002-fig2-5's 2000 flows), NixVector 15 s for the whole first 0.5 s.
-NIX_ROUTING_NODES = 1000
+#: Nodes above which `Options.manual_routing` is on: static routing's all-pairs computation
+#: took > 3.5 min of CPU and 800 MB before the first packet at 4004 nodes (seed002-fig2-5's
+#: 2000 flows).
+MANUAL_ROUTING_NODES = 1000
 #: Window and scoreboard sizes large enough never to bind (ns-2's `window_ 20` caps cwnd).
 LARGE_WINDOW = 1_000_000
 RECORDS = "records.txt"
@@ -88,11 +88,12 @@ class Options:
     #: `Agent/TCP set singledup_`: None follows the scenario's `limited_transmit` (like with
     #: like); ns-2's default is 1 (ns-default.tcl), Limited Transmit on.
     singledup: int | None = None
-    #: `$ns set-nix-routing` (ns-2.35 nix/: each route found on demand by breadth-first search,
-    #: hop count) instead of static routing (route.cc RouteLogic::compute_routes: every pair's
-    #: route before the first packet). None: NixVector above `NIX_ROUTING_NODES` nodes on a
-    #: dumbbell, where every pair has one path, so the routes are the same.
-    nix_routing: bool | None = None
+    #: `$ns rtproto Manual` with each flow's route installed hop by hop (`$node add-route`,
+    #: ns-node.tcl), the path aqmlab routes it on, instead of static routing (route.cc
+    #: RouteLogic::compute_routes: every pair of nodes before the first packet). None: manual
+    #: above `MANUAL_ROUTING_NODES` nodes. (NixVector routing, `set-nix-routing`, needs
+    #: duplex links: with the harness's simplex links ns-2.35 stops at "Nix ... out of range".)
+    manual_routing: bool | None = None
 
 
 def binary_default(name: str) -> str:
@@ -443,6 +444,18 @@ def _check_group(group: dict[str, Any], index: int) -> None:
             raise Unsupported(f"{where}.{name}: the harness supports {allowed}")
 
 
+def manual_routes(sender: str, receiver: str, routers: list[str]) -> list[str]:
+    """`$node add-route` lines (ns-node.tcl Node::add-route: destination id, the head of the
+    link to take) for one flow: its data from `sender` along `routers` to `receiver`, its ACKs
+    back the same way (Tcl node references)."""
+    nodes = [sender, *routers, receiver]
+    lines = []
+    for route in (nodes, nodes[::-1]):
+        for here, after in zip(route, route[1:]):
+            lines.append(f"{here} add-route [{route[-1]} id] [[$ns link {here} {after}] head]")
+    return lines
+
+
 def aqmlab_flow_rtts(resolved: dict[str, Any], seed: int) -> dict[int, list[int]]:
     """Group index -> its flows' two-way propagation delays (ns) as aqmlab draws them for
     `seed`: a group with an RTT spread gives each flow its own RTT, uniform in [rtt, rtt +
@@ -498,11 +511,9 @@ def translate(
     add = program.add
     add("set ns [new Simulator]")
     nodes = len(core.routers) + 2 * sum(group["traffic"]["count"] for group in groups)
-    nix = options.nix_routing
-    if nix is None:
-        nix = nodes > NIX_ROUTING_NODES and topology["kind"] == "dumbbell"
-    if nix:
-        add("$ns set-nix-routing", f"{nodes} nodes: routes on demand (Options.nix_routing)")
+    manual = options.manual_routing if options.manual_routing is not None else nodes > MANUAL_ROUTING_NODES
+    if manual:
+        add("$ns rtproto Manual", f"{nodes} nodes: each flow's route installed (Options.manual_routing)")
     add(f"$defaultRNG seed {seed}", "the run's seed (ns-2 draws: RED only)")
     duration = resolved["duration_ns"] / 1e9
     measure = resolved["measure_start_ns"] / 1e9
@@ -575,6 +586,9 @@ def translate(
                 add(f"set q [[$ns link {na} {nb}] queue]")
                 for line, source in qsettings:
                     add(line, source)
+            if manual:
+                for line in manual_routes(sender, receiver, [f"$n({router})" for router in path]):
+                    add(line, f"{where}: the flow's route, hop by hop (Options.manual_routing)")
             start = starts[flow]
             start = duration + 1.0 if start is None or not math.isfinite(start) else float(start)
             program.start_times.append(start)

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -89,10 +91,34 @@ def test_as_printed_takes_singledup_from_the_binary_like_with_like_from_the_scen
     assert "Agent/TCP set singledup_ 1" in lines(scenario(tcp={"limited_transmit": True}))
 
 
-def test_nix_routing_only_for_large_dumbbells_or_when_asked():
-    assert "$ns set-nix-routing" not in lines(scenario(count=3))
-    large = scenario(count=ns2_mapping.NIX_ROUTING_NODES // 2)
+def test_manual_routes_for_large_networks_or_when_asked():
+    assert "$ns rtproto Manual" not in lines(scenario(count=3))
+    large = scenario(count=ns2_mapping.MANUAL_ROUTING_NODES // 2)
     out = lines(large)
-    assert out[1] == "$ns set-nix-routing"  # before any node exists
-    assert "$ns set-nix-routing" not in lines(large, options=ns2_mapping.Options(nix_routing=False))
-    assert "$ns set-nix-routing" in lines(scenario(count=3), options=ns2_mapping.Options(nix_routing=True))
+    assert out[1] == "$ns rtproto Manual"  # before any node exists
+    # Flow 0's data hop by hop to r(0), its ACKs back to s(0).
+    for line in (
+        "$s(0) add-route [$r(0) id] [[$ns link $s(0) $n(left)] head]",
+        "$n(left) add-route [$r(0) id] [[$ns link $n(left) $n(right)] head]",
+        "$n(right) add-route [$r(0) id] [[$ns link $n(right) $r(0)] head]",
+        "$r(0) add-route [$s(0) id] [[$ns link $r(0) $n(right)] head]",
+        "$n(right) add-route [$s(0) id] [[$ns link $n(right) $n(left)] head]",
+        "$n(left) add-route [$s(0) id] [[$ns link $n(left) $s(0)] head]",
+    ):
+        assert line in out
+    assert "$ns rtproto Manual" not in lines(large, options=ns2_mapping.Options(manual_routing=False))
+    assert "$ns rtproto Manual" in lines(scenario(count=3), options=ns2_mapping.Options(manual_routing=True))
+
+
+@pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (`ns`, Debian package ns2) is not installed")
+def test_manual_routes_give_the_static_routes_run_in_ns2(tmp_path):
+    """Bit-identical records: the routes installed are the ones static routing computes."""
+    texts = []
+    for manual in (False, True):
+        program = translate(scenario(count=3).resolved(), options=ns2_mapping.Options(manual_routing=manual))
+        directory = tmp_path / str(manual)
+        directory.mkdir()
+        (directory / "run.tcl").write_text(program.text())
+        subprocess.run(["ns", "run.tcl"], cwd=directory, check=True, capture_output=True)
+        texts.append((directory / ns2_mapping.RECORDS).read_text())
+    assert texts[0] and texts[0] == texts[1]

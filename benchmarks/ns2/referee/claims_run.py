@@ -36,6 +36,7 @@ sys.path.insert(0, str(HERE.parent))
 import as_printed  # noqa: E402
 import ns2_mapping  # noqa: E402
 import ns2_results  # noqa: E402
+import searches_run  # noqa: E402
 from aqmlab.reproduce import REGISTRY  # noqa: E402
 from aqmlab.reproduce.declare import Declaration  # noqa: E402
 from aqmlab.reproduce.runner import judge_claim  # noqa: E402
@@ -123,9 +124,9 @@ def mapped(declaration: Declaration, red_mode: str) -> dict[str, Any]:
     return out
 
 
-def one_run(run: Any, scenario_dict: dict[str, Any], seed: int, options: Any = None) -> dict[str, Any]:
-    """One run in ns-2 (TCP `options`: ns-2's defaults unless given): the reproduction's
-    measures on it and the CPU seconds of `ns`."""
+def ns2_run(scenario_dict: dict[str, Any], seed: int, options: Any = None) -> tuple[Any, float]:
+    """`scenario_dict` run in ns-2 with `seed` (TCP `options`: ns-2's defaults unless given):
+    (its `aqmlab.Results`, the CPU seconds of `ns`)."""
     scenario = Scenario.from_dict({**scenario_dict, "seed": seed})
     resolved = scenario.resolved()
     options = options or ns2_mapping.ns2_defaults()
@@ -134,7 +135,12 @@ def one_run(run: Any, scenario_dict: dict[str, Any], seed: int, options: Any = N
     text, cpu = ns2_results.run_ns2(program)
     groups = [g["traffic"]["count"] for g in resolved["topology"]["groups"]]
     group_of_flow = [index for index, count in enumerate(groups) for _ in range(count)]
-    results = ns2_results.results_from_ns2(text, program, scenario, group_of_flow, seed)
+    return ns2_results.results_from_ns2(text, program, scenario, group_of_flow, seed), cpu
+
+
+def one_run(run: Any, scenario_dict: dict[str, Any], seed: int, options: Any = None) -> dict[str, Any]:
+    """One run in ns-2 (`ns2_run`): the reproduction's measures on it and the CPU seconds of `ns`."""
+    results, cpu = ns2_run(scenario_dict, seed, options)
     try:
         measures = {key: float(value) for key, value in run.measure(results).items()}
     except ValueError as error:  # a measure of what ns-2's records do not hold (NaN flow RTTs, ...)
@@ -290,11 +296,15 @@ def status_of_all(red_mode: str) -> dict[str, dict[str, Any]]:
             # A `compute` declaration: a fluid model or analysis, or (ids ending "-packets") a
             # search over many aqmlab runs inside its computation, which this runner does not drive.
             searched = reproduction_id.endswith("-packets")
+            found = searches_run.entries(reproduction_id) if searched else None
+            if found is not None:
+                out.update(found)
+                continue
             for claim in declaration.claims:
                 out[f"{reproduction_id}/{claim.id}"] = {
                     "status": "not run" if searched else "no counterpart",
-                    "reason": "a packet-level search (bisection over aqmlab runs inside `compute`): this runner "
-                    "drives declared runs only"
+                    "reason": "a packet-level search (bisection over runs inside `compute`): not run in ns-2 yet "
+                    "(benchmarks/ns2/referee/searches_run.py runs it)"
                     if searched
                     else "fluid model or analysis (no packet-level run)",
                 }
