@@ -1,0 +1,58 @@
+"""The referee runner's bookkeeping (benchmarks/ns2/referee/claims_run.py), without ns-2: what
+maps now (per-flow RTT spreads, random drop), stores that never mix two `singledup_`, and runs
+whose measure needs what ns-2's records do not hold."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks" / "ns2" / "referee"))
+sys.path.insert(0, str(ROOT / "benchmarks" / "ns2"))
+
+import claims_run  # noqa: E402
+from aqmlab.reproduce import REGISTRY  # noqa: E402
+
+
+def test_rtt_spreads_and_random_drop_map_cx_tcp_and_ered_do_not():
+    section4 = claims_run.mapped(REGISTRY["seed003-section4"], "paper")
+    assert all(isinstance(s, dict) for s in section4.values())  # random_drop: ErrorModel
+    fig11 = claims_run.mapped(REGISTRY["seed001-fig11"], "paper")
+    assert isinstance(fig11["red"], dict)  # RTTs uniform in [30, 130] ms
+    assert "cc.kind = 'cx'" in fig11["cx"]
+    assert claims_run.refusal_entry(fig11["cx"], "cx")["status"] == "no counterpart"
+
+
+def test_a_store_never_mixes_two_singledup_and_fresh_keeps_the_old_one(tmp_path):
+    path = tmp_path / "seed000-fig6.json"
+    old = {"id": "seed000-fig6", "red_mode": "paper", "seeds": {"1": {"rtt10": {"measures": {}}}}}
+    path.write_text(json.dumps(old))
+    with pytest.raises(SystemExit, match="singledup_ None, the runs now use 1; --fresh"):
+        claims_run.open_store(path, "seed000-fig6", "paper", 1, fresh=False)
+    new = claims_run.open_store(path, "seed000-fig6", "paper", 1, fresh=True)
+    assert new["seeds"] == {} and new["singledup_"] == 1
+    kept = tmp_path / "seed000-fig6-limited-transmit-from-scenario.json"
+    assert json.loads(kept.read_text()) == old and not path.exists()
+    path.write_text(json.dumps({**new, "seeds": {"1": {}}}))
+    assert claims_run.open_store(path, "seed000-fig6", "paper", 1, fresh=False)["seeds"] == {"1": {}}
+
+
+def test_claims_on_a_run_whose_measure_failed_say_so():
+    store = {
+        "red_mode": "paper",
+        "singledup_": 1,
+        "seeds": {
+            str(seed): {
+                "c1500k": {"measures": {}, "error": "ValueError: interval_s = nan; allowed: > 0", "cpu_s": 1.0},
+                "c45000k": {"measures": {}, "error": "ValueError: interval_s = nan; allowed: > 0", "cpu_s": 1.0},
+            }
+            for seed in (1, 2)
+        },
+    }
+    entries = claims_run.judged("seed003-section4", store, {})
+    assert entries and all(e["status"] == "not run" for e in entries.values())
+    assert all("ns-2's records do not hold" in e["reason"] and "interval_s = nan" in e["reason"] for e in entries.values())
