@@ -8,6 +8,7 @@ import json
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,3 +57,30 @@ def test_claims_on_a_run_whose_measure_failed_say_so():
     entries = claims_run.judged("seed003-section4", store, {})
     assert entries and all(e["status"] == "not run" for e in entries.values())
     assert all("ns-2's records do not hold" in e["reason"] and "interval_s = nan" in e["reason"] for e in entries.values())
+
+
+def test_flow_rtts_are_sampled_from_measure_start_and_averaged():
+    import ns2_mapping
+    import ns2_results
+    from aqmlab.scenario import Scenario
+
+    scenario = Scenario.from_dict(
+        {
+            "name": "t",
+            "duration": "5s",
+            "measure_start": "2s",
+            "topology": {
+                "kind": "dumbbell",
+                "bottleneck": {"rate": "10Mbps", "delay": "10ms", "queue": {"kind": "drop_tail", "limit": "20p"}},
+                "groups": [{"name": "g", "count": 2, "rtt": "40ms", "access_rate": "100Mbps"}],
+            },
+        }
+    )
+    resolved = scenario.resolved()
+    program = ns2_mapping.translate(resolved)
+    ns2_results.with_flow_rtts(program, resolved)
+    assert '$ns at 2.0 "flowrtts 2.0"' in program.lines
+    assert program.lines[-1] == "$ns run"
+    text = "R 0 1.0 9.0\nR 0 2.0 0.04\nR 0 3.0 0.05\nR 1 2.0 0\nL bottleneck 2.0 0 0 0 0 0"
+    means = ns2_results.mean_flow_rtts(text, 2, 2.0)
+    assert means[0] == pytest.approx(0.045) and np.isnan(means[1])

@@ -57,6 +57,13 @@ TARGETS = (
 )
 
 
+#: What a mapped reproduction not run would cost, where measured (shown with "not run").
+UNRUN_COST = {
+    "seed002-fig2-5": " (lc-red: 2000 flows at 1 Gb/s for 40 s, 15 s of ns-2 CPU for its first 0.5 s; ld-red: "
+    "1000 flows at 300 Mb/s for 60 s; each run tens of minutes of wall time at the machine's load 12-17)",
+}
+
+
 #: Refusals of the mapping that are the harness's limits, not ns-2's (ns-2 has finite
 #: transfers, reverse traffic, on/off sources): "not run", never "no counterpart".
 HARNESS_LIMITS = (".transfer:", ".direction:", ".stop:")
@@ -132,6 +139,7 @@ def ns2_run(scenario_dict: dict[str, Any], seed: int, options: Any = None) -> tu
     options = options or ns2_mapping.ns2_defaults()
     program = ns2_mapping.translate(resolved, seed=seed, options=options)
     ns2_results.with_link_state(program, resolved)
+    ns2_results.with_flow_rtts(program, resolved)
     text, cpu = ns2_results.run_ns2(program)
     groups = [g["traffic"]["count"] for g in resolved["topology"]["groups"]]
     group_of_flow = [index for index, count in enumerate(groups) for _ in range(count)]
@@ -182,6 +190,29 @@ def open_store(path: Path, reproduction_id: str, red_mode: str, singledup: int |
     return new
 
 
+def run_elsewhere(
+    reproduction_id: str, run: Any, scenario: dict[str, Any], seed: int, red_mode: str, singledup: int | None
+) -> dict[str, Any] | None:
+    """The stored entry of the same run in another reproduction's store, if there is one: the
+    same scenario as run in ns-2, seed, measure function, RED mode and `singledup_` (seed003-fig6
+    repeats seed003-fig4-5's queue-law runs). ns-2 is deterministic, so it is that run's result;
+    the entry says where it comes from."""
+    for other_id, declaration in REGISTRY.items():
+        path = store_path(other_id, red_mode)
+        if other_id == reproduction_id or declaration.runs is None or not path.is_file():
+            continue
+        twin = next((r for r in declaration.runs(False) if r.name == run.name and r.measure is run.measure), None)
+        if twin is None:
+            continue
+        store = json.loads(path.read_text())
+        entry = store["seeds"].get(str(seed), {}).get(run.name)
+        if entry is None or store_singledup(store) != singledup or "from" in entry:
+            continue
+        if mapped(declaration, red_mode).get(run.name) == scenario:
+            return {**entry, "from": other_id}
+    return None
+
+
 def run_reproduction(reproduction_id: str, seeds: int, red_mode: str, fresh: bool = False) -> dict[str, Any]:
     declaration = REGISTRY[reproduction_id]
     runs = {run.name: run for run in declaration.runs(False)}
@@ -197,9 +228,13 @@ def run_reproduction(reproduction_id: str, seeds: int, red_mode: str, fresh: boo
         for name, scenario in scenarios.items():
             if name in done or isinstance(scenario, str):
                 continue
-            began = time.process_time()
-            done[name] = one_run(runs[name], scenario, seed, options)
-            done[name]["python_cpu_s"] = time.process_time() - began
+            shared = run_elsewhere(reproduction_id, runs[name], scenario, seed, red_mode, options.singledup)
+            if shared is not None:
+                done[name] = shared
+            else:
+                began = time.process_time()
+                done[name] = one_run(runs[name], scenario, seed, options)
+                done[name]["python_cpu_s"] = time.process_time() - began
             RUNS.mkdir(exist_ok=True)
             path.write_text(json.dumps(store, indent=1, sort_keys=True) + "\n")
             print(f"{reproduction_id} seed {seed} {name}: ns-2 {done[name]['cpu_s']:.0f} s CPU", flush=True)
@@ -326,8 +361,8 @@ def status_of_all(red_mode: str) -> dict[str, dict[str, Any]]:
                 mapped_runs = len(scenarios) - len(refusals)
                 entry = {
                     "status": "not run",
-                    "reason": f"maps to ns-2 ({mapped_runs} runs at full size); not run within this "
-                    "session's ns-2 budget (~45 min of CPU)",
+                    "reason": f"maps to ns-2 ({mapped_runs} runs at full size); not run within the referee "
+                    "sessions' ns-2 CPU on the shared machine" + UNRUN_COST.get(reproduction_id, ""),
                 }
             out[f"{reproduction_id}/{claim.id}"] = entry
     return out
