@@ -45,7 +45,8 @@ RUNS = HERE / "runs"
 PROBES = HERE.parent / "build" / "referee-searches"
 SIZE = (
     "reduced size in both simulators, the quick version: 10 flows (C = 10 C̃), 40-s runs judged from 10 s, "
-    "seeds 1-2, the quick x values, one bisection round; RED in packet mode"
+    "seeds 1-2, the quick x values, one bisection round; the scenario as printed for ns-2 in both (Compound as "
+    "ns-2's Linux port, ζ = 1, with SACK; RED in packet mode)"
 )
 
 
