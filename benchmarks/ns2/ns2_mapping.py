@@ -20,6 +20,7 @@ tools/queue-monitor.{h,cc}.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import sys
@@ -451,7 +452,7 @@ def manual_routes(sender: str, receiver: str, routers: list[str]) -> list[str]:
     nodes = [sender, *routers, receiver]
     lines = []
     for route in (nodes, nodes[::-1]):
-        for here, after in zip(route, route[1:]):
+        for here, after in itertools.pairwise(route):
             lines.append(f"{here} add-route [{route[-1]} id] [[$ns link {here} {after}] head]")
     return lines
 

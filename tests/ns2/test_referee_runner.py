@@ -56,7 +56,9 @@ def test_claims_on_a_run_whose_measure_failed_say_so():
     }
     entries = claims_run.judged("seed003-section4", store, {})
     assert entries and all(e["status"] == "not run" for e in entries.values())
-    assert all("ns-2's records do not hold" in e["reason"] and "interval_s = nan" in e["reason"] for e in entries.values())
+    assert all(
+        "ns-2's records do not hold" in e["reason"] and "interval_s = nan" in e["reason"] for e in entries.values()
+    )
 
 
 def test_flow_rtts_are_sampled_from_measure_start_and_averaged():

@@ -7,7 +7,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from aqmlab.reproduce.pages import disagreements
 from aqmlab.reproduce.rejudge import NOTE, rejudge
 

@@ -135,7 +135,9 @@ def run_probes(
     if client is not None and jobs:
         from distributed import as_completed
 
-        futures = {client.submit(measure_probe, t.scenario, t.seed, t.analysis_start_s, simulator, pure=False): t for t in jobs}
+        futures = {
+            client.submit(measure_probe, t.scenario, t.seed, t.analysis_start_s, simulator, pure=False): t for t in jobs
+        }
         for future in as_completed(futures):
             finish(futures[future], future.result())
     elif workers > 1 and len(jobs) > 1:
