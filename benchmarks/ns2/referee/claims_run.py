@@ -61,6 +61,8 @@ TARGETS = (
 UNRUN_COST = {
     "seed002-fig2-5": " (lc-red: 2000 flows at 1 Gb/s for 40 s, 15 s of ns-2 CPU for its first 0.5 s; ld-red: "
     "1000 flows at 300 Mb/s for 60 s; each run tens of minutes of wall time at the machine's load 12-17)",
+    "seed000-fig8b": " (14 s of ns-2 CPU for one 500-s run, measured: 18 runs a seed, ≈ 4 min of CPU a seed, "
+    "≈ 8 min of wall per run at the machine's load 18 in this session)",
 }
 
 
