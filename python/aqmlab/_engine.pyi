@@ -51,7 +51,7 @@ class Simulation:
         its element type ("d" f64, "I" u32, "?" bool; `np.asarray` and `pa.py_buffer` take it
         without a copy), so the binding needs neither NumPy nor pyarrow.
 
-        Keys:
+        Keys (each table's columns in the order of `crates/engine/src/trace.rs`):
           "link_trace": dict[str, memoryview] - one row per (sample time, monitored link):
               time_s f64, link u32, queue_packets f64, queue_bytes f64, average_queue f64
               (NaN if the policy keeps none), drop_probability f64 (NaN if none),
@@ -68,11 +68,11 @@ class Simulation:
               bytes_delivered f64 (payload bytes delivered in order to the receiver),
               bytes_delivered_at_measure_start f64, segments_sent f64, retransmits f64,
               timeouts f64, fast_recoveries f64, ecn_reductions f64, rtt_mean_s f64.
-          "links": dict[str, memoryview] - one row per link: link u32, name (str list:
-              "bottleneck", a network link's name or its reverse, or the edge role), role (str list:
+          "links": dict[str, memoryview] - one row per link: link u32, role (str list:
               "bottleneck", "bottleneck_reverse", "access", "access_reverse", "receiver",
-              "receiver_reverse", "core", "core_reverse"), rate_bps f64, delay_s f64, monitored bool,
-              arrivals, enqueued, dropped, marked, departures, dropped_on_dequeue (f64
+              "receiver_reverse", "core", "core_reverse"), name (str list: "bottleneck", a
+              network link's name or its reverse, or the edge role), monitored bool, rate_bps f64,
+              delay_s f64, arrivals, enqueued, dropped, marked, departures, dropped_on_dequeue (f64
               totals; arrivals = enqueued + dropped - dropped_on_dequeue).
           "counters": dict[str, int] - packets_created, packets_delivered, packets_dropped,
               packets_queued, packets_in_flight (conservation: created = delivered +

@@ -76,18 +76,25 @@ def run(reproduction_id: str, factor: str, seeds: int) -> dict[str, Any]:
 
 def judged(reproduction_id: str, factor: str) -> dict[str, Any]:
     """claim id → verdict and values of the claim's own checks on the factor's runs."""
+    return judge_seeds(reproduction_id, json.loads(STORE.read_text())[reproduction_id][factor])
+
+
+def judge_seeds(reproduction_id: str, per_seed: dict[str, Any], quick: bool = False) -> dict[str, Any]:
+    """claim id → verdict and values of the claim's own checks on `per_seed` (seed → run →
+    measures), derived per seed as the reproduction's runner does (also aqmlab_factors.py)."""
     declaration = REGISTRY[reproduction_id]
-    store = json.loads(STORE.read_text())[reproduction_id][factor]
     values: dict[str, list[float]] = {}
-    for seed in sorted(store, key=int):
-        measures = store[seed]
+    for seed in sorted(per_seed, key=int):
+        measures = per_seed[seed]
         flat = {f"{r}.{k}": v for r, row in measures.items() for k, v in row.items()}
         if declaration.derive is not None:
-            flat.update({k: float(v) for k, v in declaration.derive(measures, False).items()})
+            flat.update({k: float(v) for k, v in declaration.derive(measures, quick).items()})
         for key, value in flat.items():
             values.setdefault(key, []).append(value)
     out = {}
     for claim in declaration.claims:
+        if quick and claim.full_only:
+            continue
         entry = judge_claim(reproduction_id, claim, values)
         out[entry["id"]] = {"verdict": entry["verdict"], "aqmlab": entry["aqmlab"]}
     return out

@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use aqmlab_engine::Simulation;
+mod common;
 
 /// Peak resident set size of this process, MiB (Linux `VmHWM`).
 fn peak_rss_mib() -> Option<f64> {
@@ -16,18 +16,9 @@ fn peak_rss_mib() -> Option<f64> {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.len() != 3 {
-        eprintln!("usage: run_scenario SCENARIO.json SEED");
-        std::process::exit(2);
-    }
-    let json = std::fs::read_to_string(&args[1]).unwrap_or_else(|e| panic!("{}: {e}", args[1]));
-    let seed: u64 = args[2].parse().expect("SEED must be a non-negative integer");
+    let (json, seed, _) = common::scenario_from_args("run_scenario SCENARIO.json SEED");
     let setup = Instant::now();
-    let mut sim = Simulation::from_json(&json, seed).unwrap_or_else(|e| {
-        eprintln!("{e}");
-        std::process::exit(2)
-    });
+    let mut sim = common::simulation(&json, seed);
     let setup_s = setup.elapsed().as_secs_f64();
     let started = Instant::now();
     sim.run_until(sim.duration());

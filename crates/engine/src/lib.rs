@@ -9,6 +9,7 @@
 pub mod config;
 pub mod error;
 pub mod event;
+pub mod external;
 pub mod fields;
 pub mod link;
 pub mod packet;
@@ -17,6 +18,7 @@ pub mod queue;
 pub mod rng;
 pub mod route;
 pub mod sim;
+pub mod table;
 pub mod tcp;
 pub mod time;
 pub mod topology;

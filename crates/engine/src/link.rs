@@ -179,6 +179,11 @@ impl Link {
     }
 }
 
+/// Lindley's recursion against the event-driven link, for every policy deciding at arrival.
+#[cfg(test)]
+#[path = "link_lindley_tests.rs"]
+mod lindley_tests;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,6 +15,7 @@
 //! [`PacketRecorder::table`] sorts the rows by time (stably: rows of one instant stay in the
 //! order they were recorded) and leaves out those after the end of the run.
 
+use crate::table::table;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{EngineError, Result};
@@ -86,35 +87,36 @@ fn kind_code(kind: PacketKind) -> u8 {
     }
 }
 
-/// The per-packet trace as columns, one row per event. Sequence numbers count segments as
-/// everywhere in the engine (data: the segment; ACK: the next segment expected); SACK
-/// blocks are `sack_blocks[i]` (start, end) pairs of segments per row, flattened into
-/// `sack_edges`.
-#[derive(Default, Debug, Clone, PartialEq)]
-pub struct PacketTrace {
-    pub time_ns: Vec<u64>,
-    pub event: Vec<u8>,
-    pub reason: Vec<u8>,
-    pub link: Vec<u32>,
-    pub flow: Vec<u32>,
-    pub kind: Vec<u8>,
-    pub seq: Vec<u64>,
-    pub size_bytes: Vec<u32>,
-    pub ecn: Vec<u8>,
-    /// The packet's `packet::FLAG_*` bits (ECE, CWR, retransmission).
-    pub flags: Vec<u8>,
-    /// Data: when the segment was sent; ACK: the echoed send time (identifies the packet).
-    pub sent_ns: Vec<u64>,
-    pub sack_blocks: Vec<u8>,
-    pub sack_edges: Vec<u64>,
-    /// Per link (all links, by id): the node it leaves and the node it enters, numbered in
-    /// order of first appearance (ns-2's "from node" and "to node").
-    pub link_from_node: Vec<u32>,
-    pub link_to_node: Vec<u32>,
-    /// Per flow (all flows, by id): the node its data leaves (the sender) and the node it
-    /// reaches (the receiver).
-    pub flow_source_node: Vec<u32>,
-    pub flow_sink_node: Vec<u32>,
+table! {
+    /// The per-packet trace as columns, one row per event. Sequence numbers count segments as
+    /// everywhere in the engine (data: the segment; ACK: the next segment expected); SACK
+    /// blocks are `sack_blocks[i]` (start, end) pairs of segments per row, flattened into
+    /// `sack_edges`.
+    pub struct PacketTrace {
+        time_ns: u64,
+        event: u8,
+        reason: u8,
+        link: u32,
+        flow: u32,
+        kind: u8,
+        seq: u64,
+        size_bytes: u32,
+        ecn: u8,
+        /// The packet's `packet::FLAG_*` bits (ECE, CWR, retransmission).
+        flags: u8,
+        /// Data: when the segment was sent; ACK: the echoed send time (identifies the packet).
+        sent_ns: u64,
+        sack_blocks: u8,
+        sack_edges: u64,
+        /// Per link (all links, by id): the node it leaves and the node it enters, numbered in
+        /// order of first appearance (ns-2's "from node" and "to node").
+        link_from_node: u32,
+        link_to_node: u32,
+        /// Per flow (all flows, by id): the node its data leaves (the sender) and the node it
+        /// reaches (the receiver).
+        flow_source_node: u32,
+        flow_sink_node: u32,
+    }
 }
 
 impl PacketTrace {

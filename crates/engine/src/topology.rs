@@ -319,41 +319,18 @@ fn attach_group(
                 let access_delay = edge_one_way / 2;
                 let receiver_delay = edge_one_way - access_delay;
                 let (access, receiver) = (format!("{field}.access"), format!("{field}.receiver"));
+                let mut link = |role, name, rate_bps, delay, field: &str| {
+                    b.link(role, name, rate_bps, delay, &group.access_queue, packet, field)
+                };
                 let links = [
-                    b.link(
-                        LinkRole::Access,
-                        "access",
-                        group.access_rate_bps,
-                        access_delay,
-                        &group.access_queue,
-                        packet,
-                        &access,
-                    )?,
-                    b.link(
-                        LinkRole::AccessReverse,
-                        "access_reverse",
-                        group.access_rate_bps,
-                        access_delay,
-                        &group.access_queue,
-                        packet,
-                        &access,
-                    )?,
-                    b.link(
-                        LinkRole::Receiver,
-                        "receiver",
-                        group.receiver_rate_bps,
-                        receiver_delay,
-                        &group.access_queue,
-                        packet,
-                        &receiver,
-                    )?,
-                    b.link(
+                    link(LinkRole::Access, "access", group.access_rate_bps, access_delay, &access)?,
+                    link(LinkRole::AccessReverse, "access_reverse", group.access_rate_bps, access_delay, &access)?,
+                    link(LinkRole::Receiver, "receiver", group.receiver_rate_bps, receiver_delay, &receiver)?,
+                    link(
                         LinkRole::ReceiverReverse,
                         "receiver_reverse",
                         group.receiver_rate_bps,
                         receiver_delay,
-                        &group.access_queue,
-                        packet,
                         &receiver,
                     )?,
                 ];

@@ -1,115 +1,79 @@
 //! Sampled columnar traces and per-flow records. Nothing is printed from the hot path:
 //! samples are appended to column vectors at a fixed interval.
 
-/// One row per (sample time, monitored link); per-interval counts end at `time_s`.
-#[derive(Default, Debug, Clone)]
-pub struct LinkTrace {
-    pub time_s: Vec<f64>,
-    pub link: Vec<u32>,
-    pub queue_packets: Vec<f64>,
-    pub queue_bytes: Vec<f64>,
-    pub average_queue: Vec<f64>,
-    pub drop_probability: Vec<f64>,
-    pub arrivals: Vec<f64>,
-    pub drops: Vec<f64>,
-    pub marks: Vec<f64>,
-    pub departures: Vec<f64>,
-    pub departed_bytes: Vec<f64>,
-    pub utilisation: Vec<f64>,
-    /// The policy's virtual queue (E-RED, AVQ), NaN for policies without one.
-    pub virtual_queue: Vec<f64>,
-    /// Mean queueing (sojourn) time of the packets that departed in the interval, s.
-    pub sojourn_s: Vec<f64>,
-}
+use crate::packet_trace::PacketTrace;
+use crate::table::table;
 
-/// One row per (sample time, traced flow).
-#[derive(Default, Debug, Clone)]
-pub struct FlowTrace {
-    pub time_s: Vec<f64>,
-    pub flow: Vec<u32>,
-    pub cwnd: Vec<f64>,
-    pub ssthresh: Vec<f64>,
-    pub srtt_s: Vec<f64>,
-    pub rtt_s: Vec<f64>,
-}
-
-/// Rows reserved up front at most (larger traces grow as needed).
-const MAX_RESERVED_ROWS: usize = 1 << 24;
-
-impl LinkTrace {
-    /// Room for `rows` samples, so the columns never reallocate (and never double in size).
-    pub fn with_capacity(rows: usize) -> Self {
-        let rows = rows.min(MAX_RESERVED_ROWS);
-        let column = || Vec::with_capacity(rows);
-        LinkTrace {
-            time_s: column(),
-            link: Vec::with_capacity(rows),
-            queue_packets: column(),
-            queue_bytes: column(),
-            average_queue: column(),
-            drop_probability: column(),
-            arrivals: column(),
-            drops: column(),
-            marks: column(),
-            departures: column(),
-            departed_bytes: column(),
-            utilisation: column(),
-            virtual_queue: column(),
-            sojourn_s: column(),
-        }
+table! {
+    /// One row per (sample time, monitored link); per-interval counts end at `time_s`.
+    pub struct LinkTrace {
+        time_s: f64,
+        link: u32,
+        queue_packets: f64,
+        queue_bytes: f64,
+        average_queue: f64,
+        drop_probability: f64,
+        arrivals: f64,
+        drops: f64,
+        marks: f64,
+        departures: f64,
+        departed_bytes: f64,
+        utilisation: f64,
+        /// The policy's virtual queue (E-RED, AVQ), NaN for policies without one.
+        virtual_queue: f64,
+        /// Mean queueing (sojourn) time of the packets that departed in the interval, s.
+        sojourn_s: f64,
     }
 }
 
-impl FlowTrace {
-    /// Room for `rows` samples, so the columns never reallocate (and never double in size).
-    pub fn with_capacity(rows: usize) -> Self {
-        let rows = rows.min(MAX_RESERVED_ROWS);
-        let column = || Vec::with_capacity(rows);
-        FlowTrace {
-            time_s: column(),
-            flow: Vec::with_capacity(rows),
-            cwnd: column(),
-            ssthresh: column(),
-            srtt_s: column(),
-            rtt_s: column(),
-        }
+table! {
+    /// One row per (sample time, traced flow).
+    pub struct FlowTrace {
+        time_s: f64,
+        flow: u32,
+        cwnd: f64,
+        ssthresh: f64,
+        srtt_s: f64,
+        rtt_s: f64,
     }
 }
 
-/// One row per flow, at the end of the run (or at the time results are taken).
-#[derive(Default, Debug, Clone)]
-pub struct FlowRecords {
-    pub flow: Vec<u32>,
-    pub group: Vec<u32>,
-    /// The traced (core) links the flow's data crosses, comma-separated, in order.
-    pub core_links: Vec<String>,
-    pub start_s: Vec<f64>,
-    pub end_s: Vec<f64>,
-    pub bytes_delivered: Vec<f64>,
-    pub bytes_delivered_at_measure_start: Vec<f64>,
-    pub segments_sent: Vec<f64>,
-    pub retransmits: Vec<f64>,
-    pub timeouts: Vec<f64>,
-    pub fast_recoveries: Vec<f64>,
-    pub ecn_reductions: Vec<f64>,
-    pub rtt_mean_s: Vec<f64>,
+table! {
+    /// One row per flow, at the end of the run (or at the time results are taken).
+    pub struct FlowRecords {
+        flow: u32,
+        group: u32,
+        /// The traced (core) links the flow's data crosses, comma-separated, in order.
+        core_links: String,
+        start_s: f64,
+        end_s: f64,
+        bytes_delivered: f64,
+        bytes_delivered_at_measure_start: f64,
+        segments_sent: f64,
+        retransmits: f64,
+        timeouts: f64,
+        fast_recoveries: f64,
+        ecn_reductions: f64,
+        rtt_mean_s: f64,
+    }
 }
 
-/// One row per link.
-#[derive(Default, Debug, Clone)]
-pub struct LinkRecords {
-    pub link: Vec<u32>,
-    pub role: Vec<&'static str>,
-    pub name: Vec<String>,
-    pub rate_bps: Vec<f64>,
-    pub delay_s: Vec<f64>,
-    pub monitored: Vec<bool>,
-    pub arrivals: Vec<f64>,
-    pub enqueued: Vec<f64>,
-    pub dropped: Vec<f64>,
-    pub marked: Vec<f64>,
-    pub departures: Vec<f64>,
-    pub dropped_on_dequeue: Vec<f64>,
+table! {
+    /// One row per link.
+    pub struct LinkRecords {
+        link: u32,
+        role: &'static str,
+        name: String,
+        monitored: bool,
+        rate_bps: f64,
+        delay_s: f64,
+        arrivals: f64,
+        enqueued: f64,
+        dropped: f64,
+        marked: f64,
+        departures: f64,
+        dropped_on_dequeue: f64,
+    }
 }
 
 /// Packet conservation: created = delivered + dropped + queued + in_flight.
@@ -132,5 +96,5 @@ pub struct Results {
     pub links: LinkRecords,
     pub counters: Counters,
     /// The per-packet trace, if the scenario asked for one (`trace.packets`).
-    pub packet_trace: Option<crate::packet_trace::PacketTrace>,
+    pub packet_trace: Option<PacketTrace>,
 }

@@ -6,13 +6,12 @@ mod hooks;
 use std::sync::Arc;
 
 use aqmlab_engine::sim::Stop;
+use aqmlab_engine::table::Column;
 use aqmlab_engine::trace::Results;
 use aqmlab_engine::{EngineError, Simulation as EngineSimulation};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBytes, PyDict, PyMemoryView, PyType};
-
-mod packet_trace;
 
 /// `aqmlab.errors.ScenarioError`, looked up once when the module loads: engine errors are
 /// the same class as the Python layer's (an `AqmlabError` and a `ValueError`).
@@ -125,7 +124,7 @@ impl Simulation {
 
 /// A column's element type as Python's `struct` module (and `memoryview.cast`) names it,
 /// in native byte order, and its bytes.
-pub(crate) trait Element: Copy {
+trait Element: Copy {
     const FORMAT: &'static str;
     const SIZE: usize;
     fn write(self, out: &mut [u8]);
@@ -157,7 +156,7 @@ impl Element for bool {
 /// A column as a typed, read-only `memoryview` over one `bytes` object: NumPy
 /// (`np.asarray`) and Arrow (`pa.py_buffer`) take it without a copy, and neither has to be
 /// imported for the engine to hand its results over (issue 28's hand-off).
-pub(crate) fn column<'py, T: Element>(py: Python<'py>, values: &[T]) -> PyResult<Bound<'py, PyAny>> {
+fn column<'py, T: Element>(py: Python<'py>, values: &[T]) -> PyResult<Bound<'py, PyAny>> {
     let bytes = PyBytes::new_with(py, values.len() * T::SIZE, |out| {
         for (value, slot) in values.iter().zip(out.chunks_exact_mut(T::SIZE)) {
             value.write(slot);
@@ -167,79 +166,29 @@ pub(crate) fn column<'py, T: Element>(py: Python<'py>, values: &[T]) -> PyResult
     PyMemoryView::from(&bytes)?.call_method1("cast", (T::FORMAT,))
 }
 
-macro_rules! columns {
-    ($py:expr, $source:expr, [$($name:ident),* $(,)?]) => {{
-        let dict = PyDict::new($py);
-        $( dict.set_item(stringify!($name), column($py, &$source.$name)?)?; )*
-        dict
-    }};
+/// A result table (`aqmlab_engine::table`) as a dict of columns: numbers as typed
+/// memoryviews, text as lists of `str`.
+fn table_to_dict<'py>(py: Python<'py>, columns: Vec<(&'static str, Column<'_>)>) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    for (name, values) in columns {
+        match values {
+            Column::F64(values) => dict.set_item(name, column(py, values)?)?,
+            Column::U64(values) => dict.set_item(name, column(py, values)?)?,
+            Column::U32(values) => dict.set_item(name, column(py, values)?)?,
+            Column::U8(values) => dict.set_item(name, column(py, values)?)?,
+            Column::Bool(values) => dict.set_item(name, column(py, values)?)?,
+            Column::Text(values) => dict.set_item(name, values)?,
+        }
+    }
+    Ok(dict)
 }
 
 fn results_to_dict(py: Python<'_>, r: Results) -> PyResult<Bound<'_, PyDict>> {
     let out = PyDict::new(py);
-    let lt = r.link_trace;
-    out.set_item(
-        "link_trace",
-        columns!(
-            py,
-            lt,
-            [
-                time_s,
-                link,
-                queue_packets,
-                queue_bytes,
-                average_queue,
-                drop_probability,
-                arrivals,
-                drops,
-                marks,
-                departures,
-                departed_bytes,
-                utilisation,
-                virtual_queue,
-                sojourn_s
-            ]
-        ),
-    )?;
-    let ft = r.flow_trace;
-    out.set_item("flow_trace", columns!(py, ft, [time_s, flow, cwnd, ssthresh, srtt_s, rtt_s]))?;
-    let f = r.flows;
-    let core_links = f.core_links.clone();
-    out.set_item(
-        "flows",
-        columns!(
-            py,
-            f,
-            [
-                flow,
-                group,
-                start_s,
-                end_s,
-                bytes_delivered,
-                bytes_delivered_at_measure_start,
-                segments_sent,
-                retransmits,
-                timeouts,
-                fast_recoveries,
-                ecn_reductions,
-                rtt_mean_s
-            ]
-        ),
-    )?;
-    out.get_item("flows")?.expect("just set").set_item("core_links", core_links)?;
-    let l = r.links;
-    let links = PyDict::new(py);
-    links.set_item("role", l.role.clone())?;
-    links.set_item("name", l.name.clone())?;
-    let links_numeric = columns!(
-        py,
-        l,
-        [link, rate_bps, delay_s, monitored, arrivals, enqueued, dropped, marked, departures, dropped_on_dequeue]
-    );
-    for (k, v) in links_numeric.iter() {
-        links.set_item(k, v)?;
-    }
-    out.set_item("links", links)?;
+    out.set_item("link_trace", table_to_dict(py, r.link_trace.columns())?)?;
+    out.set_item("flow_trace", table_to_dict(py, r.flow_trace.columns())?)?;
+    out.set_item("flows", table_to_dict(py, r.flows.columns())?)?;
+    out.set_item("links", table_to_dict(py, r.links.columns())?)?;
     let c = r.counters;
     let counters = PyDict::new(py);
     counters.set_item("packets_created", c.packets_created)?;
@@ -250,7 +199,8 @@ fn results_to_dict(py: Python<'_>, r: Results) -> PyResult<Bound<'_, PyDict>> {
     counters.set_item("events", c.events)?;
     out.set_item("counters", counters)?;
     if let Some(trace) = r.packet_trace {
-        out.set_item("packet_trace", packet_trace::to_dict(py, trace)?)?;
+        // The Python layer (`aqmlab.traces`) builds the Arrow table of the per-packet trace.
+        out.set_item("packet_trace", table_to_dict(py, trace.columns())?)?;
     }
     Ok(out)
 }

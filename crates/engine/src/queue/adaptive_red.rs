@@ -193,7 +193,6 @@ impl QueuePolicy for AdaptiveRed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::Ecn;
     use crate::rng::{stream, StreamKind};
 
     const LINK: LinkContext = LinkContext { rate_bps: 100_000_000, mean_packet_bytes: 1500 };
@@ -221,14 +220,6 @@ mod tests {
         }
     }
 
-    fn packet() -> Packet {
-        Packet::test_data(1500, Ecn::NotEct, 0)
-    }
-
-    fn view(packets: u32) -> QueueView {
-        QueueView { packets, bytes: packets as u64 * 1500, idle_since: None, link_rate_bps: 100_000_000 }
-    }
-
     #[test]
     fn aimd_step_matches_the_paper() {
         // Band for (20, 80): [44, 56].
@@ -252,7 +243,7 @@ mod tests {
         for step in 1..=20u64 {
             // arrivals every 100 ms; the update happens at multiples of 0.5 s
             let now = step * 100_000_000;
-            a.on_arrival(&packet(), &view(70), now, &mut rng);
+            a.on_arrival(&LINK.data_packet(), &LINK.queue_of(70), now, &mut rng);
             if step % 5 == 0 {
                 expected += 0.01f64.min(expected / 4.0);
             }
@@ -261,7 +252,7 @@ mod tests {
         // Then an average of 30, below the band: × 0.9 every 0.5 s, down to the bottom.
         for step in 21..=400u64 {
             let now = step * 100_000_000;
-            a.on_arrival(&packet(), &view(30), now, &mut rng);
+            a.on_arrival(&LINK.data_packet(), &LINK.queue_of(30), now, &mut rng);
             if step % 5 == 0 && expected > 0.01 {
                 expected *= 0.9;
             }
@@ -271,18 +262,15 @@ mod tests {
     }
 
     #[test]
-    fn automatic_thresholds_follow_ns2() {
-        let mut c = config();
-        c.min_th = 0.0;
-        c.max_th = 0.0;
-        // 100 Mb/s, 1500 B: ptc = 8333.3/s; target queue 41.67 packets; min_th = 20.83; max_th = 62.5.
-        let a = AdaptiveRed::new(&c, LINK, "q").unwrap();
-        let (lo, hi) = a.thresholds();
-        assert!((lo - 8333.333333 * 0.005 / 2.0).abs() < 1e-5 && (hi - 3.0 * lo).abs() < 1e-12, "{lo} {hi}");
-        // A slow link: the 5-packet floor.
-        let slow = LinkContext { rate_bps: 1_000_000, mean_packet_bytes: 1500 };
-        let a = AdaptiveRed::new(&c, slow, "q").unwrap();
-        assert_eq!(a.thresholds(), (5.0, 15.0));
+    fn zero_thresholds_take_ns2s_rule_from_the_target_delay() {
+        // The rule itself (ns-2 red.cc initialize_params) is tested in red.rs; adaptive RED
+        // hands it its own target delay (5 ms), mean packet size and link.
+        let c = AdaptiveRedConfig { min_th: 0.0, max_th: 0.0, ..config() };
+        for link in [LINK, LinkContext { rate_bps: 1_000_000, mean_packet_bytes: 1500 }] {
+            let expected = crate::queue::red::ns2_thresholds(0.0, 0.0, 0.005, link.rate_bps, 1500, false);
+            assert_eq!(AdaptiveRed::new(&c, link, "q").unwrap().thresholds(), expected);
+        }
+        assert_eq!(AdaptiveRed::new(&config(), LINK, "q").unwrap().thresholds(), (20.0, 80.0), "given thresholds kept");
     }
 
     #[test]

@@ -233,6 +233,9 @@ impl Codel {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::queue::LinkContext;
+
+    const LINK: LinkContext = LinkContext { rate_bps: 10_000_000, mean_packet_bytes: 1500 };
 
     const MS: Time = 1_000_000;
 
@@ -250,10 +253,6 @@ mod tests {
         Packet::test_data(1500, ecn, enqueued_at)
     }
 
-    fn view(packets: u32) -> QueueView {
-        QueueView { packets, bytes: packets as u64 * 1500, idle_since: None, link_rate_bps: 10_000_000 }
-    }
-
     /// Dequeue one packet every `step` ns from `start` to `end`, every packet having waited
     /// `sojourn` ns, with `backlog` packets left behind; returns the drop times (a dequeue
     /// that drops offers the next head at the same instant, as the engine does).
@@ -263,7 +262,7 @@ mod tests {
         let mut now = start;
         while now < end {
             while let Departure::Drop(_) =
-                codel.on_dequeue(&packet(now - sojourn, Ecn::NotEct), &view(backlog), now, &mut rng)
+                codel.on_dequeue(&packet(now - sojourn, Ecn::NotEct), &LINK.queue_of(backlog), now, &mut rng)
             {
                 drops.push(now);
             }
@@ -354,7 +353,7 @@ mod tests {
         standing_queue(&mut codel, B, B + 500 * MS, MS, 20 * MS, 20);
         assert!(codel.dropping());
         let mut rng = crate::rng::stream(1, crate::rng::StreamKind::Queue, 0);
-        let idle = QueueView { idle_since: Some(B + 500 * MS), ..view(0) };
+        let idle = QueueView { idle_since: Some(B + 500 * MS), ..LINK.queue_of(0) };
         codel.on_arrival(&packet(0, Ecn::NotEct), &idle, B + 501 * MS, &mut rng);
         assert!(!codel.dropping());
         assert_eq!(codel.first_above_time, 0);
@@ -362,7 +361,7 @@ mod tests {
         let mut codel = Codel::new(&config(), "q").unwrap();
         standing_queue(&mut codel, B, B + 101 * MS, MS, 20 * MS, 20);
         assert!(codel.dropping());
-        let d = codel.on_dequeue(&packet(B + 80 * MS, Ecn::NotEct), &view(0), B + 300 * MS, &mut rng);
+        let d = codel.on_dequeue(&packet(B + 80 * MS, Ecn::NotEct), &LINK.queue_of(0), B + 300 * MS, &mut rng);
         assert_eq!(d, Departure::Send);
         assert!(!codel.dropping());
     }
@@ -376,7 +375,7 @@ mod tests {
         let mut marks = Vec::new();
         let mut now = B;
         while now < B + 400 * MS {
-            match codel.on_dequeue(&packet(now - 20 * MS, Ecn::Ect), &view(20), now, &mut rng) {
+            match codel.on_dequeue(&packet(now - 20 * MS, Ecn::Ect), &LINK.queue_of(20), now, &mut rng) {
                 Departure::Mark(_) => marks.push(now - B),
                 Departure::Drop(_) => panic!("ECN-capable heads are marked, not dropped"),
                 Departure::Send => {}
@@ -388,7 +387,7 @@ mod tests {
         assert_eq!(&marks[..4], &[100 * MS, 200 * MS, 271 * MS, 329 * MS]);
         // Non-ECT heads are still dropped.
         assert!(matches!(
-            codel.on_dequeue(&packet(0, Ecn::NotEct), &view(20), 10_000 * MS, &mut rng),
+            codel.on_dequeue(&packet(0, Ecn::NotEct), &LINK.queue_of(20), 10_000 * MS, &mut rng),
             Departure::Drop(_)
         ));
     }

@@ -1,19 +1,14 @@
-//! Queue policies implemented outside the engine, e.g. a Python class (docs/extending.md).
+//! Queue policies implemented outside the engine, e.g. a Python class (docs/extending.md),
+//! through the engine's one registry of external components (`crate::external`).
 //!
-//! The engine stays pure Rust: a scenario names the policy by reference (`"module:Class"`
-//! or `"path/file.py:Class"`) with its parameters as JSON, and the program embedding the
-//! engine installs one [`ExternalQueueFactory`] that turns such a configuration into a
-//! [`QueuePolicy`] (the Python binding, `crates/py/src/hooks/`, builds an object that calls
-//! the class). The policy gets the link's own random stream through
-//! [`QueuePolicy::on_arrival`]'s `rng`, the very stream a built-in policy on that link draws
-//! from, so a port of a built-in policy reproduces its runs.
-
-use std::sync::OnceLock;
+//! The policy gets the link's own random stream through [`QueuePolicy::on_arrival`]'s `rng`,
+//! the very stream a built-in policy on that link draws from, so a port of a built-in policy
+//! reproduces its runs.
 
 use serde::{Deserialize, Serialize};
 
 use super::{Limit, LinkContext, QueuePolicy};
-use crate::error::{EngineError, Result};
+use crate::external::external_kind;
 
 /// Scenario description of a queue policy implemented outside the engine (`kind = "python"`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -27,34 +22,14 @@ pub struct ExternalQueueConfig {
     pub params: serde_json::Map<String, serde_json::Value>,
 }
 
-/// Builds queue policies implemented outside the engine.
-pub trait ExternalQueueFactory: Send + Sync {
-    /// The policy of `config` on a link of `link`; `field` names the configuration in errors.
-    fn build(&self, config: &ExternalQueueConfig, link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>>;
-}
-
-static FACTORY: OnceLock<Box<dyn ExternalQueueFactory>> = OnceLock::new();
-
-/// Install the process's factory (once; later calls return false and change nothing).
-pub fn install_factory(factory: Box<dyn ExternalQueueFactory>) -> bool {
-    FACTORY.set(factory).is_ok()
-}
-
-/// The registry's entry for `kind = "python"`.
-pub fn build(config: &ExternalQueueConfig, link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
-    match FACTORY.get() {
-        Some(factory) => factory.build(config, link, field),
-        None => Err(EngineError::invalid(
-            format!("{field}.kind"),
-            "python",
-            "a built-in policy: this program runs the engine without the Python binding (aqmlab._engine)",
-        )),
-    }
-}
+// Built with the link the policy's queue feeds.
+external_kind!(POLICIES: dyn QueuePolicy(ExternalQueueConfig, LinkContext), instead "a built-in policy");
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::{EngineError, Result};
+    use crate::external::ExternalFactory;
     use crate::packet::{Ecn, Packet};
     use crate::queue::{build_policy, Queue, QueueConfig, QueueView, Verdict};
     use crate::rng::{stream, Rng, RngCore, StreamKind};
@@ -79,7 +54,7 @@ mod tests {
 
     struct CoinFactory;
 
-    impl ExternalQueueFactory for CoinFactory {
+    impl ExternalFactory<dyn QueuePolicy> for CoinFactory {
         fn build(&self, config: &ExternalQueueConfig, _: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
             if config.policy != "tests:Coin" {
                 return Err(EngineError::invalid(format!("{field}.policy"), &config.policy, "tests:Coin"));
@@ -95,7 +70,7 @@ mod tests {
         assert_eq!(config.kind_name(), "python");
         assert_eq!(config.limit(), Limit::Packets(10));
         let link = LinkContext { rate_bps: 1_000_000, mean_packet_bytes: 1000 };
-        install_factory(Box::new(CoinFactory));
+        assert!(POLICIES.install(Box::new(CoinFactory)));
         let policy = build_policy(&config, link, "topology.bottleneck.queue").unwrap();
         assert!(policy.decides_at_arrival());
         let mut queue = Queue::new(config.limit(), 1_000_000, policy);

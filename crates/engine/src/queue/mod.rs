@@ -215,6 +215,21 @@ pub struct LinkContext {
     pub mean_packet_bytes: u32,
 }
 
+/// What the unit tests of a policy feed it: the queue and the packets of the link it decides for.
+#[cfg(test)]
+impl LinkContext {
+    /// A busy queue of `packets` packets of the mean size feeding this link.
+    pub(crate) fn queue_of(&self, packets: u32) -> QueueView {
+        let bytes = packets as u64 * self.mean_packet_bytes as u64;
+        QueueView { packets, bytes, idle_since: None, link_rate_bps: self.rate_bps }
+    }
+
+    /// A data packet of the mean size, not ECN-capable, enqueued at time 0.
+    pub(crate) fn data_packet(&self) -> Packet {
+        Packet::test_data(self.mean_packet_bytes, Ecn::NotEct, 0)
+    }
+}
+
 /// The registry: build a policy from its configuration.
 pub fn build_policy(config: &QueueConfig, link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
     match config {
@@ -239,7 +254,7 @@ pub fn build_policy(config: &QueueConfig, link: LinkContext, field: &str) -> Res
         QueueConfig::RedVq(c) => Ok(Box::new(redvq::RedVq::new(c, link, field)?)),
         QueueConfig::AdaptiveRed(c) => Ok(Box::new(adaptive_red::AdaptiveRed::new(c, link, field)?)),
         QueueConfig::Avq(c) => Ok(Box::new(avq::Avq::new(c, link, field)?)),
-        QueueConfig::Python(c) => external::build(c, link, field),
+        QueueConfig::Python(c) => external::POLICIES.build(c, link, field),
     }
 }
 
@@ -442,6 +457,12 @@ impl Queue {
         None
     }
 
+    /// When the queue last became empty, if it is empty now (what policies see as
+    /// `QueueView::idle_since`).
+    pub fn idle_since(&self) -> Option<Time> {
+        self.idle_since
+    }
+
     /// The link went idle at `since` with this queue empty (ns-2: the link asked for a
     /// packet and found none). Used when the engine skips that request for an idle link.
     pub fn note_idle_since(&mut self, since: Time) {
@@ -597,30 +618,32 @@ impl Queue {
 }
 
 #[cfg(test)]
-mod lindley_tests;
-#[cfg(test)]
-mod pass_through_tests;
+pub(crate) mod pass_through_tests;
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rng::{stream, StreamKind};
 
-    /// Drops every second head at dequeue and marks the others (a dequeue-side AQM).
-    struct AlternateAtHead {
-        next_drops: bool,
+    /// A dequeue-side AQM for tests: drops the heads `first`, `first + every`, ... and marks
+    /// the others with `mark`.
+    pub(super) struct DropsEveryNthHead {
+        pub(super) first: u64,
+        pub(super) every: u64,
+        pub(super) mark: MarkReason,
+        pub(super) heads: u64,
     }
 
-    impl QueuePolicy for AlternateAtHead {
+    impl QueuePolicy for DropsEveryNthHead {
         fn on_arrival(&mut self, _: &Packet, _: &QueueView, _: Time, _: &mut Rng) -> Verdict {
             Verdict::Enqueue
         }
         fn on_dequeue(&mut self, _: &Packet, _: &QueueView, _: Time, _: &mut Rng) -> Departure {
-            self.next_drops = !self.next_drops;
-            if self.next_drops {
+            self.heads += 1;
+            if self.heads >= self.first && (self.heads - self.first).is_multiple_of(self.every) {
                 Departure::Drop(DropReason::Early)
             } else {
-                Departure::Mark(MarkReason::Early)
+                Departure::Mark(self.mark)
             }
         }
     }
@@ -631,7 +654,11 @@ mod tests {
 
     #[test]
     fn dequeue_decisions_drop_heads_mark_ect_and_count_sojourn() {
-        let mut queue = Queue::new(Limit::Packets(10), 1_000_000, Box::new(AlternateAtHead { next_drops: false }));
+        let mut queue = Queue::new(
+            Limit::Packets(10),
+            1_000_000,
+            Box::new(DropsEveryNthHead { first: 1, every: 2, mark: MarkReason::Early, heads: 0 }),
+        );
         let mut rng = stream(1, StreamKind::Queue, 0);
         for ecn in [Ecn::Ect, Ecn::Ect, Ecn::Ect, Ecn::NotEct] {
             queue.enqueue(packet(ecn), 1_000, &mut rng);

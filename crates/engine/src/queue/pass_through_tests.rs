@@ -2,13 +2,14 @@
 //! policy: two queues driven by the same packets and random streams, one taking the shortcut
 //! whenever it is empty, must agree on every packet sent, every counter and every trace value.
 
+use super::tests::DropsEveryNthHead;
 use super::*;
 use crate::packet::Packet;
 use crate::rng::{stream, RngCore, StreamKind};
 
 /// One configuration per policy, with small limits and thresholds so that drops and marks
 /// happen within a few packets (the resolved forms of `examples/*.toml`, scaled down).
-pub(super) const CONFIGS: &[&str] = &[
+pub(crate) const CONFIGS: &[&str] = &[
     r#"{"kind": "drop_tail", "limit": {"packets": 3}}"#,
     r#"{"kind": "drop_tail", "limit": {"bytes": 2500}}"#,
     // Smaller than the largest packets: even an empty queue overflows.
@@ -92,31 +93,12 @@ fn pass_through_is_enqueue_then_dequeue_for_every_policy() {
     }
 }
 
-/// A dequeue-side policy: drops every third head and marks the others.
-struct EveryThirdHeadDropped {
-    heads: u64,
-}
-
-impl QueuePolicy for EveryThirdHeadDropped {
-    fn on_arrival(&mut self, _: &Packet, _: &QueueView, _: Time, _: &mut Rng) -> Verdict {
-        Verdict::Enqueue
-    }
-    fn on_dequeue(&mut self, _: &Packet, _: &QueueView, _: Time, _: &mut Rng) -> Departure {
-        self.heads += 1;
-        if self.heads.is_multiple_of(3) {
-            Departure::Drop(DropReason::Early)
-        } else {
-            Departure::Mark(MarkReason::Forced)
-        }
-    }
-}
-
 #[test]
 fn pass_through_follows_dequeue_side_drops_and_marks() {
-    let policy = || Box::new(EveryThirdHeadDropped { heads: 0 });
+    let policy = || Box::new(DropsEveryNthHead { first: 3, every: 3, mark: MarkReason::Forced, heads: 0 });
     let (mut shortcut, mut reference) =
         (Queue::new(Limit::Packets(4), RATE_BPS, policy()), Queue::new(Limit::Packets(4), RATE_BPS, policy()));
-    drive(&mut shortcut, &mut reference, "alternate at head");
+    drive(&mut shortcut, &mut reference, "every third head dropped");
     let c = reference.counters;
     assert!(c.dropped_on_dequeue > 1000 && c.marked > 1000, "{c:?}");
 }

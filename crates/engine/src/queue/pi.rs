@@ -146,8 +146,12 @@ impl QueuePolicy for Pi {
 mod tests {
     use super::*;
     use crate::packet::Ecn;
+    use crate::queue::LinkContext;
     use crate::queue::{DropReason, MarkReason};
     use crate::rng::{stream, StreamKind};
+
+    /// 15 Mb/s of 500-byte packets.
+    const LINK: LinkContext = LinkContext { rate_bps: 15_000_000, mean_packet_bytes: 500 };
 
     const T: Time = 6_250_000; // 1/160 Hz
 
@@ -161,14 +165,6 @@ mod tests {
             ecn: false,
             queue_in_bytes: false,
         }
-    }
-
-    fn packet() -> Packet {
-        Packet::test_data(500, Ecn::NotEct, 0)
-    }
-
-    fn view(packets: u32) -> QueueView {
-        QueueView { packets, bytes: packets as u64 * 500, idle_since: None, link_rate_bps: 15_000_000 }
     }
 
     #[test]
@@ -195,14 +191,14 @@ mod tests {
         let mut rng = stream(1, StreamKind::Queue, 0);
         // An arrival at 1 ms leaves 300 packets; nothing happens until 3T + 1 ms, so the
         // samples at T, 2T and 3T all see 300.
-        pi.on_arrival(&packet(), &view(299), 1_000_000, &mut rng);
+        pi.on_arrival(&LINK.data_packet(), &LINK.queue_of(299), 1_000_000, &mut rng);
         assert_eq!(pi.probability(), 0.0);
-        pi.on_arrival(&packet(), &view(300), 3 * T + 1_000_000, &mut rng);
+        pi.on_arrival(&LINK.data_packet(), &LINK.queue_of(300), 3 * T + 1_000_000, &mut rng);
         let expected = 5.454e-3 + 6e-6 + 6e-6;
         assert!((pi.probability() - expected).abs() < 1e-15, "{}", pi.probability());
         // Dequeues leave 100 packets at 3T + 2 ms; the sample at 4T sees 100.
-        pi.on_dequeue(&packet(), &view(100), 3 * T + 2_000_000, &mut rng);
-        pi.on_arrival(&packet(), &view(100), 4 * T, &mut rng);
+        pi.on_dequeue(&LINK.data_packet(), &LINK.queue_of(100), 3 * T + 2_000_000, &mut rng);
+        pi.on_arrival(&LINK.data_packet(), &LINK.queue_of(100), 4 * T, &mut rng);
         let expected = expected - 1.822e-3 - 1.816e-3;
         assert!((pi.probability() - expected).abs() < 1e-15, "{}", pi.probability());
     }
@@ -216,15 +212,16 @@ mod tests {
         let mut pi = Pi::new(&c, "q").unwrap();
         let mut rng = stream(7, StreamKind::Queue, 0);
         // Queue 250 at the first sample: p = 1e-3 * 250 = 0.25 (b = 0 keeps it there).
-        pi.on_arrival(&packet(), &view(249), 0, &mut rng);
-        pi.on_arrival(&packet(), &view(250), T, &mut rng);
+        pi.on_arrival(&LINK.data_packet(), &LINK.queue_of(249), 0, &mut rng);
+        pi.on_arrival(&LINK.data_packet(), &LINK.queue_of(250), T, &mut rng);
         assert!((pi.probability() - 0.25).abs() < 1e-12);
         let n = 200_000;
         let drops = (0..n)
             .filter(|_| {
-                let d = matches!(pi.on_arrival(&packet(), &view(250), T, &mut rng), Verdict::Drop(_));
+                let d =
+                    matches!(pi.on_arrival(&LINK.data_packet(), &LINK.queue_of(250), T, &mut rng), Verdict::Drop(_));
                 if !d {
-                    pi.on_dequeue(&packet(), &view(250), T, &mut rng);
+                    pi.on_dequeue(&LINK.data_packet(), &LINK.queue_of(250), T, &mut rng);
                 }
                 d
             })
@@ -240,13 +237,16 @@ mod tests {
         c.ecn = true;
         let mut pi = Pi::new(&c, "q").unwrap();
         let mut rng = stream(1, StreamKind::Queue, 0);
-        pi.on_arrival(&packet(), &view(299), 0, &mut rng);
-        pi.on_arrival(&packet(), &view(300), T, &mut rng);
+        pi.on_arrival(&LINK.data_packet(), &LINK.queue_of(299), 0, &mut rng);
+        pi.on_arrival(&LINK.data_packet(), &LINK.queue_of(300), T, &mut rng);
         assert_eq!(pi.probability(), 1.0);
-        let mut ect = packet();
+        let mut ect = LINK.data_packet();
         ect.ecn = Ecn::Ect;
-        assert_eq!(pi.on_arrival(&ect, &view(300), T, &mut rng), Verdict::Mark(MarkReason::Early));
-        assert_eq!(pi.on_arrival(&packet(), &view(300), T, &mut rng), Verdict::Drop(DropReason::Early));
+        assert_eq!(pi.on_arrival(&ect, &LINK.queue_of(300), T, &mut rng), Verdict::Mark(MarkReason::Early));
+        assert_eq!(
+            pi.on_arrival(&LINK.data_packet(), &LINK.queue_of(300), T, &mut rng),
+            Verdict::Drop(DropReason::Early)
+        );
 
         let mut bad = config();
         bad.sampling_frequency_hz = 0.0;

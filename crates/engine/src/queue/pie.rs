@@ -302,10 +302,6 @@ mod tests {
         Packet::test_data(1500, Ecn::NotEct, enqueued_at)
     }
 
-    fn view(packets: u32) -> QueueView {
-        QueueView { packets, bytes: packets as u64 * 1500, idle_since: None, link_rate_bps: 10_000_000 }
-    }
-
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-12
     }
@@ -371,9 +367,9 @@ mod tests {
         let mut rng = stream(1, StreamKind::Queue, 0);
         // A departure at 30 ms after 30 ms in the queue, 50 packets behind; the next event
         // is at 76 ms.
-        pie.on_dequeue(&packet(0), &view(50), 30 * MS, &mut rng);
+        pie.on_dequeue(&packet(0), &LINK.queue_of(50), 30 * MS, &mut rng);
         assert!(close(pie.current_qdelay(), 0.030));
-        pie.on_arrival(&packet(0), &view(50), 76 * MS, &mut rng);
+        pie.on_arrival(&packet(0), &LINK.queue_of(50), 76 * MS, &mut rng);
         let mut s = PieState { drop_prob: 0.0, qdelay_old: 0.0, burst_allowance: 0.15 };
         for _ in 0..3 {
             s = calculate_drop_prob(s, 0.030, 0.015, 0.125, 1.25, 0.015, true);
@@ -390,13 +386,13 @@ mod tests {
         assert!(s.drop_prob > 0.0);
         // While burst allowance remains, nothing is dropped even with drop_prob = 1.
         pie.drop_prob = 1.0;
-        assert_eq!(pie.on_arrival(&packet(0), &view(50), 76 * MS, &mut rng), Verdict::Enqueue);
+        assert_eq!(pie.on_arrival(&packet(0), &LINK.queue_of(50), 76 * MS, &mut rng), Verdict::Enqueue);
         pie.burst_allowance = 0.0;
-        assert!(matches!(pie.on_arrival(&packet(0), &view(50), 76 * MS, &mut rng), Verdict::Drop(_)));
+        assert!(matches!(pie.on_arrival(&packet(0), &LINK.queue_of(50), 76 * MS, &mut rng), Verdict::Drop(_)));
         // ...but never with at most two mean packets queued (Section 4.1 safeguard).
-        assert_eq!(pie.on_arrival(&packet(0), &view(2), 76 * MS, &mut rng), Verdict::Enqueue);
+        assert_eq!(pie.on_arrival(&packet(0), &LINK.queue_of(2), 76 * MS, &mut rng), Verdict::Enqueue);
         // An emptying dequeue sets the delay to 0.
-        pie.on_dequeue(&packet(0), &view(0), 77 * MS, &mut rng);
+        pie.on_dequeue(&packet(0), &LINK.queue_of(0), 77 * MS, &mut rng);
         assert_eq!(pie.current_qdelay(), 0.0);
     }
 
@@ -408,11 +404,12 @@ mod tests {
         pie.drop_prob = 0.19;
         pie.qdelay_old = 0.007;
         pie.qdelay = 0.007;
-        assert!((0..1000).all(|_| pie.on_arrival(&packet(0), &view(50), 0, &mut rng) == Verdict::Enqueue));
+        assert!((0..1000).all(|_| pie.on_arrival(&packet(0), &LINK.queue_of(50), 0, &mut rng) == Verdict::Enqueue));
         pie.drop_prob = 0.2;
         let n = 100_000;
-        let drops =
-            (0..n).filter(|_| matches!(pie.on_arrival(&packet(0), &view(50), 0, &mut rng), Verdict::Drop(_))).count();
+        let drops = (0..n)
+            .filter(|_| matches!(pie.on_arrival(&packet(0), &LINK.queue_of(50), 0, &mut rng), Verdict::Drop(_)))
+            .count();
         assert!((drops as f64 / n as f64 - 0.2).abs() < 0.005);
     }
 
@@ -428,11 +425,11 @@ mod tests {
         let mut ect = packet(0);
         ect.ecn = Ecn::Ect;
         pie.drop_prob = 0.1;
-        let verdicts: Vec<Verdict> = (0..2000).map(|_| pie.on_arrival(&ect, &view(50), 0, &mut rng)).collect();
+        let verdicts: Vec<Verdict> = (0..2000).map(|_| pie.on_arrival(&ect, &LINK.queue_of(50), 0, &mut rng)).collect();
         assert!(verdicts.iter().any(|v| matches!(v, Verdict::Mark(_))));
         assert!(!verdicts.iter().any(|v| matches!(v, Verdict::Drop(_))));
         pie.drop_prob = 0.11;
-        let verdicts: Vec<Verdict> = (0..2000).map(|_| pie.on_arrival(&ect, &view(50), 0, &mut rng)).collect();
+        let verdicts: Vec<Verdict> = (0..2000).map(|_| pie.on_arrival(&ect, &LINK.queue_of(50), 0, &mut rng)).collect();
         assert!(verdicts.iter().any(|v| matches!(v, Verdict::Drop(_))));
         assert!(!verdicts.iter().any(|v| matches!(v, Verdict::Mark(_))));
 
@@ -450,7 +447,7 @@ mod tests {
         let mut gaps = Vec::new();
         for _ in 0..20_000 {
             gap += 1;
-            if matches!(pie.on_arrival(&packet(0), &view(50), 0, &mut rng), Verdict::Drop(_)) {
+            if matches!(pie.on_arrival(&packet(0), &LINK.queue_of(50), 0, &mut rng), Verdict::Drop(_)) {
                 gaps.push(gap);
                 gap = 0;
             }

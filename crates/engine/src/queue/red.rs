@@ -387,14 +387,6 @@ mod tests {
         RedConfig { limit: Limit::Packets(2084), min_th: 50.0, max_th: 100.0, ..RedConfig::default() }
     }
 
-    fn packet() -> Packet {
-        Packet::test_data(1500, Ecn::NotEct, 0)
-    }
-
-    fn view(packets: u32) -> QueueView {
-        QueueView { packets, bytes: packets as u64 * 1500, idle_since: None, link_rate_bps: 100_000_000 }
-    }
-
     const LINK: LinkContext = LinkContext { rate_bps: 100_000_000, mean_packet_bytes: 1500 };
 
     #[test]
@@ -431,12 +423,12 @@ mod tests {
     fn average_follows_ewma_and_idle_decay() {
         let mut red = Red::new(&config(), LINK, "q").unwrap();
         let mut rng = stream(1, StreamKind::Queue, 0);
-        red.on_arrival(&packet(), &view(10), 0, &mut rng);
+        red.on_arrival(&LINK.data_packet(), &LINK.queue_of(10), 0, &mut rng);
         assert!((red.average_queue() - 0.02).abs() < 1e-12);
         // idle for 12 ms at ptc 8333.33: m = 100 -> avg * (1-w)^101
         let before = red.average_queue();
-        let idle = QueueView { idle_since: Some(1_000_000), ..view(0) };
-        red.on_arrival(&packet(), &idle, 13_000_000, &mut rng);
+        let idle = QueueView { idle_since: Some(1_000_000), ..LINK.queue_of(0) };
+        red.on_arrival(&LINK.data_packet(), &idle, 13_000_000, &mut rng);
         let expected = before * (1.0f64 - 0.002).powi(101);
         assert!((red.average_queue() - expected).abs() < 1e-15);
     }
@@ -447,9 +439,12 @@ mod tests {
         c.q_weight = 1.0;
         let mut red = Red::new(&c, LINK, "q").unwrap();
         let mut rng = stream(1, StreamKind::Queue, 0);
-        assert_eq!(red.on_arrival(&packet(), &view(150), 0, &mut rng), Verdict::Drop(DropReason::Forced));
+        assert_eq!(
+            red.on_arrival(&LINK.data_packet(), &LINK.queue_of(150), 0, &mut rng),
+            Verdict::Drop(DropReason::Forced)
+        );
         // average 1 packet, below min: accepted
-        assert_eq!(red.on_arrival(&packet(), &view(1), 0, &mut rng), Verdict::Enqueue);
+        assert_eq!(red.on_arrival(&LINK.data_packet(), &LINK.queue_of(1), 0, &mut rng), Verdict::Enqueue);
     }
 
     #[test]
@@ -459,7 +454,10 @@ mod tests {
         let mut red = Red::new(&c, LINK, "q").unwrap();
         let mut rng = stream(1, StreamKind::Queue, 0);
         // average is tiny but the instantaneous queue is above max_th: forced drop
-        assert_eq!(red.on_arrival(&packet(), &view(120), 0, &mut rng), Verdict::Drop(DropReason::Forced));
+        assert_eq!(
+            red.on_arrival(&LINK.data_packet(), &LINK.queue_of(120), 0, &mut rng),
+            Verdict::Drop(DropReason::Forced)
+        );
         assert!(red.average_queue() < 1.0);
     }
 
@@ -476,7 +474,7 @@ mod tests {
             let n = 400_000;
             let mut drops = 0;
             for _ in 0..n {
-                if let Verdict::Drop(_) = red.on_arrival(&packet(), &view(q), 0, &mut rng) {
+                if let Verdict::Drop(_) = red.on_arrival(&LINK.data_packet(), &LINK.queue_of(q), 0, &mut rng) {
                     drops += 1;
                 }
             }
@@ -515,11 +513,11 @@ mod tests {
         c.wait = false;
         let mut red = Red::new(&c, LINK, "q").unwrap();
         let mut rng = stream(1, StreamKind::Queue, 0);
-        let mut ect = packet();
+        let mut ect = LINK.data_packet();
         ect.ecn = Ecn::Ect;
         let mut marks = 0;
         for _ in 0..10_000 {
-            match red.on_arrival(&ect, &view(99), 0, &mut rng) {
+            match red.on_arrival(&ect, &LINK.queue_of(99), 0, &mut rng) {
                 Verdict::Mark(_) => marks += 1,
                 Verdict::Drop(r) => panic!("dropped an ECT packet early: {r:?}"),
                 Verdict::Enqueue => {}
@@ -538,14 +536,14 @@ mod tests {
         c.instantaneous = true;
         c.wait = false;
         c.mark_p = Some(0.1);
-        let mut ect = packet();
+        let mut ect = LINK.data_packet();
         ect.ecn = Ecn::Ect;
         for (queue, expect_marks) in [(99u32, true), (150, false)] {
             let mut red = Red::new(&c, LINK, "q").unwrap();
             let mut rng = stream(1, StreamKind::Queue, queue as u64);
             let (mut marks, mut drops) = (0, 0);
             for _ in 0..10_000 {
-                match red.on_arrival(&ect, &view(queue), 0, &mut rng) {
+                match red.on_arrival(&ect, &LINK.queue_of(queue), 0, &mut rng) {
                     Verdict::Mark(_) => marks += 1,
                     Verdict::Drop(_) => drops += 1,
                     Verdict::Enqueue => {}

@@ -83,7 +83,6 @@ impl QueuePolicy for RedVq {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::Ecn;
     use crate::queue::red::control_law;
     use crate::queue::DropReason;
     use crate::rng::{stream, StreamKind};
@@ -97,10 +96,6 @@ mod tests {
         }
     }
 
-    fn packet() -> Packet {
-        Packet::test_data(1500, Ecn::NotEct, 0)
-    }
-
     #[test]
     fn red_decides_on_the_virtual_queue_not_the_real_one() {
         // C = 1000 packets/s, γ = 0.5: the virtual queue is served at 500 packets/s.
@@ -110,7 +105,9 @@ mod tests {
         // 1000 packets/s arrive for 0.2 s: the virtual queue grows by 500 packets/s → ~100.
         let mut forced = 0;
         for i in 0..200u64 {
-            if let Verdict::Drop(DropReason::Forced) = r.on_arrival(&packet(), &empty_real, i * 1_000_000, &mut rng) {
+            if let Verdict::Drop(DropReason::Forced) =
+                r.on_arrival(&LINK.data_packet(), &empty_real, i * 1_000_000, &mut rng)
+            {
                 forced += 1;
             }
         }

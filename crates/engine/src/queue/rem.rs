@@ -210,14 +210,6 @@ mod tests {
         }
     }
 
-    fn packet() -> Packet {
-        Packet::test_data(500, Ecn::NotEct, 0)
-    }
-
-    fn view(packets: u32) -> QueueView {
-        QueueView { packets, bytes: packets as u64 * 500, idle_since: None, link_rate_bps: 15_000_000 }
-    }
-
     #[test]
     fn price_update_and_marking_function_at_hand_computed_points() {
         // backlog 120, input 10 packets, capacity 7.5: 0.001 (0.1 * 100 + 2.5) = 0.0125
@@ -240,10 +232,10 @@ mod tests {
         let mut rng = stream(1, StreamKind::Queue, 0);
         // 10 arrivals in the first period, leaving 120 packets.
         for i in 0..10u32 {
-            rem.on_arrival(&packet(), &view(110 + i), 100_000 * i as u64, &mut rng);
+            rem.on_arrival(&LINK.data_packet(), &LINK.queue_of(110 + i), 100_000 * i as u64, &mut rng);
         }
         // Next event at 3T + 1: updates at T (x = 10, b = 120), 2T and 3T (x = 0, b = 120).
-        rem.on_dequeue(&packet(), &view(119), 3 * T + 1, &mut rng);
+        rem.on_dequeue(&LINK.data_packet(), &LINK.queue_of(119), 3 * T + 1, &mut rng);
         let p1 = price_step(0.0, 0.001, 0.1, 120.0, 20.0, 10.0, 7.5);
         let p2 = price_step(p1, 0.001, 0.1, 120.0, 20.0, 0.0, 7.5);
         let p3 = price_step(p2, 0.001, 0.1, 120.0, 20.0, 0.0, 7.5);
@@ -263,16 +255,17 @@ mod tests {
         let mut rem = Rem::new(&c, LINK, "q").unwrap();
         let mut rng = stream(5, StreamKind::Queue, 0);
         // One period with backlog 1, input 7.5 = capacity: price 1, probability 1/2.
-        let mut p = packet();
+        let mut p = LINK.data_packet();
         p.size_bytes = 500;
         rem.backlog = 1.0;
         rem.arrivals = 7.5;
-        rem.on_dequeue(&p, &view(1), T, &mut rng);
+        rem.on_dequeue(&p, &LINK.queue_of(1), T, &mut rng);
         assert!((rem.drop_probability() - 0.5).abs() < 1e-12);
-        let mut ect = packet();
+        let mut ect = LINK.data_packet();
         ect.ecn = Ecn::Ect;
         let n = 100_000;
-        let marks = (0..n).filter(|_| matches!(rem.on_arrival(&ect, &view(1), T, &mut rng), Verdict::Mark(_))).count();
+        let marks =
+            (0..n).filter(|_| matches!(rem.on_arrival(&ect, &LINK.queue_of(1), T, &mut rng), Verdict::Mark(_))).count();
         assert!((marks as f64 / n as f64 - 0.5).abs() < 0.01);
     }
 

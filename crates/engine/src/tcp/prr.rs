@@ -138,6 +138,24 @@ impl Prr {
     }
 }
 
+/// `delivered = ns3`: the DeliveredData ns-3 3.44's `TcpPrrRecovery::DoRecovery` ends up
+/// adding for an ACK that SACKs new data, from RFC 6937's `delivered`. ns-3 treats it as a
+/// duplicate ACK and adds one segment while prr_delivered < RecoverFS (RFC 6937 Section 3
+/// estimates DeliveredData as 1 MSS per duplicate ACK only when SACK is not in use; ns-3 adds
+/// it to the SACKed bytes, including on the ACK that starts recovery), and when the ACK also
+/// advances snd.una it calls `DoRecovery` a second time with the same bytes
+/// (`TcpSocketBase::DupAck`, then `ProcessAck`'s partial-ACK branch). `episode`: the PRR
+/// state of the recovery in progress (None: this ACK starts recovery). Docs: docs/sack.md.
+pub fn ns3_delivered(episode: Option<&Prr>, delivered: u64, advanced_una: bool) -> u64 {
+    let Some(prr) = episode else {
+        // The ACK that starts recovery: EnterRecovery -> DoRecovery(delivered, isDupAck).
+        return delivered + 1;
+    };
+    let dupack_segment = u64::from(prr.prr_delivered() < prr.recover_fs());
+    let second_call = if advanced_una { delivered } else { 0 };
+    delivered + dupack_segment + second_call
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

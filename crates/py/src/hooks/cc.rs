@@ -2,16 +2,16 @@
 //! engine's shared TCP sender through `tcp::cc::CongestionControl`. The class keeps cwnd and
 //! ssthresh as attributes; they are read back after every hook.
 
-use std::sync::Arc;
-
-use aqmlab_engine::tcp::cc::external::{ExternalCcConfig, ExternalCcFactory};
+use aqmlab_engine::external::ExternalFactory;
+use aqmlab_engine::tcp::cc::external::ExternalCcConfig;
 use aqmlab_engine::tcp::cc::{AckEvent, CcInit, CongestionControl, CongestionEvent, Window};
 use aqmlab_engine::time::{to_secs, Time};
+use aqmlab_engine::Result;
 use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
 
-use super::{build_object, current_hooks, Hooks, RandomStream};
+use super::{build_hooked, Factory, HookSite, RandomStream};
 
 /// What the sender knows when an ACK acknowledges new data (`tcp::cc::AckEvent`).
 #[pyclass(module = "aqmlab._engine", frozen)]
@@ -75,9 +75,28 @@ pub struct PythonLaw {
     on_ecn: Py<PyAny>,
     ecn_per_ack: bool,
     window: Window,
-    reference: String,
-    field: String,
-    hooks: Arc<Hooks>,
+    site: HookSite,
+}
+
+impl ExternalFactory<dyn CongestionControl> for Factory {
+    fn build(&self, config: &ExternalCcConfig, init: CcInit, field: &str) -> Result<Box<dyn CongestionControl>> {
+        build_hooked("_build_window_law", &config.law, &config.params, field, "law", |object, site| {
+            object.setattr("cwnd", init.initial_window)?;
+            object.setattr("ssthresh", init.initial_ssthresh)?;
+            object.setattr("rng", Py::new(object.py(), RandomStream { rng: init.rng.clone() })?)?;
+            let law: Box<dyn CongestionControl> = Box::new(PythonLaw {
+                on_ack: object.getattr("on_ack")?.unbind(),
+                on_loss: object.getattr("on_loss")?.unbind(),
+                on_timeout: object.getattr("on_timeout")?.unbind(),
+                on_ecn: object.getattr("on_ecn")?.unbind(),
+                ecn_per_ack: object.getattr("ecn_per_ack")?.is_truthy()?,
+                window: Window::new(init.initial_window, init.initial_ssthresh),
+                object: object.clone().unbind(),
+                site,
+            });
+            Ok(law)
+        })
+    }
 }
 
 impl PythonLaw {
@@ -90,7 +109,7 @@ impl PythonLaw {
         event: E,
         now: Time,
     ) -> Option<Window> {
-        if self.hooks.failed() {
+        if self.site.failed() {
             return None;
         }
         let outcome = Python::with_gil(|py| -> PyResult<Window> {
@@ -109,7 +128,7 @@ impl PythonLaw {
         match outcome {
             Ok(window) => Some(window),
             Err(error) => {
-                self.hooks.fail(error, format!("{}.{hook}", self.reference), &self.field, now);
+                self.site.fail(error, hook, now);
                 None
             }
         }
@@ -161,42 +180,5 @@ impl CongestionControl for PythonLaw {
 
     fn ecn_per_ack(&self) -> bool {
         self.ecn_per_ack
-    }
-}
-
-pub struct Factory;
-
-impl ExternalCcFactory for Factory {
-    fn build(
-        &self,
-        config: &ExternalCcConfig,
-        init: CcInit,
-        field: &str,
-    ) -> aqmlab_engine::Result<Box<dyn CongestionControl>> {
-        let hooks = current_hooks();
-        Python::with_gil(|py| {
-            let object =
-                build_object(py, "_build_window_law", &config.law, &config.params, &format!("{field}.law"), &hooks)?;
-            let wire = || -> PyResult<PythonLaw> {
-                object.setattr("cwnd", init.initial_window)?;
-                object.setattr("ssthresh", init.initial_ssthresh)?;
-                object.setattr("rng", Py::new(py, RandomStream { rng: init.rng.clone() })?)?;
-                Ok(PythonLaw {
-                    on_ack: object.getattr("on_ack")?.unbind(),
-                    on_loss: object.getattr("on_loss")?.unbind(),
-                    on_timeout: object.getattr("on_timeout")?.unbind(),
-                    on_ecn: object.getattr("on_ecn")?.unbind(),
-                    ecn_per_ack: object.getattr("ecn_per_ack")?.is_truthy()?,
-                    window: Window::new(init.initial_window, init.initial_ssthresh),
-                    object: object.clone().unbind(),
-                    reference: config.law.clone(),
-                    field: field.to_string(),
-                    hooks: hooks.clone(),
-                })
-            };
-            wire()
-                .map(|law| Box::new(law) as Box<dyn CongestionControl>)
-                .map_err(|error| hooks.build_failed(error, &config.law, field, "law"))
-        })
     }
 }

@@ -1,7 +1,7 @@
 //! Queue policies and window laws written as Python classes (docs/extending.md).
 //!
-//! The engine builds them through the factories of `queue::external` and `tcp::cc::external`
-//! installed here; `aqmlab.extensions` (Python) resolves the class reference, checks the
+//! The engine builds them through the factories installed here in its registries of external
+//! components (`queue::external::POLICIES`, `tcp::cc::external::LAWS`); `aqmlab.extensions` (Python) resolves the class reference, checks the
 //! class and calls its constructor. An exception raised by user code is kept (the first
 //! one), the hooks stop calling Python, and the binding raises it as one
 //! `aqmlab.errors.UserCodeError` carrying the user's traceback when the current slice of
@@ -43,7 +43,6 @@ impl Hooks {
         self.failed.load(Ordering::Relaxed)
     }
 
-    /// Keep the first failure.
     /// A user class that could not be built: its error kept for the run (with the user's
     /// traceback), and the engine's error naming `field.key` and the class reference.
     fn build_failed(&self, error: PyErr, reference: &str, field: &str, key: &str) -> aqmlab_engine::EngineError {
@@ -52,6 +51,7 @@ impl Hooks {
         aqmlab_engine::EngineError::invalid(format!("{field}.{key}"), reference, message)
     }
 
+    /// Keep the first failure.
     fn fail(&self, error: PyErr, hook: String, field: &str, at: Time) {
         let mut slot = self.failure.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if slot.is_none() {
@@ -131,9 +131,50 @@ fn powi(x: f64, n: i32) -> f64 {
     x.powi(n)
 }
 
-/// Build the Python object of a hook: `aqmlab.extensions.<builder>(reference, params, field)`.
-/// A failure in user code (import, constructor) is raised as the engine's error for `field`,
-/// with the exception kept for the binding to raise with its traceback.
+/// Where the hooks of one user object report to: the class reference and the scenario field
+/// (for messages) and the simulation's [`Hooks`].
+struct HookSite {
+    /// e.g. "my_red.py:PyRed"
+    reference: String,
+    /// e.g. "topology.bottleneck.queue"
+    field: String,
+    hooks: Arc<Hooks>,
+}
+
+impl HookSite {
+    /// Whether a hook of this simulation has raised (then no hook calls Python).
+    #[inline(always)]
+    fn failed(&self) -> bool {
+        self.hooks.failed()
+    }
+
+    /// Keep `error`, raised by the object's `hook` at simulated time `at`.
+    fn fail(&self, error: PyErr, hook: &str, at: Time) {
+        self.hooks.fail(error, format!("{}.{hook}", self.reference), &self.field, at);
+    }
+}
+
+/// Build a component from a user class: `aqmlab.extensions.<builder>(reference, params,
+/// field)` makes the object, then `wire` reads its hooks into the component. A failure in user
+/// code (import, constructor, a missing hook) is the engine's error for `field.key`, with the
+/// exception kept for the binding to raise with its traceback.
+fn build_hooked<T: ?Sized>(
+    builder: &str,
+    reference: &str,
+    params: &serde_json::Map<String, serde_json::Value>,
+    field: &str,
+    key: &str,
+    wire: impl FnOnce(&Bound<'_, PyAny>, HookSite) -> PyResult<Box<T>>,
+) -> aqmlab_engine::Result<Box<T>> {
+    let hooks = current_hooks();
+    Python::with_gil(|py| {
+        let object = build_object(py, builder, reference, params, &format!("{field}.{key}"), &hooks)?;
+        let site = HookSite { reference: reference.to_string(), field: field.to_string(), hooks: hooks.clone() };
+        wire(&object, site).map_err(|error| hooks.build_failed(error, reference, field, key))
+    })
+}
+
+/// The Python object of a hook: `aqmlab.extensions.<builder>(reference, params, field)`.
 fn build_object<'py>(
     py: Python<'py>,
     builder: &str,
@@ -160,10 +201,13 @@ fn optional_method(object: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<Py<
     Ok(method.map(Bound::unbind))
 }
 
+/// The factory of every kind of component written as a Python class (one registry each).
+struct Factory;
+
 /// Install the factories and add the classes of this module.
 pub fn install(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    aqmlab_engine::queue::external::install_factory(Box::new(queue::Factory));
-    aqmlab_engine::tcp::cc::external::install_factory(Box::new(cc::Factory));
+    aqmlab_engine::queue::external::POLICIES.install(Box::new(Factory));
+    aqmlab_engine::tcp::cc::external::LAWS.install(Box::new(Factory));
     m.add_class::<RandomStream>()?;
     m.add_class::<queue::QueueState>()?;
     m.add_class::<queue::PacketView>()?;

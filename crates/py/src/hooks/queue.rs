@@ -1,17 +1,17 @@
 //! A queue policy written as a Python class (`aqmlab.extensions.QueuePolicy`), called by the
 //! engine through `queue::QueuePolicy`.
 
-use std::sync::Arc;
-
+use aqmlab_engine::external::ExternalFactory;
 use aqmlab_engine::packet::{Ecn, Packet, PacketKind};
-use aqmlab_engine::queue::external::{ExternalQueueConfig, ExternalQueueFactory};
+use aqmlab_engine::queue::external::ExternalQueueConfig;
 use aqmlab_engine::queue::{Departure, DropReason, LinkContext, MarkReason, QueuePolicy, QueueView, Verdict};
 use aqmlab_engine::rng::Rng;
 use aqmlab_engine::time::{to_secs, Time};
+use aqmlab_engine::Result;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::{build_object, current_hooks, optional_method, Hooks};
+use super::{build_hooked, optional_method, Factory, HookSite};
 
 /// The queue as a Python policy sees it at a decision (valid during the call only).
 #[pyclass(module = "aqmlab._engine")]
@@ -87,15 +87,41 @@ pub struct PythonPolicy {
     decides_at_arrival: bool,
     state: Py<QueueState>,
     packet: Py<PacketView>,
-    /// "reference" for messages.
-    reference: String,
-    field: String,
-    hooks: Arc<Hooks>,
+    site: HookSite,
+}
+
+impl ExternalFactory<dyn QueuePolicy> for Factory {
+    fn build(&self, config: &ExternalQueueConfig, _link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
+        build_hooked("_build_queue_policy", &config.policy, &config.params, field, "policy", |object, site| {
+            let py = object.py();
+            let state = QueueState {
+                now: 0.0,
+                packets: 0,
+                bytes: 0,
+                idle_time: 0.0,
+                link_rate_bps: 0,
+                rng: aqmlab_engine::rng::stream(0, aqmlab_engine::rng::StreamKind::Queue, 0),
+            };
+            let packet = PacketView { flow: 0, size: 0, seq: 0, is_ack: false, ecn_capable: false, enqueued_at: 0.0 };
+            let policy: Box<dyn QueuePolicy> = Box::new(PythonPolicy {
+                on_enqueue: object.getattr("on_enqueue")?.unbind(),
+                on_dequeue: optional_method(object, "on_dequeue")?,
+                on_overflow: optional_method(object, "on_overflow")?,
+                average_queue: optional_method(object, "average_queue")?,
+                drop_probability: optional_method(object, "drop_probability")?,
+                decides_at_arrival: object.getattr("decides_at_arrival")?.is_truthy()?,
+                state: Py::new(py, state)?,
+                packet: Py::new(py, packet)?,
+                site,
+            });
+            Ok(policy)
+        })
+    }
 }
 
 impl PythonPolicy {
     /// Call `method(queue, packet)` with the current state and `rng`; the verdict code, or
-    /// None after a failure (kept in `hooks`).
+    /// None after a failure (kept by the `site`).
     fn decide(
         &self,
         method: &Py<PyAny>,
@@ -105,7 +131,7 @@ impl PythonPolicy {
         now: Time,
         rng: &mut Rng,
     ) -> Option<u8> {
-        if self.hooks.failed() {
+        if self.site.failed() {
             return None;
         }
         Python::with_gil(|py| {
@@ -137,7 +163,7 @@ impl PythonPolicy {
             match result {
                 Ok(code) => Some(code),
                 Err(error) => {
-                    self.hooks.fail(error, format!("{}.{hook}", self.reference), &self.field, now);
+                    self.site.fail(error, hook, now);
                     None
                 }
             }
@@ -147,13 +173,13 @@ impl PythonPolicy {
     /// A trace measure (`average_queue()`, `drop_probability()`), NaN when not defined.
     fn measure(&self, method: &Option<Py<PyAny>>, hook: &str) -> f64 {
         let Some(method) = method else { return f64::NAN };
-        if self.hooks.failed() {
+        if self.site.failed() {
             return f64::NAN;
         }
         Python::with_gil(|py| match method.bind(py).call0().and_then(|v| v.extract::<f64>()) {
             Ok(value) => value,
             Err(error) => {
-                self.hooks.fail(error, format!("{}.{hook}", self.reference), &self.field, 0);
+                self.site.fail(error, hook, 0);
                 f64::NAN
             }
         })
@@ -172,12 +198,12 @@ impl QueuePolicy for PythonPolicy {
 
     fn on_overflow(&mut self) {
         if let Some(method) = &self.on_overflow {
-            if self.hooks.failed() {
+            if self.site.failed() {
                 return;
             }
             Python::with_gil(|py| {
                 if let Err(error) = method.bind(py).call0() {
-                    self.hooks.fail(error, format!("{}.on_overflow", self.reference), &self.field, 0);
+                    self.site.fail(error, "on_overflow", 0);
                 }
             });
         }
@@ -203,59 +229,5 @@ impl QueuePolicy for PythonPolicy {
 
     fn decides_at_arrival(&self) -> bool {
         self.decides_at_arrival
-    }
-}
-
-pub struct Factory;
-
-impl ExternalQueueFactory for Factory {
-    fn build(
-        &self,
-        config: &ExternalQueueConfig,
-        _link: LinkContext,
-        field: &str,
-    ) -> aqmlab_engine::Result<Box<dyn QueuePolicy>> {
-        let hooks = current_hooks();
-        Python::with_gil(|py| {
-            let object = build_object(
-                py,
-                "_build_queue_policy",
-                &config.policy,
-                &config.params,
-                &format!("{field}.policy"),
-                &hooks,
-            )?;
-            let wire = || -> PyResult<PythonPolicy> {
-                Ok(PythonPolicy {
-                    on_enqueue: object.getattr("on_enqueue")?.unbind(),
-                    on_dequeue: optional_method(&object, "on_dequeue")?,
-                    on_overflow: optional_method(&object, "on_overflow")?,
-                    average_queue: optional_method(&object, "average_queue")?,
-                    drop_probability: optional_method(&object, "drop_probability")?,
-                    decides_at_arrival: object.getattr("decides_at_arrival")?.is_truthy()?,
-                    state: Py::new(
-                        py,
-                        QueueState {
-                            now: 0.0,
-                            packets: 0,
-                            bytes: 0,
-                            idle_time: 0.0,
-                            link_rate_bps: 0,
-                            rng: aqmlab_engine::rng::stream(0, aqmlab_engine::rng::StreamKind::Queue, 0),
-                        },
-                    )?,
-                    packet: Py::new(
-                        py,
-                        PacketView { flow: 0, size: 0, seq: 0, is_ack: false, ecn_capable: false, enqueued_at: 0.0 },
-                    )?,
-                    reference: config.policy.clone(),
-                    field: field.to_string(),
-                    hooks: hooks.clone(),
-                })
-            };
-            wire()
-                .map(|p| Box::new(p) as Box<dyn QueuePolicy>)
-                .map_err(|error| hooks.build_failed(error, &config.policy, field, "policy"))
-        })
     }
 }

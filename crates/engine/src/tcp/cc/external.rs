@@ -1,17 +1,11 @@
-//! Window laws implemented outside the engine, e.g. a Python class (docs/extending.md).
-//!
-//! As for queue policies (`queue/external.rs`): a scenario names the law by reference
-//! (`"module:Class"` or `"path/file.py:Class"`) with its parameters as JSON, and the program
-//! embedding the engine installs one [`ExternalCcFactory`] that builds a
-//! [`CongestionControl`] from it (the Python binding: `crates/py/src/hooks/`). The law gets
-//! the flow's initial window and own random stream in its [`CcInit`].
-
-use std::sync::OnceLock;
+//! Window laws implemented outside the engine, e.g. a Python class (docs/extending.md),
+//! through the engine's one registry of external components (`crate::external`). The law
+//! gets the flow's initial window and own random stream in its [`CcInit`].
 
 use serde::{Deserialize, Serialize};
 
 use super::{CcInit, CongestionControl};
-use crate::error::{EngineError, Result};
+use crate::external::external_kind;
 
 /// Scenario description of a window law implemented outside the engine (`kind = "python"`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -24,39 +18,19 @@ pub struct ExternalCcConfig {
     pub params: serde_json::Map<String, serde_json::Value>,
 }
 
-/// Builds window laws implemented outside the engine.
-pub trait ExternalCcFactory: Send + Sync {
-    /// The law of `config` for one flow; `field` names the configuration in errors.
-    fn build(&self, config: &ExternalCcConfig, init: CcInit, field: &str) -> Result<Box<dyn CongestionControl>>;
-}
-
-static FACTORY: OnceLock<Box<dyn ExternalCcFactory>> = OnceLock::new();
-
-/// Install the process's factory (once; later calls return false and change nothing).
-pub fn install_factory(factory: Box<dyn ExternalCcFactory>) -> bool {
-    FACTORY.set(factory).is_ok()
-}
-
-/// The registry's entry for `kind = "python"`.
-pub fn build(config: &ExternalCcConfig, init: CcInit, field: &str) -> Result<Box<dyn CongestionControl>> {
-    match FACTORY.get() {
-        Some(factory) => factory.build(config, init, field),
-        None => Err(EngineError::invalid(
-            format!("{field}.kind"),
-            "python",
-            "a built-in window law: this program runs the engine without the Python binding (aqmlab._engine)",
-        )),
-    }
-}
+// Built with the flow's initial window and random stream.
+external_kind!(LAWS: dyn CongestionControl(ExternalCcConfig, CcInit), instead "a built-in window law");
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::{EngineError, Result};
+    use crate::external::ExternalFactory;
     use crate::tcp::cc::{reno::Reno, test_events, CcConfig};
 
     struct RenoFactory;
 
-    impl ExternalCcFactory for RenoFactory {
+    impl ExternalFactory<dyn CongestionControl> for RenoFactory {
         fn build(&self, config: &ExternalCcConfig, init: CcInit, field: &str) -> Result<Box<dyn CongestionControl>> {
             if config.law != "tests:Reno" {
                 return Err(EngineError::invalid(format!("{field}.law"), &config.law, "tests:Reno"));
@@ -75,7 +49,7 @@ mod tests {
         let json = r#"{"kind": "python", "law": "tests:Reno", "params": {"a": 1}}"#;
         let config: CcConfig = serde_json::from_str(json).unwrap();
         assert_eq!(config.name(), "python");
-        install_factory(Box::new(RenoFactory));
+        assert!(LAWS.install(Box::new(RenoFactory)));
         let mut law = config.build(init(), "topology.groups[0].tcp.cc").unwrap();
         law.on_ack(&test_events::ack(1));
         assert_eq!(law.window(), 3.0, "slow start from the initial window it was given");

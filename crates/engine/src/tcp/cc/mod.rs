@@ -291,7 +291,7 @@ impl CcConfig {
             CcConfig::Compound(params) => {
                 Box::new(compound::Compound::new(params.clone(), init.initial_window, init.initial_ssthresh, field)?)
             }
-            CcConfig::Python(c) => external::build(c, init, field)?,
+            CcConfig::Python(c) => external::LAWS.build(c, init, field)?,
         })
     }
 

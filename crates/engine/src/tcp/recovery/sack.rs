@@ -7,9 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::prr::{Prr, PrrDelivered, ReductionBound};
 use super::ExitCredit;
 use crate::packet::{Packet, FLAG_ECE};
+use crate::tcp::prr::{ns3_delivered, Prr, PrrDelivered, ReductionBound};
 use crate::tcp::sack::{NextSeg, SackBlock, Scoreboard, SendState};
 use crate::tcp::shared::SenderCore;
 use crate::time::Time;
@@ -235,11 +235,8 @@ impl Sack {
         };
         let mut delivered = if prr { delivered_data } else { 0 };
         if self.prr_delivered == Some(PrrDelivered::Ns3) && newly_sacked > 0 {
-            delivered = super::prr::ns3_delivered(
-                self.prr.as_ref().filter(|_| core.in_recovery),
-                delivered,
-                core.snd_una > una_before,
-            );
+            delivered =
+                ns3_delivered(self.prr.as_ref().filter(|_| core.in_recovery), delivered, core.snd_una > una_before);
         }
         if core.in_recovery {
             if self.params.lost_retransmit == LostRetransmit::SackAbove {

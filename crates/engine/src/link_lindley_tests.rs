@@ -4,12 +4,13 @@
 //! random streams must agree on every departure time, every decision (drop, mark) and every
 //! trace value, after each arrival and at each trace sample.
 
-use super::pass_through_tests::CONFIGS;
-use super::*;
-use crate::link::{Link, LinkRole};
+use super::{Link, LinkRole};
+use crate::packet::Ecn;
 use crate::packet::Packet;
+use crate::queue::pass_through_tests::CONFIGS;
+use crate::queue::*;
 use crate::rng::{stream, RngCore, StreamKind};
-use crate::time::Serialiser;
+use crate::time::{Serialiser, Time};
 
 /// 8 Mb/s: a 1000-byte packet takes 1 ms, so bursts of a few packets per millisecond queue.
 const RATE_BPS: u64 = 8_000_000;
@@ -82,7 +83,7 @@ type Observed = (QueueCounters, u32, u64, Option<Time>, [u64; 3]);
 fn observe(link: &Link) -> Observed {
     let q = &link.queue;
     let traces = [q.average_queue().to_bits(), q.drop_probability().to_bits(), q.virtual_queue().to_bits()];
-    (q.counters, q.len_packets(), q.len_bytes(), q.idle_since, traces)
+    (q.counters, q.len_packets(), q.len_bytes(), q.idle_since(), traces)
 }
 
 /// Drive both links through the same 20 000 random packets (bursts of simultaneous
