@@ -154,7 +154,7 @@ def web_group_tcl(
 WEB_PROCS = (
     "proc web_arrive {g i} {\n"
     "    global ns wt wb wqa wqh wqt wquar wa wk wapp wstart wbytes\n"
-    "    set now [$ns now]; set id \"\"\n"
+    '    set now [$ns now]; set id ""\n'
     "    if {$wqh($g) < $wqt($g)} {\n"
     "        set head $wqa($g,$wqh($g))\n"
     "        if {[lindex $head 1] + $wquar($g) <= $now} {\n"
@@ -162,11 +162,11 @@ WEB_PROCS = (
     "            $wa($id) reset; $wk($id) reset\n"
     "        }\n"
     "    }\n"
-    "    if {$id == \"\"} { set id [web_new_$g] }\n"
+    '    if {$id == ""} { set id [web_new_$g] }\n'
     "    set wstart($id) $now; set wbytes($id) [lindex $wb($g) $i]\n"
     "    $wapp($id) send $wbytes($id)\n"
     "    incr i\n"
-    "    if {$i < [llength $wt($g)]} { $ns at [lindex $wt($g) $i] \"web_arrive $g $i\" }\n"
+    '    if {$i < [llength $wt($g)]} { $ns at [lindex $wt($g) $i] "web_arrive $g $i" }\n'
     "}\n"
     "proc web_done {g id} {\n"
     "    global ns out wqa wqt wstart wbytes\n"

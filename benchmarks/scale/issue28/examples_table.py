@@ -10,10 +10,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 FOLDER = HERE / (sys.argv[1] if len(sys.argv) > 1 else ".")
 AFTER = sys.argv[2] if len(sys.argv) > 2 else "final"
-runs = {
-    b: [json.loads((FOLDER / f"examples_{b}_{i}.json").read_text()) for i in (1, 2, 3)]
-    for b in ("before", AFTER)
-}
+runs = {b: [json.loads((FOLDER / f"examples_{b}_{i}.json").read_text()) for i in (1, 2, 3)] for b in ("before", AFTER)}
 print("| scenario (≤ 20 s simulated) | events before | events after | before CPU s | after CPU s | after / before |")
 print("|---|---|---|---|---|---|")
 total = {"before": 0.0, AFTER: 0.0}

@@ -736,6 +736,18 @@ impl Simulation {
         }
     }
 
+    /// Each flow's two-way propagation delay (ns), in flow order: the delays of the links its
+    /// data and its acknowledgements cross, without serialisation or queueing. With an RTT
+    /// spread it is the RTT `topology.rs` `attach_group` drew for the flow (up to the 1 ns its
+    /// equal split between access and receiver link rounds away): what a second simulator
+    /// needs to give each flow the same path (benchmarks/ns2/ns2_mapping.py).
+    pub fn propagation_rtts_ns(&self) -> Vec<Time> {
+        let route_delay = |route: RouteId| -> Time {
+            self.routes.links(route).iter().map(|&link| self.links[link as usize].delay).sum()
+        };
+        self.flows.iter().map(|flow| route_delay(flow.route) + route_delay(flow.reverse_route)).collect()
+    }
+
     /// Packet conservation counters at this instant.
     pub fn counters(&self) -> Counters {
         let now = self.now;
