@@ -4,13 +4,15 @@
 //!
 //! The names are read from the derive itself: a deserializer that only records the `fields`
 //! argument serde's generated code passes to `deserialize_struct`, then stops. Nothing here is
-//! written by hand except the list of structs.
+//! written by hand except the list of structs; the kinds' come from their registries
+//! (`crate::registry`).
 
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 
 use crate::config::{BottleneckConfig, CoreLink, Dumbbell, FlowGroup, NetworkConfig, Scenario, TraceConfig};
 use crate::error::{EngineError, Result};
-use crate::queue::{adaptive_red, avq, codel, ered, external, pi, pie, red, redvq, rem, threshold};
+use crate::queue::QueueConfig;
+use crate::registry::KindVisitor;
 use crate::tcp::cc::{aimd, compound, cubic, cx, cx_highspeed, external as external_cc, highspeed, pert, scalable};
 use crate::tcp::TcpConfig;
 
@@ -70,7 +72,7 @@ pub fn struct_fields<T: for<'de> Deserialize<'de>>() -> Option<(&'static str, &'
 
 /// Every struct of the resolved scenario with named fields: (struct name, field names).
 pub fn scenario_structs() -> Vec<(&'static str, &'static [&'static str])> {
-    [
+    let structs = [
         struct_fields::<Scenario>(),
         struct_fields::<TraceConfig>(),
         struct_fields::<Dumbbell>(),
@@ -79,17 +81,6 @@ pub fn scenario_structs() -> Vec<(&'static str, &'static [&'static str])> {
         struct_fields::<CoreLink>(),
         struct_fields::<FlowGroup>(),
         struct_fields::<TcpConfig>(),
-        struct_fields::<red::RedConfig>(),
-        struct_fields::<pi::PiConfig>(),
-        struct_fields::<rem::RemConfig>(),
-        struct_fields::<codel::CodelConfig>(),
-        struct_fields::<pie::PieConfig>(),
-        struct_fields::<threshold::ThresholdConfig>(),
-        struct_fields::<ered::EredConfig>(),
-        struct_fields::<redvq::RedVqConfig>(),
-        struct_fields::<adaptive_red::AdaptiveRedConfig>(),
-        struct_fields::<avq::AvqConfig>(),
-        struct_fields::<external::ExternalQueueConfig>(),
         struct_fields::<cubic::CubicConfig>(),
         struct_fields::<highspeed::HighSpeedConfig>(),
         struct_fields::<scalable::ScalableConfig>(),
@@ -100,10 +91,19 @@ pub fn scenario_structs() -> Vec<(&'static str, &'static [&'static str])> {
         struct_fields::<cx::CxParams>(),
         struct_fields::<pert::PertParams>(),
         struct_fields::<external_cc::ExternalCcConfig>(),
-    ]
-    .into_iter()
-    .flatten()
-    .collect()
+    ];
+    let mut kinds = KindStructs(structs.into_iter().flatten().collect());
+    QueueConfig::visit_kinds(&mut kinds);
+    kinds.0
+}
+
+/// Collects the (struct name, field names) of every kind of a registry.
+struct KindStructs(Vec<(&'static str, &'static [&'static str])>);
+
+impl KindVisitor for KindStructs {
+    fn visit<C: for<'de> Deserialize<'de>>(&mut self, _kind: &'static str) {
+        self.0.extend(struct_fields::<C>());
+    }
 }
 
 /// A resolved scenario as the engine reads it, serialised back: every field the JSON leaves
@@ -123,7 +123,7 @@ mod tests {
 
     #[test]
     fn reads_the_names_serde_derives() {
-        let (name, fields) = struct_fields::<codel::CodelConfig>().unwrap();
+        let (name, fields) = struct_fields::<crate::queue::codel::CodelConfig>().unwrap();
         assert_eq!(name, "CodelConfig");
         assert_eq!(fields, ["limit", "target_ns", "interval_ns", "ecn", "mtu_bytes"]);
         assert!(struct_fields::<crate::queue::QueueConfig>().is_none(), "a tagged enum is not a struct");
@@ -131,7 +131,12 @@ mod tests {
 
     #[test]
     fn every_listed_struct_is_read() {
-        assert_eq!(scenario_structs().len(), 29);
+        assert_eq!(scenario_structs().len(), 31);
+        let mut kinds = KindStructs(Vec::new());
+        QueueConfig::visit_kinds(&mut kinds);
+        let names: Vec<_> = kinds.0.into_iter().map(|(name, _)| name).collect();
+        assert_eq!(names.len(), 13, "one per queue kind");
+        assert!(names.contains(&"DropTailConfig") && names.contains(&"ExternalQueueConfig"), "{names:?}");
     }
 
     #[test]

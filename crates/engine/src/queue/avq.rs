@@ -15,7 +15,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Limit, LinkContext, QueuePolicy, QueueView, Verdict};
+use super::{Limit, LinkContext, QueueKind, QueuePolicy, QueueView, Verdict};
 use crate::error::Result;
 use crate::packet::Packet;
 use crate::rng::Rng;
@@ -35,6 +35,15 @@ pub struct AvqConfig {
     pub ecn: bool,
     pub queue_in_bytes: bool,
     pub mean_packet_bytes: u32,
+}
+
+impl QueueKind for AvqConfig {
+    fn limit(&self) -> Limit {
+        self.limit
+    }
+    fn build(&self, link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
+        Ok(Box::new(Avq::new(self, link, field)?))
+    }
 }
 
 pub struct Avq {

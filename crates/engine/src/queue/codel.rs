@@ -16,7 +16,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Departure, DropReason, Limit, MarkReason, QueuePolicy, QueueView, Verdict};
+use super::{Departure, DropReason, Limit, LinkContext, MarkReason, QueueKind, QueuePolicy, QueueView, Verdict};
 use crate::error::{EngineError, Result};
 use crate::packet::{Ecn, Packet};
 use crate::rng::Rng;
@@ -36,6 +36,15 @@ pub struct CodelConfig {
     /// MAXPACKET, bytes: no drop while at most this much is queued (RFC 8289 Section 5,
     /// "SHOULD use interface MTU").
     pub mtu_bytes: u32,
+}
+
+impl QueueKind for CodelConfig {
+    fn limit(&self) -> Limit {
+        self.limit
+    }
+    fn build(&self, _link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
+        Ok(Box::new(Codel::new(self, field)?))
+    }
 }
 
 /// What the previous `on_dequeue` at this dequeue left pending (the pseudocode's position).

@@ -15,7 +15,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::periodic::Ticker;
-use super::{Limit, QueuePolicy, QueueView, Verdict};
+use super::{Limit, LinkContext, QueueKind, QueuePolicy, QueueView, Verdict};
 use crate::error::Result;
 use crate::packet::Packet;
 use crate::rng::{Rng, RngCore};
@@ -37,6 +37,15 @@ pub struct PiConfig {
     pub ecn: bool,
     /// Sample the queue in bytes (q_ref then in bytes; a and b must be scaled accordingly).
     pub queue_in_bytes: bool,
+}
+
+impl QueueKind for PiConfig {
+    fn limit(&self) -> Limit {
+        self.limit
+    }
+    fn build(&self, _link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
+        Ok(Box::new(Pi::new(self, field)?))
+    }
 }
 
 pub struct Pi {

@@ -24,7 +24,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::periodic::Ticker;
-use super::{Departure, DropReason, Limit, LinkContext, MarkReason, QueuePolicy, QueueView, Verdict};
+use super::{Departure, DropReason, Limit, LinkContext, MarkReason, QueueKind, QueuePolicy, QueueView, Verdict};
 use crate::error::Result;
 use crate::packet::{Ecn, Packet};
 use crate::rng::{Rng, RngCore};
@@ -55,6 +55,15 @@ pub struct PieConfig {
     /// MEAN_PKTSIZE, bytes (Appendix A `drop_early`); default: the scenario's packet size.
     #[serde(default)]
     pub mean_packet_bytes: Option<u32>,
+}
+
+impl QueueKind for PieConfig {
+    fn limit(&self) -> Limit {
+        self.limit
+    }
+    fn build(&self, link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
+        Ok(Box::new(Pie::new(self, link, field)?))
+    }
 }
 
 pub struct Pie {

@@ -12,7 +12,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{DropReason, Limit, LinkContext, MarkReason, QueuePolicy, QueueView, Verdict};
+use super::{DropReason, Limit, LinkContext, MarkReason, QueueKind, QueuePolicy, QueueView, Verdict};
 use crate::error::{EngineError, Result};
 use crate::packet::{Ecn, Packet};
 use crate::rng::{Rng, RngCore};
@@ -59,6 +59,15 @@ pub struct RedConfig {
     /// Target queueing delay of the automatic thresholds (ns-2 `targetdelay_`, 5 ms).
     #[serde(default = "default_target_delay_ns")]
     pub target_delay_ns: Time,
+}
+
+impl QueueKind for RedConfig {
+    fn limit(&self) -> Limit {
+        self.limit
+    }
+    fn build(&self, link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
+        Ok(Box::new(Red::new(self, link, field)?))
+    }
 }
 
 fn default_target_delay_ns() -> Time {

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ered::VirtualQueue;
 use super::red::{Red, RedConfig};
-use super::{LinkContext, QueuePolicy, QueueView, Verdict};
+use super::{Limit, LinkContext, QueueKind, QueuePolicy, QueueView, Verdict};
 use crate::error::{EngineError, Result};
 use crate::packet::Packet;
 use crate::rng::Rng;
@@ -21,6 +21,15 @@ pub struct RedVqConfig {
     pub gamma: f64,
     /// RED's parameters; its thresholds apply to the virtual queue, its `limit` is the real buffer.
     pub red: RedConfig,
+}
+
+impl QueueKind for RedVqConfig {
+    fn limit(&self) -> Limit {
+        self.red.limit
+    }
+    fn build(&self, link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
+        Ok(Box::new(RedVq::new(self, link, field)?))
+    }
 }
 
 pub struct RedVq {

@@ -15,7 +15,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::periodic::Ticker;
-use super::{Departure, Limit, LinkContext, QueuePolicy, QueueView, Verdict};
+use super::{Departure, Limit, LinkContext, QueueKind, QueuePolicy, QueueView, Verdict};
 use crate::error::Result;
 use crate::packet::Packet;
 use crate::rng::{Rng, RngCore};
@@ -43,6 +43,15 @@ pub struct RemConfig {
     /// scenario's packet size.
     #[serde(default)]
     pub mean_packet_bytes: Option<u32>,
+}
+
+impl QueueKind for RemConfig {
+    fn limit(&self) -> Limit {
+        self.limit
+    }
+    fn build(&self, link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
+        Ok(Box::new(Rem::new(self, link, field)?))
+    }
 }
 
 pub struct Rem {

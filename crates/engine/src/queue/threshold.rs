@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{DropReason, Limit, MarkReason, QueuePolicy, QueueView, Verdict};
+use super::{DropReason, Limit, LinkContext, MarkReason, QueueKind, QueuePolicy, QueueView, Verdict};
 use crate::error::{EngineError, Result};
 use crate::packet::{Ecn, Packet};
 use crate::rng::Rng;
@@ -24,6 +24,15 @@ pub struct ThresholdConfig {
     /// Compare the queue in bytes against a threshold in bytes.
     #[serde(default)]
     pub queue_in_bytes: bool,
+}
+
+impl QueueKind for ThresholdConfig {
+    fn limit(&self) -> Limit {
+        self.limit
+    }
+    fn build(&self, _link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
+        Ok(Box::new(Threshold::new(self, field)?))
+    }
 }
 
 pub struct Threshold {
