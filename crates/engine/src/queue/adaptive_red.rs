@@ -22,7 +22,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::red::{ns2_thresholds, Red, RedConfig};
-use super::{Limit, LinkContext, QueueKind, QueuePolicy, QueueView, Verdict};
+use super::{Limit, LinkContext, QueuePolicy, QueueView, Verdict};
 use crate::error::Result;
 use crate::packet::Packet;
 use crate::rng::Rng;
@@ -62,14 +62,8 @@ pub struct AdaptiveRedConfig {
     pub link_delay_ns: Time,
 }
 
-impl QueueKind for AdaptiveRedConfig {
-    fn limit(&self) -> Limit {
-        self.limit
-    }
-    fn build(&self, link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
-        Ok(Box::new(AdaptiveRed::new(self, link, field)?))
-    }
-}
+// The queue kind `adaptive_red` (registered in `super::QueueConfig`): its buffer limit, its policy.
+super::queue_kind!(|config: AdaptiveRedConfig, link, field| config.limit, AdaptiveRed::new(config, link, field));
 
 /// Adaptive RED's AIMD step (paper Fig. 5; ns-2 `updateMaxP`). Returns the new p̄, or None
 /// when the average is in the target band (or p̄ is at its bound).

@@ -15,7 +15,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Limit, LinkContext, QueueKind, QueuePolicy, QueueView, Verdict};
+use super::{Limit, LinkContext, QueuePolicy, QueueView, Verdict};
 use crate::error::Result;
 use crate::packet::Packet;
 use crate::rng::Rng;
@@ -37,14 +37,8 @@ pub struct AvqConfig {
     pub mean_packet_bytes: u32,
 }
 
-impl QueueKind for AvqConfig {
-    fn limit(&self) -> Limit {
-        self.limit
-    }
-    fn build(&self, link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
-        Ok(Box::new(Avq::new(self, link, field)?))
-    }
-}
+// The queue kind `avq` (registered in `super::QueueConfig`): its buffer limit, its policy.
+super::queue_kind!(|config: AvqConfig, link, field| config.limit, Avq::new(config, link, field));
 
 pub struct Avq {
     gamma: f64,

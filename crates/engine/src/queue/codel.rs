@@ -16,7 +16,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Departure, DropReason, Limit, LinkContext, MarkReason, QueueKind, QueuePolicy, QueueView, Verdict};
+use super::{Departure, DropReason, Limit, MarkReason, QueuePolicy, QueueView, Verdict};
 use crate::error::{EngineError, Result};
 use crate::packet::{Ecn, Packet};
 use crate::rng::Rng;
@@ -38,14 +38,8 @@ pub struct CodelConfig {
     pub mtu_bytes: u32,
 }
 
-impl QueueKind for CodelConfig {
-    fn limit(&self) -> Limit {
-        self.limit
-    }
-    fn build(&self, _link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
-        Ok(Box::new(Codel::new(self, field)?))
-    }
-}
+// The queue kind `codel` (registered in `super::QueueConfig`): its buffer limit, its policy.
+super::queue_kind!(|config: CodelConfig, _link, field| config.limit, Codel::new(config, field));
 
 /// What the previous `on_dequeue` at this dequeue left pending (the pseudocode's position).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -23,7 +23,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{DropReason, Limit, LinkContext, MarkReason, QueueKind, QueuePolicy, QueueView, Verdict};
+use super::{DropReason, Limit, LinkContext, MarkReason, QueuePolicy, QueueView, Verdict};
 use crate::error::Result;
 use crate::packet::{Ecn, Packet};
 use crate::rng::{Rng, RngCore};
@@ -114,14 +114,8 @@ pub struct EredConfig {
     pub mean_packet_bytes: u32,
 }
 
-impl QueueKind for EredConfig {
-    fn limit(&self) -> Limit {
-        self.limit
-    }
-    fn build(&self, link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
-        Ok(Box::new(Ered::new(self, link, field)?))
-    }
-}
+// The queue kind `ered` (registered in `super::QueueConfig`): its buffer limit, its policy.
+super::queue_kind!(|config: EredConfig, link, field| config.limit, Ered::new(config, link, field));
 
 /// The E-RED marking profile, eq. (35) as reconstructed: 0 below b_min, p_min·e^{κ(q−b_min)}
 /// up to b_max, 1 above.

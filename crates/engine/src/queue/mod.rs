@@ -161,23 +161,58 @@ pub trait QueueKind {
     fn build(&self, link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>>;
 }
 
+/// `impl QueueKind` for the configuration struct of a kind, in the kind's file:
+/// `queue_kind!(|config: Config, link, field| limit, policy)`, where `limit` is the buffer limit
+/// of `config` and `policy` builds the policy (`Result<Policy>`) from `config`, the `link` the
+/// queue feeds and the `field` to name in errors.
+macro_rules! queue_kind {
+    (|$config:ident: $ty:ty, $link:pat_param, $field:pat_param| $limit:expr, $policy:expr) => {
+        impl $crate::queue::QueueKind for $ty {
+            fn limit(&self) -> $crate::queue::Limit {
+                let $config = self;
+                $limit
+            }
+            fn build(
+                &self,
+                $link: $crate::queue::LinkContext,
+                $field: &str,
+            ) -> $crate::error::Result<Box<dyn $crate::queue::QueuePolicy>> {
+                let $config = self;
+                Ok(Box::new($policy?))
+            }
+        }
+    };
+}
+pub(crate) use queue_kind;
+
 kind_registry! {
     /// Scenario description of a queue discipline (resolved units: packets, bytes,
     /// probabilities): the registry of queue kinds, one line a kind (`crate::registry`).
     pub enum QueueConfig: dyn QueueKind {
+        /// Accept every packet; the base queue drops on overflow.
         DropTail("drop_tail", droptail::DropTailConfig),
+        /// Random Early Detection (Floyd & Jacobson 1993; ns-2 `queue/red.cc`).
         Red("red", red::RedConfig),
+        /// A fixed drop probability (seed 003 Section II-B).
         RandomDrop("random_drop", random_drop::RandomDropConfig),
+        /// The PI controller (Hollot et al., INFOCOM 2001).
         Pi("pi", pi::PiConfig),
+        /// Random Exponential Marking (Athuraliya et al. 2001; ns-2 `queue/rem.cc`).
         Rem("rem", rem::RemConfig),
+        /// Controlled Delay (RFC 8289), at dequeue.
         Codel("codel", codel::CodelConfig),
+        /// Proportional Integral controller Enhanced (RFC 8033).
         Pie("pie", pie::PieConfig),
+        /// Drop at and above a queue threshold (seed 000 Section VI).
         Threshold("threshold", threshold::ThresholdConfig),
+        /// Exponential RED on a virtual queue (seed 002 Section IV-B/C).
         Ered("ered", ered::EredConfig),
+        /// RED on a virtual queue served at γ·C (seed 002 Section V-A).
         RedVq("red_vq", redvq::RedVqConfig),
+        /// Adaptive RED (Floyd, Gummadi & Shenker 2001; ns-2 `red.cc`).
         AdaptiveRed("adaptive_red", adaptive_red::AdaptiveRedConfig),
+        /// Adaptive Virtual Queue (Kunniyur & Srikant, SIGCOMM 2001).
         Avq("avq", avq::AvqConfig),
-        /// A policy implemented outside the engine, e.g. a Python class (`external.rs`).
         Python("python", external::ExternalQueueConfig),
     }
 }

@@ -15,7 +15,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::periodic::Ticker;
-use super::{Limit, LinkContext, QueueKind, QueuePolicy, QueueView, Verdict};
+use super::{Limit, QueuePolicy, QueueView, Verdict};
 use crate::error::Result;
 use crate::packet::Packet;
 use crate::rng::{Rng, RngCore};
@@ -39,14 +39,8 @@ pub struct PiConfig {
     pub queue_in_bytes: bool,
 }
 
-impl QueueKind for PiConfig {
-    fn limit(&self) -> Limit {
-        self.limit
-    }
-    fn build(&self, _link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
-        Ok(Box::new(Pi::new(self, field)?))
-    }
-}
+// The queue kind `pi` (registered in `super::QueueConfig`): its buffer limit, its policy.
+super::queue_kind!(|config: PiConfig, _link, field| config.limit, Pi::new(config, field));
 
 pub struct Pi {
     a: f64,

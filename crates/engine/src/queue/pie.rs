@@ -24,7 +24,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::periodic::Ticker;
-use super::{Departure, DropReason, Limit, LinkContext, MarkReason, QueueKind, QueuePolicy, QueueView, Verdict};
+use super::{Departure, DropReason, Limit, LinkContext, MarkReason, QueuePolicy, QueueView, Verdict};
 use crate::error::Result;
 use crate::packet::{Ecn, Packet};
 use crate::rng::{Rng, RngCore};
@@ -57,14 +57,8 @@ pub struct PieConfig {
     pub mean_packet_bytes: Option<u32>,
 }
 
-impl QueueKind for PieConfig {
-    fn limit(&self) -> Limit {
-        self.limit
-    }
-    fn build(&self, link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
-        Ok(Box::new(Pie::new(self, link, field)?))
-    }
-}
+// The queue kind `pie` (registered in `super::QueueConfig`): its buffer limit, its policy.
+super::queue_kind!(|config: PieConfig, link, field| config.limit, Pie::new(config, link, field));
 
 pub struct Pie {
     target: f64,

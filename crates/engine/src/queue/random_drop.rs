@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Limit, LinkContext, QueueKind, QueuePolicy, QueueView, Verdict};
+use super::{Limit, QueuePolicy, QueueView, Verdict};
 use crate::error::{EngineError, Result};
 use crate::packet::Packet;
 use crate::rng::{Rng, RngCore};
@@ -23,14 +23,8 @@ pub struct RandomDropConfig {
     pub ecn: bool,
 }
 
-impl QueueKind for RandomDropConfig {
-    fn limit(&self) -> Limit {
-        self.limit
-    }
-    fn build(&self, _link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
-        Ok(Box::new(RandomDrop::new(self, field)?))
-    }
-}
+// The queue kind `random_drop` (registered in `super::QueueConfig`): its buffer limit, its policy.
+super::queue_kind!(|config: RandomDropConfig, _link, field| config.limit, RandomDrop::new(config, field));
 
 pub struct RandomDrop {
     probability: f64,
@@ -68,7 +62,7 @@ impl QueuePolicy for RandomDrop {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::queue::{build_policy, QueueConfig};
+    use crate::queue::{build_policy, LinkContext, QueueConfig};
 
     #[test]
     fn is_registered_as_random_drop_with_ecn_off_by_default() {

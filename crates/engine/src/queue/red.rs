@@ -12,7 +12,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{DropReason, Limit, LinkContext, MarkReason, QueueKind, QueuePolicy, QueueView, Verdict};
+use super::{DropReason, Limit, LinkContext, MarkReason, QueuePolicy, QueueView, Verdict};
 use crate::error::{EngineError, Result};
 use crate::packet::{Ecn, Packet};
 use crate::rng::{Rng, RngCore};
@@ -61,14 +61,8 @@ pub struct RedConfig {
     pub target_delay_ns: Time,
 }
 
-impl QueueKind for RedConfig {
-    fn limit(&self) -> Limit {
-        self.limit
-    }
-    fn build(&self, link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
-        Ok(Box::new(Red::new(self, link, field)?))
-    }
-}
+// The queue kind `red` (registered in `super::QueueConfig`): its buffer limit, its policy.
+super::queue_kind!(|config: RedConfig, link, field| config.limit, Red::new(config, link, field));
 
 fn default_target_delay_ns() -> Time {
     5_000_000

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ered::VirtualQueue;
 use super::red::{Red, RedConfig};
-use super::{Limit, LinkContext, QueueKind, QueuePolicy, QueueView, Verdict};
+use super::{LinkContext, QueuePolicy, QueueView, Verdict};
 use crate::error::{EngineError, Result};
 use crate::packet::Packet;
 use crate::rng::Rng;
@@ -23,14 +23,8 @@ pub struct RedVqConfig {
     pub red: RedConfig,
 }
 
-impl QueueKind for RedVqConfig {
-    fn limit(&self) -> Limit {
-        self.red.limit
-    }
-    fn build(&self, link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
-        Ok(Box::new(RedVq::new(self, link, field)?))
-    }
-}
+// The queue kind `red_vq` (registered in `super::QueueConfig`): its buffer limit, its policy.
+super::queue_kind!(|config: RedVqConfig, link, field| config.red.limit, RedVq::new(config, link, field));
 
 pub struct RedVq {
     red: Red,

@@ -15,7 +15,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::periodic::Ticker;
-use super::{Departure, Limit, LinkContext, QueueKind, QueuePolicy, QueueView, Verdict};
+use super::{Departure, Limit, LinkContext, QueuePolicy, QueueView, Verdict};
 use crate::error::Result;
 use crate::packet::Packet;
 use crate::rng::{Rng, RngCore};
@@ -45,14 +45,8 @@ pub struct RemConfig {
     pub mean_packet_bytes: Option<u32>,
 }
 
-impl QueueKind for RemConfig {
-    fn limit(&self) -> Limit {
-        self.limit
-    }
-    fn build(&self, link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
-        Ok(Box::new(Rem::new(self, link, field)?))
-    }
-}
+// The queue kind `rem` (registered in `super::QueueConfig`): its buffer limit, its policy.
+super::queue_kind!(|config: RemConfig, link, field| config.limit, Rem::new(config, link, field));
 
 pub struct Rem {
     gamma: f64,

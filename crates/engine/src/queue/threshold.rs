@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{DropReason, Limit, LinkContext, MarkReason, QueueKind, QueuePolicy, QueueView, Verdict};
+use super::{DropReason, Limit, MarkReason, QueuePolicy, QueueView, Verdict};
 use crate::error::{EngineError, Result};
 use crate::packet::{Ecn, Packet};
 use crate::rng::Rng;
@@ -26,14 +26,8 @@ pub struct ThresholdConfig {
     pub queue_in_bytes: bool,
 }
 
-impl QueueKind for ThresholdConfig {
-    fn limit(&self) -> Limit {
-        self.limit
-    }
-    fn build(&self, _link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
-        Ok(Box::new(Threshold::new(self, field)?))
-    }
-}
+// The queue kind `threshold` (registered in `super::QueueConfig`): its buffer limit, its policy.
+super::queue_kind!(|config: ThresholdConfig, _link, field| config.limit, Threshold::new(config, field));
 
 pub struct Threshold {
     q_th: f64,
