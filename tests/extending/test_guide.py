@@ -23,6 +23,16 @@ def test_every_example_file_is_shown_whole_and_unchanged():
         assert code == (ROOT / path).read_text(), f"docs/extending.md shows an old {path}"
 
 
+def test_the_rust_routes_lines_are_in_the_files_they_name():
+    """The Rust route's one file and one registry line are shown as the engine has them."""
+    excerpts = re.findall(r"<!-- excerpt: (\S+) -->\n\s*```rust\n(.*?)```", GUIDE, flags=re.S)
+    assert {path for path, _ in excerpts} >= {"crates/engine/src/queue/mod.rs", "crates/engine/src/queue/threshold.rs"}
+    for path, code in excerpts:
+        lines = {line.strip() for line in (ROOT / path).read_text().splitlines()}
+        for line in filter(None, (line.strip() for line in code.splitlines())):
+            assert line in lines, f"docs/extending.md shows {line!r}, which {path} does not have"
+
+
 def test_the_guides_red_is_at_most_40_lines():
     assert len((ROOT / "docs" / "extending" / "python_red.py").read_text().splitlines()) <= 40
 
