@@ -31,22 +31,9 @@ from aqmlab.transport import Tcp
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE_FIELDS = _engine.scenario_fields()
 
-#: The engine struct each queue model's config is read into (the `QueueConfig` variant's data).
-QUEUE_STRUCTS = {
-    queues.DropTail: "DropTailConfig",
-    queues.RandomDrop: "RandomDropConfig",
-    queues.Red: "RedConfig",
-    queues.Pi: "PiConfig",
-    queues.Rem: "RemConfig",
-    queues.Codel: "CodelConfig",
-    queues.Pie: "PieConfig",
-    queues.Threshold: "ThresholdConfig",
-    queues.Ered: "EredConfig",
-    queues.RedVq: "RedVqConfig",
-    queues.AdaptiveRed: "AdaptiveRedConfig",
-    queues.Avq: "AvqConfig",
-    queues.PythonPolicy: "ExternalQueueConfig",
-}
+#: The engine's registries of kinds (crates/engine/src/registry.rs): registry -> kind -> the
+#: struct the kind's configuration is read into.
+ENGINE_KINDS = _engine.registered_kinds()
 #: The engine struct each window law's parameters are read into (`CcConfig`'s variant data);
 #: Reno has none.
 WINDOW_LAW_STRUCTS = {
@@ -91,6 +78,10 @@ def queue_models() -> list[type]:
     return list(union)
 
 
+#: The engine struct each queue model's config is read into: its kind's, in the registry.
+QUEUE_STRUCTS = {model: ENGINE_KINDS["queue"].get(model.model_fields["kind"].default) for model in queue_models()}
+
+
 def examples() -> list[Path]:
     return sorted(path for path in (ROOT / "examples").glob("*.toml"))
 
@@ -108,7 +99,9 @@ def at_path(node: Any, path: tuple[str, ...]):
 
 
 def test_every_queue_kind_is_compared_with_the_engine():
-    assert set(queue_models()) == set(QUEUE_STRUCTS), "a queue kind was added: name its engine struct in QUEUE_STRUCTS"
+    """A queue kind is one registry line in the engine and one model in the `Queue` union."""
+    python_kinds = {model.model_fields["kind"].default for model in queue_models()}
+    assert python_kinds == set(ENGINE_KINDS["queue"]), "the engine's registry and the Queue union list other kinds"
     assert set(QUEUE_STRUCTS.values()) <= set(ENGINE_FIELDS)
 
 

@@ -92,17 +92,39 @@ pub fn scenario_structs() -> Vec<(&'static str, &'static [&'static str])> {
         struct_fields::<pert::PertParams>(),
         struct_fields::<external_cc::ExternalCcConfig>(),
     ];
-    let mut kinds = KindStructs(structs.into_iter().flatten().collect());
-    QueueConfig::visit_kinds(&mut kinds);
-    kinds.0
+    let mut structs: Vec<_> = structs.into_iter().flatten().collect();
+    structs.extend(registered_kinds().into_iter().map(|kind| (kind.struct_name, kind.fields)));
+    structs
 }
 
-/// Collects the (struct name, field names) of every kind of a registry.
-struct KindStructs(Vec<(&'static str, &'static [&'static str])>);
+/// A kind of a registry (`crate::registry`), with the struct its configuration is read into.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RegisteredKind {
+    /// `"queue"` (`QueueConfig`) or `"cc"` (`CcConfig`).
+    pub registry: &'static str,
+    /// The scenario's `kind`.
+    pub kind: &'static str,
+    pub struct_name: &'static str,
+    pub fields: &'static [&'static str],
+}
 
-impl KindVisitor for KindStructs {
-    fn visit<C: for<'de> Deserialize<'de>>(&mut self, _kind: &'static str) {
-        self.0.extend(struct_fields::<C>());
+/// Every kind of the engine's registries, in registry order.
+pub fn registered_kinds() -> Vec<RegisteredKind> {
+    let mut kinds = KindRecorder { registry: "queue", found: Vec::new() };
+    QueueConfig::visit_kinds(&mut kinds);
+    kinds.found
+}
+
+/// Records the kinds of one registry after another.
+struct KindRecorder {
+    registry: &'static str,
+    found: Vec<RegisteredKind>,
+}
+
+impl KindVisitor for KindRecorder {
+    fn visit<C: for<'de> Deserialize<'de>>(&mut self, kind: &'static str) {
+        let (struct_name, fields) = struct_fields::<C>().expect("a kind's configuration is a struct");
+        self.found.push(RegisteredKind { registry: self.registry, kind, struct_name, fields });
     }
 }
 
@@ -132,11 +154,13 @@ mod tests {
     #[test]
     fn every_listed_struct_is_read() {
         assert_eq!(scenario_structs().len(), 31);
-        let mut kinds = KindStructs(Vec::new());
-        QueueConfig::visit_kinds(&mut kinds);
-        let names: Vec<_> = kinds.0.into_iter().map(|(name, _)| name).collect();
-        assert_eq!(names.len(), 13, "one per queue kind");
-        assert!(names.contains(&"DropTailConfig") && names.contains(&"ExternalQueueConfig"), "{names:?}");
+        let queues: Vec<_> = registered_kinds().into_iter().filter(|kind| kind.registry == "queue").collect();
+        assert_eq!(queues.len(), 13, "one per queue kind");
+        assert_eq!(
+            (queues[0].kind, queues[0].struct_name, queues[0].fields),
+            ("drop_tail", "DropTailConfig", &["limit"][..])
+        );
+        assert_eq!((queues[12].kind, queues[12].struct_name), ("python", "ExternalQueueConfig"));
     }
 
     #[test]
