@@ -264,7 +264,8 @@ def _agent_for(tcp: dict[str, Any], where: str, options: Options) -> tuple[str, 
         raise Unsupported(f"{where}.sack = false with cc = {kind}: ns-2's TCP-Linux is a SACK sender; set sack = true")
     settings.append((f"select_ca {LINUX_CC[kind]}", f"{where}.cc.kind"))
     if kind == "cubic":
-        if cc.get("definition", "rfc9438") != "rfc9438":
+        # "ns2_linux" is this agent's own arithmetic in aqmlab; "rfc9438" the law it approximates.
+        if cc.get("definition", "rfc9438") not in ("rfc9438", "ns2_linux"):
             raise Unsupported(f"{where}.cc.definition = {cc['definition']!r}: ns-2's cubic is Linux 2.6's")
         # tcp_cubic.c: beta/1024 is the window kept on a loss; C = bic_scale * 10 / 1024.
         settings += [
@@ -274,16 +275,18 @@ def _agent_for(tcp: dict[str, Any], where: str, options: Options) -> tuple[str, 
             (f"set_ca_param cubic tcp_friendliness {int(cc['reno_friendly'])}", f"{where}.cc.reno_friendly"),
         ]
     elif kind == "highspeed":
-        if cc["definition"] != "linux_table":
+        if cc["definition"] not in ("linux_table", "ns2_linux"):
             raise Unsupported(
                 f"{where}.cc.definition = {cc['definition']!r}: ns-2's highspeed is Linux's "
                 "(RFC 3649 Appendix B's table); set definition = 'linux_table'"
             )
     elif kind == "scalable":
-        if cc["definition"] != "ns3" or not math.isclose(1.0 / cc["a"], NS2_SCALABLE_AI_CNT) or cc["b"] != 0.125:
+        definition_ok = cc["definition"] in ("ns3", "ns2_linux")
+        if not definition_ok or not math.isclose(1.0 / cc["a"], NS2_SCALABLE_AI_CNT) or cc["b"] != 0.125:
             raise Unsupported(
                 f"{where}.cc (definition {cc['definition']!r}, a {cc['a']}, b {cc['b']}): ns-2.35's "
-                f"tcp_scalable.c is definition = 'ns3' with a = 1/{NS2_SCALABLE_AI_CNT}, b = 0.125"
+                f"tcp_scalable.c is definition = 'ns2_linux' (or its real-valued 'ns3') with "
+                f"a = 1/{NS2_SCALABLE_AI_CNT}, b = 0.125"
             )
     elif kind == "compound":
         for name, value in NS2_COMPOUND.items():

@@ -107,6 +107,11 @@ class Tcp(Model):
     Reduction (RFC 6937 Section 3) until the marked window is acknowledged, without window
     growth meanwhile, a loss in that window continuing the same reduction, as Linux's CWR
     state (since 3.7) and ns-3 with its PRR recovery do (docs/sack.md)."""
+    ecn_retransmit: Annotated[Literal["not_ect", "ect"], WHEN_SET] = "not_ect"
+    """With `ecn`: whether retransmitted data packets are ECN-capable. "not_ect" (default): RFC
+    3168 Section 6.1.5 (an AQM drops a retransmission it would have marked); "ect": every data
+    packet is ECT, as ns-2 2.35's agents send them (tcp.cc TcpAgent::output). For comparisons
+    with ns-2 (docs/validation-ns2.md)."""
     rto_restart: Annotated[Literal["new_data", "every_ack"], WHEN_SET] = "new_data"
     """Which ACKs restart the retransmission timer while data is outstanding. "new_data"
     (default): those that acknowledge new data (RFC 6298 Section 5.3); "every_ack": every ACK,
@@ -214,6 +219,8 @@ class Tcp(Model):
                 f"(got sack = {self.sack}, sack_recovery = {self.sack_recovery!r}): it changes RFC 6675's "
                 "SACK-based loss recovery"
             )
+        if self.ecn_retransmit == "ect" and not self.ecn:
+            raise ValueError("ecn_retransmit = 'ect' needs ecn = true: it makes retransmissions ECN-capable")
         if self.ecn_reduction == "prr" and not self.ecn:
             raise ValueError("ecn_reduction = 'prr' needs ecn = true: it paces the window reduction after an ECN echo")
         if self.ecn_reduction == "prr" and self.cc.kind in PER_ACK_ECN:

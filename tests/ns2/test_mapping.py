@@ -154,6 +154,21 @@ def test_sack_and_linux_agents():
     assert "$a(0) select_ca highspeed" in out
 
 
+def test_ns2_linux_definitions_write_the_same_program_as_the_real_valued_ones():
+    """`ns2_linux` is the agent's own arithmetic on aqmlab's side: ns-2's program is the one
+    of the real-valued definition (so its cached runs stay valid)."""
+    for ours, real in (
+        ({"kind": "cubic", "definition": "ns2_linux"}, {"kind": "cubic"}),
+        (
+            {"kind": "scalable", "definition": "ns2_linux", "a": 0.02},
+            {"kind": "scalable", "definition": "ns3", "a": 0.02},
+        ),
+        ({"kind": "highspeed", "definition": "ns2_linux"}, {"kind": "highspeed", "definition": "linux_table"}),
+        ({"kind": "compound", "definition": "ns2_linux", "zeta": 1.0}, {"kind": "compound", "zeta": 1.0}),
+    ):
+        assert lines(scenario(tcp={"sack": True, "cc": ours})) == lines(scenario(tcp={"sack": True, "cc": real}))
+
+
 def test_recovery_kinds_choose_the_agent_and_the_timer_options_map():
     assert "set a(0) [new Agent/TCP/Reno]; set k(0) [new Agent/TCPSink]" in lines(scenario(tcp={"recovery": "reno"}))
     assert "set a(0) [new Agent/TCP]; set k(0) [new Agent/TCPSink]" in lines(scenario(tcp={"recovery": "tahoe"}))

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::time::Time;
 pub use cc::CcConfig;
-pub use ecn::EcnReduction;
+pub use ecn::{EcnReduction, EcnRetransmit};
 pub use recovery::RecoveryConfig;
 pub use rto::{RtoRestart, RttEstimator};
 
@@ -79,6 +79,10 @@ pub struct TcpConfig {
     /// paced by PRR (Linux, ns-3 with PRR; `ecn.rs`).
     #[serde(default)]
     pub ecn_reduction: EcnReduction,
+    /// With `ecn`: whether retransmissions are ECT (RFC 3168 Section 6.1.5: not, the default;
+    /// ns-2's agents: they are; `ecn.rs`).
+    #[serde(default)]
+    pub ecn_retransmit: EcnRetransmit,
     /// Which ACKs restart the retransmission timer: those of new data (RFC 6298, default) or
     /// every ACK, duplicates included (ns-2's TCP-Linux).
     #[serde(default)]
@@ -113,6 +117,7 @@ impl Default for TcpConfig {
             dupack_threshold: 3,
             limited_transmit: false,
             ecn_reduction: EcnReduction::Immediate,
+            ecn_retransmit: EcnRetransmit::NotEct,
             rto_restart: RtoRestart::NewData,
             timer_tick_ns: None,
             rtt_estimator: RttEstimator::Rfc6298,

@@ -92,6 +92,7 @@ impl TcpSender {
             last_packet_bytes: (last_payload as u32).max(1) + config.header_bytes,
             max_window: config.max_window,
             ecn: config.ecn,
+            ect_retransmissions: config.ecn_retransmit == super::ecn::EcnRetransmit::Ect,
             dupack_threshold: config.dupack_threshold,
             limited_transmit: config.limited_transmit,
             rto_restart: config.rto_restart,

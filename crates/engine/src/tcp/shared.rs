@@ -40,6 +40,8 @@ pub struct SenderCore {
     pub(crate) max_window: f64,
     /// ECN negotiated (RFC 3168): data packets are ECT.
     pub(crate) ecn: bool,
+    /// With `ecn`: retransmissions are ECT too (`EcnRetransmit::Ect`, ns-2's agents).
+    pub(crate) ect_retransmissions: bool,
     /// DupThresh (RFC 5681 Section 3.2, RFC 6675 Section 2).
     pub(crate) dupack_threshold: u32,
     /// Limited Transmit (RFC 3042), a sender option (`limited_transmit.rs`).
@@ -128,8 +130,9 @@ impl SenderCore {
         Packet {
             flow: self.flow,
             kind: PacketKind::Data,
-            // RFC 3168 Section 6.1.5: retransmissions are not ECT.
-            ecn: if self.ecn && !retransmit { Ecn::Ect } else { Ecn::NotEct },
+            // RFC 3168 Section 6.1.5: retransmissions are not ECT (unless
+            // `ecn_retransmit = "ect"`, ns-2 tcp.cc `output` lines 702-704).
+            ecn: if self.ecn && (!retransmit || self.ect_retransmissions) { Ecn::Ect } else { Ecn::NotEct },
             flags,
             hop: 0,
             route: self.route,
