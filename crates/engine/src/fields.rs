@@ -13,7 +13,7 @@ use crate::config::{BottleneckConfig, CoreLink, Dumbbell, FlowGroup, NetworkConf
 use crate::error::{EngineError, Result};
 use crate::queue::QueueConfig;
 use crate::registry::KindVisitor;
-use crate::tcp::cc::{aimd, compound, cubic, cx, cx_highspeed, external as external_cc, highspeed, pert, scalable};
+use crate::tcp::cc::CcConfig;
 use crate::tcp::TcpConfig;
 
 /// Records the struct name and field names serde asks for, and fails every request.
@@ -81,16 +81,6 @@ pub fn scenario_structs() -> Vec<(&'static str, &'static [&'static str])> {
         struct_fields::<CoreLink>(),
         struct_fields::<FlowGroup>(),
         struct_fields::<TcpConfig>(),
-        struct_fields::<cubic::CubicConfig>(),
-        struct_fields::<highspeed::HighSpeedConfig>(),
-        struct_fields::<scalable::ScalableConfig>(),
-        struct_fields::<aimd::AimdConfig>(),
-        struct_fields::<aimd::IllinoisLikeConfig>(),
-        struct_fields::<cx_highspeed::CxHighSpeedConfig>(),
-        struct_fields::<compound::CompoundParams>(),
-        struct_fields::<cx::CxParams>(),
-        struct_fields::<pert::PertParams>(),
-        struct_fields::<external_cc::ExternalCcConfig>(),
     ];
     let mut structs: Vec<_> = structs.into_iter().flatten().collect();
     structs.extend(registered_kinds().into_iter().map(|kind| (kind.struct_name, kind.fields)));
@@ -112,6 +102,8 @@ pub struct RegisteredKind {
 pub fn registered_kinds() -> Vec<RegisteredKind> {
     let mut kinds = KindRecorder { registry: "queue", found: Vec::new() };
     QueueConfig::visit_kinds(&mut kinds);
+    kinds.registry = "cc";
+    CcConfig::visit_kinds(&mut kinds);
     kinds.found
 }
 
@@ -153,7 +145,7 @@ mod tests {
 
     #[test]
     fn every_listed_struct_is_read() {
-        assert_eq!(scenario_structs().len(), 31);
+        assert_eq!(scenario_structs().len(), 8 + 13 + 12);
         let queues: Vec<_> = registered_kinds().into_iter().filter(|kind| kind.registry == "queue").collect();
         assert_eq!(queues.len(), 13, "one per queue kind");
         assert_eq!(
@@ -161,6 +153,11 @@ mod tests {
             ("drop_tail", "DropTailConfig", &["limit"][..])
         );
         assert_eq!((queues[12].kind, queues[12].struct_name), ("python", "ExternalQueueConfig"));
+        let laws: Vec<_> = registered_kinds().into_iter().filter(|kind| kind.registry == "cc").collect();
+        assert_eq!(laws.len(), 12, "one per window law");
+        assert_eq!((laws[0].kind, laws[0].struct_name, laws[0].fields), ("reno", "RenoConfig", &[][..]));
+        let africa = laws.iter().find(|law| law.kind == "africa_like").unwrap();
+        assert_eq!(africa.struct_name, "HighSpeedConfig", "read into HighSpeed's struct");
     }
 
     #[test]
