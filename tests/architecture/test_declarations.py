@@ -20,7 +20,7 @@ from typing import Any
 
 import annotated_types
 import pytest
-from aqmlab import _engine, congestion, queues
+from aqmlab import _engine, queues
 from aqmlab._declarations import ENGINE_UNITS, declared_fields, engine_key, quantity_unit
 from aqmlab._fields import MAX_PACKET_BYTES, MAX_RATE_BPS, MAX_SECONDS, MAX_WINDOW
 from aqmlab.congestion import CongestionControl
