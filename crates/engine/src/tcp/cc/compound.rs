@@ -63,6 +63,20 @@ pub struct CompoundParams {
     pub low_window: f64,
 }
 
+impl Default for CompoundParams {
+    fn default() -> Self {
+        CompoundParams {
+            definition: CompoundDefinition::Paper,
+            alpha: 0.125,
+            beta: 0.5,
+            k: 0.75,
+            gamma: 30.0,
+            zeta: 0.5,
+            low_window: 41.0,
+        }
+    }
+}
+
 /// The window law `compound` (registered in `super::CcConfig`).
 impl CcKind for CompoundParams {
     fn build(&self, init: CcInit, field: &str) -> Result<Box<dyn CongestionControl>> {
@@ -81,20 +95,6 @@ impl CcKind for CompoundParams {
             ("zeta", self.zeta, 0.0, 100.0),
             ("low_window", self.low_window, 0.0, max_window),
         ]
-    }
-}
-
-impl Default for CompoundParams {
-    fn default() -> Self {
-        CompoundParams {
-            definition: CompoundDefinition::Paper,
-            alpha: 0.125,
-            beta: 0.5,
-            k: 0.75,
-            gamma: 30.0,
-            zeta: 0.5,
-            low_window: 41.0,
-        }
     }
 }
 

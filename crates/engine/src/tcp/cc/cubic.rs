@@ -38,7 +38,7 @@ pub enum CubicDefinition {
     /// minimum RTT) (`t = Now + m_delayMin − m_epochStart`), not t + smoothed RTT.
     Ns3,
     /// ns-2 2.35 TCP-Linux's `tcp_cubic.c` (Linux 2.6.22's CUBIC 2.1) integer for integer:
-    /// built as `ns2_linux::CubicLinux` (`CcConfig::build`).
+    /// built as `ns2_linux::CubicLinux` (`CcKind for CubicConfig`, below).
     Ns2Linux,
 }
 
@@ -60,16 +60,16 @@ pub struct CubicConfig {
 
 /// The window law `cubic` (registered in `super::CcConfig`).
 impl CcKind for CubicConfig {
-    fn build(&self, init: CcInit, field: &str) -> Result<Box<dyn CongestionControl>> {
-        let (w, ss) = (init.initial_window, init.initial_ssthresh);
-        if self.definition == CubicDefinition::Ns2Linux {
-            return Ok(Box::new(ns2_linux::CubicLinux::new(self, w, ss, field)?));
-        }
-        Ok(Box::new(Cubic::new(self, w, ss, field)?))
-    }
-
     fn growth_bounds(&self, _max_window: f64) -> Vec<(&'static str, f64, f64, f64)> {
         vec![("c", self.c, 0.0, 100.0)]
+    }
+
+    fn build(&self, init: CcInit, field: &str) -> Result<Box<dyn CongestionControl>> {
+        let (w, ss) = (init.initial_window, init.initial_ssthresh);
+        Ok(match self.definition {
+            CubicDefinition::Ns2Linux => Box::new(ns2_linux::CubicLinux::new(self, w, ss, field)?),
+            CubicDefinition::Rfc9438 | CubicDefinition::Ns3 => Box::new(Cubic::new(self, w, ss, field)?),
+        })
     }
 }
 

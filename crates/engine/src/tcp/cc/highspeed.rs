@@ -34,7 +34,7 @@ pub enum HighSpeedDefinition {
     /// RFC 3649 Appendix B's table, as Linux `tcp_highspeed.c` and ns-3 `TcpHighSpeed`.
     LinuxTable,
     /// ns-2 2.35 TCP-Linux's `tcp_highspeed.c` (Linux 2.6.22) in its integer arithmetic:
-    /// built as `ns2_linux::HighSpeedLinux` (`CcConfig::build`).
+    /// built as `ns2_linux::HighSpeedLinux` (`CcKind for HighSpeedConfig`, below).
     Ns2Linux,
 }
 
@@ -150,11 +150,11 @@ pub struct HighSpeedConfig {
 impl CcKind for HighSpeedConfig {
     fn build(&self, init: CcInit, field: &str) -> Result<Box<dyn CongestionControl>> {
         let (w, ss) = (init.initial_window, init.initial_ssthresh);
-        if self.definition == HighSpeedDefinition::Ns2Linux {
-            self.validate(field)?;
-            return Ok(Box::new(ns2_linux::HighSpeedLinux::new(w, ss)));
+        if self.definition != HighSpeedDefinition::Ns2Linux {
+            return Ok(Box::new(HighSpeed::new(self, w, ss, field)?));
         }
-        Ok(Box::new(HighSpeed::new(self, w, ss, field)?))
+        self.validate(field)?;
+        Ok(Box::new(ns2_linux::HighSpeedLinux::new(w, ss)))
     }
 
     fn growth_bounds(&self, max_window: f64) -> Vec<(&'static str, f64, f64, f64)> {
