@@ -163,6 +163,10 @@ def scenario_fields() -> dict[str, list[str]]:
     """Struct name -> the field names the engine reads, for every struct of the resolved
     scenario (crates/engine/src/fields.rs): what the Python declarations are tested against."""
 
+def registered_kinds() -> dict[str, dict[str, str]]:
+    """Registry ("queue", "cc") -> kind -> the engine struct its configuration is read into, for
+    every kind of the engine's registries (crates/engine/src/registry.rs)."""
+
 def with_engine_defaults(scenario_json: str) -> str:
     """The resolved scenario as the engine reads it, serialised back: every field it leaves out
     filled with the engine's default (what the Python declarations' defaults are tested against)."""

@@ -20,7 +20,7 @@ from typing import Any
 
 import annotated_types
 import pytest
-from aqmlab import _engine, congestion, queues
+from aqmlab import _engine, queues
 from aqmlab._declarations import ENGINE_UNITS, declared_fields, engine_key, quantity_unit
 from aqmlab._fields import MAX_PACKET_BYTES, MAX_RATE_BPS, MAX_SECONDS, MAX_WINDOW
 from aqmlab.congestion import CongestionControl
@@ -31,38 +31,9 @@ from aqmlab.transport import Tcp
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE_FIELDS = _engine.scenario_fields()
 
-#: The engine struct each queue model's config is read into (the `QueueConfig` variant's data).
-QUEUE_STRUCTS = {
-    queues.Red: "RedConfig",
-    queues.Pi: "PiConfig",
-    queues.Rem: "RemConfig",
-    queues.Codel: "CodelConfig",
-    queues.Pie: "PieConfig",
-    queues.Threshold: "ThresholdConfig",
-    queues.Ered: "EredConfig",
-    queues.RedVq: "RedVqConfig",
-    queues.AdaptiveRed: "AdaptiveRedConfig",
-    queues.Avq: "AvqConfig",
-    queues.PythonPolicy: "ExternalQueueConfig",
-}
-#: Queue kinds whose fields sit inline in the engine's `QueueConfig` enum (no struct of their
-#: own to read names from): the engine's `deny_unknown_fields` and the bounds test cover them.
-INLINE_QUEUES = {queues.DropTail, queues.RandomDrop}
-#: The engine struct each window law's parameters are read into (`CcConfig`'s variant data);
-#: Reno has none.
-WINDOW_LAW_STRUCTS = {
-    congestion.Compound: "CompoundParams",
-    congestion.Cx: "CxParams",
-    congestion.Pert: "PertParams",
-    congestion.Cubic: "CubicConfig",
-    congestion.HighSpeed: "HighSpeedConfig",
-    congestion.AfricaLike: "HighSpeedConfig",
-    congestion.Scalable: "ScalableConfig",
-    congestion.Aimd: "AimdConfig",
-    congestion.IllinoisLike: "IllinoisLikeConfig",
-    congestion.CxHighSpeed: "CxHighSpeedConfig",
-    congestion.PythonLaw: "ExternalCcConfig",
-}
+#: The engine's registries of kinds (crates/engine/src/registry.rs): registry -> kind -> the
+#: struct the kind's configuration is read into.
+ENGINE_KINDS = _engine.registered_kinds()
 #: Required fields without a default, per queue model: a value each declaration test uses.
 REQUIRED = {
     "probability": 0.1,
@@ -92,6 +63,10 @@ def queue_models() -> list[type]:
     return list(union)
 
 
+#: The engine struct each queue model's config is read into: its kind's, in the registry.
+QUEUE_STRUCTS = {model: ENGINE_KINDS["queue"].get(model.model_fields["kind"].default) for model in queue_models()}
+
+
 def examples() -> list[Path]:
     return sorted(path for path in (ROOT / "examples").glob("*.toml"))
 
@@ -109,9 +84,9 @@ def at_path(node: Any, path: tuple[str, ...]):
 
 
 def test_every_queue_kind_is_compared_with_the_engine():
-    assert set(queue_models()) == set(QUEUE_STRUCTS) | INLINE_QUEUES, (
-        "a queue kind was added: name its engine struct in QUEUE_STRUCTS (or INLINE_QUEUES)"
-    )
+    """A queue kind is one registry line in the engine and one model in the `Queue` union."""
+    python_kinds = {model.model_fields["kind"].default for model in queue_models()}
+    assert python_kinds == set(ENGINE_KINDS["queue"]), "the engine's registry and the Queue union list other kinds"
     assert set(QUEUE_STRUCTS.values()) <= set(ENGINE_FIELDS)
 
 
@@ -129,10 +104,15 @@ def window_laws() -> list[type]:
     return list(typing.get_args(typing.get_args(CongestionControl)[0]))
 
 
+#: The engine struct each window law's parameters are read into: its kind's, in the registry.
+WINDOW_LAW_STRUCTS = {law: ENGINE_KINDS["cc"].get(law.model_fields["kind"].default) for law in window_laws()}
+
+
 def test_every_window_law_is_compared_with_the_engine():
-    assert set(window_laws()) == set(WINDOW_LAW_STRUCTS) | {congestion.Reno}, (
-        "a window law was added: name its engine struct in WINDOW_LAW_STRUCTS"
-    )
+    """A window law is one registry line in the engine and one model in the union."""
+    python_kinds = {law.model_fields["kind"].default for law in window_laws()}
+    assert python_kinds == set(ENGINE_KINDS["cc"]), "the engine's registry and the CongestionControl union differ"
+    assert set(WINDOW_LAW_STRUCTS.values()) <= set(ENGINE_FIELDS)
 
 
 @pytest.mark.parametrize("law", list(WINDOW_LAW_STRUCTS), ids=lambda law: law.__name__)

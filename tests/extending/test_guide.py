@@ -10,6 +10,9 @@ from aqmlab import _toml
 from extending_scenarios import ROOT, dumbbell_60
 
 GUIDE = (ROOT / "docs" / "extending.md").read_text()
+#: The engine files the Rust route shows lines of: a queue policy's and a window law's own
+#: file and their registries.
+RUST_ROUTE = {"queue/threshold.rs", "queue/mod.rs", "tcp/cc/scalable.rs", "tcp/cc/mod.rs"}
 
 
 def test_every_example_file_is_shown_whole_and_unchanged():
@@ -21,6 +24,16 @@ def test_every_example_file_is_shown_whole_and_unchanged():
     }
     for path, code in shown:
         assert code == (ROOT / path).read_text(), f"docs/extending.md shows an old {path}"
+
+
+def test_the_rust_routes_lines_are_in_the_files_they_name():
+    """The Rust route's one file and one registry line are shown as the engine has them."""
+    excerpts = re.findall(r"<!-- excerpt: (\S+) -->\n\s*```rust\n(.*?)```", GUIDE, flags=re.S)
+    assert {path for path, _ in excerpts} == {f"crates/engine/src/{path}" for path in RUST_ROUTE}
+    for path, code in excerpts:
+        lines = {line.strip() for line in (ROOT / path).read_text().splitlines()}
+        for line in filter(None, (line.strip() for line in code.splitlines())):
+            assert line in lines, f"docs/extending.md shows {line!r}, which {path} does not have"
 
 
 def test_the_guides_red_is_at_most_40_lines():

@@ -421,40 +421,11 @@ fn check_tcp_bounds(tcp: &TcpConfig, field: &str) -> crate::Result<()> {
 }
 
 /// Upper bounds of the window laws' increase rates and window thresholds (the same as the
-/// Python models'): with the window bound they keep every per-ACK increase finite.
+/// Python models', declared by each kind: `CcKind::growth_bounds`): with the window bound they
+/// keep every per-ACK increase finite.
 fn check_cc_bounds(cc: &CcConfig, field: &str) -> crate::Result<()> {
-    let w = MAX_WINDOW_SEGMENTS;
-    let bound = |name: &str, value: f64, low: f64, high: f64| {
-        float_in_range(|| format!("{field}.{name}"), value, low, high, "a value")
-    };
-    match cc {
-        CcConfig::Scalable(c) => {
-            bound("a", c.a, 0.0, 1.0)?;
-            bound("low_window", c.low_window, 0.0, w)?;
-        }
-        CcConfig::Compound(c) => {
-            bound("alpha", c.alpha, 0.0, 10.0)?;
-            bound("gamma", c.gamma, 0.0, w)?;
-            bound("zeta", c.zeta, 0.0, 100.0)?;
-            bound("low_window", c.low_window, 0.0, w)?;
-        }
-        CcConfig::Cubic(c) => bound("c", c.c, 0.0, 100.0)?,
-        CcConfig::Aimd(c) => {
-            bound("a", c.a, 0.0, 100.0)?;
-            bound("n", c.n, -2.0, 1.0)?;
-            bound("b", c.b, 0.0, 100.0)?;
-            bound("m", c.m, -2.0, 2.0)?;
-        }
-        CcConfig::IllinoisLike(c) => bound("alpha_max", c.alpha_max, 0.0, 1000.0)?,
-        CcConfig::HighSpeed(c) | CcConfig::AfricaLike(c) => {
-            bound("low_window", c.low_window, 0.0, w)?;
-            bound("high_window", c.high_window, 0.0, w)?;
-        }
-        CcConfig::CxHighspeed(c) => {
-            bound("highspeed.low_window", c.highspeed.low_window, 0.0, w)?;
-            bound("highspeed.high_window", c.highspeed.high_window, 0.0, w)?;
-        }
-        CcConfig::Reno | CcConfig::Cx(_) | CcConfig::Pert(_) | CcConfig::Python(_) => {}
+    for (name, value, low, high) in cc.kind().growth_bounds(MAX_WINDOW_SEGMENTS) {
+        float_in_range(|| format!("{field}.{name}"), value, low, high, "a value")?;
     }
     Ok(())
 }

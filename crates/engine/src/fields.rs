@@ -4,14 +4,16 @@
 //!
 //! The names are read from the derive itself: a deserializer that only records the `fields`
 //! argument serde's generated code passes to `deserialize_struct`, then stops. Nothing here is
-//! written by hand except the list of structs.
+//! written by hand except the list of structs; the kinds' come from their registries
+//! (`crate::registry`).
 
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 
 use crate::config::{BottleneckConfig, CoreLink, Dumbbell, FlowGroup, NetworkConfig, Scenario, TraceConfig};
 use crate::error::{EngineError, Result};
-use crate::queue::{adaptive_red, avq, codel, ered, external, pi, pie, red, redvq, rem, threshold};
-use crate::tcp::cc::{aimd, compound, cubic, cx, cx_highspeed, external as external_cc, highspeed, pert, scalable};
+use crate::queue::QueueConfig;
+use crate::registry::KindVisitor;
+use crate::tcp::cc::CcConfig;
 use crate::tcp::TcpConfig;
 
 /// Records the struct name and field names serde asks for, and fails every request.
@@ -70,7 +72,7 @@ pub fn struct_fields<T: for<'de> Deserialize<'de>>() -> Option<(&'static str, &'
 
 /// Every struct of the resolved scenario with named fields: (struct name, field names).
 pub fn scenario_structs() -> Vec<(&'static str, &'static [&'static str])> {
-    [
+    let structs = [
         struct_fields::<Scenario>(),
         struct_fields::<TraceConfig>(),
         struct_fields::<Dumbbell>(),
@@ -79,31 +81,43 @@ pub fn scenario_structs() -> Vec<(&'static str, &'static [&'static str])> {
         struct_fields::<CoreLink>(),
         struct_fields::<FlowGroup>(),
         struct_fields::<TcpConfig>(),
-        struct_fields::<red::RedConfig>(),
-        struct_fields::<pi::PiConfig>(),
-        struct_fields::<rem::RemConfig>(),
-        struct_fields::<codel::CodelConfig>(),
-        struct_fields::<pie::PieConfig>(),
-        struct_fields::<threshold::ThresholdConfig>(),
-        struct_fields::<ered::EredConfig>(),
-        struct_fields::<redvq::RedVqConfig>(),
-        struct_fields::<adaptive_red::AdaptiveRedConfig>(),
-        struct_fields::<avq::AvqConfig>(),
-        struct_fields::<external::ExternalQueueConfig>(),
-        struct_fields::<cubic::CubicConfig>(),
-        struct_fields::<highspeed::HighSpeedConfig>(),
-        struct_fields::<scalable::ScalableConfig>(),
-        struct_fields::<aimd::AimdConfig>(),
-        struct_fields::<aimd::IllinoisLikeConfig>(),
-        struct_fields::<cx_highspeed::CxHighSpeedConfig>(),
-        struct_fields::<compound::CompoundParams>(),
-        struct_fields::<cx::CxParams>(),
-        struct_fields::<pert::PertParams>(),
-        struct_fields::<external_cc::ExternalCcConfig>(),
-    ]
-    .into_iter()
-    .flatten()
-    .collect()
+    ];
+    let mut structs: Vec<_> = structs.into_iter().flatten().collect();
+    structs.extend(registered_kinds().into_iter().map(|kind| (kind.struct_name, kind.fields)));
+    structs
+}
+
+/// A kind of a registry (`crate::registry`), with the struct its configuration is read into.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RegisteredKind {
+    /// `"queue"` (`QueueConfig`) or `"cc"` (`CcConfig`).
+    pub registry: &'static str,
+    /// The scenario's `kind`.
+    pub kind: &'static str,
+    pub struct_name: &'static str,
+    pub fields: &'static [&'static str],
+}
+
+/// Every kind of the engine's registries, in registry order.
+pub fn registered_kinds() -> Vec<RegisteredKind> {
+    let mut kinds = KindRecorder { registry: "queue", found: Vec::new() };
+    QueueConfig::visit_kinds(&mut kinds);
+    kinds.registry = "cc";
+    CcConfig::visit_kinds(&mut kinds);
+    kinds.found
+}
+
+/// Records the kinds of one registry after another.
+struct KindRecorder {
+    registry: &'static str,
+    found: Vec<RegisteredKind>,
+}
+
+impl KindVisitor for KindRecorder {
+    fn visit<C: for<'de> Deserialize<'de>>(&mut self, kind: &'static str) {
+        let (struct_name, fields) = struct_fields::<C>().expect("a kind's configuration is a struct");
+        self.found.push(RegisteredKind { registry: self.registry, kind, struct_name, fields });
+    }
 }
 
 /// A resolved scenario as the engine reads it, serialised back: every field the JSON leaves
@@ -123,7 +137,7 @@ mod tests {
 
     #[test]
     fn reads_the_names_serde_derives() {
-        let (name, fields) = struct_fields::<codel::CodelConfig>().unwrap();
+        let (name, fields) = struct_fields::<crate::queue::codel::CodelConfig>().unwrap();
         assert_eq!(name, "CodelConfig");
         assert_eq!(fields, ["limit", "target_ns", "interval_ns", "ecn", "mtu_bytes"]);
         assert!(struct_fields::<crate::queue::QueueConfig>().is_none(), "a tagged enum is not a struct");
@@ -131,7 +145,19 @@ mod tests {
 
     #[test]
     fn every_listed_struct_is_read() {
-        assert_eq!(scenario_structs().len(), 29);
+        assert_eq!(scenario_structs().len(), 8 + 13 + 12);
+        let queues: Vec<_> = registered_kinds().into_iter().filter(|kind| kind.registry == "queue").collect();
+        assert_eq!(queues.len(), 13, "one per queue kind");
+        assert_eq!(
+            (queues[0].kind, queues[0].struct_name, queues[0].fields),
+            ("drop_tail", "DropTailConfig", &["limit"][..])
+        );
+        assert_eq!((queues[12].kind, queues[12].struct_name), ("python", "ExternalQueueConfig"));
+        let laws: Vec<_> = registered_kinds().into_iter().filter(|kind| kind.registry == "cc").collect();
+        assert_eq!(laws.len(), 12, "one per window law");
+        assert_eq!((laws[0].kind, laws[0].struct_name, laws[0].fields), ("reno", "RenoConfig", &[][..]));
+        let africa = laws.iter().find(|law| law.kind == "africa_like").unwrap();
+        assert_eq!(africa.struct_name, "HighSpeedConfig", "read into HighSpeed's struct");
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod link;
 pub mod packet;
 pub mod packet_trace;
 pub mod queue;
+pub mod registry;
 pub mod rng;
 pub mod route;
 pub mod sim;

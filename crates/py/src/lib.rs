@@ -216,6 +216,25 @@ fn scenario_fields(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     Ok(structs)
 }
 
+/// Registry -> kind -> the struct its configuration is read into, for every kind of the
+/// engine's registries (`queue`, `cc`; `aqmlab_engine::fields::registered_kinds`).
+#[pyfunction]
+fn registered_kinds(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let registries = PyDict::new(py);
+    for kind in aqmlab_engine::fields::registered_kinds() {
+        let kinds = match registries.get_item(kind.registry)? {
+            Some(kinds) => kinds.downcast_into::<PyDict>()?,
+            None => {
+                let kinds = PyDict::new(py);
+                registries.set_item(kind.registry, &kinds)?;
+                kinds
+            }
+        };
+        kinds.set_item(kind.kind, kind.struct_name)?;
+    }
+    Ok(registries)
+}
+
 /// The resolved scenario `scenario_json` as the engine reads it, serialised back with every
 /// field it leaves out filled with the engine's default (`aqmlab_engine::fields`).
 #[pyfunction]
@@ -234,6 +253,7 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Simulation>()?;
     hooks::install(m)?;
     m.add_function(wrap_pyfunction!(scenario_fields, m)?)?;
+    m.add_function(wrap_pyfunction!(registered_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(with_engine_defaults, m)?)?;
     Ok(())
 }

@@ -62,6 +62,9 @@ pub struct AdaptiveRedConfig {
     pub link_delay_ns: Time,
 }
 
+// The queue kind `adaptive_red` (registered in `super::QueueConfig`): its buffer limit, its policy.
+super::queue_kind!(|config: AdaptiveRedConfig, link, field| config.limit, AdaptiveRed::new(config, link, field));
+
 /// Adaptive RED's AIMD step (paper Fig. 5; ns-2 `updateMaxP`). Returns the new p̄, or None
 /// when the average is in the target band (or p̄ is at its bound).
 #[allow(clippy::too_many_arguments)]

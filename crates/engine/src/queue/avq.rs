@@ -37,6 +37,9 @@ pub struct AvqConfig {
     pub mean_packet_bytes: u32,
 }
 
+// The queue kind `avq` (registered in `super::QueueConfig`): its buffer limit, its policy.
+super::queue_kind!(|config: AvqConfig, link, field| config.limit, Avq::new(config, link, field));
+
 pub struct Avq {
     gamma: f64,
     alpha: f64,

@@ -38,6 +38,9 @@ pub struct CodelConfig {
     pub mtu_bytes: u32,
 }
 
+// The queue kind `codel` (registered in `super::QueueConfig`): its buffer limit, its policy.
+super::queue_kind!(|config: CodelConfig, _link, field| config.limit, Codel::new(config, field));
+
 /// What the previous `on_dequeue` at this dequeue left pending (the pseudocode's position).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Pending {

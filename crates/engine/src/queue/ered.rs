@@ -114,6 +114,9 @@ pub struct EredConfig {
     pub mean_packet_bytes: u32,
 }
 
+// The queue kind `ered` (registered in `super::QueueConfig`): its buffer limit, its policy.
+super::queue_kind!(|config: EredConfig, link, field| config.limit, Ered::new(config, link, field));
+
 /// The E-RED marking profile, eq. (35) as reconstructed: 0 below b_min, p_min·e^{κ(q−b_min)}
 /// up to b_max, 1 above.
 pub fn exponential_profile(q: f64, b_min: f64, b_max: f64, p_min: f64, kappa: f64) -> f64 {

@@ -7,7 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Limit, LinkContext, QueuePolicy};
+use super::{Limit, LinkContext, QueueKind, QueuePolicy};
+use crate::error::Result;
 use crate::external::external_kind;
 
 /// Scenario description of a queue policy implemented outside the engine (`kind = "python"`).
@@ -20,6 +21,15 @@ pub struct ExternalQueueConfig {
     /// Keyword arguments of the implementation's constructor.
     #[serde(default)]
     pub params: serde_json::Map<String, serde_json::Value>,
+}
+
+impl QueueKind for ExternalQueueConfig {
+    fn limit(&self) -> Limit {
+        self.limit
+    }
+    fn build(&self, link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
+        POLICIES.build(self, link, field)
+    }
 }
 
 // Built with the link the policy's queue feeds.

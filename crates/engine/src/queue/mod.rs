@@ -2,32 +2,20 @@
 //!
 //! As in ns-3's queue discs, the base [`Queue`] does the FIFO, the limit and the counting
 //! once; a [`QueuePolicy`] only decides, returning a [`Verdict`] with a typed reason.
-//! Adding a policy is one file implementing [`QueuePolicy`] plus one line in
-//! [`build_policy`].
+//! Adding a policy is one file (its configuration struct implementing [`QueueKind`], the
+//! policy implementing [`QueuePolicy`]) plus one line in the registry, [`QueueConfig`].
 
-pub mod adaptive_red;
-pub mod avq;
-pub mod codel;
-pub mod droptail;
 pub mod early;
-pub mod ered;
-pub mod external;
 pub mod params;
 pub mod periodic;
-pub mod pi;
-pub mod pie;
-pub mod random_drop;
-pub mod red;
-pub mod redvq;
-pub mod rem;
-pub mod threshold;
 
 use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{EngineError, Result};
+use crate::error::Result;
 use crate::packet::{Ecn, Packet};
+use crate::registry::kind_registry;
 use crate::rng::Rng;
 use crate::time::Time;
 
@@ -140,73 +128,6 @@ pub enum Limit {
     Bytes(u64),
 }
 
-/// Scenario description of a queue discipline (resolved units: packets, bytes, probabilities).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum QueueConfig {
-    DropTail {
-        limit: Limit,
-    },
-    Red(red::RedConfig),
-    RandomDrop {
-        limit: Limit,
-        /// Fixed drop probability for every arriving packet (seed 003 Section II-B).
-        probability: f64,
-        /// Mark ECN-capable packets instead of dropping them.
-        #[serde(default)]
-        ecn: bool,
-    },
-    Pi(pi::PiConfig),
-    Rem(rem::RemConfig),
-    Codel(codel::CodelConfig),
-    Pie(pie::PieConfig),
-    Threshold(threshold::ThresholdConfig),
-    Ered(ered::EredConfig),
-    RedVq(redvq::RedVqConfig),
-    AdaptiveRed(adaptive_red::AdaptiveRedConfig),
-    Avq(avq::AvqConfig),
-    /// A policy implemented outside the engine, e.g. a Python class (`external.rs`).
-    Python(external::ExternalQueueConfig),
-}
-
-impl QueueConfig {
-    pub fn limit(&self) -> Limit {
-        match self {
-            QueueConfig::DropTail { limit } => *limit,
-            QueueConfig::Red(c) => c.limit,
-            QueueConfig::RandomDrop { limit, .. } => *limit,
-            QueueConfig::Pi(c) => c.limit,
-            QueueConfig::Rem(c) => c.limit,
-            QueueConfig::Codel(c) => c.limit,
-            QueueConfig::Pie(c) => c.limit,
-            QueueConfig::Threshold(c) => c.limit,
-            QueueConfig::Ered(c) => c.limit,
-            QueueConfig::RedVq(c) => c.red.limit,
-            QueueConfig::AdaptiveRed(c) => c.limit,
-            QueueConfig::Avq(c) => c.limit,
-            QueueConfig::Python(c) => c.limit,
-        }
-    }
-
-    pub fn kind_name(&self) -> &'static str {
-        match self {
-            QueueConfig::DropTail { .. } => "drop_tail",
-            QueueConfig::Red(_) => "red",
-            QueueConfig::RandomDrop { .. } => "random_drop",
-            QueueConfig::Pi(_) => "pi",
-            QueueConfig::Rem(_) => "rem",
-            QueueConfig::Codel(_) => "codel",
-            QueueConfig::Pie(_) => "pie",
-            QueueConfig::Threshold(_) => "threshold",
-            QueueConfig::Ered(_) => "ered",
-            QueueConfig::RedVq(_) => "red_vq",
-            QueueConfig::AdaptiveRed(_) => "adaptive_red",
-            QueueConfig::Avq(_) => "avq",
-            QueueConfig::Python(_) => "python",
-        }
-    }
-}
-
 /// Context a policy may need at construction (for automatic parameters).
 #[derive(Clone, Copy, Debug)]
 pub struct LinkContext {
@@ -230,32 +151,81 @@ impl LinkContext {
     }
 }
 
-/// The registry: build a policy from its configuration.
-pub fn build_policy(config: &QueueConfig, link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
-    match config {
-        QueueConfig::DropTail { .. } => Ok(Box::new(droptail::DropTail)),
-        QueueConfig::Red(c) => Ok(Box::new(red::Red::new(c, link, field)?)),
-        QueueConfig::RandomDrop { probability, ecn, .. } => {
-            if !(0.0..=1.0).contains(probability) {
-                return Err(EngineError::invalid(
-                    format!("{field}.probability"),
-                    probability,
-                    "a probability in [0, 1]",
-                ));
+/// A kind of queue policy, declared by its configuration struct in the kind's own file: what
+/// the registry ([`QueueConfig`]) needs of it.
+pub trait QueueKind {
+    /// The buffer limit of the queue.
+    fn limit(&self) -> Limit;
+    /// The policy of this configuration, for a queue feeding `link`; `field` names the
+    /// configuration in errors about its parameters.
+    fn build(&self, link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>>;
+}
+
+/// `impl QueueKind` for the configuration struct of a kind, in the kind's file:
+/// `queue_kind!(|config: Config, link, field| limit, policy)`, where `limit` is the buffer limit
+/// of `config` and `policy` builds the policy (`Result<Policy>`) from `config`, the `link` the
+/// queue feeds and the `field` to name in errors.
+macro_rules! queue_kind {
+    (|$config:ident: $ty:ty, $link:pat_param, $field:pat_param| $limit:expr, $policy:expr) => {
+        impl $crate::queue::QueueKind for $ty {
+            fn limit(&self) -> $crate::queue::Limit {
+                let $config = self;
+                $limit
             }
-            Ok(Box::new(random_drop::RandomDrop::new(*probability, *ecn)))
+            fn build(
+                &self,
+                $link: $crate::queue::LinkContext,
+                $field: &str,
+            ) -> $crate::error::Result<Box<dyn $crate::queue::QueuePolicy>> {
+                let $config = self;
+                Ok(Box::new($policy?))
+            }
         }
-        QueueConfig::Pi(c) => Ok(Box::new(pi::Pi::new(c, field)?)),
-        QueueConfig::Rem(c) => Ok(Box::new(rem::Rem::new(c, link, field)?)),
-        QueueConfig::Codel(c) => Ok(Box::new(codel::Codel::new(c, field)?)),
-        QueueConfig::Pie(c) => Ok(Box::new(pie::Pie::new(c, link, field)?)),
-        QueueConfig::Threshold(c) => Ok(Box::new(threshold::Threshold::new(c, field)?)),
-        QueueConfig::Ered(c) => Ok(Box::new(ered::Ered::new(c, link, field)?)),
-        QueueConfig::RedVq(c) => Ok(Box::new(redvq::RedVq::new(c, link, field)?)),
-        QueueConfig::AdaptiveRed(c) => Ok(Box::new(adaptive_red::AdaptiveRed::new(c, link, field)?)),
-        QueueConfig::Avq(c) => Ok(Box::new(avq::Avq::new(c, link, field)?)),
-        QueueConfig::Python(c) => external::POLICIES.build(c, link, field),
+    };
+}
+pub(crate) use queue_kind;
+
+kind_registry! {
+    /// Scenario description of a queue discipline (resolved units: packets, bytes,
+    /// probabilities): the registry of queue kinds, one line a kind (`crate::registry`).
+    pub enum QueueConfig: dyn QueueKind {
+        /// Accept every packet; the base queue drops on overflow.
+        DropTail("drop_tail", droptail::DropTailConfig),
+        /// Random Early Detection (Floyd & Jacobson 1993; ns-2 `queue/red.cc`).
+        Red("red", red::RedConfig),
+        /// A fixed drop probability (seed 003 Section II-B).
+        RandomDrop("random_drop", random_drop::RandomDropConfig),
+        /// The PI controller (Hollot et al., INFOCOM 2001).
+        Pi("pi", pi::PiConfig),
+        /// Random Exponential Marking (Athuraliya et al. 2001; ns-2 `queue/rem.cc`).
+        Rem("rem", rem::RemConfig),
+        /// Controlled Delay (RFC 8289), at dequeue.
+        Codel("codel", codel::CodelConfig),
+        /// Proportional Integral controller Enhanced (RFC 8033).
+        Pie("pie", pie::PieConfig),
+        /// Drop at and above a queue threshold (seed 000 Section VI).
+        Threshold("threshold", threshold::ThresholdConfig),
+        /// Exponential RED on a virtual queue (seed 002 Section IV-B/C).
+        Ered("ered", ered::EredConfig),
+        /// RED on a virtual queue served at γ·C (seed 002 Section V-A).
+        RedVq("red_vq", redvq::RedVqConfig),
+        /// Adaptive RED (Floyd, Gummadi & Shenker 2001; ns-2 `red.cc`).
+        AdaptiveRed("adaptive_red", adaptive_red::AdaptiveRedConfig),
+        /// Adaptive Virtual Queue (Kunniyur & Srikant, SIGCOMM 2001).
+        Avq("avq", avq::AvqConfig),
+        Python("python", external::ExternalQueueConfig),
     }
+}
+
+impl QueueConfig {
+    pub fn limit(&self) -> Limit {
+        self.kind().limit()
+    }
+}
+
+/// Build a policy from its configuration (its kind's [`QueueKind::build`]).
+pub fn build_policy(config: &QueueConfig, link: LinkContext, field: &str) -> Result<Box<dyn QueuePolicy>> {
+    config.kind().build(link, field)
 }
 
 /// Counters kept by every queue (cumulative since the start of the run). `repr(C)`: the

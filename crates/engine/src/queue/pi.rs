@@ -39,6 +39,9 @@ pub struct PiConfig {
     pub queue_in_bytes: bool,
 }
 
+// The queue kind `pi` (registered in `super::QueueConfig`): its buffer limit, its policy.
+super::queue_kind!(|config: PiConfig, _link, field| config.limit, Pi::new(config, field));
+
 pub struct Pi {
     a: f64,
     b: f64,

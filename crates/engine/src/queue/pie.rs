@@ -57,6 +57,9 @@ pub struct PieConfig {
     pub mean_packet_bytes: Option<u32>,
 }
 
+// The queue kind `pie` (registered in `super::QueueConfig`): its buffer limit, its policy.
+super::queue_kind!(|config: PieConfig, link, field| config.limit, Pie::new(config, link, field));
+
 pub struct Pie {
     target: f64,
     update_s: f64,

@@ -61,6 +61,9 @@ pub struct RedConfig {
     pub target_delay_ns: Time,
 }
 
+// The queue kind `red` (registered in `super::QueueConfig`): its buffer limit, its policy.
+super::queue_kind!(|config: RedConfig, link, field| config.limit, Red::new(config, link, field));
+
 fn default_target_delay_ns() -> Time {
     5_000_000
 }

@@ -23,6 +23,9 @@ pub struct RedVqConfig {
     pub red: RedConfig,
 }
 
+// The queue kind `red_vq` (registered in `super::QueueConfig`): its buffer limit, its policy.
+super::queue_kind!(|config: RedVqConfig, link, field| config.red.limit, RedVq::new(config, link, field));
+
 pub struct RedVq {
     red: Red,
     vq: VirtualQueue,

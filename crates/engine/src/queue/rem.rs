@@ -45,6 +45,9 @@ pub struct RemConfig {
     pub mean_packet_bytes: Option<u32>,
 }
 
+// The queue kind `rem` (registered in `super::QueueConfig`): its buffer limit, its policy.
+super::queue_kind!(|config: RemConfig, link, field| config.limit, Rem::new(config, link, field));
+
 pub struct Rem {
     gamma: f64,
     alpha: f64,

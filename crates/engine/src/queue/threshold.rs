@@ -26,6 +26,9 @@ pub struct ThresholdConfig {
     pub queue_in_bytes: bool,
 }
 
+// The queue kind `threshold` (registered in `super::QueueConfig`): its buffer limit, its policy.
+super::queue_kind!(|config: ThresholdConfig, _link, field| config.limit, Threshold::new(config, field));
+
 pub struct Threshold {
     q_th: f64,
     ecn: bool,

@@ -100,7 +100,7 @@ pub struct TcpConfig {
 impl Default for TcpConfig {
     fn default() -> Self {
         TcpConfig {
-            cc: CcConfig::Reno,
+            cc: CcConfig::Reno(cc::reno::RenoConfig {}),
             recovery: RecoveryConfig::default(),
             packet_size_bytes: 1500,
             header_bytes: 40,

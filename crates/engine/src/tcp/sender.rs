@@ -70,7 +70,7 @@ impl TcpSender {
             return Err(EngineError::invalid(
                 format!("{field}.ecn_echo"),
                 "rfc3168",
-                format!("\"per_packet\" with ecn on: {} reacts to every marked ACK", config.cc.name()),
+                format!("\"per_packet\" with ecn on: {} reacts to every marked ACK", config.cc.kind_name()),
             ));
         }
         if config.ecn_reduction == EcnReduction::Prr && (!config.ecn || cc.ecn_per_ack()) {

@@ -5,6 +5,7 @@ use aqmlab_engine::config::{
     BottleneckConfig, Direction, Dumbbell, FlowGroup, Scenario, StartTimes, StopTimes, Topology, TraceConfig, Traffic,
     Transfer,
 };
+use aqmlab_engine::queue::droptail::DropTailConfig;
 use aqmlab_engine::queue::red::RedConfig;
 use aqmlab_engine::queue::{Limit, QueueConfig};
 use aqmlab_engine::tcp::TcpConfig;
@@ -13,7 +14,7 @@ pub const MS: u64 = 1_000_000;
 pub const S: u64 = 1_000_000_000;
 
 pub fn droptail(packets: u32) -> QueueConfig {
-    QueueConfig::DropTail { limit: Limit::Packets(packets) }
+    QueueConfig::DropTail(DropTailConfig { limit: Limit::Packets(packets) })
 }
 
 pub fn red(min_th: f64, max_th: f64, limit: u32) -> QueueConfig {

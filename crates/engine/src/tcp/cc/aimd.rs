@@ -7,7 +7,8 @@
 //! Scalable TCP is n = 0, m = 1. Seed 000 eq. (1) is the same law with an increase i(w)
 //! per ACK and a decrease d(w) per loss; its Table I lists i(w), d(w) for TCP variants.
 //!
-//! Three scenario kinds build this one algorithm (file `aimd.rs`):
+//! Three scenario kinds build this one algorithm (`aimd` here, `illinois_like.rs`,
+//! `africa_like.rs`):
 //! - `aimd`: i(w) = a·wⁿ, d(w) = b·wᵐ with free a, n, b, m (defaults a = 1, n = −1,
 //!   b = 1/2, m = 1: Reno's i(w) = 1/w, d(w) = w/2, seed 000 Section II-A);
 //! - `illinois_like`: seed 000 Table I "TCP Illinois", i(w) = α_max/w, d(w) = β_min·w
@@ -31,7 +32,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::highspeed::HighSpeedConfig;
-use super::{AckEvent, CongestionControl, CongestionEvent, Window};
+use super::{AckEvent, CongestionControl, CongestionEvent, Window, CcInit, CcKind};
 use crate::error::Result;
 
 /// Parameters of the `aimd` kind: i(w) = a·wⁿ per unmarked ACK, d(w) = b·wᵐ per marked
@@ -45,26 +46,21 @@ pub struct AimdConfig {
     pub m: f64,
 }
 
+/// The window law `aimd` (registered in `super::CcConfig`).
+impl CcKind for AimdConfig {
+    fn build(&self, init: CcInit, field: &str) -> Result<Box<dyn CongestionControl>> {
+        Ok(Box::new(Aimd::new(Law::power(self, field)?, init.initial_window, init.initial_ssthresh)))
+    }
+
+    fn growth_bounds(&self, _max_window: f64) -> Vec<(&'static str, f64, f64, f64)> {
+        vec![("a", self.a, 0.0, 100.0), ("n", self.n, -2.0, 1.0), ("b", self.b, 0.0, 100.0), ("m", self.m, -2.0, 2.0)]
+    }
+}
+
 impl Default for AimdConfig {
     /// Reno: 1/w per ACK, w/2 per loss (seed 000 Section II-A; RFC 5681).
     fn default() -> Self {
         AimdConfig { a: 1.0, n: -1.0, b: 0.5, m: 1.0 }
-    }
-}
-
-/// Parameters of the `illinois_like` kind (seed 000 Table I defaults).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct IllinoisLikeConfig {
-    /// α_max, segments per round trip (seed 000 Table I: 10).
-    pub alpha_max: f64,
-    /// β_min, fraction removed per loss (seed 000 Table I: 0.125).
-    pub beta_min: f64,
-}
-
-impl Default for IllinoisLikeConfig {
-    fn default() -> Self {
-        IllinoisLikeConfig { alpha_max: 10.0, beta_min: 0.125 }
     }
 }
 
@@ -92,24 +88,6 @@ impl Law {
             "a fraction below 1 when m = 1 (the decrease b·w must leave a window)",
         )?;
         Ok(Law::Power { a: config.a, n: config.n, b: config.b, m: config.m })
-    }
-
-    /// Seed 000 Table I, TCP Illinois: i(w) = α_max/w, d(w) = β_min w.
-    pub fn illinois_like(config: &IllinoisLikeConfig, field: &str) -> Result<Law> {
-        let check = crate::queue::params::checker(field);
-        check(
-            config.alpha_max.is_finite() && config.alpha_max > 0.0,
-            "alpha_max",
-            config.alpha_max,
-            "a positive number (seed 000 Table I: 10)",
-        )?;
-        check(
-            config.beta_min > 0.0 && config.beta_min < 1.0,
-            "beta_min",
-            config.beta_min,
-            "a fraction in (0, 1) (seed 000 Table I: 0.125)",
-        )?;
-        Ok(Law::Power { a: config.alpha_max, n: -1.0, b: config.beta_min, m: 1.0 })
     }
 
     /// Seed 000 Table I, AFRICA TCP: HighSpeed's a(w), b(w).
@@ -276,13 +254,7 @@ mod tests {
     }
 
     #[test]
-    fn illinois_like_and_africa_like_follow_table_i() {
-        let mut cc = Aimd::new(Law::illinois_like(&IllinoisLikeConfig::default(), "cc").unwrap(), 100.0, 100.0);
-        cc.on_ack(&ack(false));
-        assert!((cc.window() - 100.1).abs() < 1e-12, "α_max/w = 10/100");
-        cc.on_loss(&loss(100));
-        assert!((cc.window() - 87.5).abs() < 1e-12, "β_min w = 0.125 · 100");
-
+    fn africa_like_follows_table_i() {
         let mut cc = Aimd::new(Law::africa_like(&HighSpeedConfig::default(), "cc").unwrap(), 1000.0, 1000.0);
         cc.on_ack(&ack(false));
         assert!((cc.window() - (1000.0 + highspeed_increase(1000.0) / 1000.0)).abs() < 1e-12);
@@ -303,9 +275,5 @@ mod tests {
         assert!(err.to_string().contains("g.cc.b"), "{err}");
         let err = Law::power(&AimdConfig { a: 0.0, ..AimdConfig::default() }, "g.cc").err().unwrap();
         assert!(err.to_string().contains("g.cc.a"), "{err}");
-        let err = Law::illinois_like(&IllinoisLikeConfig { beta_min: 2.0, ..IllinoisLikeConfig::default() }, "g.cc")
-            .err()
-            .unwrap();
-        assert!(err.to_string().contains("g.cc.beta_min"), "{err}");
     }
 }

@@ -28,9 +28,12 @@
 //!   Section 3.1 eq. (4)); draft-sridharan-tcpm-ctcp-02: on a retransmission timeout dwnd is
 //!   reset to zero.
 
+/// The kind's `ns2_linux` definition (ns-2 2.35 TCP-Linux, docs/congestion/ns2-linux.md).
+pub mod ns2_linux;
+
 use serde::{Deserialize, Serialize};
 
-use super::{AckEvent, CongestionControl, CongestionEvent, Window};
+use super::{AckEvent, CongestionControl, CongestionEvent, Window, CcInit, CcKind};
 use crate::error::Result;
 use crate::time::Time;
 
@@ -41,7 +44,7 @@ use crate::time::Time;
 #[serde(default, deny_unknown_fields)]
 pub struct CompoundParams {
     /// `paper` (the default: seed 000/004's law, `compound.rs`) or `ns2_linux` (ns-2 2.35
-    /// TCP-Linux's `tcp_compound.c` in its integer arithmetic, `compound_linux.rs`; the
+    /// TCP-Linux's `tcp_compound.c` in its integer arithmetic, `compound/ns2_linux.rs`; the
     /// port's constants: alpha 1/8, beta 1/2, k 3/4, gamma 30, zeta 1, low_window 41).
     pub definition: CompoundDefinition,
     /// α: scale of the delay window's per-round increase α·win^k.
@@ -71,6 +74,27 @@ impl Default for CompoundParams {
             zeta: 0.5,
             low_window: 41.0,
         }
+    }
+}
+
+/// The window law `compound` (registered in `super::CcConfig`).
+impl CcKind for CompoundParams {
+    fn build(&self, init: CcInit, field: &str) -> Result<Box<dyn CongestionControl>> {
+        let (w, ss) = (init.initial_window, init.initial_ssthresh);
+        if self.definition == CompoundDefinition::Ns2Linux {
+            self.validate(field)?;
+            return Ok(Box::new(ns2_linux::CompoundLinux::new(w, ss)));
+        }
+        Ok(Box::new(Compound::new(self.clone(), w, ss, field)?))
+    }
+
+    fn growth_bounds(&self, max_window: f64) -> Vec<(&'static str, f64, f64, f64)> {
+        vec![
+            ("alpha", self.alpha, 0.0, 10.0),
+            ("gamma", self.gamma, 0.0, max_window),
+            ("zeta", self.zeta, 0.0, 100.0),
+            ("low_window", self.low_window, 0.0, max_window),
+        ]
     }
 }
 
@@ -118,7 +142,7 @@ pub enum CompoundDefinition {
     /// Seed 000 Section II-A1 / seed 004 eqs. (6)-(8) (this file). The default.
     #[default]
     Paper,
-    /// ns-2 2.35 TCP-Linux's `tcp_compound.c` (`compound_linux.rs`).
+    /// ns-2 2.35 TCP-Linux's `tcp_compound.c` (`compound/ns2_linux.rs`).
     Ns2Linux,
 }
 

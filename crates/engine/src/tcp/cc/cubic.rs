@@ -12,9 +12,12 @@
 //! Slow start is RFC 5681's (RFC 9438 Section 4.10 allows it; HyStart++ is not
 //! implemented). Loss recovery is the shared sender's NewReno.
 
+/// The kind's `ns2_linux` definition (ns-2 2.35 TCP-Linux, docs/congestion/ns2-linux.md).
+pub mod ns2_linux;
+
 use serde::{Deserialize, Serialize};
 
-use super::{AckEvent, CongestionControl, CongestionEvent, Window};
+use super::{AckEvent, CongestionControl, CongestionEvent, Window, CcInit, CcKind};
 use crate::error::Result;
 use crate::time::Time;
 
@@ -35,7 +38,7 @@ pub enum CubicDefinition {
     /// minimum RTT) (`t = Now + m_delayMin − m_epochStart`), not t + smoothed RTT.
     Ns3,
     /// ns-2 2.35 TCP-Linux's `tcp_cubic.c` (Linux 2.6.22's CUBIC 2.1) integer for integer:
-    /// built as `cubic_linux::CubicLinux` (`CcConfig::build`).
+    /// built as `ns2_linux::CubicLinux` (`CcKind for CubicConfig`, below).
     Ns2Linux,
 }
 
@@ -53,6 +56,21 @@ pub struct CubicConfig {
     pub fast_convergence: bool,
     /// The Reno-friendly region (RFC 9438 Section 4.3; on by default there).
     pub reno_friendly: bool,
+}
+
+/// The window law `cubic` (registered in `super::CcConfig`).
+impl CcKind for CubicConfig {
+    fn growth_bounds(&self, _max_window: f64) -> Vec<(&'static str, f64, f64, f64)> {
+        vec![("c", self.c, 0.0, 100.0)]
+    }
+
+    fn build(&self, init: CcInit, field: &str) -> Result<Box<dyn CongestionControl>> {
+        let (w, ss) = (init.initial_window, init.initial_ssthresh);
+        Ok(match self.definition {
+            CubicDefinition::Ns2Linux => Box::new(ns2_linux::CubicLinux::new(self, w, ss, field)?),
+            CubicDefinition::Rfc9438 | CubicDefinition::Ns3 => Box::new(Cubic::new(self, w, ss, field)?),
+        })
+    }
 }
 
 impl Default for CubicConfig {

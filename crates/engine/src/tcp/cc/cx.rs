@@ -26,7 +26,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::reno::Reno;
-use super::{AckEvent, CongestionControl};
+use super::{AckEvent, CongestionControl, CcInit, CcKind};
 use crate::error::{EngineError, Result};
 use crate::rng::{Rng, RngCore};
 use crate::time::{to_secs, Time};
@@ -56,6 +56,13 @@ pub struct CxParams {
     pub averaging_time_ns: Time,
     /// At most one backoff per window of data (not in Algorithm 1; FreeBSD `cc_hd` variant).
     pub once_per_rtt: bool,
+}
+
+/// The window law `cx` (registered in `super::CcConfig`).
+impl CcKind for CxParams {
+    fn build(&self, init: CcInit, field: &str) -> Result<Box<dyn CongestionControl>> {
+        Ok(Box::new(Cx::new(init.initial_window, init.initial_ssthresh, self, init.rng, field)?))
+    }
 }
 
 impl Default for CxParams {

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::cx::{halve_window, CxBackoff, CxParams};
 use super::highspeed::HighSpeedConfig;
-use super::{reduction_base, AckEvent, CongestionControl, CongestionEvent, Window};
+use super::{reduction_base, AckEvent, CongestionControl, CongestionEvent, Window, CcInit, CcKind};
 use crate::error::Result;
 use crate::rng::Rng;
 
@@ -21,6 +21,20 @@ pub struct CxHighSpeedConfig {
     pub cx: CxParams,
     /// The window law (RFC 3649 Section 5 defaults).
     pub highspeed: HighSpeedConfig,
+}
+
+/// The window law `cx_highspeed` (registered in `super::CcConfig`).
+impl CcKind for CxHighSpeedConfig {
+    fn build(&self, init: CcInit, field: &str) -> Result<Box<dyn CongestionControl>> {
+        Ok(Box::new(CxHighSpeed::new(self, init.initial_window, init.initial_ssthresh, init.rng, field)?))
+    }
+
+    fn growth_bounds(&self, max_window: f64) -> Vec<(&'static str, f64, f64, f64)> {
+        vec![
+            ("highspeed.low_window", self.highspeed.low_window, 0.0, max_window),
+            ("highspeed.high_window", self.highspeed.high_window, 0.0, max_window),
+        ]
+    }
 }
 
 pub struct CxHighSpeed {

@@ -4,7 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{CcInit, CongestionControl};
+use super::{CcInit, CcKind, CongestionControl};
+use crate::error::Result;
 use crate::external::external_kind;
 
 /// Scenario description of a window law implemented outside the engine (`kind = "python"`).
@@ -16,6 +17,13 @@ pub struct ExternalCcConfig {
     /// Keyword arguments of the implementation's constructor.
     #[serde(default)]
     pub params: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The window law `python` (registered in `super::CcConfig`).
+impl CcKind for ExternalCcConfig {
+    fn build(&self, init: CcInit, field: &str) -> Result<Box<dyn CongestionControl>> {
+        LAWS.build(self, init, field)
+    }
 }
 
 // Built with the flow's initial window and random stream.
@@ -48,7 +56,7 @@ mod tests {
         };
         let json = r#"{"kind": "python", "law": "tests:Reno", "params": {"a": 1}}"#;
         let config: CcConfig = serde_json::from_str(json).unwrap();
-        assert_eq!(config.name(), "python");
+        assert_eq!(config.kind_name(), "python");
         assert!(LAWS.install(Box::new(RenoFactory)));
         let mut law = config.build(init(), "topology.groups[0].tcp.cc").unwrap();
         law.on_ack(&test_events::ack(1));

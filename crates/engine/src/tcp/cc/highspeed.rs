@@ -16,9 +16,12 @@
 //! Slow start is RFC 5681's (RFC 3649 Section 8 mentions Limited Slow-Start, RFC 3742, as a
 //! separate option; not implemented). Loss recovery is the shared sender's.
 
+/// The kind's `ns2_linux` definition (ns-2 2.35 TCP-Linux, docs/congestion/ns2-linux.md).
+pub mod ns2_linux;
+
 use serde::{Deserialize, Serialize};
 
-use super::{AckEvent, CongestionControl, CongestionEvent, Window};
+use super::{AckEvent, CongestionControl, CongestionEvent, Window, CcInit, CcKind};
 use crate::error::{EngineError, Result};
 
 /// Which a(w) and b(w): RFC 3649 Section 5's formulas or its Appendix B table.
@@ -31,7 +34,7 @@ pub enum HighSpeedDefinition {
     /// RFC 3649 Appendix B's table, as Linux `tcp_highspeed.c` and ns-3 `TcpHighSpeed`.
     LinuxTable,
     /// ns-2 2.35 TCP-Linux's `tcp_highspeed.c` (Linux 2.6.22) in its integer arithmetic:
-    /// built as `highspeed_linux::HighSpeedLinux` (`CcConfig::build`).
+    /// built as `ns2_linux::HighSpeedLinux` (`CcKind for HighSpeedConfig`, below).
     Ns2Linux,
 }
 
@@ -141,6 +144,22 @@ pub struct HighSpeedConfig {
     pub high_p: f64,
     /// High_Decrease, b(High_Window) (RFC 3649 Section 5: 0.1).
     pub high_decrease: f64,
+}
+
+/// The window law `highspeed` (registered in `super::CcConfig`).
+impl CcKind for HighSpeedConfig {
+    fn build(&self, init: CcInit, field: &str) -> Result<Box<dyn CongestionControl>> {
+        let (w, ss) = (init.initial_window, init.initial_ssthresh);
+        if self.definition != HighSpeedDefinition::Ns2Linux {
+            return Ok(Box::new(HighSpeed::new(self, w, ss, field)?));
+        }
+        self.validate(field)?;
+        Ok(Box::new(ns2_linux::HighSpeedLinux::new(w, ss)))
+    }
+
+    fn growth_bounds(&self, max_window: f64) -> Vec<(&'static str, f64, f64, f64)> {
+        vec![("low_window", self.low_window, 0.0, max_window), ("high_window", self.high_window, 0.0, max_window)]
+    }
 }
 
 impl Default for HighSpeedConfig {

@@ -4,27 +4,13 @@
 //! detection, fast retransmit/recovery, RTO and ECN bookkeeping, and calls these hooks.
 //! Time is passed in, so each window law is unit-tested without the engine.
 //! Adding an algorithm is one file implementing [`CongestionControl`] (with its parameter
-//! struct, validated in its constructor) plus one variant in [`CcConfig`], one line in
-//! [`CcConfig::build`] and one in [`CcConfig::name`].
+//! struct, validated in its constructor, implementing [`CcKind`]) plus one line in the
+//! registry, [`CcConfig`].
 
-pub mod aimd;
-pub mod compound;
-pub mod compound_linux;
-pub mod cubic;
-pub mod cubic_linux;
-pub mod cx;
-pub mod cx_highspeed;
-pub mod external;
-pub mod highspeed;
-pub mod highspeed_linux;
 pub mod linux;
-pub mod pert;
-pub mod reno;
-pub mod scalable;
-
-use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
+use crate::registry::kind_registry;
 use crate::rng::Rng;
 use crate::time::Time;
 
@@ -262,96 +248,57 @@ pub(crate) mod test_events {
     }
 }
 
-/// Scenario description of a congestion-control algorithm.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum CcConfig {
-    Reno,
-    /// Cx-TCP (seed 001 Algorithm 1): Reno with the per-ACK delay backoff of Fig. 1.
-    Cx(cx::CxParams),
-    /// PERT (Bhandarkar et al., SIGCOMM 2007): probabilistic early response to delay.
-    Pert(pert::PertParams),
-    /// Delay-based HighSpeed TCP (seed 001 Section V-B): RFC 3649 with the Cx backoff.
-    CxHighspeed(cx_highspeed::CxHighSpeedConfig),
-    /// Compound TCP (seed 000 Section II-A1; seed 004 eqs. (6)-(8)); parameters inline:
-    /// `{"kind": "compound", "alpha": 0.125, ...}`, each defaulting to the paper's value.
-    Compound(compound::CompoundParams),
-    /// CUBIC (RFC 9438; seed 004 eqs. (1)-(5)).
-    Cubic(cubic::CubicConfig),
-    /// HighSpeed TCP (RFC 3649).
-    #[serde(rename = "highspeed")]
-    HighSpeed(highspeed::HighSpeedConfig),
-    /// Scalable TCP (Kelly 2003).
-    Scalable(scalable::ScalableConfig),
-    /// The general law a·wⁿ per unmarked ACK, b·wᵐ per marked ACK (seed 002 Section IV-A).
-    Aimd(aimd::AimdConfig),
-    /// Seed 000 Table I, TCP Illinois: α_max/w, β_min·w.
-    IllinoisLike(aimd::IllinoisLikeConfig),
-    /// Seed 000 Table I, AFRICA TCP: HighSpeed's a(w)/w, w·b(w).
-    AfricaLike(highspeed::HighSpeedConfig),
-    /// A window law implemented outside the engine, e.g. a Python class (`external.rs`).
-    Python(external::ExternalCcConfig),
+/// A kind of window law, declared by its configuration struct in the kind's own file: what
+/// the registry ([`CcConfig`]) needs of it.
+pub trait CcKind {
+    /// The law of this configuration; `field` names the configuration in errors about its
+    /// parameters.
+    fn build(&self, init: CcInit, field: &str) -> Result<Box<dyn CongestionControl>>;
+
+    /// The parameters that scale the window's growth, with their bounds (the same as the
+    /// Python model's; `max_window`: the largest window, segments): (name, value, low, high),
+    /// checked when the scenario is read (`config.rs`). None by default.
+    fn growth_bounds(&self, _max_window: f64) -> Vec<(&'static str, f64, f64, f64)> {
+        Vec::new()
+    }
+}
+
+kind_registry! {
+    /// Scenario description of a congestion-control algorithm: the registry of window laws,
+    /// one line a kind (`crate::registry`).
+    pub enum CcConfig: dyn CcKind {
+        /// RFC 5681.
+        Reno("reno", reno::RenoConfig),
+        /// Cx-TCP (seed 001 Algorithm 1): Reno with the per-ACK delay backoff of Fig. 1.
+        Cx("cx", cx::CxParams),
+        /// PERT (Bhandarkar et al., SIGCOMM 2007): probabilistic early response to delay.
+        Pert("pert", pert::PertParams),
+        /// Delay-based HighSpeed TCP (seed 001 Section V-B): RFC 3649 with the Cx backoff.
+        CxHighspeed("cx_highspeed", cx_highspeed::CxHighSpeedConfig),
+        /// Compound TCP (seed 000 Section II-A1; seed 004 eqs. (6)-(8)).
+        Compound("compound", compound::CompoundParams),
+        /// CUBIC (RFC 9438; seed 004 eqs. (1)-(5)).
+        Cubic("cubic", cubic::CubicConfig),
+        /// HighSpeed TCP (RFC 3649).
+        HighSpeed("highspeed", highspeed::HighSpeedConfig),
+        /// Scalable TCP (Kelly 2003).
+        Scalable("scalable", scalable::ScalableConfig),
+        /// The general law a·wⁿ per unmarked ACK, b·wᵐ per marked ACK (seed 002 Section IV-A).
+        Aimd("aimd", aimd::AimdConfig),
+        /// Seed 000 Table I, TCP Illinois: α_max/w, β_min·w.
+        IllinoisLike("illinois_like", illinois_like::IllinoisLikeConfig),
+        /// Seed 000 Table I, AFRICA TCP: HighSpeed's a(w)/w, w·b(w).
+        AfricaLike("africa_like", africa_like::AfricaLikeConfig),
+        /// A window law implemented outside the engine, e.g. a Python class (`external.rs`).
+        Python("python", external::ExternalCcConfig),
+    }
 }
 
 impl CcConfig {
-    /// The registry: build the algorithm of this configuration; `field` names the
-    /// scenario field of the configuration in errors about its parameters.
+    /// Build the algorithm of this configuration (its kind's [`CcKind::build`]); `field`
+    /// names the scenario field of the configuration in errors about its parameters.
     pub fn build(&self, init: CcInit, field: &str) -> Result<Box<dyn CongestionControl>> {
-        let (w, ss) = (init.initial_window, init.initial_ssthresh);
-        Ok(match self {
-            CcConfig::Reno => Box::new(reno::Reno::new(w, ss)),
-            CcConfig::Cubic(c) if c.definition == cubic::CubicDefinition::Ns2Linux => {
-                Box::new(cubic_linux::CubicLinux::new(c, w, ss, field)?)
-            }
-            CcConfig::Cubic(c) => Box::new(cubic::Cubic::new(c, w, ss, field)?),
-            CcConfig::HighSpeed(c) if c.definition == highspeed::HighSpeedDefinition::Ns2Linux => {
-                c.validate(field)?;
-                Box::new(highspeed_linux::HighSpeedLinux::new(w, ss))
-            }
-            CcConfig::HighSpeed(c) => Box::new(highspeed::HighSpeed::new(c, w, ss, field)?),
-            CcConfig::Scalable(c) => Box::new(scalable::Scalable::new(c, w, ss, field)?),
-            CcConfig::Aimd(c) => Box::new(aimd::Aimd::new(aimd::Law::power(c, field)?, w, ss)),
-            CcConfig::IllinoisLike(c) => Box::new(aimd::Aimd::new(aimd::Law::illinois_like(c, field)?, w, ss)),
-            CcConfig::AfricaLike(c) => Box::new(aimd::Aimd::new(aimd::Law::africa_like(c, field)?, w, ss)),
-            CcConfig::Cx(params) => {
-                Box::new(cx::Cx::new(init.initial_window, init.initial_ssthresh, params, init.rng, field)?)
-            }
-            CcConfig::CxHighspeed(config) => Box::new(cx_highspeed::CxHighSpeed::new(
-                config,
-                init.initial_window,
-                init.initial_ssthresh,
-                init.rng,
-                field,
-            )?),
-            CcConfig::Pert(params) => {
-                Box::new(pert::Pert::new(init.initial_window, init.initial_ssthresh, params, init.rng, field)?)
-            }
-            CcConfig::Compound(params) if params.definition == compound::CompoundDefinition::Ns2Linux => {
-                params.validate(field)?;
-                Box::new(compound_linux::CompoundLinux::new(init.initial_window, init.initial_ssthresh))
-            }
-            CcConfig::Compound(params) => {
-                Box::new(compound::Compound::new(params.clone(), init.initial_window, init.initial_ssthresh, field)?)
-            }
-            CcConfig::Python(c) => external::LAWS.build(c, init, field)?,
-        })
-    }
-
-    pub fn name(&self) -> &'static str {
-        match self {
-            CcConfig::Reno => "reno",
-            CcConfig::Cx(_) => "cx",
-            CcConfig::Pert(_) => "pert",
-            CcConfig::CxHighspeed(_) => "cx_highspeed",
-            CcConfig::Compound(_) => "compound",
-            CcConfig::Cubic(_) => "cubic",
-            CcConfig::HighSpeed(_) => "highspeed",
-            CcConfig::Scalable(_) => "scalable",
-            CcConfig::Aimd(_) => "aimd",
-            CcConfig::IllinoisLike(_) => "illinois_like",
-            CcConfig::AfricaLike(_) => "africa_like",
-            CcConfig::Python(_) => "python",
-        }
+        self.kind().build(init, field)
     }
 }
 
@@ -365,10 +312,10 @@ mod tests {
         assert_eq!(cx, CcConfig::Cx(cx::CxParams::default()));
         let cx: CcConfig = serde_json::from_str(r#"{"kind": "cx", "p_max": 0.1}"#).unwrap();
         assert_eq!(cx, CcConfig::Cx(cx::CxParams { p_max: 0.1, ..cx::CxParams::default() }));
-        assert_eq!(cx.name(), "cx");
+        assert_eq!(cx.kind_name(), "cx");
         let pert: CcConfig = serde_json::from_str(r#"{"kind": "pert", "beta": 0.5}"#).unwrap();
         assert_eq!(pert, CcConfig::Pert(pert::PertParams { beta: 0.5, ..pert::PertParams::default() }));
-        assert_eq!(pert.name(), "pert");
+        assert_eq!(pert.kind_name(), "pert");
         assert!(serde_json::from_str::<CcConfig>(r#"{"kind": "cx", "pmax": 0.1}"#).is_err());
         assert!(serde_json::from_str::<CcConfig>(r#"{"kind": "pert", "p": 0.1}"#).is_err());
         let json = serde_json::to_string(&cx).unwrap();
@@ -394,7 +341,7 @@ mod tests {
     fn compound_is_registered_with_inline_parameters_and_defaults() {
         let config: CcConfig = serde_json::from_str(r#"{"kind": "compound", "alpha": 0.25}"#).unwrap();
         assert_eq!(config, CcConfig::Compound(compound::CompoundParams { alpha: 0.25, ..Default::default() }));
-        assert_eq!(config.name(), "compound");
+        assert_eq!(config.kind_name(), "compound");
         let bare: CcConfig = serde_json::from_str(r#"{"kind": "compound"}"#).unwrap();
         assert_eq!(bare, CcConfig::Compound(Default::default()));
         // round trip: what Python's model_dump() writes is what the engine reads
@@ -418,12 +365,12 @@ mod tests {
         let with: CcConfig = serde_json::from_str(r#"{"kind": "cubic", "c": 0.2}"#).unwrap();
         assert_eq!(with, CcConfig::Cubic(cubic::CubicConfig { c: 0.2, ..Default::default() }));
         let hs: CcConfig = serde_json::from_str(r#"{"kind": "highspeed", "low_window": 30}"#).unwrap();
-        assert_eq!(hs.name(), "highspeed");
+        assert_eq!(hs.kind_name(), "highspeed");
         let aimd: CcConfig = serde_json::from_str(r#"{"kind": "aimd", "a": 0.01, "n": 0}"#).unwrap();
         assert_eq!(aimd, CcConfig::Aimd(aimd::AimdConfig { a: 0.01, n: 0.0, b: 0.5, m: 1.0 }));
         for kind in ["reno", "cubic", "highspeed", "scalable", "aimd", "illinois_like", "africa_like"] {
             let config: CcConfig = serde_json::from_str(&format!(r#"{{"kind": "{kind}"}}"#)).unwrap();
-            assert_eq!(config.name(), kind);
+            assert_eq!(config.kind_name(), kind);
             let round_trip: CcConfig = serde_json::from_str(&serde_json::to_string(&config).unwrap()).unwrap();
             assert_eq!(round_trip, config);
         }

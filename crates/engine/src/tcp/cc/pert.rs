@@ -18,7 +18,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::reno::Reno;
-use super::{AckEvent, CongestionControl};
+use super::{AckEvent, CongestionControl, CcInit, CcKind};
 use crate::error::{EngineError, Result};
 use crate::rng::{Rng, RngCore};
 use crate::time::{to_secs, Time};
@@ -39,6 +39,13 @@ pub struct PertParams {
     pub srtt_weight: f64,
     /// β: fraction of cwnd given up on an early response (0.35: cwnd ← 0.65·cwnd).
     pub beta: f64,
+}
+
+/// The window law `pert` (registered in `super::CcConfig`).
+impl CcKind for PertParams {
+    fn build(&self, init: CcInit, field: &str) -> Result<Box<dyn CongestionControl>> {
+        Ok(Box::new(Pert::new(init.initial_window, init.initial_ssthresh, self, init.rng, field)?))
+    }
 }
 
 impl Default for PertParams {

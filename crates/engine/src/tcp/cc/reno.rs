@@ -1,7 +1,22 @@
 //! Reno window law (RFC 5681): slow start, congestion avoidance, halving on loss.
 //! Loss recovery itself (NewReno, RFC 6582, or Tahoe) is done by the shared sender.
 
-use super::{AckEvent, CongestionControl, Window};
+use serde::{Deserialize, Serialize};
+
+use super::{AckEvent, CcInit, CcKind, CongestionControl, Window};
+use crate::error::Result;
+
+/// Scenario description of Reno (`kind = "reno"`): no parameters.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RenoConfig {}
+
+/// The window law `reno` (registered in `super::CcConfig`).
+impl CcKind for RenoConfig {
+    fn build(&self, init: CcInit, _field: &str) -> Result<Box<dyn CongestionControl>> {
+        Ok(Box::new(Reno::new(init.initial_window, init.initial_ssthresh)))
+    }
+}
 
 pub struct Reno {
     pub(super) state: Window,

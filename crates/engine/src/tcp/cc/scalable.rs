@@ -25,7 +25,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{linux, AckEvent, CongestionControl, CongestionEvent, Window};
+use super::{linux, AckEvent, CongestionControl, CongestionEvent, Window, CcInit, CcKind};
 use crate::error::Result;
 
 /// Which Scalable TCP: Kelly's (legacy window) or ns-3's and Linux's (+1 per min(cwnd, 1/a) ACKs).
@@ -52,6 +52,17 @@ pub struct ScalableConfig {
     pub b: f64,
     /// Legacy window lwnd, segments: Reno at or below it (Kelly 2003: 16). Unused by `ns3`.
     pub low_window: f64,
+}
+
+/// The window law `scalable` (registered in `super::CcConfig`).
+impl CcKind for ScalableConfig {
+    fn build(&self, init: CcInit, field: &str) -> Result<Box<dyn CongestionControl>> {
+        Ok(Box::new(Scalable::new(self, init.initial_window, init.initial_ssthresh, field)?))
+    }
+
+    fn growth_bounds(&self, max_window: f64) -> Vec<(&'static str, f64, f64, f64)> {
+        vec![("a", self.a, 0.0, 1.0), ("low_window", self.low_window, 0.0, max_window)]
+    }
 }
 
 impl Default for ScalableConfig {

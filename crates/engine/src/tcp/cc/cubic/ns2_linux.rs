@@ -25,8 +25,8 @@
 //! delay_min comes from the ACK's timestamp echo in jiffies (`measure_delay`, lines 251-270:
 //! `(tcp_time_stamp − rcv_tsecr) << 3`, samples in the first second of an epoch skipped).
 
-use super::cubic::CubicConfig;
-use super::{linux, AckEvent, CongestionControl, CongestionEvent, Window};
+use super::CubicConfig;
+use crate::tcp::cc::{linux, AckEvent, CongestionControl, CongestionEvent, Window};
 use crate::error::Result;
 
 /// tcp_cubic.c line 20: BICTCP_BETA_SCALE.
@@ -242,7 +242,7 @@ impl CubicLinux {
 }
 
 impl CongestionControl for CubicLinux {
-    super::window_state!();
+    crate::tcp::cc::window_state!();
 
     /// tcp-linux.cc `recv`: `pkts_acked` (`bictcp_acked`, Open state only), then
     /// `bictcp_cong_avoid` (lines 272-303), then the end of the Loss state.

@@ -21,7 +21,7 @@
 //! - RTT samples in µs + 1 (`tcp_compound_rtt_calc`); the round's state restarts when the
 //!   Open state is entered again (`tcp_compound_state` → `cvegas_enable`).
 
-use super::{linux, AckEvent, CongestionControl, CongestionEvent, Window};
+use crate::tcp::cc::{linux, AckEvent, CongestionControl, CongestionEvent, Window};
 
 /// tcp_compound.c: V_PARAM_SHIFT, TCP_COMPOUND_ALPHA (a shift), TCP_COMPOUND_GAMMA.
 const V_PARAM_SHIFT: u32 = 1;
@@ -140,7 +140,7 @@ impl CompoundLinux {
 }
 
 impl CongestionControl for CompoundLinux {
-    super::window_state!();
+    crate::tcp::cc::window_state!();
 
     fn on_ack(&mut self, ack: &AckEvent) {
         if ack.acked_segments == 0 {

@@ -11,8 +11,8 @@
 //! - cwnd = ssthresh/2 during Recovery (`.min_cwnd = tcp_reno_min_cwnd`), restored at its end
 //!   to min(ssthresh, flight + 3) (`cc/linux.rs`).
 
-use super::highspeed::RFC3649_TABLE;
-use super::{linux, AckEvent, CongestionControl, CongestionEvent, Window};
+use super::RFC3649_TABLE;
+use crate::tcp::cc::{linux, AckEvent, CongestionControl, CongestionEvent, Window};
 
 /// `hstcp_aimd_vals[].md` (tcp_highspeed.c lines 18-92): b(w)·256 for the windows of
 /// `RFC3649_TABLE`'s first 72 rows (38 … 89053).
@@ -57,7 +57,7 @@ impl HighSpeedLinux {
 }
 
 impl CongestionControl for HighSpeedLinux {
-    super::window_state!();
+    crate::tcp::cc::window_state!();
 
     /// `hstcp_cong_avoid`, then the end of the Loss state.
     fn on_ack(&mut self, ack: &AckEvent) {
