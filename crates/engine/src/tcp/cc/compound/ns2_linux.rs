@@ -277,11 +277,17 @@ mod tests {
         assert!(cc.dwnd() >= 2, "dwnd {}", cc.dwnd());
     }
 
-    #[test]
-    fn delay_window_retreats_by_diff_over_two_when_queueing() {
+    /// cwnd 100 after three rounds at the base RTT (100 ms): the delay window has grown.
+    fn grown_at_base_rtt() -> (CompoundLinux, u64) {
         let mut cc = CompoundLinux::new(100.0, 10.0);
         let mut una = 0;
         drive(&mut cc, &mut una, 3, 100);
+        (cc, una)
+    }
+
+    #[test]
+    fn delay_window_retreats_by_diff_over_two_when_queueing() {
+        let (mut cc, mut una) = grown_at_base_rtt();
         let grown = cc.dwnd();
         assert!(grown > 0);
         // RTT 200 ms against base 100 ms: diff = old_wnd (half segments: 2·old_wnd − old_wnd),
@@ -292,9 +298,7 @@ mod tests {
 
     #[test]
     fn reduction_on_the_whole_window_and_reconciliation() {
-        let mut cc = CompoundLinux::new(100.0, 10.0);
-        let mut una = 0;
-        drive(&mut cc, &mut una, 3, 100);
+        let (mut cc, _) = grown_at_base_rtt();
         let win = cc.window();
         cc.on_loss(&congestion(win as u64));
         let ssthresh = ((win as u32) >> 1) as f64;

@@ -303,6 +303,18 @@ mod tests {
 
     const MS: u64 = 1_000_000;
 
+    /// Congestion avoidance at cwnd 100 (ssthresh 50) after `acks` ACKs of a full window, one
+    /// per nanosecond from t = 10 µs: the state and the next instant.
+    fn in_avoidance_at_100(acks: u64) -> (CubicLinux, crate::time::Time) {
+        let mut cc = cubic(100.0, 50.0);
+        let mut now = 10_000;
+        for _ in 0..acks {
+            cc.on_ack(&ack(now, 100.0));
+            now += 1;
+        }
+        (cc, now)
+    }
+
     fn cubic(cwnd: f64, ssthresh: f64) -> CubicLinux {
         CubicLinux::new(&CubicConfig::default(), cwnd, ssthresh, "cc").unwrap()
     }
@@ -380,12 +392,7 @@ mod tests {
     fn cnt_fifty_before_the_first_loss_halved_by_the_ack_ratio() {
         // Congestion avoidance before any loss: cnt = 50, then ·16/31 = 25; one segment per
         // 26 ACKs (the counter reaches cnt, then the next ACK adds the segment).
-        let mut cc = cubic(100.0, 50.0);
-        let mut now = 10_000;
-        for _ in 0..40 {
-            cc.on_ack(&ack(now, 100.0));
-            now += 1;
-        }
+        let (mut cc, mut now) = in_avoidance_at_100(40);
         assert_eq!(cc.delayed_ack(), 31);
         let start = cc.window();
         let mut acks = 0;
@@ -402,12 +409,7 @@ mod tests {
     fn concave_growth_toward_w_max_after_a_loss() {
         // Loss at 100: ssthresh 70, W_max 100, K = cbrt(cube_factor·30) ≈ 1024·cbrt(30/0.4)
         // = 4.22 s in 1/1024 s. Right after the loss the target is far above: cnt small.
-        let mut cc = cubic(100.0, 50.0);
-        let mut now = 10_000;
-        for _ in 0..20 {
-            cc.on_ack(&ack(now, 100.0));
-            now += 1;
-        }
+        let (mut cc, now) = in_avoidance_at_100(20);
         assert_eq!(cc.window(), 100.0);
         cc.on_loss(&congestion(100));
         // ssthresh = 70 = cwnd: the first ACK is slow start (cwnd <= ssthresh), then CUBIC.
