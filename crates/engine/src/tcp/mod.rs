@@ -79,6 +79,12 @@ pub struct TcpConfig {
     /// paced by PRR (Linux, ns-3 with PRR; `ecn.rs`).
     #[serde(default)]
     pub ecn_reduction: EcnReduction,
+    /// With `ecn`: CWR may go on a retransmission too, the first segment sent after a window
+    /// reduction, new or not, as ns-2 2.35's agents do (`SetCWRonRetransmit_ true`, its
+    /// default since 2008; tcp.cc `TcpAgent::output`). Off (default): on the first new data
+    /// segment only (RFC 3168 Section 6.1.2; `ecn.rs`).
+    #[serde(default)]
+    pub cwr_on_retransmit: bool,
     /// Which ACKs restart the retransmission timer: those of new data (RFC 6298, default) or
     /// every ACK, duplicates included (ns-2's TCP-Linux).
     #[serde(default)]
@@ -113,6 +119,7 @@ impl Default for TcpConfig {
             dupack_threshold: 3,
             limited_transmit: false,
             ecn_reduction: EcnReduction::Immediate,
+            cwr_on_retransmit: false,
             rto_restart: RtoRestart::NewData,
             timer_tick_ns: None,
             rtt_estimator: RttEstimator::Rfc6298,
