@@ -39,8 +39,10 @@ EDGE_DELAY_MS = 1.0
 #: aqmlab's options with ns-2 2.35's semantics (never its defaults), so that each row compares
 #: like with like (docs/validation-ns2.md): ns-2's fixed-point RTT estimator at the tick the
 #: ns-2 side runs (`tcpTick_` 1 ms, per-ACK timestamps: ns2_mapping.Options), and for TCP-Linux
-#: its own estimator and its rate halving (tcp-linux.cc).
-NS2_AGENT_TCP = {"rtt_estimator": "ns2", "timer_tick": "1ms"}
+#: its own estimator and its rate halving (tcp-linux.cc). Both set CWR on a retransmission too
+#: (`SetCWRonRetransmit_ true`, ns-2's default read from the binary, defaults.json; tcp.cc
+#: TcpAgent::output, which TCP-Linux's send_much calls too): aqmlab `cwr_on_retransmit`.
+NS2_AGENT_TCP = {"rtt_estimator": "ns2", "timer_tick": "1ms", "cwr_on_retransmit": True}
 #: ns-2's agents halve cwnd, not FlightSize, on a timeout (tcp.cc slowdown); aqmlab's SACK
 #: recovery takes that FlightSize from its scoreboard (pipe), NewReno needs the option.
 NS2_NEWRENO = {**NS2_AGENT_TCP, "timeout_flight_size": "cwnd"}
@@ -52,7 +54,13 @@ NS2_NEWRENO = {**NS2_AGENT_TCP, "timeout_flight_size": "cwnd"}
 #: (scoreboard1.cc lines 212-222, aqmlab `lost_retransmit = "sack_above"`) are left out: the
 #: one-factor rows `-every-ack-restart`, `-lost-retransmit` and `-lost-retransmit-every-ack`
 #: agree with fewer rows (docs/validation-ns2.md).
-NS2_LINUX = {"rtt_estimator": "ns2_linux", "timer_tick": "1ms", "rate_halving": True, "limited_transmit": True}
+NS2_LINUX = {
+    "rtt_estimator": "ns2_linux",
+    "timer_tick": "1ms",
+    "rate_halving": True,
+    "limited_transmit": True,
+    "cwr_on_retransmit": True,
+}
 #: The matrix's TCPs that ns-2 runs as Agent/TCP/Linux (`NS2_LINUX`).
 LINUX_TCPS = ("cubic", "compound", "highspeed", "scalable")
 

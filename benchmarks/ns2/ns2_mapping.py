@@ -335,6 +335,11 @@ def tcp_globals(tcp: dict[str, Any], where: str, program: Ns2Program, options: O
     add(f"Agent/TCP set singledup_ {int(tcp['limited_transmit'])}", f"{where}.limited_transmit")
     add(f"Agent/TCP set numdupacks_ {tcp['dupack_threshold']}", f"{where}.dupack_threshold")
     add(f"Agent/TCP set ecn_ {int(tcp['ecn'])}", f"{where}.ecn")
+    # tcp.cc TcpAgent::output: `if (cong_action_ && (!is_retransmit || SetCWRonRetransmit_))`
+    # sets CWR; ns-default.tcl has it true (defaults.json), RFC 3168 Section 6.1.2 (aqmlab's
+    # default) sets CWR on new data only.
+    cwr_on_retransmit = str(tcp.get("cwr_on_retransmit", False)).lower()
+    add(f"Agent/TCP set SetCWRonRetransmit_ {cwr_on_retransmit}", f"{where}.cwr_on_retransmit")
     add("Agent/TCP set maxburst_ 0", "no burst limit (as aqmlab)")
     add("Agent/TCP set overhead_ 0", "no random send delay")
     add(f"Agent/TCPSink/DelAck set interval_ {tcp['delayed_ack_timeout_ns'] / 1e9!r}", f"{where}.delayed_ack_timeout")

@@ -107,6 +107,13 @@ class Tcp(Model):
     Reduction (RFC 6937 Section 3) until the marked window is acknowledged, without window
     growth meanwhile, a loss in that window continuing the same reduction, as Linux's CWR
     state (since 3.7) and ns-3 with its PRR recovery do (docs/sack.md)."""
+    cwr_on_retransmit: Annotated[bool, WHEN_SET] = False
+    """With `ecn`: set CWR on the first segment sent after a window reduction even if it is a
+    retransmission, as ns-2 2.35's agents do by default (`SetCWRonRetransmit_ true`, tcp.cc
+    TcpAgent::output), so the receiver stops echoing ECE after a timeout's first
+    retransmission. Off (default): CWR on the first new data segment only (RFC 3168 Section
+    6.1.2, "SHOULD NOT be set on retransmitted packets"). No effect without `ecn`. For
+    comparisons with ns-2."""
     rto_restart: Annotated[Literal["new_data", "every_ack"], WHEN_SET] = "new_data"
     """Which ACKs restart the retransmission timer while data is outstanding. "new_data"
     (default): those that acknowledge new data (RFC 6298 Section 5.3); "every_ack": every ACK,
