@@ -27,13 +27,14 @@ VARIABLES = (
             "window_ windowInit_ packetSize_ tcpip_base_hdr_size_ ts_option_size_ tcpTick_ minrto_ maxrto_ "
             "rtxcur_init_ srtt_init_ rttvar_init_ T_SRTT_BITS T_RTTVAR_BITS rttvar_exp_ singledup_ numdupacks_ "
             "maxburst_ maxcwnd_ overhead_ ecn_ timestamps_ ts_resetRTO_ syn_ windowOption_ max_ssthresh_ "
-            "tss_size_ timerfix_ SetCWRonRetransmit_"
+            "tss_size_ timerfix_ bugFix_ lessCareful_ exitFastRetrans_ SetCWRonRetransmit_"
         ).split()
     ]
     + [
         ("Agent/TCP/Newreno", "newreno_changes1_"),
         ("Agent/TCP/Newreno", "partial_window_deflation_"),
         ("Agent/TCP/Newreno", "exit_recovery_fix_"),
+        ("Agent/TCP/Newreno", "newreno_changes_"),
         ("Agent/TCP/Linux", "rtxcur_init_"),
         ("Agent/TCP/Linux", "maxrto_"),
         ("Agent/TCPSink", "ts_echo_rfc1323_"),

@@ -12,9 +12,11 @@ long-lived flows, 100 Mb/s bottleneck, 1 Gb/s access links, starts uniform in [0
   full packets (75 000 and 225 000 bytes), the same 2000-packet buffer.
 - TCPs: NewReno = ns-2 Agent/TCP/Newreno, aqmlab reno without SACK; SACK = Agent/TCP/Sack1,
   aqmlab reno with SACK (RFC 6675); CUBIC, Compound, HighSpeed, Scalable = ns-2's TCP-Linux
-  (`select_ca`, a SACK sender) against aqmlab with SACK and each law set to the ns-2 port's
-  definition (ns2_mapping: cubic beta 0.7 as 717/1024; compound zeta 1; highspeed
-  linux_table; scalable definition ns3 with a = 1/50).
+  (`select_ca`, a SACK sender) against aqmlab with SACK and each law at its `ns2_linux`
+  definition, the port's own integer arithmetic (cubic beta 0.7 as 717/1024; compound with
+  the port's constants; highspeed md/256 table; scalable a = 1/50); the `-real-valued-law`
+  experiments keep the real-valued definitions (cubic rfc9438, compound paper with zeta 1,
+  highspeed linux_table, scalable ns3).
 Extra rows: seed 000's access-limited dumbbell (60 flows behind 2 Mb/s access links, gentle
 RED(50, 100), 2084 packets, RTT 100 ms) with NewReno and with SACK; ECN (RED marking, ECN
 senders) with SACK and CUBIC at RTT 20 ms and on the access-limited dumbbell; the parking lot
@@ -39,13 +41,19 @@ EDGE_DELAY_MS = 1.0
 #: aqmlab's options with ns-2 2.35's semantics (never its defaults), so that each row compares
 #: like with like (docs/validation-ns2.md): ns-2's fixed-point RTT estimator at the tick the
 #: ns-2 side runs (`tcpTick_` 1 ms, per-ACK timestamps: ns2_mapping.Options), and for TCP-Linux
-#: its own estimator and its rate halving (tcp-linux.cc). Both set CWR on a retransmission too
-#: (`SetCWRonRetransmit_ true`, ns-2's default read from the binary, defaults.json; tcp.cc
-#: TcpAgent::output, which TCP-Linux's send_much calls too): aqmlab `cwr_on_retransmit`.
-NS2_AGENT_TCP = {"rtt_estimator": "ns2", "timer_tick": "1ms", "cwr_on_retransmit": True}
+#: its own estimator and its rate halving (tcp-linux.cc).
+NS2_AGENT_TCP = {"rtt_estimator": "ns2", "timer_tick": "1ms"}
 #: ns-2's agents halve cwnd, not FlightSize, on a timeout (tcp.cc slowdown); aqmlab's SACK
-#: recovery takes that FlightSize from its scoreboard (pipe), NewReno needs the option.
-NS2_NEWRENO = {**NS2_AGENT_TCP, "timeout_flight_size": "cwnd"}
+#: recovery takes that FlightSize from its scoreboard (pipe), NewReno needs the option. ns-2's
+#: Newreno starts a fast retransmit only from an ACK beyond `recover_` (tcp-newreno.cc
+#: dupack_action, `highest_ack_ > recover_`; RFC 6582 Section 3.2's reading after step 4), and a
+#: partial ACK deflates cwnd_ itself beyond `dupwnd_`, kept at the exit (partialnewack).
+NS2_NEWRENO = {
+    **NS2_AGENT_TCP,
+    "timeout_flight_size": "cwnd",
+    "fast_retransmit_guard": "ack_beyond_recover",
+    "partial_ack_deflation": "ns2",
+}
 #: tcp-linux.cc `recv` calls `send_much` on every ACK and `packets_in_flight()` leaves SACKed
 #: segments out, so in the Open state every SACK lets new data out (`singledup_` is not read):
 #: aqmlab's pipe-governed Limited Transmit (RFC 6675 step 3, `limited_transmit = true`; the
@@ -54,13 +62,13 @@ NS2_NEWRENO = {**NS2_AGENT_TCP, "timeout_flight_size": "cwnd"}
 #: (scoreboard1.cc lines 212-222, aqmlab `lost_retransmit = "sack_above"`) are left out: the
 #: one-factor rows `-every-ack-restart`, `-lost-retransmit` and `-lost-retransmit-every-ack`
 #: agree with fewer rows (docs/validation-ns2.md).
-NS2_LINUX = {
-    "rtt_estimator": "ns2_linux",
-    "timer_tick": "1ms",
-    "rate_halving": True,
-    "limited_transmit": True,
-    "cwr_on_retransmit": True,
-}
+NS2_LINUX = {"rtt_estimator": "ns2_linux", "timer_tick": "1ms", "rate_halving": True, "limited_transmit": True}
+#: ns-2's agents send every data packet ECT, retransmissions included (tcp.cc `output`, lines
+#: 702-704); RFC 3168 Section 6.1.5, aqmlab's default, does not (`-not-ect-retransmit` rows).
+#: They also set CWR on the first segment after a window reduction even if it is a retransmission
+#: (`SetCWRonRetransmit_ true`, ns-2's default read from the binary, defaults.json; tcp.cc
+#: TcpAgent::output, lines 694-696); RFC 3168 Section 6.1.2, aqmlab's default, on new data only.
+NS2_ECN = {"ecn": True, "ecn_retransmit": "ect", "cwr_on_retransmit": True}
 #: The matrix's TCPs that ns-2 runs as Agent/TCP/Linux (`NS2_LINUX`).
 LINUX_TCPS = ("cubic", "compound", "highspeed", "scalable")
 
@@ -76,8 +84,21 @@ AQMLAB_TCPS: dict[str, dict[str, Any]] = {
 }
 #: The matrix's TCPs: aqmlab's laws with the ns-2 agent's machinery (`NS2_NEWRENO` for
 #: Agent/TCP/Newreno, `NS2_AGENT_TCP` for Sack1, `NS2_LINUX` for TCP-Linux).
+#: The TCP-Linux laws in the port's own integer arithmetic (definition "ns2_linux": Linux
+#: 2.6.22's tcp_cubic.c, tcp_scalable.c with TCP-Linux's window-limited growth, recovery entry
+#: and exit; `cc/linux.rs`); the `-real-valued-law` experiment rows keep `AQMLAB_TCPS`' laws.
+NS2_LINUX_LAWS: dict[str, dict[str, Any]] = {
+    "cubic": {"kind": "cubic", "definition": "ns2_linux"},
+    "scalable": {"kind": "scalable", "definition": "ns2_linux", "a": 0.02},
+    "highspeed": {"kind": "highspeed", "definition": "ns2_linux"},
+    "compound": {"kind": "compound", "definition": "ns2_linux", "zeta": 1.0},
+}
 TCPS: dict[str, dict[str, Any]] = {
-    name: {**tcp, **{"newreno": NS2_NEWRENO, "sack": NS2_AGENT_TCP}.get(name, NS2_LINUX)}
+    name: {
+        **tcp,
+        **{"newreno": NS2_NEWRENO, "sack": NS2_AGENT_TCP}.get(name, NS2_LINUX),
+        **({"cc": NS2_LINUX_LAWS[name]} if name in NS2_LINUX_LAWS else {}),
+    }
     for name, tcp in AQMLAB_TCPS.items()
 }
 
@@ -141,7 +162,7 @@ def dumbbell(name: str, tcp: dict[str, Any], queue_: dict[str, Any], rtt_ms: int
     )
 
 
-def access_limited(name: str, tcp: dict[str, Any], ecn: bool = False) -> Scenario:
+def access_limited(name: str, tcp: dict[str, Any], ecn: bool = False, **tcp_extra: Any) -> Scenario:
     red = {"kind": "red", "limit": "2084p", "min_th": 50, "max_th": 100, "max_p": 0.1, "q_weight": -1, "ecn": ecn}
     return Scenario.from_dict(
         {
@@ -158,7 +179,7 @@ def access_limited(name: str, tcp: dict[str, Any], ecn: bool = False) -> Scenari
                         "rtt": "100ms",
                         "access_rate": "2Mbps",
                         "access_queue": {"kind": "drop_tail", "limit": "100p"},
-                        "tcp": {**tcp, "packet_size": f"{PACKET}B", "ecn": ecn},
+                        "tcp": {**tcp, "packet_size": f"{PACKET}B", "ecn": ecn, **tcp_extra},
                         "start": {"kind": "uniform", "low": "0s", "high": "10s"},
                     }
                 ],
@@ -192,13 +213,12 @@ def rows(tcps: dict[str, dict[str, Any]] | None = None) -> dict[str, Row]:
     for tcp_name in ("newreno", "sack"):
         name = f"access2m-{tcp_name}-red"
         out.append(Row(name, access_limited(name, tcps[tcp_name]), group="access"))
+    ecn = NS2_ECN if ns2_like else {"ecn": True}
     for tcp_name in ("sack", "cubic"):
         name = f"{tcp_name}-red-ecn-rtt20"
-        out.append(
-            Row(name, dumbbell(name, tcps[tcp_name], {**queue("red", 20), "ecn": True}, 20, ecn=True), group="ecn")
-        )
+        out.append(Row(name, dumbbell(name, tcps[tcp_name], {**queue("red", 20), "ecn": True}, 20, **ecn), group="ecn"))
     name = "access2m-sack-red-ecn"
-    out.append(Row(name, access_limited(name, tcps["sack"], ecn=True), group="ecn"))
+    out.append(Row(name, access_limited(name, tcps["sack"], **ecn), group="ecn"))
     for path, ns2_tcp in (
         (ROOT / "benchmarks" / "ns3" / "scenarios" / "parking-lot-red50-150-minrto1s-sack.toml", NS2_AGENT_TCP),
         (ROOT / "benchmarks" / "ns3" / "scenarios" / "seed000-fig16-parking-lot.toml", NS2_NEWRENO),
@@ -224,6 +244,11 @@ def experiment_rows() -> dict[str, Row]:
     - TCP-Linux's resending of lost retransmissions added, `-lost-retransmit` (every TCP-Linux
       row, and cubic-red-ecn-rtt20), and with the timer restart, `-lost-retransmit-every-ack`
       (RTT 20 ms).
+    - `-not-ect-retransmit`: the ECN rows with RFC 3168's non-ECT retransmissions instead of
+      ns-2's ECT ones.
+    - `-real-valued-law`: each TCP-Linux law at its real-valued definition (cubic rfc9438 with
+      beta 0.7, compound paper with zeta 1, highspeed linux_table, scalable ns3) instead of
+      the port's integer arithmetic (`ns2_linux`), every other option the row's.
     - TCP-Linux's sending on SACKs in the Open state (aqmlab's pipe-governed Limited
       Transmit) taken out, `-no-limited-transmit` (every TCP-Linux row).
     - `-minrto1s`: min RTO 1 s in both simulators on the RTT-200 rows with aqmlab's own
@@ -243,10 +268,14 @@ def experiment_rows() -> dict[str, Row]:
             changes["rfc6298"] = {"rtt_estimator": "rfc6298", "timer_tick": None}
         if tcp_name == "newreno":
             changes["rfc5681-timeout"] = {"timeout_flight_size": "rfc5681"}
+            changes["covers-recover"] = {"fast_retransmit_guard": "ack_covers_recover"}
+            changes["rfc6582-deflation"] = {"partial_ack_deflation": "rfc6582"}
         elif tcp_name != "sack" and not rtt200:
             changes["no-rate-halving"] = {"rate_halving": False}
             changes["every-ack-restart"] = {"rto_restart": "every_ack"}
         if tcp_name in LINUX_TCPS:
+            # The law back at its real-valued definition (the matrix before `ns2_linux`).
+            changes["real-valued-law"] = {"cc": AQMLAB_TCPS[tcp_name]["cc"]}
             changes["lost-retransmit"] = {"lost_retransmit": "sack_above"}
             changes["no-limited-transmit"] = {"limited_transmit": False}
             if not rtt200:
@@ -259,6 +288,13 @@ def experiment_rows() -> dict[str, Row]:
     # tcp_fastretrans_alert, FLAG_ECE); aqmlab's closest setting paces the cut by PRR.
     label = "cubic-red-ecn-rtt20-ecn-prr"
     scenario = with_tcp(base["cubic-red-ecn-rtt20"].scenario, {"ecn_reduction": "prr"}, name=label)
+    out[label] = Row(label, scenario, group="experiment", ns2_scenario=base["cubic-red-ecn-rtt20"].scenario)
+    for name in ("sack-red-ecn-rtt20", "cubic-red-ecn-rtt20", "access2m-sack-red-ecn"):
+        label = f"{name}-not-ect-retransmit"
+        scenario = with_tcp(base[name].scenario, {"ecn_retransmit": "not_ect"}, name=label)
+        out[label] = Row(label, scenario, group="experiment", ns2_scenario=base[name].scenario)
+    label = "cubic-red-ecn-rtt20-real-valued-law"
+    scenario = with_tcp(base["cubic-red-ecn-rtt20"].scenario, {"cc": AQMLAB_TCPS["cubic"]["cc"]}, name=label)
     out[label] = Row(label, scenario, group="experiment", ns2_scenario=base["cubic-red-ecn-rtt20"].scenario)
     label = "cubic-red-ecn-rtt20-lost-retransmit"
     scenario = with_tcp(base["cubic-red-ecn-rtt20"].scenario, {"lost_retransmit": "sack_above"}, name=label)

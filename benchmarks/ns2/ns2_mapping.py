@@ -20,6 +20,8 @@ tools/queue-monitor.{h,cc}.
 
 from __future__ import annotations
 
+import itertools
+import json
 import math
 import sys
 from dataclasses import dataclass, field
@@ -31,6 +33,7 @@ sys.path.insert(0, str(HERE.parent / "ns3"))
 
 # The topology helpers are the ns-3 harness's (hop-count routes are what ns-2's static
 # routing takes too, `$ns rtproto Static`, unit link costs).
+import web_traffic  # noqa: E402
 from aqmlab import queues  # noqa: E402
 from aqmlab._declarations import engine_key, si_value  # noqa: E402
 from ns3_mapping import AnnotatedProgram, _core, _path_links, _start_times  # noqa: E402
@@ -44,6 +47,10 @@ NS2_SCALABLE_AI_CNT = 50
 #: ns-2.35's tcp_compound.c constants (the Linux port; `get_ca_param compound`: no tunable
 #: parameter): alpha 1/8, beta 1/2, k 3/4, ETA (zeta) 1, gamma 30 (tuned between 5 and 30).
 NS2_COMPOUND = {"alpha": 0.125, "beta": 0.5, "k": 0.75, "zeta": 1.0, "gamma": 30.0}
+#: Nodes above which `Options.manual_routing` is on: static routing's all-pairs computation
+#: took > 3.5 min of CPU and 800 MB before the first packet at 4004 nodes (seed002-fig2-5's
+#: 2000 flows).
+MANUAL_ROUTING_NODES = 1000
 #: Window and scoreboard sizes large enough never to bind (ns-2's `window_ 20` caps cwnd).
 LARGE_WINDOW = 1_000_000
 RECORDS = "records.txt"
@@ -60,6 +67,8 @@ class Ns2Program(AnnotatedProgram):
     #: For each flow: payload bytes per packet, "tcp" or "udp".
     payload_bytes: list[int] = field(default_factory=list)
     kinds: list[str] = field(default_factory=list)
+    #: Per web group index: its transfers as drawn (web_traffic.Transfers).
+    web_transfers: dict[int, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -80,10 +89,36 @@ class Options:
     #: Which agent runs aqmlab's `cc = reno` with `sack = true`: "sack1" (Agent/TCP/Sack1) or
     #: "linux" (Agent/TCP/Linux with select_ca reno).
     reno_sack_agent: str = "sack1"
+    #: `Agent/TCP set singledup_`: None follows the scenario's `limited_transmit` (like with
+    #: like); ns-2's default is 1 (ns-default.tcl), Limited Transmit on.
+    singledup: int | None = None
+    #: `Agent/TCP set SetCWRonRetransmit_`: None follows the scenario's `cwr_on_retransmit`
+    #: (like with like); ns-2's default is true (ns-default.tcl): CWR on a retransmission too.
+    cwr_on_retransmit: bool | None = None
+    #: `$ns rtproto Manual` with each flow's route installed hop by hop (`$node add-route`,
+    #: ns-node.tcl), the path aqmlab routes it on, instead of static routing (route.cc
+    #: RouteLogic::compute_routes: every pair of nodes before the first packet). None: manual
+    #: above `MANUAL_ROUTING_NODES` nodes. (NixVector routing, `set-nix-routing`, needs
+    #: duplex links: with the harness's simplex links ns-2.35 stops at "Nix ... out of range".)
+    manual_routing: bool | None = None
+
+
+def binary_default(name: str) -> str:
+    """An ns-2 class default as the running binary has it (defaults.json, `defaults.py`)."""
+    return json.loads((HERE / "defaults.json").read_text())["variables"][name]
 
 
 def ns2_defaults() -> Options:
-    return Options(tick_s=0.01, timestamps=False, syn=True)
+    """ns-2's own TCP defaults, for runs "as the paper printed": 10-ms tick, one RTT sample per
+    RTT (Karn), a SYN, and `singledup_` and `SetCWRonRetransmit_` as the binary has them (1:
+    Limited Transmit on; true: CWR on a retransmission too)."""
+    return Options(
+        tick_s=0.01,
+        timestamps=False,
+        syn=True,
+        singledup=int(binary_default("Agent/TCP singledup_")),
+        cwr_on_retransmit=binary_default("Agent/TCP SetCWRonRetransmit_") == "true",
+    )
 
 
 # --- Queues --------------------------------------------------------------------------------
@@ -95,6 +130,8 @@ def queue_lines(queue: dict[str, Any], where: str, var: str, rate_bps: int, pack
     kind = queue["kind"]
     limit = queue.get("limit", {})
     lines: list[tuple[str, str]] = []
+    if kind == "random_drop":  # its buffer; its drops are an ErrorModel before it (random_drop_lines)
+        return queue_lines({"kind": "drop_tail", "limit": limit}, where, var, rate_bps, packet_bytes)
     if kind in ("drop_tail", "threshold"):
         if kind == "threshold":
             if queue["ecn"]:
@@ -176,9 +213,38 @@ def queue_lines(queue: dict[str, Any], where: str, var: str, rate_bps: int, pack
         return "RED", lines
     names = {"ered": "E-RED", "red_vq": "REDvq", "adaptive_red": "Adaptive RED (aqmlab's variant)"}
     raise Unsupported(
-        f"{where}.kind = {kind!r}: the harness maps drop_tail, red and threshold only"
+        f"{where}.kind = {kind!r}: the harness maps drop_tail, random_drop, red and threshold only"
         + (f" ({names[kind]} has no ns-2.35 counterpart)" if kind in names else "")
     )
+
+
+def random_drop_lines(queue: dict[str, Any], where: str, source: str, target: str) -> list[tuple[str, str]]:
+    """[(tcl line, source)] installing aqmlab's `random_drop` drops on the link `source` ->
+    `target` (Tcl node references); [] for any other queue. ns-2.35's counterpart is an
+    ErrorModel in packet units (errmodel.cc ErrorModel::CorruptPkt: `u < rate_`, u uniform, one
+    draw per packet) installed with `$ns lossmodel` (ns-lib.tcl Simulator::lossmodel ->
+    ns-link.tcl SimpleLink::errormodule: `add-to-head`, before the queue, its drop target the
+    link's drophead_): every arrival is dropped with probability p before it can enter the
+    buffer, as queue/random_drop.rs; the buffer is a DropTail (`queue_lines`). Installed before
+    `monitor-queue`, whose own add-to-head then puts the monitor's in-snoop ahead of it, so a
+    random drop is counted as an arrival and a drop (`parrivals_`, `pdrops_`), as aqmlab counts
+    it. Not Queue/RED's `drop_rand_` (red.cc pickPacketToDrop: which queued packet a RED drop
+    takes) nor DropTail's `drop_front_` (drop-tail.cc: overflow drops the head): neither drops
+    with a fixed probability."""
+    if queue["kind"] != "random_drop":
+        return []
+    if queue["ecn"]:
+        raise Unsupported(
+            f"{where}.ecn = true: ns-2's ErrorModel with markecn_ marks every packet it picks, ECN-capable "
+            "or not (errmodel.cc); aqmlab still drops packets that are not ECN-capable"
+        )
+    return [
+        ("set em [new ErrorModel]", f"{where}.kind = 'random_drop' (errmodel.cc)"),
+        ("$em unit pkt", "one draw per packet"),
+        (f"$em set rate_ {queue['probability']!r}", f"{where}.probability"),
+        ("$em ranvar [new RandomVariable/Uniform]", "u uniform in [0, 1) from the run's RNG"),
+        (f"$ns lossmodel $em {source} {target}", "before the queue, ahead of monitor-queue"),
+    ]
 
 
 # --- TCP -----------------------------------------------------------------------------------
@@ -264,7 +330,8 @@ def _agent_for(tcp: dict[str, Any], where: str, options: Options) -> tuple[str, 
         raise Unsupported(f"{where}.sack = false with cc = {kind}: ns-2's TCP-Linux is a SACK sender; set sack = true")
     settings.append((f"select_ca {LINUX_CC[kind]}", f"{where}.cc.kind"))
     if kind == "cubic":
-        if cc.get("definition", "rfc9438") != "rfc9438":
+        # "ns2_linux" is this agent's own arithmetic in aqmlab; "rfc9438" the law it approximates.
+        if cc.get("definition", "rfc9438") not in ("rfc9438", "ns2_linux"):
             raise Unsupported(f"{where}.cc.definition = {cc['definition']!r}: ns-2's cubic is Linux 2.6's")
         # tcp_cubic.c: beta/1024 is the window kept on a loss; C = bic_scale * 10 / 1024.
         settings += [
@@ -274,16 +341,18 @@ def _agent_for(tcp: dict[str, Any], where: str, options: Options) -> tuple[str, 
             (f"set_ca_param cubic tcp_friendliness {int(cc['reno_friendly'])}", f"{where}.cc.reno_friendly"),
         ]
     elif kind == "highspeed":
-        if cc["definition"] != "linux_table":
+        if cc["definition"] not in ("linux_table", "ns2_linux"):
             raise Unsupported(
                 f"{where}.cc.definition = {cc['definition']!r}: ns-2's highspeed is Linux's "
                 "(RFC 3649 Appendix B's table); set definition = 'linux_table'"
             )
     elif kind == "scalable":
-        if cc["definition"] != "ns3" or not math.isclose(1.0 / cc["a"], NS2_SCALABLE_AI_CNT) or cc["b"] != 0.125:
+        definition_ok = cc["definition"] in ("ns3", "ns2_linux")
+        if not definition_ok or not math.isclose(1.0 / cc["a"], NS2_SCALABLE_AI_CNT) or cc["b"] != 0.125:
             raise Unsupported(
                 f"{where}.cc (definition {cc['definition']!r}, a {cc['a']}, b {cc['b']}): ns-2.35's "
-                f"tcp_scalable.c is definition = 'ns3' with a = 1/{NS2_SCALABLE_AI_CNT}, b = 0.125"
+                f"tcp_scalable.c is definition = 'ns2_linux' (or its real-valued 'ns3') with "
+                f"a = 1/{NS2_SCALABLE_AI_CNT}, b = 0.125"
             )
     elif kind == "compound":
         for name, value in NS2_COMPOUND.items():
@@ -332,14 +401,21 @@ def tcp_globals(tcp: dict[str, Any], where: str, program: Ns2Program, options: O
     add(f"Agent/TCP set syn_ {str(options.syn).lower()}", "Options.syn (aqmlab starts with data)")
     # ns-default.tcl `singledup_ 1`: tcp.cc sends a new segment on each of the first
     # numdupacks_-1 duplicate ACKs, i.e. Limited Transmit (RFC 3042).
-    add(f"Agent/TCP set singledup_ {int(tcp['limited_transmit'])}", f"{where}.limited_transmit")
+    if options.singledup is None:
+        add(f"Agent/TCP set singledup_ {int(tcp['limited_transmit'])}", f"{where}.limited_transmit")
+    else:
+        add(f"Agent/TCP set singledup_ {options.singledup}", "Options.singledup (ns-2's default: 1)")
     add(f"Agent/TCP set numdupacks_ {tcp['dupack_threshold']}", f"{where}.dupack_threshold")
     add(f"Agent/TCP set ecn_ {int(tcp['ecn'])}", f"{where}.ecn")
     # tcp.cc TcpAgent::output: `if (cong_action_ && (!is_retransmit || SetCWRonRetransmit_))`
     # sets CWR; ns-default.tcl has it true (defaults.json), RFC 3168 Section 6.1.2 (aqmlab's
     # default) sets CWR on new data only.
-    cwr_on_retransmit = str(tcp.get("cwr_on_retransmit", False)).lower()
-    add(f"Agent/TCP set SetCWRonRetransmit_ {cwr_on_retransmit}", f"{where}.cwr_on_retransmit")
+    if options.cwr_on_retransmit is None:
+        cwr_on_retransmit = str(tcp.get("cwr_on_retransmit", False)).lower()
+        add(f"Agent/TCP set SetCWRonRetransmit_ {cwr_on_retransmit}", f"{where}.cwr_on_retransmit")
+    else:
+        on = str(options.cwr_on_retransmit).lower()
+        add(f"Agent/TCP set SetCWRonRetransmit_ {on}", "Options.cwr_on_retransmit (ns-2's default: true)")
     add("Agent/TCP set maxburst_ 0", "no burst limit (as aqmlab)")
     add("Agent/TCP set overhead_ 0", "no random send delay")
     add(f"Agent/TCPSink/DelAck set interval_ {tcp['delayed_ack_timeout_ns'] / 1e9!r}", f"{where}.delayed_ack_timeout")
@@ -353,7 +429,7 @@ def tcp_globals(tcp: dict[str, Any], where: str, program: Ns2Program, options: O
 def _shared_tcp(groups: list[dict[str, Any]]) -> dict[str, Any] | None:
     shared = None
     for index, group in enumerate(groups):
-        if group["traffic"]["kind"] != "tcp":
+        if group["traffic"]["kind"] not in ("tcp", "web"):
             continue
         tcp = {k: v for k, v in group["traffic"]["tcp"].items() if k not in ("cc", "recovery")}
         if shared is None:
@@ -373,26 +449,116 @@ def _shared_tcp(groups: list[dict[str, Any]]) -> dict[str, Any] | None:
 def _check_group(group: dict[str, Any], index: int) -> None:
     where = f"topology.groups[{index}]"
     kind = group["traffic"]["kind"]
-    if kind == "web":
-        raise Unsupported(
-            f"{where}.traffic.kind = 'web': aqmlab's Poisson arrivals with Pareto sizes have no faithful "
-            "ns-2 generator (PackMime-HTTP is a different model, seed 000 Section V-B)"
-        )
-    if kind not in ("tcp", "udp"):
-        raise Unsupported(f"{where}.traffic.kind = {kind!r}: the harness maps tcp and udp groups")
-    if kind == "tcp" and group["traffic"]["transfer"]["kind"] != "bulk":
-        raise Unsupported(f"{where}.transfer: the harness maps bulk (long-lived) transfers only")
+    if kind not in ("tcp", "udp", "web"):
+        raise Unsupported(f"{where}.traffic.kind = {kind!r}: the harness maps tcp, udp and web groups")
     checks = [
         (group["direction"] == "forward", "direction", "forward only"),
-        (not group["shared_access"], "shared_access", "own access links only"),
-        (group["rtt_spread_ns"] == 0, "rtt", "one RTT per group (aqmlab draws the spread)"),
         (group["access_queue"]["kind"] == "drop_tail", "access_queue", "drop_tail edge queues"),
     ]
+    if kind == "web":  # one shared access link and one RTT for all its transfers (web_traffic.py)
+        checks.append((group["rtt_spread_ns"] == 0, "rtt", "one RTT per web group"))
+    else:  # per-flow RTT spreads: each flow's own edge links (_flow_rtts)
+        checks.append((not group["shared_access"], "shared_access", "own access links only"))
     stop = group["stop"]["kind"]
-    checks.append((stop == "never" or (kind == "udp" and stop == "fixed"), "stop", "never (UDP: fixed)"))
+    allowed_stop = stop == "never" or (kind in ("udp", "web") and stop == "fixed")
+    checks.append((allowed_stop, "stop", "never (UDP, web: fixed)"))
     for ok, name, allowed in checks:
         if not ok:
             raise Unsupported(f"{where}.{name}: the harness supports {allowed}")
+    if kind == "web" and group["start"]["kind"] != "fixed":
+        raise Unsupported(f"{where}.start: web arrivals begin at a fixed time")
+
+
+def _web_group(
+    program: Ns2Program,
+    group: dict[str, Any],
+    index: int,
+    path: list[str],
+    hops: list[dict[str, Any]],
+    packet: int,
+    options: Options,
+    seed: int,
+    duration: float,
+) -> None:
+    """A web group (web_traffic.py): one shared sender and receiver node with the group's access
+    and receiver links, and its transfers drawn from aqmlab's distributions."""
+    where = f"topology.groups[{index}]"
+    add = program.add
+    agent, sink, settings = tcp_agent(group["traffic"]["tcp"], f"{where}.traffic.tcp", options)
+    if group["traffic"]["tcp"]["delayed_ack"]:
+        sink += "/DelAck"
+    core_delay = sum(hop["delay_ns"] for hop in hops)
+    edge_one_way = (group["rtt_ns"] - 2 * core_delay) // 2  # as topology.rs attach_group
+    access_delay = edge_one_way // 2
+    program.comment(f"group {group['name']}: web transfers (web_traffic.py)")
+    add(f"set ws({index}) [mk]; set wr({index}) [mk]", f"{where}: one shared access (topology.rs attach_group)")
+    first, last = f"$n({path[0]})", f"$n({path[-1]})"
+    edge = group["access_queue"]
+    for na, nb, rate, delay, label in (
+        (f"$ws({index})", first, group["access_rate_bps"], access_delay, "access"),
+        (first, f"$ws({index})", group["access_rate_bps"], access_delay, "access (ACKs)"),
+        (last, f"$wr({index})", group["receiver_rate_bps"], edge_one_way - access_delay, "receiver"),
+        (f"$wr({index})", last, group["receiver_rate_bps"], edge_one_way - access_delay, "receiver (ACKs)"),
+    ):
+        qtype, qsettings = queue_lines(edge, f"{where}.access_queue", "q", rate, packet)
+        add(f"$ns simplex-link {na} {nb} {rate} {delay / 1e9!r} {qtype}", f"{where} {label} link")
+        add(f"set q [[$ns link {na} {nb}] queue]")
+        for line, source in qsettings:
+            add(line, source)
+    try:
+        first_s, last_s = web_traffic.web_window(group, duration, where)
+    except ValueError as error:
+        raise Unsupported(str(error)) from None
+    transfers = web_traffic.draw_transfers(group["traffic"], first_s, last_s, seed, index)
+    drains = [web_traffic.drain_s(hop["queue"], hop["rate_bps"], packet) for hop in hops]
+    drains += [web_traffic.drain_s(edge, group[key], packet) for key in ("access_rate_bps", "receiver_rate_bps")]
+    quarantine = web_traffic.quarantine_s(group["rtt_ns"] / 1e9, drains)
+    for line, source in web_traffic.web_group_tcl(index, agent, sink, settings, transfers, quarantine):
+        add(line, source)
+    if transfers.arrivals_s.size:
+        add(f'$ns at {float(transfers.arrivals_s[0])!r} "web_arrive {index} 0"', f"{where}: the first arrival")
+    program.web_transfers[index] = transfers
+
+
+def manual_routes(sender: str, receiver: str, routers: list[str]) -> list[str]:
+    """`$node add-route` lines (ns-node.tcl Node::add-route: destination id, the head of the
+    link to take) for one flow: its data from `sender` along `routers` to `receiver`, its ACKs
+    back the same way (Tcl node references)."""
+    nodes = [sender, *routers, receiver]
+    lines = []
+    for route in (nodes, nodes[::-1]):
+        for here, after in itertools.pairwise(route):
+            lines.append(f"{here} add-route [{route[-1]} id] [[$ns link {here} {after}] head]")
+    return lines
+
+
+def aqmlab_flow_rtts(resolved: dict[str, Any], seed: int) -> dict[int, list[int]]:
+    """Group index -> its flows' two-way propagation delays (ns) as aqmlab draws them for
+    `seed`: a group with an RTT spread gives each flow its own RTT, uniform in [rtt, rtt +
+    spread] (topology.rs attach_group). The engine builds the run (nothing is simulated) and
+    reads them off the flows' routes (`Simulation.propagation_rtts_ns`), so both simulators run
+    the same RTTs."""
+    from aqmlab import _engine
+
+    simulation = _engine.Simulation(json.dumps(resolved, sort_keys=True), seed)
+    out: dict[int, list[int]] = {}
+    for group, rtt in zip(simulation.results()["flows"]["group"], simulation.propagation_rtts_ns, strict=True):
+        out.setdefault(int(group), []).append(int(rtt))
+    return out
+
+
+def _flow_rtts(resolved: dict[str, Any], seed: int, given: dict[int, list[int]] | None) -> dict[int, list[int]]:
+    """Per group with an RTT spread, its flows' RTTs (ns) for the edge links: `given`, else
+    aqmlab's draws for `seed`; a group without a spread takes its `rtt`."""
+    groups = resolved["topology"]["groups"]
+    spread = [index for index, group in enumerate(groups) if group["rtt_spread_ns"]]
+    if given is None:
+        given = aqmlab_flow_rtts(resolved, seed) if spread else {}
+    for index in spread:
+        count = groups[index]["traffic"]["count"]
+        if len(given.get(index, [])) != count:
+            raise ValueError(f"flow_rtts_ns[{index}]: {len(given.get(index, []))} RTTs for the group's {count} flows")
+    return {index: list(given[index]) for index in spread}
 
 
 def translate(
@@ -402,20 +568,28 @@ def translate(
     seed: int = 1,
     records: str = RECORDS,
     options: Options | None = None,
+    flow_rtts_ns: dict[int, list[int]] | None = None,
 ) -> Ns2Program:
     """The ns-2 program of `resolved` (a `Scenario.resolved()`). `start_times`: each flow's
     start (s, aqmlab's flow order), e.g. aqmlab's own, so both simulators start the same flows
-    at the same instants. `seed`: ns-2's `defaultRNG` seed (RED's draws)."""
+    at the same instants. `seed`: ns-2's `defaultRNG` seed (RED's draws), and the seed whose
+    per-flow RTTs aqmlab draws for a group with an RTT spread (`aqmlab_flow_rtts`), unless
+    `flow_rtts_ns` gives them (group index -> each of its flows' RTT, ns)."""
     options = options or Options()
     topology = resolved["topology"]
     groups = topology["groups"]
     for index, group in enumerate(groups):
         _check_group(group, index)
+    flow_rtts = _flow_rtts(resolved, seed, flow_rtts_ns)
     core = _core(topology)
     program = Ns2Program()
     program.comment("ns-2 2.35 program written by benchmarks/ns2/ns2_mapping.py from an aqmlab scenario")
     add = program.add
     add("set ns [new Simulator]")
+    nodes = len(core.routers) + 2 * sum(group["traffic"]["count"] for group in groups)
+    manual = options.manual_routing if options.manual_routing is not None else nodes > MANUAL_ROUTING_NODES
+    if manual:
+        add("$ns rtproto Manual", f"{nodes} nodes: each flow's route installed (Options.manual_routing)")
     add(f"$defaultRNG seed {seed}", "the run's seed (ns-2 draws: RED only)")
     duration = resolved["duration_ns"] / 1e9
     measure = resolved["measure_start_ns"] / 1e9
@@ -423,7 +597,7 @@ def translate(
     shared = _shared_tcp(groups)
     if shared is not None:
         tcp_globals(shared, "tcp", program, options)
-    first_tcp = next((g["traffic"]["tcp"] for g in groups if g["traffic"]["kind"] == "tcp"), None)
+    first_tcp = next((g["traffic"]["tcp"] for g in groups if g["traffic"]["kind"] in ("tcp", "web")), None)
     packet = first_tcp["packet_size_bytes"] if first_tcp else groups[0]["traffic"]["packet_size_bytes"]
 
     add("proc mk {} { global ns; return [$ns node] }")
@@ -434,7 +608,7 @@ def translate(
         qtype, settings = queue_lines(queue, where, "q", rate, packet)
         add(f"$ns simplex-link $n({a}) $n({b}) {rate} {delay_ns / 1e9!r} {qtype}", where)
         add(f"set q [[$ns link $n({a}) $n({b})] queue]")
-        for line, source in settings:
+        for line, source in settings + random_drop_lines(queue, where, f"$n({a})", f"$n({b})"):
             add(line, source)
 
     for core_link in core.links:
@@ -450,8 +624,11 @@ def translate(
         program.monitored.append(name)
         program.monitored_rate_bps[name] = float(core_link["rate_bps"])
 
-    flow_count = sum(group["traffic"]["count"] for group in groups)
-    starts = list(start_times) if start_times is not None else _start_times(groups, seed)
+    flow_groups = [group for group in groups if group["traffic"]["kind"] != "web"]  # web: web_traffic.py
+    flow_count = sum(group["traffic"]["count"] for group in flow_groups)
+    starts = list(start_times) if start_times is not None else _start_times(flow_groups, seed)
+    if len(flow_groups) < len(groups):
+        add(web_traffic.WEB_PROCS, "web arrivals, pool and completions (web_traffic.py)")
     if len(starts) != flow_count:
         raise ValueError(f"start_times has {len(starts)} entries for {flow_count} flows")
     flow = 0
@@ -460,18 +637,23 @@ def translate(
         traffic = group["traffic"]
         hops = _path_links(core, index)
         core_delay = sum(hop["delay_ns"] for hop in hops)
-        # As the engine (topology.rs attach_group) and ns3_mapping: the rest of the RTT split
-        # equally between the access and the receiver link, integer nanoseconds.
-        edge_one_way = (group["rtt_ns"] - 2 * core_delay) // 2
-        access_delay = edge_one_way // 2
-        receiver_delay = edge_one_way - access_delay
         edge_queue = group["access_queue"]
+        if traffic["kind"] == "web":
+            _web_group(program, group, index, path, hops, packet, options, seed, duration)
+            continue
         if traffic["kind"] == "tcp":
             agent, sink, settings = tcp_agent(traffic["tcp"], f"{where}.traffic.tcp", options)
             if traffic["tcp"]["delayed_ack"]:
                 sink += "/DelAck"
         program.comment(f"group {group['name']}: {traffic['count']} {traffic['kind']} flows")
-        for _ in range(traffic["count"]):
+        for member in range(traffic["count"]):
+            # As the engine (topology.rs attach_group) and ns3_mapping: the rest of the flow's
+            # RTT (the group's, or its own draw with a spread) split equally between the access
+            # and the receiver link, integer nanoseconds.
+            rtt = flow_rtts[index][member] if index in flow_rtts else group["rtt_ns"]
+            edge_one_way = (rtt - 2 * core_delay) // 2
+            access_delay = edge_one_way // 2
+            receiver_delay = edge_one_way - access_delay
             add(f"set s({flow}) [mk]; set r({flow}) [mk]")
             # Tcl node references (a router may be named like a host, e.g. "r0": no lookup by name).
             sender, receiver, first, last = f"$s({flow})", f"$r({flow})", f"$n({path[0]})", f"$n({path[-1]})"
@@ -486,6 +668,9 @@ def translate(
                 add(f"set q [[$ns link {na} {nb}] queue]")
                 for line, source in qsettings:
                     add(line, source)
+            if manual:
+                for line in manual_routes(sender, receiver, [f"$n({router})" for router in path]):
+                    add(line, f"{where}: the flow's route, hop by hop (Options.manual_routing)")
             start = starts[flow]
             start = duration + 1.0 if start is None or not math.isfinite(start) else float(start)
             program.start_times.append(start)
@@ -499,7 +684,11 @@ def translate(
                 add(f"$ns attach-agent $s({flow}) $a({flow}); $ns attach-agent $r({flow}) $k({flow})")
                 add(f"$ns connect $a({flow}) $k({flow})")
                 add(f"set app({flow}) [$a({flow}) attach-app FTP]")
-                add(f'$ns at {start!r} "$app({flow}) start"')
+                if traffic["transfer"]["kind"] == "finite":
+                    for line, source in web_traffic.finite_start(flow, traffic["transfer"]["bytes"], start):
+                        add(line, f"{where}.{source}")
+                else:
+                    add(f'$ns at {start!r} "$app({flow}) start"')
                 program.payload_bytes.append(traffic["tcp"]["packet_size_bytes"] - NS2_TCP_IP_HEADER_BYTES)
             else:
                 size = traffic["packet_size_bytes"]

@@ -26,6 +26,10 @@ class Simulation:
     @property
     def duration_ns(self) -> int: ...
     @property
+    def propagation_rtts_ns(self) -> list[int]:
+        """Each flow's two-way propagation delay (ns), in flow order: with an RTT spread, the
+        RTT drawn for the flow."""
+    @property
     def finished(self) -> bool: ...
     @property
     def events_processed(self) -> int: ...

@@ -161,6 +161,13 @@ class Compound(_Algorithm):
 
     kind: Literal["compound"] = "compound"
     """Selects Compound TCP."""
+    # The default definition is left out, so the resolved JSON (and the run ids) of every
+    # scenario written before the option stays what it was.
+    definition: Annotated[Literal["paper", "ns2_linux"], Engine(omit_default=True)] = "paper"
+    """"paper" (default): seed 000's and seed 004's law; "ns2_linux": ns-2 2.35 TCP-Linux's
+    tcp_compound.c in its integer arithmetic (whole segments, dwnd from the previous round's
+    window, cwnd = ssthresh/2 during recovery), with the port's constants alpha 0.125, beta 0.5,
+    k 0.75, gamma 30, zeta 1, low_window 41. See docs/congestion/compound.md."""
     alpha: float = Field(default=0.125, gt=0.0, le=10.0, allow_inf_nan=False)
     """α of the delay window's growth, dwnd += (α·win^k − 1)+ per round trip while diff < γ
     (seed 004 eqs. (6)-(8))."""
@@ -190,10 +197,12 @@ class Cubic(_Algorithm):
     """Selects CUBIC."""
     # The default definition is left out, so the resolved JSON (and the run ids that hash it)
     # of every scenario written before the option stays what it was.
-    definition: Annotated[Literal["rfc9438", "ns3"], Engine(omit_default=True)] = "rfc9438"
-    """"rfc9438" (default) or "ns3": ns-3 3.44's TcpCubic where it departs from RFC 9438 (the
+    definition: Annotated[Literal["rfc9438", "ns3", "ns2_linux"], Engine(omit_default=True)] = "rfc9438"
+    """"rfc9438" (default), "ns3": ns-3 3.44's TcpCubic where it departs from RFC 9438 (the
     Reno-friendly α stays 3(1 − β)/(1 + β); a timeout keeps W_max; target at t + minimum
-    RTT). See docs/congestion/cubic.md."""
+    RTT), or "ns2_linux": ns-2 2.35 TCP-Linux's tcp_cubic.c (Linux 2.6.22's CUBIC 2.1) in its
+    integer arithmetic, whole-segment window and TCP-Linux's window-limited growth. See
+    docs/congestion/cubic.md."""
     c: float = Field(default=0.4, gt=0.0, le=100.0, description="C, segments/s³ (RFC 9438 Section 4.1.1)")
     beta: float = Field(default=0.7, gt=0.0, lt=1.0, description="β_cubic (RFC 9438 Section 4.1.1)")
     fast_convergence: bool = Field(default=True, description="RFC 9438 Section 4.7")
@@ -212,10 +221,12 @@ class HighSpeed(_Algorithm):
 
     kind: Literal["highspeed"] = "highspeed"
     """Selects HighSpeed TCP."""
-    definition: Literal["rfc3649", "linux_table"] = "rfc3649"
+    definition: Literal["rfc3649", "linux_table", "ns2_linux"] = "rfc3649"
     """"rfc3649" (default): a(w) and b(w) from RFC 3649 Section 5's formulas; "linux_table":
-    Appendix B's step table, as Linux and ns-3 use (then the other parameters must keep their
-    defaults). See docs/congestion/highspeed.md."""
+    Appendix B's step table, as Linux and ns-3 use; "ns2_linux": ns-2 2.35 TCP-Linux's
+    tcp_highspeed.c in its integer arithmetic (md/256, whole segments, cwnd = ssthresh/2 during
+    recovery). With either table the other parameters must keep their defaults. See
+    docs/congestion/highspeed.md."""
     low_window: float = Field(default=38.0, ge=1.0, le=MAX_WINDOW, description="Low_Window (RFC 3649 Section 5)")
     high_window: float = Field(default=83000.0, le=MAX_WINDOW, description="High_Window (RFC 3649 Section 5)")
     low_p: float = Field(default=1e-3, gt=0.0, lt=1.0, description="Low_P (RFC 3649 Section 5)")
@@ -233,9 +244,9 @@ class HighSpeed(_Algorithm):
             for name in HIGHSPEED_SECTION5_PARAMETERS
             if getattr(self, name) != type(self).model_fields[name].default
         ]
-        if self.definition == "linux_table" and changed:
+        if self.definition != "rfc3649" and changed:
             raise ValueError(
-                f'definition = "linux_table" takes no parameters (got {", ".join(changed)}): RFC 3649 '
+                f'definition = "{self.definition}" takes no parameters (got {", ".join(changed)}): RFC 3649 '
                 "Appendix B's table is computed for Section 5's defaults; use definition = \"rfc3649\""
             )
         return self
@@ -250,20 +261,22 @@ class Scalable(_Algorithm):
 
     kind: Literal["scalable"] = "scalable"
     """Selects Scalable TCP."""
-    definition: Literal["kelly", "ns3"] = "kelly"
+    definition: Literal["kelly", "ns3", "ns2_linux"] = "kelly"
     """"kelly" (default): Kelly 2003, +a per ACK above the legacy window; "ns3": ns-3's and
-    Linux's +1 segment per min(cwnd, 1/a) ACKs at every window. See docs/congestion/scalable.md."""
+    Linux's +1 segment per min(cwnd, 1/a) ACKs at every window; "ns2_linux": ns-2 2.35
+    TCP-Linux's tcp_scalable.c in whole segments (ssthresh cwnd − ⌊b·cwnd⌋, cwnd = ssthresh/2
+    during recovery). See docs/congestion/scalable.md."""
     a: float = Field(default=0.01, gt=0.0, le=1.0, description="increase per ACK (Kelly 2003); ns3: 1/AIFactor")
     b: float = Field(default=0.125, gt=0.0, lt=1.0, description="decrease fraction (Kelly 2003)")
     low_window: float = Field(
-        default=16.0, ge=0.0, le=MAX_WINDOW, description="legacy window lwnd (Kelly 2003); not with ns3"
+        default=16.0, ge=0.0, le=MAX_WINDOW, description="legacy window lwnd (Kelly 2003); not with ns3 or ns2_linux"
     )
 
     @model_validator(mode="after")
     def _check(self) -> "Scalable":
-        if self.definition == "ns3" and self.low_window != type(self).model_fields["low_window"].default:
+        if self.definition != "kelly" and self.low_window != type(self).model_fields["low_window"].default:
             raise ValueError(
-                f'low_window = {self.low_window} is Kelly\'s legacy window; definition = "ns3" has none '
+                f'low_window = {self.low_window} is Kelly\'s legacy window; definition = "{self.definition}" has none '
                 "(its Reno-like growth below 1/a segments comes from the +1 per min(cwnd, 1/a) ACKs rule)"
             )
         return self

@@ -77,7 +77,7 @@ class Tcp(Model):
     fast recovery; see docs/sack.md. Off by default (ns-2's Agent/TCP/Newreno has none)."""
     partial_ack_timer: Annotated[Literal["impatient", "slow_but_steady"], RECOVERY] = "impatient"
     """NewReno partial ACKs (RFC 6582 Section 4): "impatient" restarts the retransmission timer
-    on the first partial ACK only (RFC 6582 Section 3.2 step 4; ns-2 and ns-3 do the same), so
+    on the first partial ACK only (RFC 6582 Section 3.2 step 3; ns-2 and ns-3 do the same), so
     many losses in one window end in a timeout; "slow_but_steady" restarts it on every partial
     ACK (one loss repaired per RTT, however many)."""
     sack_recovery: Annotated[Literal["rfc6675", "prr"], RECOVERY] = "rfc6675"
@@ -114,6 +114,11 @@ class Tcp(Model):
     retransmission. Off (default): CWR on the first new data segment only (RFC 3168 Section
     6.1.2, "SHOULD NOT be set on retransmitted packets"). No effect without `ecn`. For
     comparisons with ns-2."""
+    ecn_retransmit: Annotated[Literal["not_ect", "ect"], WHEN_SET] = "not_ect"
+    """With `ecn`: whether retransmitted data packets are ECN-capable. "not_ect" (default): RFC
+    3168 Section 6.1.5 (an AQM drops a retransmission it would have marked); "ect": every data
+    packet is ECT, as ns-2 2.35's agents send them (tcp.cc TcpAgent::output). For comparisons
+    with ns-2 (docs/validation-ns2.md)."""
     rto_restart: Annotated[Literal["new_data", "every_ack"], WHEN_SET] = "new_data"
     """Which ACKs restart the retransmission timer while data is outstanding. "new_data"
     (default): those that acknowledge new data (RFC 6298 Section 5.3); "every_ack": every ACK,
@@ -130,6 +135,23 @@ class Tcp(Model):
     congestion window without fast recovery's inflation, as ns-2 2.35's agents do (tcp.cc
     slowdown(CLOSE_SSTHRESH_HALF) halves window()), so a timeout inside fast recovery halves
     the recovery's ssthresh. For comparisons with ns-2."""
+    fast_retransmit_guard: Annotated[Literal["ack_covers_recover", "ack_beyond_recover"], RECOVERY] = (
+        "ack_covers_recover"
+    )
+    """With recovery = "new_reno" (no SACK): which duplicate ACKs may start a fast retransmit
+    after a loss episode (fast retransmit or timeout) set `recover` to the highest segment then
+    sent (RFC 6582 Section 3.2 step 2). "ack_covers_recover" (default): those of an ACK that
+    acknowledges everything up to recover; "ack_beyond_recover": only those of an ACK beyond
+    it ("ack_number − 1 > recover", RFC 6582 Section 3.2, the note after step 4; ns-2 2.35's Agent/TCP/Newreno,
+    tcp-newreno.cc dupack_action), so the duplicate ACKs a go-back-N after a spurious timeout
+    draws do not halve the window again. For comparisons with ns-2 (docs/validation-ns2.md)."""
+    partial_ack_deflation: Annotated[Literal["rfc6582", "ns2"], RECOVERY] = "rfc6582"
+    """With recovery = "new_reno" (no SACK): what a partial ACK takes off the window in fast
+    recovery. "rfc6582" (default): the inflated window is deflated by the data acknowledged
+    plus one segment and the full ACK restores cwnd = ssthresh (RFC 6582 Section 3.2 step 3);
+    "ns2": as ns-2 2.35's Agent/TCP/Newreno (tcp-newreno.cc partialnewack, exit_recovery_fix_ 0),
+    what exceeds the inflation comes off cwnd itself and stays off at the full ACK, which then
+    grows cwnd as any new ACK. For comparisons with ns-2 (docs/validation-ns2.md)."""
     rtt_estimator: Annotated[Literal["rfc6298", "ns2", "ns2_linux"], WHEN_SET] = "rfc6298"
     """How SRTT, RTTVAR and the RTO follow the RTT samples. "rfc6298" (default): RFC 6298 in
     floating point, per-ACK samples weighted by RFC 7323 Appendix G; "ns2": ns-2 2.35's
@@ -205,6 +227,18 @@ class Tcp(Model):
                 "timeout_flight_size = 'cwnd' needs recovery = 'new_reno' without sack (SACK recovery "
                 "takes the timeout's FlightSize from its scoreboard, docs/sack.md)"
             )
+        if self.fast_retransmit_guard != "ack_covers_recover" and (self.sack or self.recovery != "new_reno"):
+            raise ValueError(
+                f"fast_retransmit_guard = {self.fast_retransmit_guard!r} needs recovery = 'new_reno' without "
+                f"sack (got recovery = {self.recovery!r}, sack = {self.sack}): it is a parameter of NewReno's "
+                "fast retransmit (RFC 6582)"
+            )
+        if self.partial_ack_deflation != "rfc6582" and (self.sack or self.recovery != "new_reno"):
+            raise ValueError(
+                f"partial_ack_deflation = {self.partial_ack_deflation!r} needs recovery = 'new_reno' without "
+                f"sack (got recovery = {self.recovery!r}, sack = {self.sack}): it is a parameter of NewReno's "
+                "fast recovery (RFC 6582)"
+            )
         if self.rtt_estimator != "rfc6298" and self.timer_tick is None:
             raise ValueError(
                 f"rtt_estimator = {self.rtt_estimator!r} needs timer_tick: ns-2's estimator counts in "
@@ -221,6 +255,8 @@ class Tcp(Model):
                 f"(got sack = {self.sack}, sack_recovery = {self.sack_recovery!r}): it changes RFC 6675's "
                 "SACK-based loss recovery"
             )
+        if self.ecn_retransmit == "ect" and not self.ecn:
+            raise ValueError("ecn_retransmit = 'ect' needs ecn = true: it makes retransmissions ECN-capable")
         if self.ecn_reduction == "prr" and not self.ecn:
             raise ValueError("ecn_reduction = 'prr' needs ecn = true: it paces the window reduction after an ECN echo")
         if self.ecn_reduction == "prr" and self.cc.kind in PER_ACK_ECN:
@@ -247,6 +283,11 @@ class Tcp(Model):
                 "partial_ack_timer": self.partial_ack_timer,
                 "timeout_flight_size": self.timeout_flight_size,
             }
+            if self.fast_retransmit_guard != "ack_covers_recover":
+                # Only when set: the recovery tables of every earlier scenario stay as they were.
+                recovery["fast_retransmit_guard"] = self.fast_retransmit_guard
+            if self.partial_ack_deflation != "rfc6582":
+                recovery["partial_ack_deflation"] = self.partial_ack_deflation
         else:
             recovery = {"kind": self.recovery}
         if self.recovery != "tahoe":

@@ -154,6 +154,21 @@ def test_sack_and_linux_agents():
     assert "$a(0) select_ca highspeed" in out
 
 
+def test_ns2_linux_definitions_write_the_same_program_as_the_real_valued_ones():
+    """`ns2_linux` is the agent's own arithmetic on aqmlab's side: ns-2's program is the one
+    of the real-valued definition (so its cached runs stay valid)."""
+    for ours, real in (
+        ({"kind": "cubic", "definition": "ns2_linux"}, {"kind": "cubic"}),
+        (
+            {"kind": "scalable", "definition": "ns2_linux", "a": 0.02},
+            {"kind": "scalable", "definition": "ns3", "a": 0.02},
+        ),
+        ({"kind": "highspeed", "definition": "ns2_linux"}, {"kind": "highspeed", "definition": "linux_table"}),
+        ({"kind": "compound", "definition": "ns2_linux", "zeta": 1.0}, {"kind": "compound", "zeta": 1.0}),
+    ):
+        assert lines(scenario(tcp={"sack": True, "cc": ours})) == lines(scenario(tcp={"sack": True, "cc": real}))
+
+
 def test_recovery_kinds_choose_the_agent_and_the_timer_options_map():
     assert "set a(0) [new Agent/TCP/Reno]; set k(0) [new Agent/TCPSink]" in lines(scenario(tcp={"recovery": "reno"}))
     assert "set a(0) [new Agent/TCP]; set k(0) [new Agent/TCPSink]" in lines(scenario(tcp={"recovery": "tahoe"}))
@@ -179,6 +194,9 @@ def test_cwr_on_retransmit_is_set_explicitly():
     assert "Agent/TCP set SetCWRonRetransmit_ false" in lines(scenario(red, tcp={"ecn": True}))
     on = lines(scenario(red, tcp={"ecn": True, "cwr_on_retransmit": True}))
     assert "Agent/TCP set SetCWRonRetransmit_ true" in on
+    # Runs "as the paper printed" take ns-2's own default, read from the binary (true).
+    printed = lines(scenario(red, tcp={"ecn": True}), options=ns2_mapping.ns2_defaults())
+    assert "Agent/TCP set SetCWRonRetransmit_ true" in printed
 
 
 def test_start_times_are_scheduled():
@@ -220,22 +238,6 @@ def test_refusals_name_the_field(change, field):
     s = scenario(queue, tcp=change.get("tcp"))
     with pytest.raises(Unsupported, match=__import__("re").escape(field)):
         translate(s.resolved())
-
-
-def test_web_traffic_is_refused_with_the_field():
-    data = scenario().model_dump(mode="json")
-    data["topology"]["groups"].append(
-        {
-            "name": "web",
-            "kind": "web",
-            "arrival_rate": 10,
-            "size": {"kind": "fixed", "size": "10kB"},
-            "rtt": "40ms",
-            "access_rate": "100Mbps",
-        }
-    )
-    with pytest.raises(Unsupported, match=r"groups\[1\]\.traffic\.kind = 'web'"):
-        translate(aqmlab.Scenario.from_dict(data).resolved())
 
 
 def test_parse_turns_cumulative_counters_into_intervals():

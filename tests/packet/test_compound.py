@@ -64,6 +64,7 @@ def test_compound_scenario_forms_reach_the_engine():
     a, b = scenario.topology.groups
     assert a.tcp.cc.model_dump() == {
         "kind": "compound",
+        "definition": "paper",
         "alpha": 0.25,
         "beta": 0.5,
         "k": 0.75,

@@ -85,3 +85,51 @@ def test_recovery_exit_credit_is_a_parameter_of_the_recovery():
     _engine.Simulation(json.dumps(resolved), 1)
     with pytest.raises(ScenarioError, match="recovery_exit_credit"):
         Scenario.from_dict(dumbbell(tcp={"recovery_exit_credit": "all"}))
+
+
+NS2_LINUX_LAWS = (
+    {"kind": "cubic", "definition": "ns2_linux"},
+    {"kind": "scalable", "definition": "ns2_linux", "a": 0.02},
+    {"kind": "highspeed", "definition": "ns2_linux"},
+    {"kind": "compound", "definition": "ns2_linux", "zeta": 1.0},
+)
+
+
+@pytest.mark.parametrize("cc", NS2_LINUX_LAWS, ids=lambda cc: cc["kind"])
+def test_ns2_linux_definitions_resolve_and_run(cc):
+    """ns-2 2.35 TCP-Linux's integer arithmetic (tcp/cc/linux.rs and the *_linux.rs ports) as
+    a definition of each law: it resolves, and a short SACK run keeps the link busy."""
+    scenario = Scenario.from_dict(dumbbell(flows=4, duration="5s", tcp={"cc": cc, "sack": True}))
+    assert _cc(scenario.model_dump(mode="json"))["definition"] == "ns2_linux"
+    summary = aqmlab.simulate(scenario, seed=1).summary()
+    assert summary["utilisation_mean"] > 0.9, summary
+
+
+def test_ns2_linux_definitions_leave_the_defaults_unwritten():
+    """The default definitions of CUBIC and Compound stay out of the resolved JSON (run ids of
+    earlier scenarios unchanged); a chosen one is written."""
+    assert "definition" not in _cc(dumbbell(tcp={"cc": "compound"}))
+    assert "definition" not in _cc(dumbbell(tcp={"cc": "cubic"}))
+    assert _cc(dumbbell(tcp={"cc": {"kind": "compound", "definition": "ns2_linux", "zeta": 1.0}}))["definition"] == (
+        "ns2_linux"
+    )
+
+
+@pytest.mark.parametrize(
+    ("cc", "message"),
+    [
+        ({"kind": "compound", "definition": "ns2_linux"}, r"cc\.zeta"),
+        ({"kind": "compound", "definition": "ns2_linux", "zeta": 1.0, "gamma": 20.0}, r"cc\.gamma"),
+    ],
+)
+def test_the_engine_holds_compound_ns2_linux_to_the_ports_constants(cc, message):
+    resolved = Scenario.from_dict(dumbbell(tcp={"cc": cc, "sack": True})).resolved()
+    with pytest.raises(ScenarioError, match=message):
+        _engine.Simulation(json.dumps(resolved), 1)
+
+
+def test_scalable_and_highspeed_ns2_linux_take_no_other_parameters():
+    with pytest.raises(ScenarioError, match="legacy window"):
+        Scenario.from_dict(dumbbell(tcp={"cc": {"kind": "scalable", "definition": "ns2_linux", "low_window": 8}}))
+    with pytest.raises(ScenarioError, match="takes no parameters"):
+        Scenario.from_dict(dumbbell(tcp={"cc": {"kind": "highspeed", "definition": "ns2_linux", "low_window": 20}}))

@@ -143,3 +143,25 @@ def test_cli_packet_chart_writes_and_resumes(tmp_path):
     assert bad.exit_code == 2 and "allowed: rtt, per_flow_capacity, q_th" in unwrapped(bad.output)
     bad = runner.invoke(app, ["chart", str(toml), "--packet", "--x", ARGS[0], "--y", ARGS[1], "--seeds", "a"])
     assert bad.exit_code == 2 and "--seeds = 'a'" in unwrapped(bad.output)
+
+
+SIMULATED: list[tuple[str, int]] = []
+
+
+def counting_simulate(scenario, *, seed):
+    """A stand-in for another simulator (ns-2 in the referee): aqmlab's run, counted."""
+    from aqmlab.simulation import simulate
+
+    SIMULATED.append((scenario["name"], seed))
+    return simulate(scenario, seed=seed)
+
+
+def test_probes_run_on_the_simulator_given_and_its_store_says_so(tmp_path):
+    SIMULATED.clear()
+    small = {**SETTINGS, "max_rounds": 1}
+    chart = packet_chart(SMALL, *ARGS, out=tmp_path / "other", simulator=counting_simulate, **small)
+    assert len(SIMULATED) == chart.meta["runs_computed"] > 0
+    assert chart.settings["simulator"].endswith("counting_simulate")
+    assert measures(chart) == measures(packet_chart(SMALL, *ARGS, out=tmp_path / "aqmlab", **small))
+    with pytest.raises(Exception, match="holds a different packet chart"):  # one simulator per store
+        packet_chart(SMALL, *ARGS, out=tmp_path / "other", **small)

@@ -56,8 +56,12 @@ def agents_as_paper(scenario: dict[str, Any]) -> dict[str, Any]:
     """TCP-Linux congestion controls as ns-2.35 has them (module docstring)."""
     for group in scenario["topology"]["groups"]:
         for entry in group.get("mix") or []:  # a mixed group: per-share congestion controls
-            if (entry["cc"] if isinstance(entry["cc"], str) else entry["cc"].get("kind")) == "compound":
+            kind = entry["cc"] if isinstance(entry["cc"], str) else entry["cc"].get("kind")
+            if kind == "compound":
                 entry["cc"] = dict(PORT_COMPOUND)
+            if kind in ("compound", "cubic", "highspeed", "scalable"):
+                # The shares share the group's `tcp`: TCP-Linux senders are SACK senders.
+                group.setdefault("tcp", {})["sack"] = True
         tcp = group.get("tcp")
         if tcp is None:
             continue

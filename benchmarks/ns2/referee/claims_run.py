@@ -21,6 +21,7 @@ reproduction. The seeds are the full versions' sizes unless `REDUCED` says other
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import math
 import sys
@@ -36,6 +37,7 @@ sys.path.insert(0, str(HERE.parent))
 import as_printed  # noqa: E402
 import ns2_mapping  # noqa: E402
 import ns2_results  # noqa: E402
+import searches_run  # noqa: E402
 from aqmlab.reproduce import REGISTRY  # noqa: E402
 from aqmlab.reproduce.declare import Declaration  # noqa: E402
 from aqmlab.reproduce.runner import judge_claim  # noqa: E402
@@ -55,11 +57,29 @@ TARGETS = (
     "seed003-section3",
 )
 
+#: Reproductions whose full size is out of this session's reach in ns-2 (18-48 runs of 500 s
+#: each, and 4000-s runs of 500-MB transfers): both simulators run the quick version's runs
+#: (`declaration.runs(True)`) on the same seeds, and the pages show ns-2's verdict at that size
+#: with aqmlab's at the same size beside it.
+REDUCED = ("seed000-fig17", "seed000-fig18", "seed000-fig18-homogeneous")
+REDUCED_SIZE = (
+    "reduced size in both simulators (the quick version's runs: RTTs 10 and 200 ms, 40-s runs, "
+    "2-MB transfers in 60-s runs)"
+)
 
-#: Refusals of the mapping that are the harness's limits, not ns-2's (ns-2 has per-flow RTTs,
-#: finite transfers, reverse traffic, on/off sources, a random-drop queue is a DropTail variant
-#: away): "not run", never "no counterpart".
-HARNESS_LIMITS = (".rtt:", ".transfer:", ".direction:", ".stop:", "'random_drop'")
+
+#: What a mapped reproduction not run would cost, where measured (shown with "not run").
+UNRUN_COST = {
+    "seed002-fig2-5": " (lc-red: 2000 flows at 1 Gb/s for 40 s, 15 s of ns-2 CPU for its first 0.5 s; ld-red: "
+    "1000 flows at 300 Mb/s for 60 s; each run tens of minutes of wall time at the machine's load 12-17)",
+    "seed000-fig8b": " (14 s of ns-2 CPU for one 500-s run, measured: 18 runs a seed, ≈ 4 min of CPU a seed, "
+    "≈ 8 min of wall per run at the machine's load 18 in this session)",
+}
+
+
+#: Refusals of the mapping that are the harness's limits, not ns-2's (ns-2 has finite
+#: transfers, reverse traffic, on/off sources): "not run", never "no counterpart".
+HARNESS_LIMITS = (".transfer:", ".direction:", ".stop:")
 
 
 def refusal_entry(refusal: str, run: str) -> dict[str, str]:
@@ -78,9 +98,7 @@ def _lifted(resolved: dict[str, Any], refusal: str) -> bool:
     groups = resolved["topology"]["groups"]
     for index, group in enumerate(groups):
         where = f"topology.groups[{index}]"
-        if f"{where}.rtt:" in refusal:
-            group["rtt_spread_ns"] = 0
-        elif f"{where}.transfer:" in refusal:
+        if f"{where}.transfer:" in refusal:
             group["traffic"]["transfer"] = {"kind": "bulk"}
         elif f"{where}.direction:" in refusal:
             group["direction"] = "forward"
@@ -89,19 +107,13 @@ def _lifted(resolved: dict[str, Any], refusal: str) -> bool:
         else:
             continue
         return True
-    if "'random_drop'" in refusal:
-        for link in [resolved["topology"].get("bottleneck")] + resolved["topology"].get("links", []):
-            if link and link["queue"]["kind"] == "random_drop":
-                link["queue"] = {"kind": "drop_tail", "limit": link["queue"].get("limit", {"packets": 1000})}
-        return True
     return False
 
 
 def refusal(resolved: dict[str, Any]) -> str | None:
-    """The mapping's refusal of `resolved`, None when it maps. Past a harness limit (per-flow
-    RTT spreads, finite transfers, reverse traffic, random drop: ns-2 has them, the harness
-    does not map them yet) the rest is probed, so a feature ns-2 has no counterpart for (Cx-TCP,
-    E-RED, web traffic, ...) is named even behind one."""
+    """The mapping's refusal of `resolved`, None when it maps. Past a harness limit (reverse
+    traffic, stops: ns-2 has them, the harness does not map them yet) the rest is probed, so a
+    feature ns-2 has no counterpart for (Cx-TCP, E-RED, ...) is named even behind one."""
     first = None
     for _ in range(8):
         try:
@@ -121,7 +133,7 @@ def mapped(declaration: Declaration, red_mode: str) -> dict[str, Any]:
     """run name → the ns-2 scenario dict, or the mapping's refusal (a string)."""
     out: dict[str, Any] = {}
     assert declaration.runs is not None
-    for run in declaration.runs(False):
+    for run in declaration.runs(declaration.id in REDUCED):
         try:
             scenario = as_printed.as_printed(run.scenario, paper_of(declaration.id), red_mode=red_mode)
             refused = refusal(Scenario.from_dict(scenario).resolved())
@@ -131,19 +143,29 @@ def mapped(declaration: Declaration, red_mode: str) -> dict[str, Any]:
     return out
 
 
-def one_run(run: Any, scenario_dict: dict[str, Any], seed: int, options: Any = None) -> dict[str, Any]:
-    """One run in ns-2 (TCP `options`: ns-2's defaults unless given): the reproduction's
-    measures on it and the CPU seconds of `ns`."""
+def ns2_run(scenario_dict: dict[str, Any], seed: int, options: Any = None) -> tuple[Any, float]:
+    """`scenario_dict` run in ns-2 with `seed` (TCP `options`: ns-2's defaults unless given):
+    (its `aqmlab.Results`, the CPU seconds of `ns`)."""
     scenario = Scenario.from_dict({**scenario_dict, "seed": seed})
     resolved = scenario.resolved()
     options = options or ns2_mapping.ns2_defaults()
     program = ns2_mapping.translate(resolved, seed=seed, options=options)
     ns2_results.with_link_state(program, resolved)
+    ns2_results.with_flow_rtts(program, resolved)
     text, cpu = ns2_results.run_ns2(program)
-    groups = [g["traffic"]["count"] for g in resolved["topology"]["groups"]]
+    # Web transfers are not rows of ns-2's flows table (benchmarks/ns2/web_traffic.py).
+    groups = [g["traffic"].get("count", 0) for g in resolved["topology"]["groups"]]
     group_of_flow = [index for index, count in enumerate(groups) for _ in range(count)]
-    results = ns2_results.results_from_ns2(text, program, scenario, group_of_flow, seed)
-    measures = {key: float(value) for key, value in run.measure(results).items()}
+    return ns2_results.results_from_ns2(text, program, scenario, group_of_flow, seed), cpu
+
+
+def one_run(run: Any, scenario_dict: dict[str, Any], seed: int, options: Any = None) -> dict[str, Any]:
+    """One run in ns-2 (`ns2_run`): the reproduction's measures on it and the CPU seconds of `ns`."""
+    results, cpu = ns2_run(scenario_dict, seed, options)
+    try:
+        measures = {key: float(value) for key, value in run.measure(results).items()}
+    except ValueError as error:  # a measure of what ns-2's records do not hold (NaN flow RTTs, ...)
+        return {"measures": {}, "error": f"{type(error).__name__}: {error}", "cpu_s": cpu}
     return {"measures": measures, "cpu_s": cpu}
 
 
@@ -152,29 +174,101 @@ def store_path(reproduction_id: str, red_mode: str) -> Path:
     return RUNS / f"{reproduction_id}{suffix}.json"
 
 
-def run_reproduction(reproduction_id: str, seeds: int, red_mode: str) -> dict[str, Any]:
+def store_singledup(store: dict[str, Any]) -> int | None:
+    """The `singledup_` a store's runs used; None: the scenario's `limited_transmit` (every
+    store from before the as-printed runs took ns-2's default 1, which does not say)."""
+    return store.get("singledup_")
+
+
+def singledup_label(singledup: int | None) -> str:
+    return "limited-transmit-from-scenario" if singledup is None else f"singledup{singledup}"
+
+
+def open_store(path: Path, reproduction_id: str, red_mode: str, singledup: int | None, fresh: bool) -> dict[str, Any]:
+    """The store at `path` for runs with `singledup_` = `singledup`; a store run with another
+    is never extended (its seeds would mix two settings): with `fresh` it is moved aside to
+    `<name>-<singledup_label>.json` (kept, shown as a one-factor variant) and a new one begun."""
+    new = {"id": reproduction_id, "red_mode": red_mode, "singledup_": singledup, "seeds": {}}
+    if not path.is_file():
+        return new
+    store = json.loads(path.read_text())
+    if store_singledup(store) == singledup:
+        return store
+    if not fresh:
+        raise SystemExit(
+            f"{path.name}: run with singledup_ {store_singledup(store)}, the runs now use {singledup}; "
+            "--fresh moves it aside (a one-factor variant) and starts again"
+        )
+    path.rename(path.with_name(f"{path.stem}-{singledup_label(store_singledup(store))}.json"))
+    return new
+
+
+def run_elsewhere(
+    reproduction_id: str, run: Any, scenario: dict[str, Any], seed: int, red_mode: str, singledup: int | None
+) -> dict[str, Any] | None:
+    """The stored entry of the same run in another reproduction's store, if there is one: the
+    same scenario as run in ns-2, seed, measure function, RED mode and `singledup_` (seed003-fig6
+    repeats seed003-fig4-5's queue-law runs). ns-2 is deterministic, so it is that run's result;
+    the entry says where it comes from."""
+    for other_id, declaration in REGISTRY.items():
+        path = store_path(other_id, red_mode)
+        if other_id == reproduction_id or declaration.runs is None or not path.is_file():
+            continue
+        twin = next((r for r in declaration.runs(False) if r.name == run.name and r.measure is run.measure), None)
+        if twin is None:
+            continue
+        store = json.loads(path.read_text())
+        entry = store["seeds"].get(str(seed), {}).get(run.name)
+        if entry is None or store_singledup(store) != singledup or "from" in entry:
+            continue
+        if mapped(declaration, red_mode).get(run.name) == scenario:
+            return {**entry, "from": other_id}
+    return None
+
+
+def run_reproduction(reproduction_id: str, seeds: int, red_mode: str, fresh: bool = False) -> dict[str, Any]:
     declaration = REGISTRY[reproduction_id]
-    runs = {run.name: run for run in declaration.runs(False)}
+    reduced = reproduction_id in REDUCED
+    runs = {run.name: run for run in declaration.runs(reduced)}
     # "like-tcp": the one-factor variant with ns-2's TCP set as aqmlab's (ns2_mapping.Options():
-    # 1-ms tick, per-ACK RTT samples, no SYN), RED as the paper.
+    # 1-ms tick, per-ACK RTT samples, no SYN, singledup_ from limited_transmit), RED as the paper.
     like = red_mode == "like-tcp"
     scenarios = mapped(declaration, "paper" if like else red_mode)
-    options = ns2_mapping.Options() if like else None
+    options = ns2_mapping.Options() if like else ns2_mapping.ns2_defaults()
     path = store_path(reproduction_id, red_mode)
-    store = json.loads(path.read_text()) if path.is_file() else {"id": reproduction_id, "red_mode": red_mode}
-    store.setdefault("seeds", {})
+    store = open_store(path, reproduction_id, red_mode, options.singledup, fresh)
     for seed in range(1, seeds + 1):
         done = store["seeds"].setdefault(str(seed), {})
         for name, scenario in scenarios.items():
             if name in done or isinstance(scenario, str):
                 continue
-            began = time.process_time()
-            done[name] = one_run(runs[name], scenario, seed, options)
-            done[name]["python_cpu_s"] = time.process_time() - began
+            shared = run_elsewhere(reproduction_id, runs[name], scenario, seed, red_mode, options.singledup)
+            if shared is not None:
+                done[name] = shared
+            else:
+                began = time.process_time()
+                done[name] = one_run(runs[name], scenario, seed, options)
+                done[name]["python_cpu_s"] = time.process_time() - began
             RUNS.mkdir(exist_ok=True)
             path.write_text(json.dumps(store, indent=1, sort_keys=True) + "\n")
             print(f"{reproduction_id} seed {seed} {name}: ns-2 {done[name]['cpu_s']:.0f} s CPU", flush=True)
+        if reduced:  # aqmlab at the same reduced size, the same seeds
+            store["reduced"] = REDUCED_SIZE
+            ours = store.setdefault("aqmlab", {}).setdefault(str(seed), {})
+            for name, scenario in scenarios.items():
+                if name not in ours and not isinstance(scenario, str):
+                    ours[name] = {"measures": aqmlab_measures(runs[name], seed)}
+                    path.write_text(json.dumps(store, indent=1, sort_keys=True) + "\n")
     return store
+
+
+def aqmlab_measures(run: Any, seed: int) -> dict[str, float]:
+    """aqmlab's measures of `run` (its own scenario, as the pages' runs) at `seed`."""
+    from aqmlab.simulation import simulate
+
+    scenario = copy.deepcopy(run.scenario)
+    scenario["seed"] = seed
+    return {key: float(value) for key, value in run.measure(simulate(scenario)).items()}
 
 
 def byte_mode_note(declaration: Declaration, red_mode: str) -> str:
@@ -191,27 +285,58 @@ def byte_mode_note(declaration: Declaration, red_mode: str) -> str:
     )
 
 
+#: Papers that name the web-traffic generator they ran in ns-2 (the harness runs aqmlab's model).
+WEB_GENERATOR = {"seed000": "ns-2's PackMime-HTTP (Section V-B), a different model: a departure from 'as printed'"}
+
+
+def web_note(declaration: Declaration) -> str:
+    """What a reader of the ns-2 values must know when the runs carry web transfers."""
+    assert declaration.runs is not None
+    runs = declaration.runs(declaration.id in REDUCED)
+    if not any(g.get("kind") == "web" for run in runs for g in run.scenario["topology"]["groups"]):
+        return ""
+    text = "web transfers: aqmlab's model (Poisson arrivals, Pareto sizes) run in ns-2's TCP agents (web_traffic.py)"
+    generator = WEB_GENERATOR.get(paper_of(declaration.id))
+    return f"{text}; the paper ran {generator}" if generator else text
+
+
 def judged(reproduction_id: str, store: dict[str, Any], refusals: dict[str, str]) -> dict[str, dict[str, Any]]:
     """claim id → the ns-2 entry: judged by the claim's own checks, or why not."""
     declaration = REGISTRY[reproduction_id]
-    note = byte_mode_note(declaration, store.get("red_mode", "paper"))
-    per_seed = [store["seeds"][s] for s in sorted(store["seeds"], key=int)]
-    values: dict[str, list[float]] = {}
-    for seed_runs in per_seed:
-        measures = {name: entry["measures"] for name, entry in seed_runs.items()}
-        flat = {f"{run}.{key}": value for run, row in measures.items() for key, value in row.items()}
-        if declaration.derive is not None and not refusals:
-            flat.update({k: float(v) for k, v in declaration.derive(measures, False).items()})
-        for key, value in flat.items():
-            values.setdefault(key, []).append(value)
+    notes = [byte_mode_note(declaration, store.get("red_mode", "paper")), web_note(declaration)]
+    if store_singledup(store) is None and store.get("red_mode", "paper") != "like-tcp":
+        notes.append(
+            "singledup_ from the scenario's limited_transmit (0, off), not ns-2's default 1: run before the "
+            "as-printed runs took it (claims_run.py --fresh reruns)"
+        )
+    note = "; ".join(n for n in notes if n)
+    reduced = bool(store.get("reduced"))
+    # Runs whose measure failed on what ns-2's records do not hold (one_run): no values.
+    failed = {
+        name: entry["error"] for runs in store["seeds"].values() for name, entry in runs.items() if "error" in entry
+    }
+    values = seed_values(declaration, store["seeds"], refusals, reduced, failed)
+    ours = seed_values(declaration, store.get("aqmlab", {}), refusals, reduced, {}) if reduced else {}
     out = {}
     for claim in declaration.claims:
         claim_id = f"{reproduction_id}/{claim.id}"
+        if reduced and claim.full_only:
+            out[claim_id] = {"status": "not run", "reason": f"a full-size claim; ns-2 ran at {store['reduced']}"}
+            continue
         needed = [c.quantity for c in claim.checks] + [q for q, _, _ in claim.shows]
         blocked = sorted({q.split(".", 1)[0] for q in needed if q.split(".", 1)[0] in refusals})
         if blocked or (refusals and any("." not in q for q in needed)):
             runs = blocked or sorted(refusals)
             out[claim_id] = refusal_entry(refusals[runs[0]], runs[0])
+            continue
+        unmeasurable = sorted({q.split(".", 1)[0] for q in needed if q.split(".", 1)[0] in failed})
+        if unmeasurable or (failed and any("." not in q for q in needed)):
+            run = (unmeasurable or sorted(failed))[0]
+            out[claim_id] = {
+                "status": "not run",
+                "reason": f"run {run} ran in ns-2, but its measure needs what ns-2's records do not hold "
+                f"(ns2_results.py): {failed[run]}",
+            }
             continue
         entry = judge_claim(reproduction_id, claim, values)
         unmeasured = [c["label"] for c in entry["checks"] if not math.isfinite(c["mean"])]
@@ -229,7 +354,35 @@ def judged(reproduction_id: str, store: dict[str, Any], refusals: dict[str, str]
             "unmeasured": unmeasured,
             "note": note,
         }
+        if reduced:
+            same_size = judge_claim(reproduction_id, claim, ours)
+            out[claim_id]["reduced"] = {"verdict": same_size["verdict"], "aqmlab": same_size["aqmlab"]}
+            out[claim_id]["note"] = "; ".join(
+                part
+                for part in (
+                    note,
+                    f"{store['reduced']}; aqmlab at this size, the same seeds: "
+                    f"{same_size['verdict']}: {same_size['aqmlab']}",
+                )
+                if part
+            )
     return out
+
+
+def seed_values(
+    declaration: Declaration, seeds: dict[str, Any], refusals: dict[str, str], reduced: bool, failed: dict[str, str]
+) -> dict[str, list[float]]:
+    """Quantity -> its value per seed, from stored measures (the runs and `derive`; no derived
+    values when a run was refused or its measure `failed`)."""
+    values: dict[str, list[float]] = {}
+    for seed in sorted(seeds, key=int):
+        measures = {name: entry["measures"] for name, entry in seeds[seed].items() if "measures" in entry}
+        flat = {f"{run}.{key}": value for run, row in measures.items() for key, value in row.items()}
+        if declaration.derive is not None and not refusals and not failed:
+            flat.update({k: float(v) for k, v in declaration.derive(measures, reduced).items()})
+        for key, value in flat.items():
+            values.setdefault(key, []).append(value)
+    return values
 
 
 def complete_seeds(path: Path, runs: int) -> dict[str, Any] | None:
@@ -239,6 +392,10 @@ def complete_seeds(path: Path, runs: int) -> dict[str, Any] | None:
         return None
     store = json.loads(path.read_text())
     store["seeds"] = {seed: done for seed, done in store["seeds"].items() if len(done) == runs}
+    if store.get("reduced"):  # judged only on seeds aqmlab ran too
+        ours = {seed: done for seed, done in store.get("aqmlab", {}).items() if len(done) == runs}
+        store["seeds"] = {seed: done for seed, done in store["seeds"].items() if seed in ours}
+        store["aqmlab"] = {seed: ours[seed] for seed in store["seeds"]}
     return store if len(store["seeds"]) >= 2 else None
 
 
@@ -250,11 +407,15 @@ def status_of_all(red_mode: str) -> dict[str, dict[str, Any]]:
             # A `compute` declaration: a fluid model or analysis, or (ids ending "-packets") a
             # search over many aqmlab runs inside its computation, which this runner does not drive.
             searched = reproduction_id.endswith("-packets")
+            found = searches_run.entries(reproduction_id) if searched else None
+            if found is not None:
+                out.update(found)
+                continue
             for claim in declaration.claims:
                 out[f"{reproduction_id}/{claim.id}"] = {
                     "status": "not run" if searched else "no counterpart",
-                    "reason": "a packet-level search (bisection over aqmlab runs inside `compute`): this runner "
-                    "drives declared runs only"
+                    "reason": "a packet-level search (bisection over runs inside `compute`): not run in ns-2 yet "
+                    "(benchmarks/ns2/referee/searches_run.py runs it)"
                     if searched
                     else "fluid model or analysis (no packet-level run)",
                 }
@@ -274,10 +435,11 @@ def status_of_all(red_mode: str) -> dict[str, dict[str, Any]]:
                 entry = refusal_entry(refusals[runs[0]], runs[0])
             else:
                 mapped_runs = len(scenarios) - len(refusals)
+                size = REDUCED_SIZE if reproduction_id in REDUCED else "full size"
                 entry = {
                     "status": "not run",
-                    "reason": f"maps to ns-2 ({mapped_runs} runs at full size); not run within this "
-                    "session's ns-2 budget (~45 min of CPU)",
+                    "reason": f"maps to ns-2 ({mapped_runs} runs at {size}); not run within the referee "
+                    "sessions' ns-2 CPU on the shared machine" + UNRUN_COST.get(reproduction_id, ""),
                 }
             out[f"{reproduction_id}/{claim.id}"] = entry
     return out
@@ -332,12 +494,17 @@ def main() -> None:
     parser.add_argument("--only", nargs="*")
     parser.add_argument("--red-mode", choices=("paper", "packet", "byte", "like-tcp"), default="paper")
     parser.add_argument("--write", action="store_true", help="only rewrite docs/reproduction/referee.json")
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="a store run with another singledup_ is moved aside (kept as a variant) and its runs begun again",
+    )
     args = parser.parse_args()
     if not args.write:
         for reproduction_id in args.only or TARGETS:
             if reproduction_id not in REGISTRY:
                 parser.error(f"--only: unknown reproduction {reproduction_id!r}")
-            run_reproduction(reproduction_id, args.seeds, args.red_mode)
+            run_reproduction(reproduction_id, args.seeds, args.red_mode, args.fresh)
             if args.red_mode == "paper":
                 write(args.red_mode)
     if args.red_mode == "paper":

@@ -14,9 +14,10 @@ link and interval, what `Results.link_samples()` has beside them (`A` lines):
 - `pdepartures_`: packets departed, aqmlab's `departures`.
 Per flow (`flows` table): bytes delivered at the window's ends from `ack_` (as ns2_run.parse),
 timeouts (`nrexmit_`), retransmitted packets (`nrexmitpack_`) and window reductions
-(`ncwndcuts_`; fast recoveries = reductions − timeouts). What ns-2's records do not hold is NaN
-or empty (flow RTTs, sojourn times, the per-flow window trace), so a measure reading it gives
-NaN and the claim says so.
+(`ncwndcuts_`; fast recoveries = reductions − timeouts) and, with `with_flow_rtts`, the mean
+of ns-2's smoothed RTT over the window (`R` lines). What ns-2's records do not hold is NaN or
+empty (sojourn times, the per-flow window trace), so a measure reading it gives NaN and the
+claim says so.
 """
 
 from __future__ import annotations
@@ -38,8 +39,9 @@ sys.path.insert(0, str(HERE.parent.parent / "ns3"))
 
 import ns2_mapping  # noqa: E402
 import ns2_run  # noqa: E402
+import web_traffic  # noqa: E402
 from aqmlab import _arrow as arrow  # noqa: E402
-from aqmlab.results import Results, _flows_table  # noqa: E402
+from aqmlab.results import Results, _flows_table, _Tables  # noqa: E402
 from aqmlab.scenario import Scenario  # noqa: E402
 from ns3_mapping import _core  # noqa: E402
 
@@ -74,6 +76,56 @@ def with_link_state(program: ns2_mapping.Ns2Program, resolved: dict[str, Any]) -
     extra = ["# average queue, bytes queued, departures (benchmarks/ns2/referee/ns2_results.py)", *lines, body]
     extra.append(f'$ns at {interval!r} "linkstate 1"')
     program.lines[run_at:run_at] = extra
+
+
+#: How often `with_flow_rtts` samples each TCP agent's smoothed RTT, s.
+RTT_SAMPLE_S = 1.0
+
+
+def with_flow_rtts(program: ns2_mapping.Ns2Program, resolved: dict[str, Any]) -> None:
+    """Insert, before `$ns run`, a sampler writing each TCP flow's smoothed RTT every
+    `RTT_SAMPLE_S` from the measurement start, on `$out`:
+      R <flow> <t> <srtt s>
+    tcp.cc binds `srtt_` to `t_srtt_`, the estimator's state in ticks << T_SRTT_BITS (checked:
+    34 with `tcpTick_` 0.01 and T_SRTT_BITS 3 on a 40-ms path = 42.5 ms, the tick's rounding):
+    ns-2's own RTT estimate, which `results_from_ns2` averages over the window as the flows'
+    `rtt_mean_s` (aqmlab's is the mean of its per-ACK samples, unquantised)."""
+    tcp = [index for index, kind in enumerate(program.kinds) if kind == "tcp"]
+    if not tcp:
+        return
+    measure = resolved["measure_start_ns"] / 1e9
+    duration = resolved["duration_ns"] / 1e9
+    body = (
+        "proc flowrtts {t} {\n"
+        "    global ns out a\n"
+        f"    foreach i {{{' '.join(map(str, tcp))}}} {{\n"
+        "        set srtt [expr [$a($i) set srtt_] * [$a($i) set tcpTick_] / (1 << [$a($i) set T_SRTT_BITS])]\n"
+        '        puts $out "R $i $t $srtt"\n'
+        "    }\n"
+        f"    if {{$t + {RTT_SAMPLE_S!r} <= {duration!r} + 1e-9}} "
+        f'{{ $ns at [expr $t + {RTT_SAMPLE_S!r}] "flowrtts [expr $t + {RTT_SAMPLE_S!r}]" }}\n'
+        "}"
+    )
+    run_at = program.lines.index("$ns run")
+    program.lines[run_at:run_at] = [
+        "# each TCP flow's smoothed RTT (benchmarks/ns2/referee/ns2_results.py with_flow_rtts)",
+        body,
+        f'$ns at {measure!r} "flowrtts {measure!r}"',
+    ]
+
+
+def mean_flow_rtts(text: str, flows: int, measure_s: float) -> np.ndarray:
+    """Per flow, the mean of its `R` samples from `measure_s` on, s (NaN without any: UDP, or
+    no `with_flow_rtts`; a flow before its first RTT sample reads 0 and is left out)."""
+    sums, counts = np.zeros(flows), np.zeros(flows)
+    for line in text.splitlines():
+        if line.startswith("R "):
+            _, flow, t, srtt = line.split()
+            if float(t) >= measure_s - 1e-9 and float(srtt) > 0:
+                sums[int(flow)] += float(srtt)
+                counts[int(flow)] += 1
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
 
 
 def run_ns2(program: ns2_mapping.Ns2Program) -> tuple[str, float]:
@@ -145,24 +197,28 @@ def results_from_ns2(
         "group": np.asarray(group_of_flow, dtype=np.int64),
         "core_links": np.asarray([",".join(links_) for links_ in program.flow_links], dtype=object),
         "start_s": flows.start_s,
-        "end_s": np.full(n, math.nan),
+        # A finite transfer's completion (`D` records, web_traffic.py); NaN: long-lived or unfinished.
+        "end_s": web_traffic.completion_times(text, n),
         "bytes_delivered": flows.delivered,
         "bytes_delivered_at_measure_start": flows.delivered_at_measure_start,
         "timeouts": records.timeouts,
         "retransmits": records.retransmits,
         "fast_recoveries": np.maximum(reductions - records.timeouts, 0.0),
         "ecn_reductions": np.zeros(n),
-        "rtt_mean_s": np.full(n, math.nan),
+        "rtt_mean_s": mean_flow_rtts(text, n, resolved["measure_start_ns"] / 1e9),
     }
     end_s = resolved["duration_ns"] / 1e9
+    tables = {
+        "link_trace": link_trace,
+        # ns-2's records hold no per-flow window trace: an empty one (a measure of it gives NaN).
+        "flow_trace": arrow.table({"flow": np.zeros(0, dtype=np.int64), "time_s": np.zeros(0), "cwnd": np.zeros(0)}),
+        "flows": _flows_table(scenario, raw, end_s),
+        "links": links,
+    }
     return Results(
         scenario=scenario,
         seed=seed,
-        link_trace=link_trace,
-        # ns-2's records hold no per-flow window trace: an empty one (a measure of it gives NaN).
-        flow_trace=arrow.table({"flow": np.zeros(0, dtype=np.int64), "time_s": np.zeros(0), "cwnd": np.zeros(0)}),
-        flows=_flows_table(scenario, raw, end_s),
-        links=links,
+        _tables=_Tables(tables, {}),  # built tables (Results builds the engine's lazily)
         counters={},
         end_s=end_s,
         finished=True,

@@ -11,7 +11,13 @@ Factors (each one setting; the reason it is a candidate in `FACTORS`):
   TCP-Linux's tcp-linux.cc behaviour; docs/validation-ns2.md cause 2);
 - `tick10ms`: ns-2's 10-ms timer granularity (`timer_tick = "10ms"`, ns-2's `tcpTick_`);
 - `limited-transmit`: RFC 3042 limited transmit (`limited_transmit = true`), which ns-2's agents
-  do by default (`singledup_ 1`, tcp.cc; issue 27).
+  do by default (`singledup_ 1`, tcp.cc; issue 27);
+- `ns2-estimator`: ns-2's Agent/TCP retransmission timer at its default tick (`rtt_estimator =
+  "ns2"`, `timer_tick = "10ms"`, ns-2's `tcpTick_`; tcp.cc rtt_update/rtt_timeout/rtt_backoff),
+  whose backoff lasts until data sent after the timeout is acknowledged (tcp.cc newack), where
+  RFC 6298 Section 5.7 with timestamps ends it at the next RTT sample, the retransmission's;
+- `beyond-recover`: NewReno's fast retransmit only from an ACK beyond `recover`
+  (`fast_retransmit_guard = "ack_beyond_recover"`, tcp-newreno.cc dupack_action).
 Per (reproduction, factor, seed, run) the measures land in `one_factor.json` as they finish.
 """
 
@@ -52,6 +58,8 @@ FACTORS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "every-ack": _tcp("rto_restart", "every_ack"),
     "tick10ms": _tcp("timer_tick", "10ms"),
     "limited-transmit": _tcp("limited_transmit", True),
+    "ns2-estimator": lambda scenario: _tcp("timer_tick", "10ms")(_tcp("rtt_estimator", "ns2")(scenario)),
+    "beyond-recover": _tcp("fast_retransmit_guard", "ack_beyond_recover"),
 }
 
 
@@ -100,14 +108,20 @@ def judge_seeds(reproduction_id: str, per_seed: dict[str, Any], quick: bool = Fa
     return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def parse_arguments(doc: str, factors: Any) -> argparse.Namespace:
+    """`REPRODUCTION FACTOR [--seeds N]` of a one-factor script (this one's and ns2_factor.py's)."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("reproduction")
-    parser.add_argument("factor", choices=sorted(FACTORS))
+    parser.add_argument("factor", choices=sorted(factors))
     parser.add_argument("--seeds", type=int, default=2)
     args = parser.parse_args()
     if args.reproduction not in REGISTRY:
         parser.error(f"reproduction: unknown id {args.reproduction!r}")
+    return args
+
+
+def main() -> None:
+    args = parse_arguments(__doc__, FACTORS)
     for claim_id, entry in run(args.reproduction, args.factor, args.seeds).items():
         print(f"{claim_id}: {entry['verdict']}: {entry['aqmlab']}")
 

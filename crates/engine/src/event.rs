@@ -99,16 +99,18 @@ impl EventQueue {
 
     /// Pop the earliest event if it is due at or before `limit`.
     pub fn pop_until(&mut self, limit: Time) -> Option<(Time, Event)> {
-        self.pop_until_hinting(limit, |_| {})
+        self.pop_until_hinting(limit, |_, _| {})
     }
 
     /// `pop_until`, calling `soon` on pending events that will probably be popped within the
     /// next few microseconds of simulated time, so that the caller can prefetch what they
     /// touch (the radix heap only; a hint, never a promise: it has no effect on the order).
+    /// The hint says how soon: [`Soon::Near`] (within 2^13 ns of the earliest) or
+    /// [`Soon::Far`] (within 2^16 ns).
     // Always inlined into the event loop: LLVM's own choice flips with unrelated code elsewhere
     // in the crate (dumbbell-60: +5.7 % instructions when it is out of line; issue 32).
     #[inline(always)]
-    pub fn pop_until_hinting(&mut self, limit: Time, soon: impl FnMut(&Event)) -> Option<(Time, Event)> {
+    pub fn pop_until_hinting(&mut self, limit: Time, soon: impl FnMut(&Event, Soon)) -> Option<(Time, Event)> {
         match self {
             EventQueue::Heap { heap, root_taken, .. } => {
                 drop_taken_root(heap, root_taken);
@@ -131,7 +133,7 @@ impl EventQueue {
                 drop_taken_root(heap, root_taken);
                 heap.peek().map(|(key, _)| time_of(key))
             }
-            EventQueue::Radix(radix) => radix.settle(&mut |_| {}).map(time_of),
+            EventQueue::Radix(radix) => radix.settle(&mut |_, _| {}).map(time_of),
         }
     }
 
@@ -152,6 +154,22 @@ impl EventQueue {
 /// that is ~30 events ahead, far enough for a prefetch to complete, near enough for the lines
 /// to stay in cache (2^10-2^16 ns were tried: benchmarks/scale/README.md).
 const SOON_BUCKET: usize = 65 + 12;
+
+/// Entries settled into a bucket above `SOON_BUCKET` up to this one are due within 2^16 ns
+/// (65 µs, about a hundred events at 10 000 flows): reported as [`Soon::Far`], so that the
+/// caller can start bringing in the record an event reads first and, once the event is
+/// near, read it from cache to find what comes next (issue 28, stop 3:
+/// benchmarks/scale/README.md; a third stage, 2^13 / 2^15 / 2^17 ns, was no faster).
+const FAR_BUCKET: usize = 65 + 15;
+
+/// How soon an event reported by [`EventQueue::pop_until_hinting`] is due.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Soon {
+    /// Within 2^13 ns of the earliest pending event.
+    Near,
+    /// Within 2^16 ns.
+    Far,
+}
 
 /// The 4-ary heap's root, if taken by the last pop, leaves for good now (no event was
 /// scheduled to replace it).
@@ -202,7 +220,7 @@ impl RadixHeap {
 
     /// Make bucket 0 hold the smallest pending key (if any): move `last` to the smallest key
     /// of the lowest non-empty bucket and spread that bucket over the buckets below it.
-    fn settle(&mut self, soon: &mut impl FnMut(&Event)) -> Option<u128> {
+    fn settle(&mut self, soon: &mut impl FnMut(&Event, Soon)) -> Option<u128> {
         if let Some(entry) = self.buckets[0].last() {
             return Some(entry.key);
         }
@@ -213,7 +231,9 @@ impl RadixHeap {
         for entry in entries.drain(..) {
             let bucket = bucket_of(entry.key, smallest);
             if bucket <= SOON_BUCKET {
-                soon(&entry.event);
+                soon(&entry.event, Soon::Near);
+            } else if bucket <= FAR_BUCKET {
+                soon(&entry.event, Soon::Far);
             }
             self.buckets[bucket].push(entry);
         }
@@ -222,7 +242,7 @@ impl RadixHeap {
         Some(smallest)
     }
 
-    fn pop_until(&mut self, limit: Time, mut soon: impl FnMut(&Event)) -> Option<(Time, Event)> {
+    fn pop_until(&mut self, limit: Time, mut soon: impl FnMut(&Event, Soon)) -> Option<(Time, Event)> {
         if time_of(self.settle(&mut soon)?) > limit {
             return None;
         }

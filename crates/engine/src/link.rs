@@ -1,12 +1,13 @@
 //! Links: serialisation at a rate, then a fixed propagation delay, one queue each.
 //! Packets propagating are kept in a FIFO and only its head has a scheduled event.
 
-use std::collections::VecDeque;
-
 use crate::packet::Packet;
 use crate::queue::Queue;
 use crate::rng::Rng;
 use crate::time::{Serialiser, Time};
+
+mod wire;
+pub use wire::{Propagation, WirePool};
 
 /// What a link is in its topology (for traces and summaries).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,58 +38,6 @@ impl LinkRole {
     }
 }
 
-/// Packets propagating on a link, arrival times non-decreasing. The head is kept inline in
-/// the link record and the rest in a FIFO: an arrival reads the packet from the cache lines
-/// the link's other fields share, and refilling the head from the FIFO's separate buffer is
-/// off the packet's path to its next link (with many flows both are cache misses, and the
-/// processor overlaps the refill with the next link's; benchmarks/scale/README.md).
-#[derive(Default)]
-pub struct Propagation {
-    head: Option<(Time, Packet)>,
-    rest: VecDeque<(Time, Packet)>,
-}
-
-impl Propagation {
-    /// Add a packet arriving at `arrival` (no earlier than those already propagating).
-    /// Returns true if it is the head: its arrival needs an event.
-    pub fn push(&mut self, arrival: Time, packet: Packet) -> bool {
-        if self.head.is_none() {
-            self.head = Some((arrival, packet));
-            true
-        } else {
-            self.rest.push_back((arrival, packet));
-            false
-        }
-    }
-
-    /// Take the head, which has arrived, and return it with the arrival time of the next
-    /// head, if any (its event to schedule).
-    pub fn pop(&mut self) -> Option<(Packet, Option<Time>)> {
-        let (_, packet) = self.head.take()?;
-        self.head = self.rest.pop_front();
-        Some((packet, self.head.map(|(arrival, _)| arrival)))
-    }
-
-    /// The packet that arrives next, if any.
-    pub fn head(&self) -> Option<&Packet> {
-        self.head.as_ref().map(|(_, packet)| packet)
-    }
-
-    /// The packet that arrives after the head, if any (for prefetching: an arrival moves it
-    /// into the head).
-    pub fn second(&self) -> Option<&Packet> {
-        self.rest.front().map(|(_, packet)| packet)
-    }
-
-    pub fn len(&self) -> usize {
-        usize::from(self.head.is_some()) + self.rest.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.head.is_none()
-    }
-}
-
 /// A link. `repr(C)` keeps the fields in this order: those every packet crossing the link
 /// touches first, together (a few adjacent cache lines), the name and role last.
 #[repr(C, align(64))]
@@ -113,19 +62,25 @@ pub struct Link {
     /// The data this link delivers goes to a receiver computed inline (the last link of one
     /// flow's route; `Simulation::deliver_inline`).
     pub delivers_inline: bool,
-    /// The latest delivery off this link due by an event (beyond the end of the run): while
-    /// one is pending, later data is not delivered inline (it would overtake it).
-    pub delivery_event_due: Option<Time>,
     /// Whether the link is sampled into the link trace.
     pub monitored: bool,
     pub role: LinkRole,
     /// Packets on the wire: being serialised or propagating.
     pub propagating: Propagation,
+    /// The latest delivery off this link due by an event (beyond the end of the run): while
+    /// one is pending, later data is not delivered inline (it would overtake it). After the
+    /// propagation FIFO, which then starts within the first line, so that the queue (16-byte
+    /// aligned) follows without a gap and the record takes 7 lines, not 8.
+    pub delivery_event_due: Option<Time>,
     pub queue: Queue,
     pub rng: Rng,
     /// Name in traces: "bottleneck", a network link's name, or the edge role.
     pub name: String,
 }
+
+// Seven cache lines a link (four links a flow on a dumbbell): at 10 000 flows the records
+// alone are 18 MB of a 32 MB L3 (benchmarks/scale/README.md, issue 28 stop 3).
+const _: () = assert!(std::mem::size_of::<Link>() <= 7 * 64);
 
 impl Link {
     pub fn new(
@@ -183,28 +138,3 @@ impl Link {
 #[cfg(test)]
 #[path = "link_lindley_tests.rs"]
 mod lindley_tests;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn propagation_is_a_fifo_with_the_head_inline() {
-        let mut wire = Propagation::default();
-        assert!(wire.is_empty() && wire.pop().is_none());
-        let packet = |seq| Packet { seq, ..Packet::test_data(1000, crate::packet::Ecn::NotEct, 0) };
-        assert!(wire.push(10, packet(0)), "the first packet is the head");
-        assert!(!wire.push(12, packet(1)));
-        assert!(!wire.push(12, packet(2)));
-        assert_eq!(wire.len(), 3);
-        let (first, next) = wire.pop().unwrap();
-        assert_eq!((first.seq, next), (0, Some(12)));
-        assert!(!wire.push(15, packet(3)), "the head is still occupied");
-        let order: Vec<(u64, Option<Time>)> =
-            std::iter::from_fn(|| wire.pop()).map(|(p, next)| (p.seq, next)).collect();
-        assert_eq!(order, vec![(1, Some(12)), (2, Some(15)), (3, None)]);
-        assert!(wire.is_empty());
-        assert_eq!(wire.len(), 0);
-        assert!(wire.push(20, packet(4)), "an emptied wire takes a new head");
-    }
-}

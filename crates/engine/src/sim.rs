@@ -3,7 +3,7 @@
 use crate::config::Scenario;
 use crate::error::{EngineError, Result};
 use crate::event::{Event, EventQueue};
-use crate::link::Link;
+use crate::link::{Link, WirePool};
 use crate::packet::{Packet, PacketKind, RouteId};
 use crate::packet_trace::PacketRecorder;
 use crate::queue::QueueCounters;
@@ -128,6 +128,9 @@ pub struct Simulation {
     traced_flows: usize,
     events: EventQueue,
     links: Vec<Link>,
+    /// The packets on every link's wire beyond its head (`link::Propagation`): one pool,
+    /// not one buffer per link.
+    wire: WirePool,
     /// Every route's links, back to back (one allocation, not one per route).
     routes: Routes,
     /// The monitored links (sampled into the link trace) and their queue counters at the
@@ -269,6 +272,7 @@ impl Simulation {
             traced_flows,
             events,
             links: network.links,
+            wire: WirePool::default(),
             routes,
             flows,
             outbox: Vec::with_capacity(64),
@@ -335,8 +339,10 @@ impl Simulation {
             if self.work() >= stop_at && self.events.next_time().is_some_and(|next| next <= limit) {
                 return if self.work() >= self.work_limit { Stop::WorkLimit } else { Stop::Slice };
             }
-            let layout = Layout { links: &self.links, routes: &self.routes, flows: &self.flows };
-            let Some((time, event)) = self.events.pop_until_hinting(limit, |event| layout.prefetch_for(event)) else {
+            let layout = Layout { links: &self.links, wire: &self.wire, routes: &self.routes, flows: &self.flows };
+            let Some((time, event)) =
+                self.events.pop_until_hinting(limit, |event, soon| layout.prefetch_for(event, soon))
+            else {
                 break;
             };
             self.now = time;
@@ -467,7 +473,7 @@ impl Simulation {
                 None => {}
             }
             let link = &mut self.links[link_id as usize];
-            if link.propagating.push(arrives, packet) {
+            if link.propagating.push(&mut self.wire, arrives, packet) {
                 self.events.schedule(arrives, Event::Arrival(link_id));
             }
             return;
@@ -499,7 +505,7 @@ impl Simulation {
             self.trace_transmitted(link_id, &packet, arrival);
         }
         let link = &mut self.links[link_id as usize];
-        if link.propagating.push(arrival, packet) {
+        if link.propagating.push(&mut self.wire, arrival, packet) {
             self.events.schedule(arrival, Event::Arrival(link_id));
         }
     }
@@ -517,7 +523,7 @@ impl Simulation {
 
     fn on_arrival(&mut self, link_id: u32) {
         let link = &mut self.links[link_id as usize];
-        let (mut packet, next_head) = link.propagating.pop().expect("arrival on an empty link");
+        let (mut packet, next_head) = link.propagating.pop(&mut self.wire).expect("arrival on an empty link");
         if let Some(next) = next_head {
             self.events.schedule(next, Event::Arrival(link_id));
         }
@@ -728,6 +734,18 @@ impl Simulation {
         if next <= self.duration {
             self.events.schedule(next, Event::Sample);
         }
+    }
+
+    /// Each flow's two-way propagation delay (ns), in flow order: the delays of the links its
+    /// data and its acknowledgements cross, without serialisation or queueing. With an RTT
+    /// spread it is the RTT `topology.rs` `attach_group` drew for the flow (up to the 1 ns its
+    /// equal split between access and receiver link rounds away): what a second simulator
+    /// needs to give each flow the same path (benchmarks/ns2/ns2_mapping.py).
+    pub fn propagation_rtts_ns(&self) -> Vec<Time> {
+        let route_delay = |route: RouteId| -> Time {
+            self.routes.links(route).iter().map(|&link| self.links[link as usize].delay).sum()
+        };
+        self.flows.iter().map(|flow| route_delay(flow.route) + route_delay(flow.reverse_route)).collect()
     }
 
     /// Packet conservation counters at this instant.

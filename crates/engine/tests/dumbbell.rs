@@ -106,3 +106,21 @@ fn single_reno_flow_fills_a_one_bdp_droptail_link_with_a_sawtooth() {
     // would take cwnd to 1), asserted above.
     assert!(r.flows.timeouts[0] <= 2.0, "timeouts {}", r.flows.timeouts[0]);
 }
+
+#[test]
+fn propagation_rtts_are_the_group_rtt_or_a_draw_within_its_spread() {
+    let mut spread = group(40, 30 * MS, 100_000_000);
+    spread.rtt_spread_ns = 100 * MS;
+    let scenario = dumbbell(10_000_000, droptail(20), vec![group(3, 40 * MS, 100_000_000), spread], 10 * S);
+    let rtts = Simulation::new(&scenario, 3).unwrap().propagation_rtts_ns();
+    assert_eq!(rtts.len(), 43);
+    assert!(rtts[..3].iter().all(|&rtt| rtt == 40 * MS), "{:?}", &rtts[..3]);
+    // Drawn per flow, uniform in [30, 130] ms; the equal split of the edge delay between the
+    // access and receiver links (integer ns) can take 1 ns off an odd draw.
+    assert!(rtts[3..].iter().all(|&rtt| (30 * MS - 1..=130 * MS).contains(&rtt)), "{:?}", &rtts[3..]);
+    let distinct: std::collections::BTreeSet<_> = rtts[3..].iter().collect();
+    assert!(distinct.len() > 30, "per-flow draws, not one RTT: {distinct:?}");
+    // The same seed draws the same RTTs; another seed others.
+    assert_eq!(Simulation::new(&scenario, 3).unwrap().propagation_rtts_ns(), rtts);
+    assert_ne!(Simulation::new(&scenario, 4).unwrap().propagation_rtts_ns(), rtts);
+}

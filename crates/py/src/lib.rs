@@ -59,6 +59,12 @@ impl Simulation {
         self.inner.duration()
     }
 
+    /// Each flow's two-way propagation delay (ns), in flow order (`Simulation::propagation_rtts_ns`).
+    #[getter]
+    fn propagation_rtts_ns(&self) -> Vec<u64> {
+        self.inner.propagation_rtts_ns()
+    }
+
     #[getter]
     fn finished(&self) -> bool {
         self.inner.finished()

@@ -1,6 +1,6 @@
 """Re-judge recorded full versions under the current declarations, without rerunning them.
 
-    python -m aqmlab.reproduce.rejudge docs/reproduction [ID ...]
+    python -m aqmlab.reproduce.rejudge docs/reproduction [ID ...] [--index docs/reproduction.md]
 
 A full version takes minutes to hours; when a claim's wording, kind, location or criterion
 changes, its verdict is recomputed from the values its page recorded (each check's mean, the
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from aqmlab.reproduce.declare import Claim, Declaration
-from aqmlab.reproduce.pages import Row, parse_values, sections
+from aqmlab.reproduce.pages import Row, parse_values, regenerate, sections
 from aqmlab.reproduce.record import claim_rows, locked, page_for, replace_section
 from aqmlab.reproduce.runner import claim_entry, judge_stats
 
@@ -87,12 +87,20 @@ def rejudge_section(declaration: Declaration, section: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def rejudge(pages: Path, ids: list[str] | None = None) -> list[str]:
+def rejudge(
+    pages: Path, ids: list[str] | None = None, *, index: Path | None = None, quick_file: Path | None = None
+) -> list[str]:
     """Rewrite the sections of `ids` (default: every section of every page) from their recorded
-    values; returns the ids rewritten."""
+    values, then regenerate what the pages generate (`pages.regenerate`: the ns-2 column and
+    class of every row, each page's summary, the index `index` — default `<pages>.md`, e.g.
+    docs/reproduction.md — and the published verdicts), so the pages never sit half-updated;
+    returns the ids rewritten."""
     from aqmlab.reproduce import REGISTRY
 
     pages = Path(pages)
+    index = Path(index) if index is not None else pages.with_suffix(".md")
+    if not index.is_file():
+        raise FileNotFoundError(f"index: {index} does not exist (the reproduction index the pages regenerate)")
     targets = ids or [s["id"] for page in sorted(pages.glob("seed*.md")) for s in sections(page.read_text())]
     done = []
     for reproduction_id in targets:
@@ -105,6 +113,7 @@ def rejudge(pages: Path, ids: list[str] | None = None) -> list[str]:
             section = rejudge_section(REGISTRY[reproduction_id], found[0])
             page.write_text(replace_section(text, reproduction_id, section))
         done.append(reproduction_id)
+    regenerate(index, pages, quick_file)
     return done
 
 
@@ -112,10 +121,14 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pages", type=Path, help="directory of the seedNNN.md pages (docs/reproduction)")
     parser.add_argument("ids", nargs="*", help="reproduction ids (default: every section)")
+    parser.add_argument("--index", type=Path, help="the reproduction index (default: <pages>.md)")
     args = parser.parse_args(argv)
     if not args.pages.is_dir():
         parser.error(f"pages: {args.pages} is not a directory")
-    print("re-judged: " + ", ".join(rejudge(args.pages, args.ids)))
+    index = args.index if args.index is not None else args.pages.with_suffix(".md")
+    if not index.is_file():
+        parser.error(f"--index: {index} does not exist")
+    print("re-judged (pages regenerated): " + ", ".join(rejudge(args.pages, args.ids, index=index)))
 
 
 if __name__ == "__main__":

@@ -258,25 +258,29 @@ pub fn build_policy(config: &QueueConfig, link: LinkContext, field: &str) -> Res
     }
 }
 
-/// Counters kept by every queue (cumulative since the start of the run).
+/// Counters kept by every queue (cumulative since the start of the run). `repr(C)`: the
+/// ones every packet of a link served without events touches first (the sojourn sum, then
+/// arrivals, admissions and departures), the drop and mark counters after them, so that
+/// Lindley's step reads one line of them, not two (`sim/prefetch.rs`, `INLINE_LINK_LINES`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
 pub struct QueueCounters {
+    /// Sum of the queueing (sojourn) times of departed packets, ns. 128 bits: a u64 would
+    /// wrap after 1.8e19 ns of summed sojourn (about 6 h at 100 Gb/s with 100 ms queues).
+    pub sojourn_ns_sum: u128,
     pub arrivals: u64,
     pub arrival_bytes: u64,
     pub enqueued: u64,
+    pub departures: u64,
+    pub departure_bytes: u64,
     pub dropped_overflow: u64,
     pub dropped_early: u64,
     pub dropped_forced: u64,
     pub marked: u64,
     /// Of `marked`, those the policy forced (for per-packet traces, which tell mark reasons).
     pub marked_forced: u64,
-    pub departures: u64,
-    pub departure_bytes: u64,
     /// Drops decided when packets reached the head of the queue (sojourn-time AQMs).
     pub dropped_on_dequeue: u64,
-    /// Sum of the queueing (sojourn) times of departed packets, ns. 128 bits: a u64 would
-    /// wrap after 1.8e19 ns of summed sojourn (about 6 h at 100 Gb/s with 100 ms queues).
-    pub sojourn_ns_sum: u128,
 }
 
 impl QueueCounters {
@@ -295,8 +299,10 @@ struct Waiting {
     size_bytes: u32,
 }
 
-/// A FIFO queue with a limit, counters and a policy. `repr(C)`: the fields every packet
-/// touches, in this order, right after the link's (see `link::Link`).
+/// A FIFO queue with a limit, counters and a policy. `repr(C)`: the fields every packet of a
+/// link served without events touches, in this order, right after the link's (see
+/// `link::Link`), and the event-driven buffer last (most links, the per-flow edge links
+/// above all, are served without events and never touch it).
 ///
 /// Two ways of serving it: event-driven (`enqueue`, `pass_through`, `dequeue` when the link
 /// finishes a packet: `fifo` holds the packets) or, for a policy that decides at arrival,
@@ -304,15 +310,21 @@ struct Waiting {
 /// when each admitted packet not yet sent will start). One of the two buffers is always empty.
 #[repr(C)]
 pub struct Queue {
-    fifo: VecDeque<Packet>,
-    bytes: u64,
     waiting: VecDeque<Waiting>,
-    idle_since: Option<Time>,
+    bytes: u64,
+    /// When the queue last became empty, if it is empty now; `NOT_IDLE` otherwise (an
+    /// `Option<Time>` took 16 bytes of the record, this takes 8; `Queue::idle_since`).
+    idle: Time,
     limit: Limit,
     link_rate_bps: u64,
     policy: Box<dyn QueuePolicy>,
     pub counters: QueueCounters,
+    fifo: VecDeque<Packet>,
 }
+
+/// `Queue::idle` of a queue that is not empty (no instant of a run is this late:
+/// `Scenario::check_bounds` caps durations far below it).
+const NOT_IDLE: Time = Time::MAX;
 
 impl Queue {
     pub fn new(limit: Limit, link_rate_bps: u64, policy: Box<dyn QueuePolicy>) -> Self {
@@ -325,11 +337,17 @@ impl Queue {
             bytes: 0,
             waiting: VecDeque::new(),
             limit,
-            idle_since: Some(0),
+            idle: 0,
             link_rate_bps,
             policy,
             counters: QueueCounters::default(),
         }
+    }
+
+    /// When the queue last became empty, if it is empty now (RED's idle-time correction).
+    #[inline(always)]
+    pub fn idle_since(&self) -> Option<Time> {
+        (self.idle != NOT_IDLE).then_some(self.idle)
     }
 
     /// Packets queued (not yet on the wire), whichever way the queue is served.
@@ -342,7 +360,7 @@ impl Queue {
         QueueView {
             packets: self.queued() as u32,
             bytes: self.bytes,
-            idle_since: self.idle_since,
+            idle_since: self.idle_since(),
             link_rate_bps: self.link_rate_bps,
         }
     }
@@ -382,7 +400,7 @@ impl Queue {
                     self.counters.marked_forced += u64::from(reason == MarkReason::Forced);
                 }
                 packet.enqueued_at = now;
-                self.idle_since = None;
+                self.idle = NOT_IDLE;
                 self.counters.enqueued += 1;
             }
         }
@@ -453,21 +471,15 @@ impl Queue {
             return Some(packet);
         }
         // `dequeue` finds the queue empty after the drop: idle from now (ns-2).
-        self.idle_since = Some(now);
+        self.idle = now;
         None
-    }
-
-    /// When the queue last became empty, if it is empty now (what policies see as
-    /// `QueueView::idle_since`).
-    pub fn idle_since(&self) -> Option<Time> {
-        self.idle_since
     }
 
     /// The link went idle at `since` with this queue empty (ns-2: the link asked for a
     /// packet and found none). Used when the engine skips that request for an idle link.
     pub fn note_idle_since(&mut self, since: Time) {
-        if self.fifo.is_empty() && self.idle_since.is_none() {
-            self.idle_since = Some(since);
+        if self.fifo.is_empty() && self.idle == NOT_IDLE {
+            self.idle = since;
         }
     }
 
@@ -489,8 +501,8 @@ impl Queue {
     ) -> Option<Packet> {
         loop {
             let Some(mut packet) = self.fifo.pop_front() else {
-                if self.idle_since.is_none() {
-                    self.idle_since = Some(now);
+                if self.idle == NOT_IDLE {
+                    self.idle = now;
                 }
                 return None;
             };
@@ -525,8 +537,8 @@ impl Queue {
         self.depart_before(now);
         if self.waiting.is_empty() {
             // Idle since the link finished its last packet, or busy with one (never idle
-            // while a packet is being sent: it was admitted, which clears `idle_since`).
-            self.idle_since = (busy_until <= now).then_some(busy_until);
+            // while a packet is being sent: it was admitted, which clears `idle`).
+            self.idle = if busy_until <= now { busy_until } else { NOT_IDLE };
         }
         if let Verdict::Drop(_) = self.admit(packet, now, rng) {
             return None;

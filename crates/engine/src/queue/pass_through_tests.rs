@@ -41,7 +41,7 @@ fn build(json: &str) -> Queue {
 /// Everything observable of a queue, NaN-safe (bit patterns of the trace values).
 fn observe(queue: &Queue) -> (QueueCounters, u32, u64, Option<Time>, [u64; 3]) {
     let traces = [queue.average_queue().to_bits(), queue.drop_probability().to_bits(), queue.virtual_queue().to_bits()];
-    (queue.counters, queue.len_packets(), queue.len_bytes(), queue.idle_since, traces)
+    (queue.counters, queue.len_packets(), queue.len_bytes(), queue.idle_since(), traces)
 }
 
 fn sent(packet: Option<Packet>) -> Option<(u64, Ecn, Time)> {

@@ -4,14 +4,15 @@
 //! results.
 
 use super::{Ends, Flow};
-use crate::event::Event;
-use crate::link::Link;
+use crate::event::{Event, Soon};
+use crate::link::{Link, WirePool};
 use crate::packet::PacketKind;
 use crate::route::Routes;
 
 /// What the event loop reads, for prefetching ahead of it.
 pub(super) struct Layout<'a> {
     pub links: &'a [Link],
+    pub wire: &'a WirePool,
     pub routes: &'a Routes,
     pub flows: &'a [Flow],
 }
@@ -23,12 +24,23 @@ impl Layout<'_> {
     /// the route, the next link or the TCP end). Here, during the event queue's settling, the
     /// loads of different events are independent and overlap. Reads only; no effect on
     /// results (benchmarks/scale/README.md).
-    pub fn prefetch_for(&self, event: &Event) {
+    ///
+    /// An event only [`Soon::Far`] gets its link record's first lines prefetched, with no
+    /// read: reading the head packet there to follow the route would wait for memory. By
+    /// the time it is [`Soon::Near`] the record is in cache and the reads below find the
+    /// next records without waiting (issue 28, stop 3).
+    pub fn prefetch_for(&self, event: &Event, soon: Soon) {
+        if soon == Soon::Far {
+            if let Event::Arrival(link) | Event::TransmissionDone(link) = *event {
+                prefetch_lines(&self.links[link as usize], LINK_HEAD_LINES);
+            }
+            return;
+        }
         match *event {
             Event::Arrival(link) => {
                 let propagating = &self.links[link as usize].propagating;
                 let Some(packet) = propagating.head() else { return };
-                if let Some(second) = propagating.second() {
+                if let Some(second) = propagating.second(self.wire) {
                     prefetch_lines(second, 1);
                 }
                 if let Some(next_link) = self.routes.link(packet.route, packet.hop + 1) {
@@ -88,11 +100,16 @@ impl Layout<'_> {
     }
 }
 
+/// The lines of a link record that hold its header and the head of its propagation FIFO
+/// (what an arrival reads first; the test below checks it).
+pub(super) const LINK_HEAD_LINES: usize = 2;
+
 /// The lines of a link record that Lindley's step on a link computed inline touches: its
-/// header, serialiser and propagation FIFO, and its queue's ring, limit, policy and counters
-/// (`Link` is `repr(C, align(64))`; the test below checks the counters are within: seven
-/// lines since the per-packet trace added the forced-mark counter, issue 31).
-pub(super) const INLINE_LINK_LINES: usize = 7;
+/// header, serialiser and propagation FIFO, and its queue's ring, limit, policy and the
+/// counters every packet moves (`Link` is `repr(C, align(64))`, and `Queue` and
+/// `QueueCounters` put those first; the test below checks they are within: five lines,
+/// seven before the drop and mark counters and the event-driven buffer moved after them).
+pub(super) const INLINE_LINK_LINES: usize = 5;
 
 /// Prefetch the cache lines holding the first `64 * lines` bytes of `record` (or all of it,
 /// if smaller). By address: a record that does not start on a line boundary (a packet in a
@@ -128,11 +145,19 @@ mod tests {
     use crate::queue::{Queue, QueueCounters};
 
     #[test]
+    fn link_head_lines_cover_the_propagation_head() {
+        // The propagation FIFO starts with its inline head (a 56-byte `Option<(Time, Packet)>`).
+        let head_end = std::mem::offset_of!(Link, propagating) + 56;
+        assert!(head_end <= 64 * LINK_HEAD_LINES, "the head ends at byte {head_end}");
+    }
+
+    #[test]
     fn inline_link_lines_cover_the_queue_counters() {
-        let counters_end = std::mem::offset_of!(Link, queue)
-            + std::mem::offset_of!(Queue, counters)
-            + std::mem::size_of::<QueueCounters>();
-        assert!(counters_end <= 64 * INLINE_LINK_LINES, "counters end at byte {counters_end}");
-        assert!(counters_end > 64 * (INLINE_LINK_LINES - 1), "one line fewer would do: {counters_end}");
+        // Every packet moves the counters up to `departure_bytes`; the drop and mark
+        // counters after them only on a drop or a mark.
+        let counters = std::mem::offset_of!(Link, queue) + std::mem::offset_of!(Queue, counters);
+        let hot_end = counters + std::mem::offset_of!(QueueCounters, departure_bytes) + 8;
+        assert!(hot_end <= 64 * INLINE_LINK_LINES, "the counters every packet moves end at byte {hot_end}");
+        assert!(hot_end > 64 * (INLINE_LINK_LINES - 1), "one line fewer would do: {hot_end}");
     }
 }

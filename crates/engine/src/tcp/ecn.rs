@@ -28,6 +28,21 @@ pub enum EcnReduction {
     Prr,
 }
 
+/// Whether retransmitted data packets are ECN-capable.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EcnRetransmit {
+    /// RFC 3168 Section 6.1.5: "the TCP data sender MUST NOT set an ECT codepoint in the IP
+    /// header of a retransmitted data packet". The default.
+    #[default]
+    NotEct,
+    /// Every data packet is ECT, retransmissions included, as ns-2 2.35's agents send them
+    /// (tcp.cc `TcpAgent::output`, lines 702-704: `if (ecn_) hf->ect() = 1`, for every
+    /// packet but a SYN; Agent/TCP/Linux sends through it too): an AQM marks a retransmission
+    /// where RFC 3168's sender would see it dropped.
+    Ect,
+}
+
 /// The state of the sender's ECN response.
 #[derive(Clone, Debug)]
 pub struct EcnResponse {

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::time::Time;
 pub use cc::CcConfig;
-pub use ecn::EcnReduction;
+pub use ecn::{EcnReduction, EcnRetransmit};
 pub use recovery::RecoveryConfig;
 pub use rto::{RtoRestart, RttEstimator};
 
@@ -85,6 +85,10 @@ pub struct TcpConfig {
     /// segment only (RFC 3168 Section 6.1.2; `ecn.rs`).
     #[serde(default)]
     pub cwr_on_retransmit: bool,
+    /// With `ecn`: whether retransmissions are ECT (RFC 3168 Section 6.1.5: not, the default;
+    /// ns-2's agents: they are; `ecn.rs`).
+    #[serde(default)]
+    pub ecn_retransmit: EcnRetransmit,
     /// Which ACKs restart the retransmission timer: those of new data (RFC 6298, default) or
     /// every ACK, duplicates included (ns-2's TCP-Linux).
     #[serde(default)]
@@ -120,6 +124,7 @@ impl Default for TcpConfig {
             limited_transmit: false,
             ecn_reduction: EcnReduction::Immediate,
             cwr_on_retransmit: false,
+            ecn_retransmit: EcnRetransmit::NotEct,
             rto_restart: RtoRestart::NewData,
             timer_tick_ns: None,
             rtt_estimator: RttEstimator::Rfc6298,

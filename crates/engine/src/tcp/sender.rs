@@ -92,6 +92,7 @@ impl TcpSender {
             last_packet_bytes: (last_payload as u32).max(1) + config.header_bytes,
             max_window: config.max_window,
             ecn: config.ecn,
+            ect_retransmissions: config.ecn_retransmit == super::ecn::EcnRetransmit::Ect,
             dupack_threshold: config.dupack_threshold,
             limited_transmit: config.limited_transmit,
             rto_restart: config.rto_restart,
@@ -213,6 +214,10 @@ mod recovery_tests;
 mod ecn_tests;
 
 #[cfg(test)]
+#[path = "sender_newreno_tests.rs"]
+mod newreno_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     pub(super) use crate::packet::FLAG_ECE;
@@ -329,6 +334,8 @@ mod tests {
                     partial_ack_timer: variant,
                     exit_credit: ExitCredit::None,
                     timeout_flight_size: Default::default(),
+                    fast_retransmit_guard: Default::default(),
+                    partial_ack_deflation: Default::default(),
                 },
                 ..TcpConfig::default()
             };

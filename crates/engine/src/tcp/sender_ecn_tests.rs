@@ -5,6 +5,7 @@
 use super::tests::{ack, prr, sack, seqs, FLAG_ECE};
 use super::*;
 use crate::rng::{stream, StreamKind};
+use crate::tcp::EcnRetransmit;
 
 const MS: Time = 1_000_000;
 
@@ -270,4 +271,22 @@ fn cwr_on_retransmit_after_an_ecn_reduction() {
     }
     assert_eq!(seqs(&out), vec![1]);
     assert!(out[0].has_flag(FLAG_RETRANSMIT) && out[0].has_flag(FLAG_CWR));
+}
+
+/// `ecn_retransmit`: a retransmission is not ECT (RFC 3168 Section 6.1.5) unless `ect` (ns-2's
+/// tcp.cc `output` marks every data packet ECT); new data is ECT either way.
+#[test]
+fn retransmissions_are_ect_only_with_ecn_retransmit_ect() {
+    for (setting, expected) in [(EcnRetransmit::NotEct, Ecn::NotEct), (EcnRetransmit::Ect, Ecn::Ect)] {
+        let config = TcpConfig { ecn_retransmit: setting, ..window_20(EcnReduction::Immediate, false) };
+        let mut tx = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "tcp").unwrap();
+        let mut out = Vec::new();
+        tx.start(0, &mut out);
+        assert!(out.iter().all(|p| p.ecn == Ecn::Ect), "new data is ECT");
+        out.clear();
+        // The retransmission timer fires (nothing acknowledged): segment 0 is resent.
+        assert!(tx.on_timer(5_000 * MS, &mut out));
+        assert_eq!(out[0].seq, 0);
+        assert_eq!(out[0].ecn, expected, "{setting:?}");
+    }
 }

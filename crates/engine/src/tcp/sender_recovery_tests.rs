@@ -394,6 +394,8 @@ fn newreno_timeout_halves_cwnd_with_ns2_semantics() {
             partial_ack_timer: Default::default(),
             exit_credit: ExitCredit::None,
             timeout_flight_size,
+            fast_retransmit_guard: Default::default(),
+            partial_ack_deflation: Default::default(),
         };
         let mut tx = sender(&window_20(recovery, 1.0e7));
         let mut out = Vec::new();

@@ -40,6 +40,8 @@ pub struct SenderCore {
     pub(crate) max_window: f64,
     /// ECN negotiated (RFC 3168): data packets are ECT.
     pub(crate) ecn: bool,
+    /// With `ecn`: retransmissions are ECT too (`EcnRetransmit::Ect`, ns-2's agents).
+    pub(crate) ect_retransmissions: bool,
     /// DupThresh (RFC 5681 Section 3.2, RFC 6675 Section 2).
     pub(crate) dupack_threshold: u32,
     /// Limited Transmit (RFC 3042), a sender option (`limited_transmit.rs`).
@@ -128,8 +130,9 @@ impl SenderCore {
         Packet {
             flow: self.flow,
             kind: PacketKind::Data,
-            // RFC 3168 Section 6.1.5: retransmissions are not ECT.
-            ecn: if self.ecn && !retransmit { Ecn::Ect } else { Ecn::NotEct },
+            // RFC 3168 Section 6.1.5: retransmissions are not ECT (unless
+            // `ecn_retransmit = "ect"`, ns-2 tcp.cc `output` lines 702-704).
+            ecn: if self.ecn && (!retransmit || self.ect_retransmissions) { Ecn::Ect } else { Ecn::NotEct },
             flags,
             hop: 0,
             route: self.route,
@@ -311,7 +314,8 @@ impl SenderCore {
     /// until CWR reaches the receiver (Section 6.1.3), CWR goes on new data only (Section
     /// 6.1.2: "the CWR bit in the TCP header SHOULD NOT be set on retransmitted packets"), and
     /// the go-back-N after a timeout sends none before `high_tx` (its retransmissions are not
-    /// ECT, Section 6.1.5, so carry no new mark). Refusing growth on these ACKs held the sender
+    /// ECT, Section 6.1.5, so carry no new mark; with `ecn_retransmit = "ect"` a mark on one is
+    /// answered once the window ends). Refusing growth on these ACKs held the sender
     /// at one or two segments per RTT for the whole go-back-N: the congestion of one window
     /// answered again in every RTT, against Section 6.1.2's "the TCP sender's congestion
     /// window should be reduced only once in response to a series of dropped and/or CE packets

@@ -177,6 +177,7 @@ def packet_chart(
     cluster: str | None = None,
     fluid: bool = True,
     progress=None,
+    simulator=None,
 ) -> PacketChart:
     """The packet stability boundary of `scenario` (a dict, `Scenario`, TOML path or embedded
     name): `x` = "NAME=V1,V2,..." / "NAME=LOW..HIGH:N" / (name, values); `y` = "NAME=LOW..HIGH"
@@ -184,7 +185,9 @@ def packet_chart(
     and is measured after `analysis_start_s`; bisection stops at `tolerance` (y units, a ratio
     with `log_y`; default: a sixteenth of the range, 2^(1/4) with `log_y`) or after
     `max_rounds`. `out`: the probe store (rerun to resume; default a temporary directory);
-    `workers` processes here, or `cluster` ("local" or a scheduler address) for Dask."""
+    `workers` processes here, or `cluster` ("local" or a scheduler address) for Dask.
+    `simulator`: what runs a probe (`probes.Simulator`; default aqmlab's `simulate`), e.g. ns-2
+    read as Results (benchmarks/ns2/referee/searches_run.py); recorded in the store's chart.json."""
     started = time.perf_counter()
     cpu_started = os.times()
     name, base = _scenario_dict(scenario)
@@ -214,6 +217,8 @@ def packet_chart(
         "y_range": [low, high],
         "aqmlab": aqmlab.__version__,
     }
+    if simulator is not None:  # its probes are not aqmlab's: a store holds one simulator's
+        settings["simulator"] = f"{simulator.__module__}.{simulator.__qualname__}"
     temporary = tempfile.TemporaryDirectory(prefix="packet-chart-") if out is None else None
     store = ProbeStore(out if out is not None else temporary.name)
     store.begin({"scenario": base, "x": xname, "y": yname, **settings})
@@ -237,7 +242,12 @@ def packet_chart(
             for seed in seeds
         ]
         records = run_probes(
-            tasks, store, workers=workers, client=connection.client if connection else None, progress=count
+            tasks,
+            store,
+            workers=workers,
+            client=connection.client if connection else None,
+            progress=count,
+            simulator=simulator,
         )
         verdicts = []
         for index, point in enumerate(points):

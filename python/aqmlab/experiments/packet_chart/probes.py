@@ -46,12 +46,19 @@ class ProbeTask:
         return hashlib.sha256(f"{run_id}\n{self.analysis_start_s!r}".encode()).hexdigest()[:20]
 
 
-def measure_probe(scenario: dict[str, Any], seed: int, analysis_start_s: float) -> dict[str, Any]:
-    """Simulate and measure one probe (runs in a worker)."""
+#: Runs a scenario dict with a seed into `aqmlab.Results`: aqmlab's `simulate` by default, or
+#: another simulator read as Results (benchmarks/ns2/referee/searches_run.py: ns-2 2.35).
+Simulator = Callable[..., Any]
+
+
+def measure_probe(
+    scenario: dict[str, Any], seed: int, analysis_start_s: float, simulator: Simulator | None = None
+) -> dict[str, Any]:
+    """Simulate (with `simulator`, default aqmlab's) and measure one probe (runs in a worker)."""
     from aqmlab.analysis.oscillation import measure_run
     from aqmlab.simulation import simulate
 
-    results = simulate(scenario, seed=seed)
+    results = (simulator or simulate)(scenario, seed=seed)
     row = measure_run(results, analysis_start_s).row()
     row["wall_time_s"] = results.wall_time_s
     return row
@@ -103,9 +110,11 @@ def run_probes(
     workers: int = 1,
     client: Any = None,
     progress: Progress | None = None,
+    simulator: Simulator | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Every task's stored record by task id; the missing ones are run first (in-process with
-    one worker, a spawn process pool with more, or on the Dask `client`)."""
+    one worker, a spawn process pool with more, or on the Dask `client`), by `simulator`
+    (default aqmlab's; a module-level function, so that it pickles)."""
     records: dict[str, dict[str, Any]] = {}
     pending: dict[str, ProbeTask] = {}
     for task in tasks:
@@ -126,15 +135,17 @@ def run_probes(
     if client is not None and jobs:
         from distributed import as_completed
 
-        futures = {client.submit(measure_probe, t.scenario, t.seed, t.analysis_start_s, pure=False): t for t in jobs}
+        futures = {
+            client.submit(measure_probe, t.scenario, t.seed, t.analysis_start_s, simulator, pure=False): t for t in jobs
+        }
         for future in as_completed(futures):
             finish(futures[future], future.result())
     elif workers > 1 and len(jobs) > 1:
         with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=get_context("spawn")) as pool:
-            futures = {pool.submit(measure_probe, t.scenario, t.seed, t.analysis_start_s): t for t in jobs}
+            futures = {pool.submit(measure_probe, t.scenario, t.seed, t.analysis_start_s, simulator): t for t in jobs}
             for future in futures:  # in submission order: the store is the same whatever finishes first
                 finish(futures[future], future.result())
     else:
         for task in jobs:
-            finish(task, measure_probe(task.scenario, task.seed, task.analysis_start_s))
+            finish(task, measure_probe(task.scenario, task.seed, task.analysis_start_s, simulator))
     return records

@@ -40,6 +40,10 @@ use crate::time::Time;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CompoundParams {
+    /// `paper` (the default: seed 000/004's law, `compound.rs`) or `ns2_linux` (ns-2 2.35
+    /// TCP-Linux's `tcp_compound.c` in its integer arithmetic, `compound_linux.rs`; the
+    /// port's constants: alpha 1/8, beta 1/2, k 3/4, gamma 30, zeta 1, low_window 41).
+    pub definition: CompoundDefinition,
     /// α: scale of the delay window's per-round increase α·win^k.
     pub alpha: f64,
     /// β: multiplicative decrease of the whole window on loss, win → win·(1 − β).
@@ -58,7 +62,15 @@ pub struct CompoundParams {
 
 impl Default for CompoundParams {
     fn default() -> Self {
-        CompoundParams { alpha: 0.125, beta: 0.5, k: 0.75, gamma: 30.0, zeta: 0.5, low_window: 41.0 }
+        CompoundParams {
+            definition: CompoundDefinition::Paper,
+            alpha: 0.125,
+            beta: 0.5,
+            k: 0.75,
+            gamma: 30.0,
+            zeta: 0.5,
+            low_window: 41.0,
+        }
     }
 }
 
@@ -75,8 +87,39 @@ impl CompoundParams {
         check("gamma", self.gamma, self.gamma > 0.0, "packets > 0 (seed 000: 30)")?;
         check("zeta", self.zeta, self.zeta > 0.0, "a number > 0 (seed 000: 0.5; Linux port: 1)")?;
         check("low_window", self.low_window, self.low_window >= 0.0, "packets >= 0 (CTCP draft: 41)")?;
+        if self.definition == CompoundDefinition::Ns2Linux {
+            // tcp_compound.c's constants (TCP_COMPOUND_ALPHA 3 as a shift, BETA 1, GAMMA 30,
+            // ZETA 1; the quartic root of w³; integer growth from 41 segments).
+            let port = [
+                ("alpha", self.alpha, 0.125),
+                ("beta", self.beta, 0.5),
+                ("k", self.k, 0.75),
+                ("gamma", self.gamma, 30.0),
+                ("zeta", self.zeta, 1.0),
+                ("low_window", self.low_window, 41.0),
+            ];
+            for (name, value, constant) in port {
+                bounded(
+                    value == constant,
+                    name,
+                    value,
+                    &format!("{constant} with definition ns2_linux (tcp_compound.c)"),
+                )?;
+            }
+        }
         Ok(())
     }
+}
+
+/// Which Compound TCP: the papers' law or ns-2 2.35 TCP-Linux's port.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CompoundDefinition {
+    /// Seed 000 Section II-A1 / seed 004 eqs. (6)-(8) (this file). The default.
+    #[default]
+    Paper,
+    /// ns-2 2.35 TCP-Linux's `tcp_compound.c` (`compound_linux.rs`).
+    Ns2Linux,
 }
 
 /// Fewest RTT samples in a round for a delay-based update (`tcp_compound.c`: `cntRTT > 2`).

@@ -34,6 +34,9 @@ pub enum CubicDefinition {
     /// instead of RFC 9438 Section 4.8's K = 0, W_max = cwnd; (3) the target is W_cubic(t +
     /// minimum RTT) (`t = Now + m_delayMin − m_epochStart`), not t + smoothed RTT.
     Ns3,
+    /// ns-2 2.35 TCP-Linux's `tcp_cubic.c` (Linux 2.6.22's CUBIC 2.1) integer for integer:
+    /// built as `cubic_linux::CubicLinux` (`CcConfig::build`).
+    Ns2Linux,
 }
 
 /// CUBIC parameters.

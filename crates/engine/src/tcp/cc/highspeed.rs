@@ -30,6 +30,9 @@ pub enum HighSpeedDefinition {
     Rfc3649,
     /// RFC 3649 Appendix B's table, as Linux `tcp_highspeed.c` and ns-3 `TcpHighSpeed`.
     LinuxTable,
+    /// ns-2 2.35 TCP-Linux's `tcp_highspeed.c` (Linux 2.6.22) in its integer arithmetic:
+    /// built as `highspeed_linux::HighSpeedLinux` (`CcConfig::build`).
+    Ns2Linux,
 }
 
 /// RFC 3649 Appendix B, as ns-3 3.44 `TcpHighSpeed::TableLookupA/B` (src/internet/model/
@@ -184,13 +187,13 @@ impl HighSpeedConfig {
             self.high_decrease,
             "a number in (0, 0.5] (RFC 3649: 0.1)",
         )?;
-        if self.definition == HighSpeedDefinition::LinuxTable {
+        if self.definition != HighSpeedDefinition::Rfc3649 {
             // Appendix B's table is computed for Section 5's defaults; it has no parameters.
-            let defaults = HighSpeedConfig { definition: HighSpeedDefinition::LinuxTable, ..Self::default() };
+            let defaults = HighSpeedConfig { definition: self.definition, ..Self::default() };
             if *self != defaults {
                 return Err(EngineError::invalid(
                     format!("{field}.definition"),
-                    "linux_table",
+                    if self.definition == HighSpeedDefinition::LinuxTable { "linux_table" } else { "ns2_linux" },
                     "rfc3649 when low_window, high_window, low_p, high_p or high_decrease differ from \
                      RFC 3649's defaults (the Appendix B table is computed for them)",
                 ));

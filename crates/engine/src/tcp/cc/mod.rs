@@ -9,11 +9,15 @@
 
 pub mod aimd;
 pub mod compound;
+pub mod compound_linux;
 pub mod cubic;
+pub mod cubic_linux;
 pub mod cx;
 pub mod cx_highspeed;
 pub mod external;
 pub mod highspeed;
+pub mod highspeed_linux;
+pub mod linux;
 pub mod pert;
 pub mod reno;
 pub mod scalable;
@@ -143,15 +147,7 @@ pub trait CongestionControl: Send + Sync {
     /// Section 3.1: cwnd grows by at most one SMSS per ACK that acknowledges new data, a
     /// cumulative ACK after a repaired hole is still one ACK), else `congestion_avoidance`.
     fn on_ack(&mut self, ack: &AckEvent) {
-        if ack.acked_segments == 0 || self.ack_signal(ack) {
-            return;
-        }
-        let state = self.state_mut();
-        if state.cwnd < state.ssthresh {
-            state.cwnd += 1.0;
-        } else {
-            self.congestion_avoidance(ack);
-        }
+        rfc5681::on_ack(self, ack)
     }
 
     /// A congestion signal the ACK itself carries (a mark answered per ACK, a delay-based
@@ -175,20 +171,20 @@ pub trait CongestionControl: Send + Sync {
     /// cwnd = ssthresh = `reduced_window` (RFC 5681 Section 3.2 step 2, RFC 6582 Section 3.2
     /// step 3's full-ACK option 1).
     fn on_loss(&mut self, event: &CongestionEvent) {
-        let reduced = self.reduced_window(event);
-        let state = self.state_mut();
-        state.ssthresh = reduced;
-        state.cwnd = reduced;
+        rfc5681::on_loss(self, event)
     }
 
     /// The retransmission timer expired. By default ssthresh = `reduced_window` and cwnd =
     /// one segment (RFC 5681 Section 3.1, "LW").
     fn on_rto(&mut self, event: &CongestionEvent) {
-        let reduced = self.reduced_window(event);
-        let state = self.state_mut();
-        state.ssthresh = reduced;
-        state.cwnd = 1.0;
+        rfc5681::on_rto(self, event)
     }
+
+    /// SACK loss recovery ended (the cumulative ACK passed the recovery point); `in_flight`:
+    /// snd_nxt − snd_una after that ACK. Nothing by default (cwnd is the `on_loss` window);
+    /// the `ns2_linux` definitions restore a window reduced below ssthresh (tcp-linux.cc
+    /// lines 459-471, `cc/linux.rs`).
+    fn on_recovery_exit(&mut self, _in_flight: u64) {}
 
     /// An ECN echo arrived (at most once per window, RFC 3168 Section 6.1.2). By default
     /// ECN is treated as a loss, as RFC 3168 requires.
@@ -201,6 +197,41 @@ pub trait CongestionControl: Send + Sync {
     /// calls `on_ecn`.
     fn ecn_per_ack(&self) -> bool {
         false
+    }
+}
+
+/// The trait's default responses, callable by a law that overrides one for some of its
+/// definitions only.
+pub mod rfc5681 {
+    use super::{AckEvent, CongestionControl, CongestionEvent};
+
+    /// `CongestionControl::on_ack`'s default.
+    pub fn on_ack<C: CongestionControl + ?Sized>(cc: &mut C, ack: &AckEvent) {
+        if ack.acked_segments == 0 || cc.ack_signal(ack) {
+            return;
+        }
+        let state = cc.state_mut();
+        if state.cwnd < state.ssthresh {
+            state.cwnd += 1.0;
+        } else {
+            cc.congestion_avoidance(ack);
+        }
+    }
+
+    /// `CongestionControl::on_loss`'s default.
+    pub fn on_loss<C: CongestionControl + ?Sized>(cc: &mut C, event: &CongestionEvent) {
+        let reduced = cc.reduced_window(event);
+        let state = cc.state_mut();
+        state.ssthresh = reduced;
+        state.cwnd = reduced;
+    }
+
+    /// `CongestionControl::on_rto`'s default.
+    pub fn on_rto<C: CongestionControl + ?Sized>(cc: &mut C, event: &CongestionEvent) {
+        let reduced = cc.reduced_window(event);
+        let state = cc.state_mut();
+        state.ssthresh = reduced;
+        state.cwnd = 1.0;
     }
 }
 
@@ -269,7 +300,14 @@ impl CcConfig {
         let (w, ss) = (init.initial_window, init.initial_ssthresh);
         Ok(match self {
             CcConfig::Reno => Box::new(reno::Reno::new(w, ss)),
+            CcConfig::Cubic(c) if c.definition == cubic::CubicDefinition::Ns2Linux => {
+                Box::new(cubic_linux::CubicLinux::new(c, w, ss, field)?)
+            }
             CcConfig::Cubic(c) => Box::new(cubic::Cubic::new(c, w, ss, field)?),
+            CcConfig::HighSpeed(c) if c.definition == highspeed::HighSpeedDefinition::Ns2Linux => {
+                c.validate(field)?;
+                Box::new(highspeed_linux::HighSpeedLinux::new(w, ss))
+            }
             CcConfig::HighSpeed(c) => Box::new(highspeed::HighSpeed::new(c, w, ss, field)?),
             CcConfig::Scalable(c) => Box::new(scalable::Scalable::new(c, w, ss, field)?),
             CcConfig::Aimd(c) => Box::new(aimd::Aimd::new(aimd::Law::power(c, field)?, w, ss)),
@@ -287,6 +325,10 @@ impl CcConfig {
             )?),
             CcConfig::Pert(params) => {
                 Box::new(pert::Pert::new(init.initial_window, init.initial_ssthresh, params, init.rng, field)?)
+            }
+            CcConfig::Compound(params) if params.definition == compound::CompoundDefinition::Ns2Linux => {
+                params.validate(field)?;
+                Box::new(compound_linux::CompoundLinux::new(init.initial_window, init.initial_ssthresh))
             }
             CcConfig::Compound(params) => {
                 Box::new(compound::Compound::new(params.clone(), init.initial_window, init.initial_ssthresh, field)?)

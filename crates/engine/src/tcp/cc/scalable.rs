@@ -16,10 +16,16 @@
 //!   window: below 1/a segments the increase is Reno's, and every loss removes b. ns-3's
 //!   default AIFactor is 50 (Linux's before 2017, "to account for delayed ack"); Linux now
 //!   uses 100 = 1/a with Kelly's a = 0.01.
+//! - `ns2_linux`: ns-2 2.35's TCP-Linux `select_ca scalable` (`tcp/linux/src/tcp_scalable.c`,
+//!   Linux 2.6.22) with its integer arithmetic (`cc/linux.rs`): in congestion avoidance
+//!   `snd_cwnd_cnt++` per ACK and one segment once it *exceeds* min(cwnd, 1/a) — one per
+//!   min(cwnd, 1/a) + 1 ACKs; ssthresh = max(cwnd − ⌊b·cwnd⌋, 2) (`cwnd − (cwnd >> 3)`: no
+//!   reduction at all below 8 segments); during Recovery cwnd = ssthresh/2 (`.min_cwnd =
+//!   tcp_reno_min_cwnd`), restored at its end to min(ssthresh, flight + 3).
 
 use serde::{Deserialize, Serialize};
 
-use super::{AckEvent, CongestionControl, CongestionEvent, Window};
+use super::{linux, AckEvent, CongestionControl, CongestionEvent, Window};
 use crate::error::Result;
 
 /// Which Scalable TCP: Kelly's (legacy window) or ns-3's and Linux's (+1 per min(cwnd, 1/a) ACKs).
@@ -31,6 +37,8 @@ pub enum ScalableDefinition {
     Kelly,
     /// ns-3 `TcpScalable` and Linux `tcp_scalable.c`: +1/min(cwnd, 1/a) per ACK, ×(1 − b) always.
     Ns3,
+    /// ns-2 2.35 TCP-Linux's `tcp_scalable.c` (Linux 2.6.22) in whole segments (`cc/linux.rs`).
+    Ns2Linux,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -58,6 +66,10 @@ pub struct Scalable {
     b: f64,
     low_window: f64,
     state: Window,
+    /// `ns2_linux`: Linux's `snd_cwnd_cnt`.
+    snd_cwnd_cnt: u32,
+    /// `ns2_linux`: TCP-Linux's Loss state after a timeout.
+    loss: linux::LossState,
 }
 
 impl Scalable {
@@ -77,12 +89,80 @@ impl Scalable {
             b: config.b,
             low_window: config.low_window,
             state: Window::new(initial_window, initial_ssthresh),
+            snd_cwnd_cnt: 0,
+            loss: linux::LossState::default(),
         })
+    }
+
+    /// `ns2_linux`: tcp_scalable.c `tcp_scalable_ssthresh`, `max(snd_cwnd − (snd_cwnd >>
+    /// TCP_SCALABLE_MD_SCALE), 2)`, as `cwnd − ⌊b·cwnd⌋` on the whole-segment cwnd.
+    fn linux_ssthresh(&self) -> f64 {
+        let cwnd = self.state.cwnd.floor();
+        (cwnd - (self.b * cwnd).floor()).max(2.0)
+    }
+
+    /// `ns2_linux`: tcp_scalable.c `tcp_scalable_cong_avoid` for one ACK.
+    fn linux_on_ack(&mut self, ack: &AckEvent) {
+        if linux::cwnd_limited(ack, self.state.cwnd) {
+            if self.state.cwnd <= self.state.ssthresh {
+                linux::slow_start(&mut self.state, &mut self.snd_cwnd_cnt);
+            } else {
+                // `snd_cwnd_cnt++; if (snd_cwnd_cnt > min(snd_cwnd, TCP_SCALABLE_AI_CNT))`.
+                self.snd_cwnd_cnt += 1;
+                if self.snd_cwnd_cnt as f64 > self.state.cwnd.min((1.0 / self.a).round()) {
+                    self.state.cwnd += 1.0;
+                    self.snd_cwnd_cnt = 0;
+                }
+            }
+        }
+        if self.loss.ends_with(ack) {
+            linux::leave_reduction(&mut self.state, ack.in_flight);
+        }
     }
 }
 
 impl CongestionControl for Scalable {
     super::window_state!();
+
+    fn on_ack(&mut self, ack: &AckEvent) {
+        if self.definition != ScalableDefinition::Ns2Linux {
+            return super::rfc5681::on_ack(self, ack);
+        }
+        if ack.acked_segments > 0 {
+            self.linux_on_ack(ack);
+        }
+    }
+
+    fn on_loss(&mut self, event: &CongestionEvent) {
+        if self.definition != ScalableDefinition::Ns2Linux {
+            return super::rfc5681::on_loss(self, event);
+        }
+        // tcp-linux.cc lines 489-497: cwnd = `min_cwnd` = tcp_reno_min_cwnd = ssthresh/2.
+        let ssthresh = self.linux_ssthresh();
+        linux::enter_recovery(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh, linux::MinCwnd::RenoHalf);
+    }
+
+    fn on_recovery_exit(&mut self, in_flight: u64) {
+        if self.definition == ScalableDefinition::Ns2Linux {
+            linux::leave_reduction(&mut self.state, in_flight);
+        }
+    }
+
+    fn on_ecn(&mut self, event: &CongestionEvent) {
+        if self.definition != ScalableDefinition::Ns2Linux {
+            return self.on_loss(event);
+        }
+        let ssthresh = self.linux_ssthresh();
+        linux::on_ecn(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh);
+    }
+
+    fn on_rto(&mut self, event: &CongestionEvent) {
+        if self.definition != ScalableDefinition::Ns2Linux {
+            return super::rfc5681::on_rto(self, event);
+        }
+        let ssthresh = self.linux_ssthresh();
+        linux::enter_loss(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh, &mut self.loss);
+    }
 
     fn congestion_avoidance(&mut self, ack: &AckEvent) {
         // (Slow start is RFC 5681's, the trait's default: Kelly 2003 keeps it.)
@@ -107,6 +187,9 @@ impl CongestionControl for Scalable {
     /// (the trait's `on_loss` sets cwnd = ssthresh to it, its `on_rto` cwnd = 1: RFC 5681
     /// Section 3.1, ssthresh from the Scalable decrease, as Linux's one ssthresh hook).
     fn reduced_window(&self, event: &CongestionEvent) -> f64 {
+        if self.definition == ScalableDefinition::Ns2Linux {
+            return self.linux_ssthresh();
+        }
         let w = super::reduction_base(event, self.state.cwnd);
         let kept = if self.definition == ScalableDefinition::Ns3 {
             // ns-3 TcpScalable::GetSsThresh: segCwnd·(1 − m_mdFactor) at every window.
@@ -236,6 +319,88 @@ mod tests {
         let parsed: ScalableConfig = serde_json::from_str(r#"{"definition": "ns3"}"#).unwrap();
         assert_eq!(parsed, ns3());
         assert!(serde_json::from_str::<ScalableConfig>(r#"{"definition": "linux"}"#).is_err());
+    }
+
+    fn ns2_linux(cwnd: f64, ssthresh: f64) -> Scalable {
+        let config = ScalableConfig { definition: ScalableDefinition::Ns2Linux, a: 0.02, ..ScalableConfig::default() };
+        Scalable::new(&config, cwnd, ssthresh, "cc").unwrap()
+    }
+
+    /// An ACK of one segment with `in_flight` segments outstanding after it.
+    fn ack_in_flight(in_flight: u64) -> AckEvent {
+        AckEvent { in_flight, ..ack() }
+    }
+
+    #[test]
+    fn ns2_linux_counts_whole_segments_and_only_when_window_limited() {
+        // tcp_scalable.c: snd_cwnd_cnt++ per ACK, one segment once it exceeds min(cwnd, 50):
+        // at cwnd 6, the 7th ACK adds it.
+        let mut cc = ns2_linux(6.0, 3.0);
+        for k in 1..=7 {
+            cc.on_ack(&ack_in_flight(6));
+            assert_eq!(cc.window(), if k < 7 { 6.0 } else { 7.0 }, "ACK {k}");
+        }
+        // At cwnd 200 one segment per 51 ACKs (TCP_SCALABLE_AI_CNT = 50 = 1/a).
+        let mut cc = ns2_linux(200.0, 100.0);
+        for _ in 0..50 {
+            cc.on_ack(&ack_in_flight(200));
+        }
+        assert_eq!(cc.window(), 200.0);
+        cc.on_ack(&ack_in_flight(200));
+        assert_eq!(cc.window(), 201.0);
+        // tcp_is_cwnd_limited: a flight (before the ACK) below cwnd grows nothing.
+        let mut cc = ns2_linux(6.0, 3.0);
+        for _ in 0..20 {
+            cc.on_ack(&ack_in_flight(4));
+        }
+        assert_eq!(cc.window(), 6.0);
+        // Slow start while cwnd <= ssthresh (so at cwnd = ssthresh too): one per ACK.
+        let mut cc = ns2_linux(6.0, 6.0);
+        cc.on_ack(&ack_in_flight(6));
+        assert_eq!(cc.window(), 7.0);
+        cc.on_ack(&ack_in_flight(7));
+        assert_eq!(cc.window(), 7.0, "congestion avoidance from 7 > ssthresh");
+    }
+
+    #[test]
+    fn ns2_linux_reduction_in_whole_segments_with_min_cwnd_during_recovery() {
+        // ssthresh = max(cwnd − (cwnd >> 3), 2): nothing removed below 8 segments.
+        for (cwnd, ssthresh) in [(6.0, 6.0), (7.0, 7.0), (8.0, 7.0), (17.0, 15.0), (2.0, 2.0), (1.0, 2.0)] {
+            let mut cc = ns2_linux(cwnd, 1e9);
+            cc.on_loss(&congestion(100));
+            assert_eq!(cc.ssthresh(), ssthresh, "cwnd {cwnd}");
+            // During Recovery cwnd = tcp_reno_min_cwnd = ssthresh/2, in whole segments.
+            assert_eq!(cc.window(), (ssthresh / 2.0).floor(), "cwnd {cwnd}");
+        }
+        // Leaving Recovery: cwnd = min(ssthresh, flight + 3).
+        let mut cc = ns2_linux(17.0, 1e9);
+        cc.on_loss(&congestion(17));
+        cc.on_recovery_exit(5);
+        assert_eq!(cc.window(), 8.0);
+        cc.on_recovery_exit(5);
+        assert_eq!(cc.window(), 8.0, "min(ssthresh, flight + 3) again");
+        let mut cc = ns2_linux(17.0, 1e9);
+        cc.on_loss(&congestion(17));
+        cc.on_recovery_exit(40);
+        assert_eq!(cc.window(), 15.0);
+        // An ECN echo: ssthresh from the hook, cwnd = ssthresh (no Recovery end in aqmlab's ECN).
+        let mut cc = ns2_linux(17.0, 1e9);
+        cc.on_ecn(&congestion(17));
+        assert_eq!((cc.window(), cc.ssthresh()), (15.0, 15.0));
+    }
+
+    #[test]
+    fn ns2_linux_timeout_and_loss_state_end() {
+        let mut cc = ns2_linux(17.0, 1e9);
+        cc.on_rto(&congestion(17));
+        assert_eq!((cc.window(), cc.ssthresh()), (1.0, 15.0));
+        // Slow start in Loss; the ACK of everything outstanding at the timeout (high_tx 30)
+        // ends it with cwnd = min(ssthresh, flight + 3).
+        let at = |snd_una, in_flight| AckEvent { snd_una, high_tx: 30, in_flight, ..ack() };
+        cc.on_ack(&at(11, 1));
+        assert_eq!(cc.window(), 2.0);
+        cc.on_ack(&at(30, 4));
+        assert_eq!(cc.window(), 7.0, "3 + 1 by slow start, then min(15, 4 + 3)");
     }
 
     #[test]

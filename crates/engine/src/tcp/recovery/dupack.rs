@@ -66,9 +66,14 @@ fn on_duplicate_ack(recovery: &mut LossRecovery, core: &mut SenderCore, now: Tim
     if core.dupacks != core.dupack_threshold {
         return;
     }
-    // RFC 6582 Section 3.2 step 1: only a loss in new data starts a new episode (ns-2's
-    // `bug_fix_`, on by default, does the same for Tahoe and Reno).
-    if core.recover.is_some_and(|recover| core.snd_una <= recover) {
+    // RFC 6582 Section 3.2 step 2: only a loss in new data starts a new episode (ns-2's
+    // `bug_fix_`, on by default, does the same for Tahoe and Reno); NewReno's guard says
+    // which cumulative ACK counts as beyond the last episode (`new_reno::FastRetransmitGuard`).
+    let guard = match recovery {
+        LossRecovery::NewReno(newreno) => newreno.fast_retransmit_guard,
+        _ => Default::default(),
+    };
+    if !guard.allows(core.snd_una, core.recover) {
         return;
     }
     core.recover = Some(core.high_tx - 1);

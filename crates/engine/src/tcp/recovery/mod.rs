@@ -100,6 +100,15 @@ pub enum RecoveryConfig {
         /// What a retransmission timeout halves: RFC 5681's FlightSize (default) or ns-2's cwnd.
         #[serde(default)]
         timeout_flight_size: new_reno::TimeoutFlightSize,
+        /// Which duplicate ACKs may start a fast retransmit after an earlier episode: RFC 6582
+        /// Section 3.2 step 2 as aqmlab reads it (default) or as its note after step 4 and ns-2 do. Left
+        /// out of the table at its default, as Python's resolved scenarios leave it out.
+        #[serde(default, skip_serializing_if = "new_reno::FastRetransmitGuard::is_default")]
+        fast_retransmit_guard: new_reno::FastRetransmitGuard,
+        /// What a partial ACK deflates: RFC 6582's inflated window (default) or, as ns-2,
+        /// cwnd itself beyond the inflation, kept at the exit. Left out at its default.
+        #[serde(default, skip_serializing_if = "new_reno::PartialAckDeflation::is_default")]
+        partial_ack_deflation: new_reno::PartialAckDeflation,
     },
     /// RFC 6675 SACK-based loss recovery, cwnd − pipe (`sack.rs`); the receiver sends
     /// RFC 2018 SACK blocks.
@@ -114,6 +123,8 @@ impl Default for RecoveryConfig {
             partial_ack_timer: Default::default(),
             exit_credit: ExitCredit::None,
             timeout_flight_size: Default::default(),
+            fast_retransmit_guard: Default::default(),
+            partial_ack_deflation: Default::default(),
         }
     }
 }
@@ -128,8 +139,17 @@ impl RecoveryConfig {
         match *self {
             RecoveryConfig::Tahoe {} => LossRecovery::Tahoe(tahoe::Tahoe),
             RecoveryConfig::Reno { exit_credit } => LossRecovery::Reno(reno::Reno { exit_credit }),
-            RecoveryConfig::NewReno { partial_ack_timer, exit_credit, timeout_flight_size } => LossRecovery::NewReno(
-                new_reno::NewReno::new(partial_ack_timer, exit_credit).with_timeout_flight_size(timeout_flight_size),
+            RecoveryConfig::NewReno {
+                partial_ack_timer,
+                exit_credit,
+                timeout_flight_size,
+                fast_retransmit_guard,
+                partial_ack_deflation,
+            } => LossRecovery::NewReno(
+                new_reno::NewReno::new(partial_ack_timer, exit_credit)
+                    .with_timeout_flight_size(timeout_flight_size)
+                    .with_fast_retransmit_guard(fast_retransmit_guard)
+                    .with_partial_ack_deflation(partial_ack_deflation),
             ),
             RecoveryConfig::Sack(params) => LossRecovery::Sack(sack::Sack::new(params, None)),
             RecoveryConfig::Prr(params) => LossRecovery::Sack(sack::Sack::new(params.sack(), Some(params.delivered))),

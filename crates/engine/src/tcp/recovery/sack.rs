@@ -212,6 +212,7 @@ impl Sack {
                     // tcp-linux.cc line 470: "stop rate halving".
                     self.next_in_flight = 0;
                     self.clear_retransmissions();
+                    core.cc.on_recovery_exit(core.in_flight());
                     self.params.exit_credit.apply(core, acked, rtt, ece, now, Some(&self.scoreboard));
                 }
             } else {

@@ -1,0 +1,88 @@
+"""The referee runner's bookkeeping (benchmarks/ns2/referee/claims_run.py), without ns-2: what
+maps now (per-flow RTT spreads, random drop), stores that never mix two `singledup_`, and runs
+whose measure needs what ns-2's records do not hold."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks" / "ns2" / "referee"))
+sys.path.insert(0, str(ROOT / "benchmarks" / "ns2"))
+
+import claims_run  # noqa: E402
+from aqmlab.reproduce import REGISTRY  # noqa: E402
+
+
+def test_rtt_spreads_and_random_drop_map_cx_tcp_and_ered_do_not():
+    section4 = claims_run.mapped(REGISTRY["seed003-section4"], "paper")
+    assert all(isinstance(s, dict) for s in section4.values())  # random_drop: ErrorModel
+    fig11 = claims_run.mapped(REGISTRY["seed001-fig11"], "paper")
+    assert isinstance(fig11["red"], dict)  # RTTs uniform in [30, 130] ms
+    assert "cc.kind = 'cx'" in fig11["cx"]
+    assert claims_run.refusal_entry(fig11["cx"], "cx")["status"] == "no counterpart"
+
+
+def test_a_store_never_mixes_two_singledup_and_fresh_keeps_the_old_one(tmp_path):
+    path = tmp_path / "seed000-fig6.json"
+    old = {"id": "seed000-fig6", "red_mode": "paper", "seeds": {"1": {"rtt10": {"measures": {}}}}}
+    path.write_text(json.dumps(old))
+    with pytest.raises(SystemExit, match="singledup_ None, the runs now use 1; --fresh"):
+        claims_run.open_store(path, "seed000-fig6", "paper", 1, fresh=False)
+    new = claims_run.open_store(path, "seed000-fig6", "paper", 1, fresh=True)
+    assert new["seeds"] == {} and new["singledup_"] == 1
+    kept = tmp_path / "seed000-fig6-limited-transmit-from-scenario.json"
+    assert json.loads(kept.read_text()) == old and not path.exists()
+    path.write_text(json.dumps({**new, "seeds": {"1": {}}}))
+    assert claims_run.open_store(path, "seed000-fig6", "paper", 1, fresh=False)["seeds"] == {"1": {}}
+
+
+def test_claims_on_a_run_whose_measure_failed_say_so():
+    store = {
+        "red_mode": "paper",
+        "singledup_": 1,
+        "seeds": {
+            str(seed): {
+                "c1500k": {"measures": {}, "error": "ValueError: interval_s = nan; allowed: > 0", "cpu_s": 1.0},
+                "c45000k": {"measures": {}, "error": "ValueError: interval_s = nan; allowed: > 0", "cpu_s": 1.0},
+            }
+            for seed in (1, 2)
+        },
+    }
+    entries = claims_run.judged("seed003-section4", store, {})
+    assert entries and all(e["status"] == "not run" for e in entries.values())
+    assert all(
+        "ns-2's records do not hold" in e["reason"] and "interval_s = nan" in e["reason"] for e in entries.values()
+    )
+
+
+def test_flow_rtts_are_sampled_from_measure_start_and_averaged():
+    import ns2_mapping
+    import ns2_results
+    from aqmlab.scenario import Scenario
+
+    scenario = Scenario.from_dict(
+        {
+            "name": "t",
+            "duration": "5s",
+            "measure_start": "2s",
+            "topology": {
+                "kind": "dumbbell",
+                "bottleneck": {"rate": "10Mbps", "delay": "10ms", "queue": {"kind": "drop_tail", "limit": "20p"}},
+                "groups": [{"name": "g", "count": 2, "rtt": "40ms", "access_rate": "100Mbps"}],
+            },
+        }
+    )
+    resolved = scenario.resolved()
+    program = ns2_mapping.translate(resolved)
+    ns2_results.with_flow_rtts(program, resolved)
+    assert '$ns at 2.0 "flowrtts 2.0"' in program.lines
+    assert program.lines[-1] == "$ns run"
+    text = "R 0 1.0 9.0\nR 0 2.0 0.04\nR 0 3.0 0.05\nR 1 2.0 0\nL bottleneck 2.0 0 0 0 0 0"
+    means = ns2_results.mean_flow_rtts(text, 2, 2.0)
+    assert means[0] == pytest.approx(0.045) and np.isnan(means[1])
