@@ -586,8 +586,15 @@ def translate(
     program.comment("ns-2 2.35 program written by benchmarks/ns2/ns2_mapping.py from an aqmlab scenario")
     add = program.add
     add("set ns [new Simulator]")
-    nodes = len(core.routers) + 2 * sum(group["traffic"]["count"] for group in groups)
+    # Each flow a sender and a receiver node; a web group one shared pair (web_traffic.py).
+    nodes = len(core.routers) + 2 * sum(group["traffic"].get("count", 1) for group in groups)
     manual = options.manual_routing if options.manual_routing is not None else nodes > MANUAL_ROUTING_NODES
+    webs = [index for index, group in enumerate(groups) if group["traffic"]["kind"] == "web"]
+    if manual and webs:
+        raise Unsupported(
+            f"topology.groups[{webs[0]}].traffic.kind = 'web' with manual routing ({nodes} nodes): the harness "
+            "installs manual routes for long-lived flows only"
+        )
     if manual:
         add("$ns rtproto Manual", f"{nodes} nodes: each flow's route installed (Options.manual_routing)")
     add(f"$defaultRNG seed {seed}", "the run's seed (ns-2 draws: RED only)")

@@ -12,11 +12,13 @@ import hashlib
 import json
 import os
 import sys
+import typing
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, PlainValidator, Tag, WithJsonSchema
 from pydantic._internal._docs_extraction import DocstringVisitor, extract_docstrings_from_cls
+from pydantic_core import ValidationError, core_schema
 
 from aqmlab import units
 
@@ -230,6 +232,84 @@ def default_of(model: type[BaseModel], **values: Any) -> Callable[[], Any]:
     factory.model, factory.values = model, values  # type: ignore[attr-defined]  # for the test
     factory.__qualname__ = f"default_of({model.__name__})"
     return factory
+
+
+class Kinds:
+    """`Annotated[A | B | ..., Kinds("kind")]`: a tagged union, as `Field(discriminator="kind")`
+    (or `Kinds(function)` as `Discriminator(function)` over `Annotated[A, Tag("a")] | ...`), whose
+    members' validators are built on first use: a value is validated by the validator of the
+    member its tag names, built the first time that tag is seen (issue 28: building the whole
+    union, every queue, window law, topology and group kind, was most of the first validation;
+    a scenario names a few). Everything else is the tagged union's own: a value the member
+    rejects, an unknown tag or a missing one is validated again by the whole union (built then,
+    once), which raises pydantic's own errors (type, location with the tag, message, context);
+    the JSON Schema is the whole union's, and a value serialises as its model does.
+
+    Validation passes the caller's `context` on; strict mode is the member's own (the scenario
+    models are validated lax)."""
+
+    def __init__(self, discriminator: str | Callable[[Any], Any]) -> None:
+        self.discriminator = discriminator
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> core_schema.CoreSchema:
+        members = self._members(source)
+        tag_of = self._tag_function()
+        whole = functools.cache(lambda: self._whole(source))
+
+        def validate(value: Any, info: core_schema.ValidationInfo) -> Any:
+            try:
+                member = members.get(tag_of(value))
+            except TypeError:  # an unhashable tag: not one of the members'
+                member = None
+            if member is not None:
+                try:
+                    return member.__pydantic_validator__.validate_python(value, context=info.context)
+                except ValidationError:
+                    pass
+            # The whole union's own error (with the member's location under the tag).
+            return whole().validate_python(value, context=info.context)
+
+        def serialise(value: Any, nxt: core_schema.SerializerFunctionWrapHandler) -> Any:
+            model = type(value)
+            if isinstance(value, BaseModel) and not model.__pydantic_complete__:
+                model.model_rebuild()  # a default made by `default_of` (model_construct)
+            return nxt(value)
+
+        return core_schema.with_info_plain_validator_function(
+            validate,
+            serialization=core_schema.wrap_serializer_function_ser_schema(serialise, schema=core_schema.any_schema()),
+            metadata={"pydantic_js_functions": [lambda _schema, js: js(whole().core_schema)]},
+        )
+
+    def _whole(self, source: Any) -> Any:
+        """The whole union's adapter (its module loads on the first failing validation)."""
+        from pydantic import TypeAdapter
+
+        if callable(self.discriminator):
+            return TypeAdapter(Annotated[source, Discriminator(self.discriminator)])
+        return TypeAdapter(Annotated[source, Field(discriminator=self.discriminator)])
+
+    def _tag_function(self) -> Callable[[Any], Any]:
+        if callable(self.discriminator):
+            return self.discriminator
+        name = self.discriminator
+        return lambda value: value.get(name) if isinstance(value, dict) else getattr(value, name, None)
+
+    def _members(self, source: Any) -> dict[Any, type[BaseModel]]:
+        """Tag -> member model: from each member's `Tag` (a function discriminator) or the
+        `Literal` of its discriminator field."""
+        members: dict[Any, type[BaseModel]] = {}
+        for member in typing.get_args(source):
+            if callable(self.discriminator):
+                model, *meta = typing.get_args(member)
+                tags = [item.tag for item in meta if isinstance(item, Tag)]
+            else:
+                model = member
+                tags = list(typing.get_args(model.model_fields[self.discriminator].annotation))
+            if not (isinstance(model, type) and issubclass(model, BaseModel)) or not tags:
+                raise TypeError(f"Kinds: {member!r} is not a tagged model")
+            members.update(dict.fromkeys(tags, model))
+        return members
 
 
 class Model(BaseModel):

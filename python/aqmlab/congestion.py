@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from aqmlab import units
 from aqmlab._declarations import Engine, engine_fields
-from aqmlab._fields import MAX_WINDOW, Duration, Number, PositiveDuration, apply_attribute_docstrings, default_of
+from aqmlab._fields import MAX_WINDOW, Duration, Kinds, Number, PositiveDuration, apply_attribute_docstrings, default_of
 
 
 class _Algorithm(BaseModel):
@@ -373,7 +373,7 @@ CongestionControl = Annotated[
     | IllinoisLike
     | AfricaLike
     | PythonLaw,
-    Field(discriminator="kind"),
+    Kinds("kind"),
 ]
 
 PER_ACK_ECN = frozenset({"aimd", "illinois_like", "africa_like"})

@@ -10,7 +10,7 @@ from pydantic import Field, model_validator
 
 from aqmlab import units
 from aqmlab._declarations import Engine, engine_fields
-from aqmlab._fields import MAX_BYTES, Duration, Model, PacketSize, PositiveDuration, QueueLimit
+from aqmlab._fields import MAX_BYTES, Duration, Kinds, Model, PacketSize, PositiveDuration, QueueLimit
 
 #: `mean_packet_size` reaches the engine as `mean_packet_bytes`.
 MEAN_PACKET_BYTES = Engine(key="mean_packet_bytes")
@@ -484,5 +484,5 @@ class PythonPolicy(Model):
 
 Queue = Annotated[
     DropTail | RandomDrop | Red | Pi | Rem | Codel | Pie | Threshold | Ered | RedVq | AdaptiveRed | Avq | PythonPolicy,
-    Field(discriminator="kind"),
+    Kinds("kind"),
 ]

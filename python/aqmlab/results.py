@@ -28,7 +28,6 @@ such a summary is a record with `partial`, the window and the `error`.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
@@ -38,14 +37,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from aqmlab import _repr
-from aqmlab._fsio import Staged, TargetAppeared, is_empty_dir, sha256, with_path
 from aqmlab.errors import EmptyWindowError, ResultsError, ScenarioError
 from aqmlab.scenario import Scenario
-from aqmlab.summary import Summary
 
+# Writing, checking and summarising import what they need when called (`aqmlab._fsio`,
+# `hashlib`, `aqmlab.summary`): `aqmlab.simulate` in a fresh process needs none of them
+# (issue 28's hand-off).
 if TYPE_CHECKING:
     import numpy as np
     import pyarrow as pa
+
+    from aqmlab.summary import Summary
 
 TABLES = ("link_trace", "flow_trace", "flows", "links")
 #: The per-packet trace's table, written only when the scenario asks for one.
@@ -226,6 +228,8 @@ class Results:
         a `Summary` (a dict of plain floats with typed attributes and `.units`)."""
         import numpy as np
 
+        from aqmlab.summary import Summary
+
         arrow = _arrow()
         start, end = self.measure_start_s, self.end_s
         samples = self.link_samples(link)
@@ -331,6 +335,8 @@ class Results:
         while the results are written (another writer) is never replaced (`ResultsError`).
         An empty folder or a mount point is written into and keeps its mode.
         """
+        from aqmlab._fsio import Staged, TargetAppeared, is_empty_dir, with_path
+
         target = Path(directory)
         if os.path.lexists(target) and not overwrite:
             if not target.is_dir():
@@ -530,12 +536,16 @@ MANIFEST = "run.json"
 
 
 def _self_checksum(record: dict[str, Any]) -> str:
+    import hashlib
+
     body = {k: v for k, v in record.items() if k != "checksum"}
     return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def write_manifest(directory: Path, info: dict[str, Any]) -> None:
     """`directory/run.json`: `info`, the sha256 of every file (`files`) and of itself (`checksum`)."""
+    from aqmlab._fsio import sha256
+
     files = {
         path.relative_to(directory).as_posix(): sha256(path)
         for path in sorted(directory.rglob("*"))
@@ -564,6 +574,8 @@ def verify_run(directory: Path, *, require: bool = False) -> list[str]:
     """What is wrong with a run directory's files: missing, or not matching the checksums of
     `run.json`. Directories written before checksums existed (a `run.json` without `files`)
     pass, and so does one without `run.json` unless `require`."""
+    from aqmlab._fsio import sha256
+
     if not (directory / MANIFEST).exists() and not require:
         return []
     try:

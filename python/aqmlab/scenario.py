@@ -14,7 +14,6 @@ from typing import Annotated, Any
 
 from pydantic import Field, ValidationError, model_validator
 
-from aqmlab import _toml as tomllib
 from aqmlab import units
 from aqmlab._declarations import Engine, Resolved
 from aqmlab._fields import Duration, Model, PositiveDuration, default_of
@@ -27,17 +26,24 @@ from aqmlab.transport import Tcp
 # --- Topologies --------------------------------------------------------------------------
 
 
+def _no_items() -> list:
+    """An empty list, as `list()`: a Python function, whose signature pydantic reads without
+    `inspect` parsing a builtin's text signature (which compiles `tokenize`'s expressions,
+    ~2 ms of the first validation in a fresh process; issue 28)."""
+    return []
+
+
 class PacketTrace(Model):
     """Which packets the per-packet trace records (`Results.packet_trace`; docs/results.md,
     "Per-packet traces"): every enqueue, dequeue, receive, drop and ECN mark."""
 
-    links: list[str] = Field(default_factory=list)
+    links: list[str] = Field(default_factory=_no_items)
     """Links by name ("bottleneck", "bottleneck_reverse", a network link's name, or an edge
     role: "access", "receiver", ...; every link of that name); empty: every link the chosen
     flows cross."""
-    flows: list[int] = Field(default_factory=list)
+    flows: list[int] = Field(default_factory=_no_items)
     """Flows by id (0-based, in the order of the flows table)."""
-    groups: list[int | str] = Field(default_factory=list)
+    groups: list[int | str] = Field(default_factory=_no_items)
     """Flow groups by name or index: every flow of each. No flows and no groups: every flow
     on the chosen links."""
 
@@ -191,6 +197,8 @@ def read_toml(path: Path, what: str = "scenario") -> dict[str, Any]:
         raise ScenarioError(
             f"{path}: not valid TOML: byte {raw[error.start]:#04x} at line {line} is not UTF-8 (TOML files are UTF-8)"
         ) from None
+    from aqmlab import _toml as tomllib  # loaded with the first file (a dict needs no parser)
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

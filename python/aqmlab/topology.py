@@ -13,7 +13,7 @@ from pydantic import ConfigDict, Field, model_validator
 
 from aqmlab import units
 from aqmlab._declarations import Engine, engine_fields
-from aqmlab._fields import Duration, Model, Rate, default_of
+from aqmlab._fields import Duration, Kinds, Model, Rate, default_of
 from aqmlab.queues import DropTail, Queue
 from aqmlab.traffic import FlowGroup
 
@@ -301,4 +301,4 @@ class ParkingLot(Model):
         return [name for link in self.link_names for name in (link, f"{link}_reverse")]
 
 
-Topology = Annotated[Dumbbell | ParkingLot | Network, Field(discriminator="kind")]
+Topology = Annotated[Dumbbell | ParkingLot | Network, Kinds("kind")]

@@ -13,7 +13,7 @@ from pydantic import ConfigDict, Discriminator, Field, Tag, model_validator
 
 from aqmlab import units
 from aqmlab._declarations import Engine, Resolved
-from aqmlab._fields import Duration, Model, PacketSize, PositiveDuration, Rate, Size, default_of
+from aqmlab._fields import Duration, Kinds, Model, PacketSize, PositiveDuration, Rate, Size, default_of
 from aqmlab.congestion import CongestionControl
 from aqmlab.queues import DropTail, Queue
 from aqmlab.transport import Tcp
@@ -79,8 +79,8 @@ class FixedStop(Resolved, Model):
     its end time; a UDP source falls silent; web arrivals end."""
 
 
-Start = Annotated[UniformStart | FixedStart | Staggered, Field(discriminator="kind")]
-Stop = Annotated[NeverStop | FixedStop | Staggered, Field(discriminator="kind")]
+Start = Annotated[UniformStart | FixedStart | Staggered, Kinds("kind")]
+Stop = Annotated[NeverStop | FixedStop | Staggered, Kinds("kind")]
 
 # --- What TCP flows send ------------------------------------------------------------------
 
@@ -101,7 +101,7 @@ class Finite(Resolved, Model):
     """Application data to transfer (headers not counted)."""
 
 
-Transfer = Annotated[Bulk | Finite, Field(discriminator="kind")]
+Transfer = Annotated[Bulk | Finite, Kinds("kind")]
 
 
 class Pareto(Resolved, Model):
@@ -134,7 +134,7 @@ class FixedSize(Resolved, Model):
     """Size of every transfer (application data)."""
 
 
-SizeDistribution = Annotated[Pareto | Exponential | FixedSize, Field(discriminator="kind")]
+SizeDistribution = Annotated[Pareto | Exponential | FixedSize, Kinds("kind")]
 
 # --- Where flows go ------------------------------------------------------------------------
 
@@ -192,7 +192,7 @@ class ShortestPath(Resolved, Model):
     least propagation delay (the fewest hops on ties)."""
 
 
-Path = Annotated[RoutersPath | ShortestPath, Field(discriminator="kind")]
+Path = Annotated[RoutersPath | ShortestPath, Kinds("kind")]
 
 # --- Groups -------------------------------------------------------------------------------
 
@@ -401,5 +401,5 @@ def _group_kind(value: Any) -> str:
 
 FlowGroup = Annotated[
     Annotated[TcpGroup, Tag("tcp")] | Annotated[UdpGroup, Tag("udp")] | Annotated[WebGroup, Tag("web")],
-    Discriminator(_group_kind),
+    Kinds(_group_kind),
 ]

@@ -76,3 +76,25 @@ def test_the_evidence_file_reads_and_names_bad_fields(tmp_path):
     bad.write_text('[[claim]]\nid = "r-1/c1"\nclass = "d"\nevidence = "x"\n')
     with pytest.raises(ValueError, match=r"claim\[0\]\.class = 'd'"):
         load_evidence(bad)
+
+
+@pytest.mark.parametrize(
+    ("cause", "referee_class", "shown"),
+    [
+        ("", "(c) no ns-2 counterpart; explained: E-RED's delay D", True),
+        ("", "(b) ns-2 agrees with the paper, aqmlab does not; exposed: the RED mode", True),
+        ("", "(b) ns-2 agrees with the paper, aqmlab does not; fixed as an option", True),
+        ("", "(c) no ns-2 counterpart; explained in part: the delay", False),
+        ("", "(c) no ns-2 counterpart; open: ruled out the weight", False),
+        ("", "(a) ns-2 as printed also misses the paper (the ns-2 cell)", False),
+        ("the buffer is 2x the paper's", "(c) no ns-2 counterpart; open: nothing", True),
+    ],
+)
+def test_a_cause_counts_as_demonstrated_only_when_shown(cause, referee_class, shown):
+    from aqmlab.reproduce.page_rows import Row
+    from aqmlab.reproduce.pages import cause_shown
+
+    row = Row(
+        "seed000-x", "y", "claim", "s", "w", "p", "c", "a", verdict="differs", cause=cause, referee_class=referee_class
+    )
+    assert cause_shown(row) is shown
