@@ -27,7 +27,7 @@ VARIABLES = (
             "window_ windowInit_ packetSize_ tcpip_base_hdr_size_ ts_option_size_ tcpTick_ minrto_ maxrto_ "
             "rtxcur_init_ srtt_init_ rttvar_init_ T_SRTT_BITS T_RTTVAR_BITS rttvar_exp_ singledup_ numdupacks_ "
             "maxburst_ maxcwnd_ overhead_ ecn_ timestamps_ ts_resetRTO_ syn_ windowOption_ max_ssthresh_ "
-            "tss_size_ timerfix_ bugFix_ lessCareful_ exitFastRetrans_"
+            "tss_size_ timerfix_ bugFix_ lessCareful_ exitFastRetrans_ SetCWRonRetransmit_"
         ).split()
     ]
     + [

@@ -65,7 +65,10 @@ NS2_NEWRENO = {
 NS2_LINUX = {"rtt_estimator": "ns2_linux", "timer_tick": "1ms", "rate_halving": True, "limited_transmit": True}
 #: ns-2's agents send every data packet ECT, retransmissions included (tcp.cc `output`, lines
 #: 702-704); RFC 3168 Section 6.1.5, aqmlab's default, does not (`-not-ect-retransmit` rows).
-NS2_ECN = {"ecn": True, "ecn_retransmit": "ect"}
+#: They also set CWR on the first segment after a window reduction even if it is a retransmission
+#: (`SetCWRonRetransmit_ true`, ns-2's default read from the binary, defaults.json; tcp.cc
+#: TcpAgent::output, lines 694-696); RFC 3168 Section 6.1.2, aqmlab's default, on new data only.
+NS2_ECN = {"ecn": True, "ecn_retransmit": "ect", "cwr_on_retransmit": True}
 #: The matrix's TCPs that ns-2 runs as Agent/TCP/Linux (`NS2_LINUX`).
 LINUX_TCPS = ("cubic", "compound", "highspeed", "scalable")
 

@@ -92,6 +92,9 @@ class Options:
     #: `Agent/TCP set singledup_`: None follows the scenario's `limited_transmit` (like with
     #: like); ns-2's default is 1 (ns-default.tcl), Limited Transmit on.
     singledup: int | None = None
+    #: `Agent/TCP set SetCWRonRetransmit_`: None follows the scenario's `cwr_on_retransmit`
+    #: (like with like); ns-2's default is true (ns-default.tcl): CWR on a retransmission too.
+    cwr_on_retransmit: bool | None = None
     #: `$ns rtproto Manual` with each flow's route installed hop by hop (`$node add-route`,
     #: ns-node.tcl), the path aqmlab routes it on, instead of static routing (route.cc
     #: RouteLogic::compute_routes: every pair of nodes before the first packet). None: manual
@@ -107,8 +110,15 @@ def binary_default(name: str) -> str:
 
 def ns2_defaults() -> Options:
     """ns-2's own TCP defaults, for runs "as the paper printed": 10-ms tick, one RTT sample per
-    RTT (Karn), a SYN, and `singledup_` as the binary has it (1: Limited Transmit on)."""
-    return Options(tick_s=0.01, timestamps=False, syn=True, singledup=int(binary_default("Agent/TCP singledup_")))
+    RTT (Karn), a SYN, and `singledup_` and `SetCWRonRetransmit_` as the binary has them (1:
+    Limited Transmit on; true: CWR on a retransmission too)."""
+    return Options(
+        tick_s=0.01,
+        timestamps=False,
+        syn=True,
+        singledup=int(binary_default("Agent/TCP singledup_")),
+        cwr_on_retransmit=binary_default("Agent/TCP SetCWRonRetransmit_") == "true",
+    )
 
 
 # --- Queues --------------------------------------------------------------------------------
@@ -397,6 +407,15 @@ def tcp_globals(tcp: dict[str, Any], where: str, program: Ns2Program, options: O
         add(f"Agent/TCP set singledup_ {options.singledup}", "Options.singledup (ns-2's default: 1)")
     add(f"Agent/TCP set numdupacks_ {tcp['dupack_threshold']}", f"{where}.dupack_threshold")
     add(f"Agent/TCP set ecn_ {int(tcp['ecn'])}", f"{where}.ecn")
+    # tcp.cc TcpAgent::output: `if (cong_action_ && (!is_retransmit || SetCWRonRetransmit_))`
+    # sets CWR; ns-default.tcl has it true (defaults.json), RFC 3168 Section 6.1.2 (aqmlab's
+    # default) sets CWR on new data only.
+    if options.cwr_on_retransmit is None:
+        cwr_on_retransmit = str(tcp.get("cwr_on_retransmit", False)).lower()
+        add(f"Agent/TCP set SetCWRonRetransmit_ {cwr_on_retransmit}", f"{where}.cwr_on_retransmit")
+    else:
+        on = str(options.cwr_on_retransmit).lower()
+        add(f"Agent/TCP set SetCWRonRetransmit_ {on}", "Options.cwr_on_retransmit (ns-2's default: true)")
     add("Agent/TCP set maxburst_ 0", "no burst limit (as aqmlab)")
     add("Agent/TCP set overhead_ 0", "no random send delay")
     add(f"Agent/TCPSink/DelAck set interval_ {tcp['delayed_ack_timeout_ns'] / 1e9!r}", f"{where}.delayed_ack_timeout")

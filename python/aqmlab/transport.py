@@ -107,6 +107,13 @@ class Tcp(Model):
     Reduction (RFC 6937 Section 3) until the marked window is acknowledged, without window
     growth meanwhile, a loss in that window continuing the same reduction, as Linux's CWR
     state (since 3.7) and ns-3 with its PRR recovery do (docs/sack.md)."""
+    cwr_on_retransmit: Annotated[bool, WHEN_SET] = False
+    """With `ecn`: set CWR on the first segment sent after a window reduction even if it is a
+    retransmission, as ns-2 2.35's agents do by default (`SetCWRonRetransmit_ true`, tcp.cc
+    TcpAgent::output), so the receiver stops echoing ECE after a timeout's first
+    retransmission. Off (default): CWR on the first new data segment only (RFC 3168 Section
+    6.1.2, "SHOULD NOT be set on retransmitted packets"). No effect without `ecn`. For
+    comparisons with ns-2."""
     ecn_retransmit: Annotated[Literal["not_ect", "ect"], WHEN_SET] = "not_ect"
     """With `ecn`: whether retransmitted data packets are ECN-capable. "not_ect" (default): RFC
     3168 Section 6.1.5 (an AQM drops a retransmission it would have marked); "ect": every data

@@ -146,7 +146,14 @@ def test_queue_config_is_derived_from_the_declarations(model):
 
 
 def test_tcp_options_sent_only_when_set_are_the_engines_defaulted_ones():
-    assert TCP_SENT_WHEN_SET == {"ecn_reduction", "ecn_retransmit", "rto_restart", "timer_tick_ns", "rtt_estimator"}
+    assert TCP_SENT_WHEN_SET == {
+        "ecn_reduction",
+        "ecn_retransmit",
+        "cwr_on_retransmit",
+        "rto_restart",
+        "timer_tick_ns",
+        "rtt_estimator",
+    }
     assert TCP_SENT_WHEN_SET <= set(ENGINE_FIELDS["TcpConfig"])
 
 

@@ -187,6 +187,18 @@ def test_ecn_on_agent_and_red():
     assert "$q set setbit_ true" in out
 
 
+def test_cwr_on_retransmit_is_set_explicitly():
+    """ns-2's SetCWRonRetransmit_ (default true, defaults.json) follows tcp.cwr_on_retransmit:
+    false under aqmlab's default (RFC 3168 Section 6.1.2), true with the option."""
+    red = {"kind": "red", "min_th": 5, "max_th": 15, "ecn": True}
+    assert "Agent/TCP set SetCWRonRetransmit_ false" in lines(scenario(red, tcp={"ecn": True}))
+    on = lines(scenario(red, tcp={"ecn": True, "cwr_on_retransmit": True}))
+    assert "Agent/TCP set SetCWRonRetransmit_ true" in on
+    # Runs "as the paper printed" take ns-2's own default, read from the binary (true).
+    printed = lines(scenario(red, tcp={"ecn": True}), options=ns2_mapping.ns2_defaults())
+    assert "Agent/TCP set SetCWRonRetransmit_ true" in printed
+
+
 def test_start_times_are_scheduled():
     out = lines(scenario(), start_times=[0.25, 1.5])
     assert '$ns at 0.25 "$app(0) start"' in out

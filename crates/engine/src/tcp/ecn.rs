@@ -53,8 +53,12 @@ pub struct EcnResponse {
     /// RFC 3168 Section 6.1.2: no second ECN reduction until the cumulative ACK passes
     /// this segment (`high_tx` at the reduction: the first segment that can carry CWR).
     pub(crate) recover: Option<u64>,
-    /// CWR goes on the next new data segment.
+    /// CWR goes on the next new data segment (RFC 3168 Section 6.1.2).
     pub send_cwr: bool,
+    /// ns-2's `SetCWRonRetransmit_` (`TcpConfig::cwr_on_retransmit`): CWR goes on the next
+    /// segment sent, a retransmission too (ns-2 2.35 tcp.cc `TcpAgent::output`:
+    /// `if (cong_action_ && (!is_retransmit || SetCWRonRetransmit_))`).
+    pub(crate) cwr_on_retransmit: bool,
     /// The PRR episode of the reduction in progress (`EcnReduction::Prr`), until the
     /// cumulative ACK passes `recover`.
     pub(crate) cwr: Option<Prr>,
@@ -63,8 +67,21 @@ pub struct EcnResponse {
 }
 
 impl EcnResponse {
-    pub fn new(reduction: EcnReduction, delivered: PrrDelivered) -> Self {
-        EcnResponse { reduction, delivered, recover: None, send_cwr: false, cwr: None, sndcnt: 0 }
+    pub fn new(reduction: EcnReduction, delivered: PrrDelivered, cwr_on_retransmit: bool) -> Self {
+        EcnResponse { reduction, delivered, recover: None, send_cwr: false, cwr_on_retransmit, cwr: None, sndcnt: 0 }
+    }
+
+    /// Whether this segment carries CWR: the first new data segment after a window reduction
+    /// (RFC 3168 Section 6.1.2: "the CWR bit in the TCP header SHOULD NOT be set on
+    /// retransmitted packets"), or with `cwr_on_retransmit` the first segment of any kind
+    /// (ns-2 2.35 tcp.cc `TcpAgent::output`, `SetCWRonRetransmit_`).
+    #[inline]
+    pub fn take_cwr(&mut self, retransmit: bool) -> bool {
+        let cwr = self.send_cwr && (!retransmit || self.cwr_on_retransmit);
+        if cwr {
+            self.send_cwr = false;
+        }
+        cwr
     }
 
     /// A PRR-paced reduction is in progress: it ends when the cumulative ACK passes the

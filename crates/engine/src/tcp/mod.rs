@@ -79,6 +79,12 @@ pub struct TcpConfig {
     /// paced by PRR (Linux, ns-3 with PRR; `ecn.rs`).
     #[serde(default)]
     pub ecn_reduction: EcnReduction,
+    /// With `ecn`: CWR may go on a retransmission too, the first segment sent after a window
+    /// reduction, new or not, as ns-2 2.35's agents do (`SetCWRonRetransmit_ true`, its
+    /// default since 2008; tcp.cc `TcpAgent::output`). Off (default): on the first new data
+    /// segment only (RFC 3168 Section 6.1.2; `ecn.rs`).
+    #[serde(default)]
+    pub cwr_on_retransmit: bool,
     /// With `ecn`: whether retransmissions are ECT (RFC 3168 Section 6.1.5: not, the default;
     /// ns-2's agents: they are; `ecn.rs`).
     #[serde(default)]
@@ -117,6 +123,7 @@ impl Default for TcpConfig {
             dupack_threshold: 3,
             limited_transmit: false,
             ecn_reduction: EcnReduction::Immediate,
+            cwr_on_retransmit: false,
             ecn_retransmit: EcnRetransmit::NotEct,
             rto_restart: RtoRestart::NewData,
             timer_tick_ns: None,

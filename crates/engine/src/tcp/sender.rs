@@ -106,7 +106,7 @@ impl TcpSender {
             in_recovery: false,
             recover: None,
             inflation: 0.0,
-            ecn_response: EcnResponse::new(config.ecn_reduction, prr_delivered),
+            ecn_response: EcnResponse::new(config.ecn_reduction, prr_delivered, config.cwr_on_retransmit),
             rto: RtoEstimator::new(config.min_rto_ns, config.initial_rto_ns, config.max_rto_ns)
                 .with_tick(config.timer_tick_ns)
                 .with_estimator(config.rtt_estimator),

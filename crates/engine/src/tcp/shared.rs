@@ -121,10 +121,10 @@ impl SenderCore {
         } else {
             0
         };
-        if self.ecn_response.send_cwr && !retransmit {
-            // RFC 3168 Section 6.1.2: CWR on the first new data segment after a reduction.
+        if self.ecn_response.take_cwr(retransmit) {
+            // RFC 3168 Section 6.1.2: CWR on the first new data segment after a reduction
+            // (or, with `cwr_on_retransmit`, on the first segment: ns-2's behaviour).
             flags |= FLAG_CWR;
-            self.ecn_response.send_cwr = false;
         }
         let last = self.total_segments.is_some_and(|total| seq + 1 == total);
         Packet {
@@ -222,11 +222,10 @@ impl SenderCore {
             self.cwr_on_ack(delivered, false, scoreboard);
             return;
         }
-        if reacts_once_per_window {
-            self.ecn_echo_once_per_window(delivered, now, scoreboard);
+        if reacts_once_per_window && !self.ecn_echo_once_per_window(delivered, now, scoreboard) {
             return;
         }
-        if ece {
+        if ece && !reacts_once_per_window {
             // A law reacting per marked ACK (`ecn_per_ack`): count each marked ACK.
             self.stats.ecn_reductions += 1;
         }
@@ -278,6 +277,25 @@ impl SenderCore {
         self.limited_transmit_sent = 0;
         // A timeout ends a PRR-paced ECN reduction too (Linux's tcp_enter_loss leaves CWR).
         self.ecn_response.cancel();
+        if self.ecn {
+            // RFC 3168 Section 6.1.2: a timeout is a window reduction ("When an ECN-Capable TCP
+            // sender reduces its congestion window for any reason (because of a retransmit
+            // timeout, a Fast Retransmit, or in response to an ECN Notification), the TCP
+            // sender sets the CWR flag in the TCP header of the first new data packet sent
+            // after the window reduction"), and it answers the congestion of the window it
+            // ends: "the TCP sender's congestion window should be reduced only once in
+            // response to a series of dropped and/or CE packets from a single window of data"
+            // and "the TCP source should not decrease the slow-start threshold, ssthresh, if it
+            // has been decreased within the last round trip time". So the ECE ACKs that follow
+            // (echoes of marks on segments sent before the timeout, repeated until CWR reaches
+            // the receiver) start no ECN reduction until a segment sent after it is
+            // acknowledged, as after an ECN reduction (`ecn_echo_once_per_window`). Linux
+            // likewise ignores ECE in its Loss state until high_seq is acknowledged
+            // (tcp_input.c `tcp_fastretrans_alert`, TCP_CA_Loss). Before this, the first ECE
+            // ACK after a timeout halved the one-segment window again (ssthresh = 2).
+            self.ecn_response.recover = Some(self.high_tx);
+            self.ecn_response.send_cwr = true;
+        }
     }
 
     /// An ACK echoing ECE for a law that reacts once per window (RFC 3168 Section 6.1.2):
@@ -289,7 +307,26 @@ impl SenderCore {
     /// already answered. As Linux's CWR state ("CWR is to be held something *above* high_seq
     /// is ACKed for CWR bit to reach receiver", tcp_input.c) and ns-3's (`ackNumber >
     /// m_recover`, m_recover = m_highTxMark, TcpSocketBase::ReceivedAck). `docs/packet.md`.
-    pub(crate) fn ecn_echo_once_per_window(&mut self, delivered: u64, now: Time, scoreboard: Option<&Scoreboard>) {
+    ///
+    /// Returns true when the window law may still grow on this ACK: an ECE ACK of a window
+    /// already answered while cwnd < ssthresh, i.e. in the slow start after a retransmission
+    /// timeout (`on_timeout`). Such an ACK echoes a mark the timeout answered: the echo goes on
+    /// until CWR reaches the receiver (Section 6.1.3), CWR goes on new data only (Section
+    /// 6.1.2: "the CWR bit in the TCP header SHOULD NOT be set on retransmitted packets"), and
+    /// the go-back-N after a timeout sends none before `high_tx` (its retransmissions are not
+    /// ECT, Section 6.1.5, so carry no new mark; with `ecn_retransmit = "ect"` a mark on one is
+    /// answered once the window ends). Refusing growth on these ACKs held the sender
+    /// at one or two segments per RTT for the whole go-back-N: the congestion of one window
+    /// answered again in every RTT, against Section 6.1.2's "the TCP sender's congestion
+    /// window should be reduced only once in response to a series of dropped and/or CE packets
+    /// from a single window of data". Linux grows alike (tcp_input.c `tcp_may_raise_cwnd`,
+    /// 2.6: `(!(flag & FLAG_ECE) || tp->snd_cwnd < tp->snd_ssthresh)`).
+    pub(crate) fn ecn_echo_once_per_window(
+        &mut self,
+        delivered: u64,
+        now: Time,
+        scoreboard: Option<&Scoreboard>,
+    ) -> bool {
         if self.ecn_response.recover.is_none_or(|r| self.snd_una > r) {
             let event = self.congestion_event(now);
             self.cc.on_ecn(&event);
@@ -305,7 +342,11 @@ impl SenderCore {
         } else if self.ecn_response.cwr.is_some() {
             // An ECE ACK of the window already answered: the reduction goes on.
             self.cwr_on_ack(delivered, false, scoreboard);
+        } else {
+            // An ECE ACK of the window already answered: slow start goes on below ssthresh.
+            return self.cc.window() < self.cc.ssthresh();
         }
+        false
     }
 
     /// RFC 6937 Section 3 for one ACK of a PRR-paced ECN reduction: `delivered` is its
