@@ -5,6 +5,16 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+#: `tcp.sack = true` resolved: the recovery the engine receives (RFC 6675's parameters).
+SACK_RECOVERY_RESOLVED = {
+    "kind": "sack",
+    "loss_flight_size": "rfc5681",
+    "partial_ack_retransmit": "rfc6675",
+    "rate_halving": False,
+    "lost_retransmit": "rto",
+    "exit_credit": "none",
+}
+
 
 def dumbbell(
     *,

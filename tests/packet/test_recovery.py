@@ -8,7 +8,7 @@ from typing import Any
 
 import aqmlab
 import pytest
-from scenarios import aqm_dumbbell
+from scenarios import SACK_RECOVERY_RESOLVED, aqm_dumbbell
 
 #: Windows of ~26 segments losing bursts (4 flows, 10 Mb/s, RTT 100 ms, random drops at
 #: p = 0.002 behind a 20-packet buffer): several losses per window.
@@ -39,14 +39,7 @@ def _tcp(scenario: dict[str, Any]) -> dict[str, Any]:
         ),
         (
             {"sack": True},
-            {
-                "kind": "sack",
-                "loss_flight_size": "rfc5681",
-                "partial_ack_retransmit": "rfc6675",
-                "rate_halving": False,
-                "lost_retransmit": "rto",
-                "exit_credit": "none",
-            },
+            SACK_RECOVERY_RESOLVED,
         ),
         ({"recovery": "reno"}, {"kind": "reno", "exit_credit": "none"}),
         ({"recovery": "tahoe", "recovery_exit_credit": "cumulative"}, {"kind": "tahoe"}),
