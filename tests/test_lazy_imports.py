@@ -51,7 +51,7 @@ def test_a_run_and_its_data_files_load_neither_pandas_nor_a_plotting_library():
 
 
 def test_simulate_hands_over_without_numpy_or_pyarrow_until_a_table_is_asked_for():
-    """issue 28's hand-off: the engine's columns travel as typed memoryviews, and `Results`
+    """issue 28's hand-off: the engine's columns travel as `_engine.EngineColumn`s, and `Results`
     builds its Arrow tables (importing pyarrow and NumPy) on first access."""
     code = (
         "import sys, aqmlab\n"
