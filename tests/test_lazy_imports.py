@@ -194,7 +194,8 @@ def test_run_without_figures_writes_the_results_and_loads_no_plotting_library(tm
     scenario = tmp_path / "tiny.toml"
     scenario.write_text(
         'name = "tiny"\nduration = "2s"\n[topology]\nkind = "dumbbell"\n'
-        '[topology.bottleneck]\nrate = "10Mbps"\ndelay = "5ms"\nqueue = { kind = "red", limit = "100p", min_th = 5, max_th = 15 }\n'
+        '[topology.bottleneck]\nrate = "10Mbps"\ndelay = "5ms"\n'
+        'queue = { kind = "red", limit = "100p", min_th = 5, max_th = 15 }\n'
         '[[topology.groups]]\nname = "g"\ncount = 3\nrtt = "40ms"\naccess_rate = "100Mbps"\n'
     )
     for flag, out in (("--no-figures", tmp_path / "bare"), ("--figures", tmp_path / "drawn")):

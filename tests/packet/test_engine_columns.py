@@ -6,7 +6,6 @@ import gc
 
 import numpy as np
 import pytest
-
 from aqmlab import _engine
 from aqmlab.scenario import Scenario
 
@@ -15,7 +14,11 @@ SCENARIO = {
     "duration": "2s",
     "topology": {
         "kind": "dumbbell",
-        "bottleneck": {"rate": "10Mbps", "delay": "5ms", "queue": {"kind": "red", "limit": "100p", "min_th": 5, "max_th": 15}},
+        "bottleneck": {
+            "rate": "10Mbps",
+            "delay": "5ms",
+            "queue": {"kind": "red", "limit": "100p", "min_th": 5, "max_th": 15},
+        },
         "groups": [{"name": "g", "count": 3, "rtt": "40ms", "access_rate": "100Mbps"}],
     },
 }
