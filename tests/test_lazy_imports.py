@@ -51,7 +51,7 @@ def test_a_run_and_its_data_files_load_neither_pandas_nor_a_plotting_library():
 
 
 def test_simulate_hands_over_without_numpy_or_pyarrow_until_a_table_is_asked_for():
-    """issue 28's hand-off: the engine's columns travel as typed memoryviews, and `Results`
+    """issue 28's hand-off: the engine's columns travel as `_engine.EngineColumn`s, and `Results`
     builds its Arrow tables (importing pyarrow and NumPy) on first access."""
     code = (
         "import sys, aqmlab\n"
@@ -186,3 +186,28 @@ def test_the_extracted_docstrings_are_current():
         assert entry["sha256"] == hashlib.sha256(source).hexdigest(), f"aqmlab.{name}: {stale}"
         assert entry["classes"] == _fields._parse_docstrings(source.decode("utf-8")), f"aqmlab.{name}: {stale}"
         assert _fields._module_docstrings(str(folder / f"{name}.py"), f"aqmlab.{name}") == entry["classes"]
+
+
+def test_run_without_figures_writes_the_results_and_loads_no_plotting_library(tmp_path):
+    """`aqmlab run --no-figures` (issue 28: the figure on request): the results are written,
+    no figure is drawn and matplotlib is never imported; by default the figure follows."""
+    scenario = tmp_path / "tiny.toml"
+    scenario.write_text(
+        'name = "tiny"\nduration = "2s"\n[topology]\nkind = "dumbbell"\n'
+        '[topology.bottleneck]\nrate = "10Mbps"\ndelay = "5ms"\n'
+        'queue = { kind = "red", limit = "100p", min_th = 5, max_th = 15 }\n'
+        '[[topology.groups]]\nname = "g"\ncount = 3\nrtt = "40ms"\naccess_rate = "100Mbps"\n'
+    )
+    for flag, out in (("--no-figures", tmp_path / "bare"), ("--figures", tmp_path / "drawn")):
+        code = (
+            "import sys\nfrom aqmlab.cli import main\n"
+            f"sys.argv = ['aqmlab', 'run', {str(scenario)!r}, '-q', '--out', {str(out)!r}, {flag!r}]\n"
+            "try:\n    main()\nexcept SystemExit as exit:\n    assert not exit.code, exit.code"
+        )
+        loaded = _loaded(code)
+        assert (out / "run.json").is_file() and (out / "flows.parquet").is_file()
+        drawn = sorted(path.name for path in out.glob("*.png"))
+        if flag == "--no-figures":
+            assert not drawn and "matplotlib" not in loaded
+        else:
+            assert drawn and "matplotlib" in loaded

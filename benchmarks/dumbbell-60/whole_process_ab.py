@@ -1,7 +1,7 @@
 """The fresh process of `make bench-ns2` on dumbbell-60 (`python -c "import json, aqmlab;
 aqmlab.simulate(aqmlab.Scenario.from_dict(json.load(open(F))), seed=1)"`) with two Python trees
 alternated run by run (issue 28: the hand-off's share of the whole process). CPU time of each
-child (user + system, `getrusage`), medians; written to `whole-process-ab.json` beside this file.
+child (user + system, `getrusage`), medians; written to `whole-process-ab.json` (or `--out`) beside this file.
 
     git archive main python | tar -x -C /tmp/before && cp python/aqmlab/_engine.abi3.so /tmp/before/python/aqmlab/
     .venv/bin/python -m compileall -q /tmp/before/python python
@@ -32,6 +32,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", required=True, help="the other python/ tree (with its _engine .so)")
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--out", default="whole-process-ab.json", help="the record's file name, beside this script")
     args = parser.parse_args()
     scenario = aqmlab.Scenario.from_toml(HERE / "scenario.toml")
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
@@ -59,7 +60,7 @@ def main() -> None:
     record["cpu_s"] = samples
     record["median_cpu_s"] = {tree: statistics.median(values) for tree, values in samples.items()}
     record["machine"]["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
-    (HERE / "whole-process-ab.json").write_text(json.dumps(record, indent=1) + "\n")
+    (HERE / args.out).write_text(json.dumps(record, indent=1) + "\n")
     print(json.dumps(record["median_cpu_s"]), record["machine"]["load_average_at_end"])
 
 

@@ -63,14 +63,18 @@ def measure(scenario: str, runs: int) -> dict[str, float]:
     }
 
 
-def measure_run(runs: int) -> dict[str, object]:
-    """`aqmlab run` of seed000-fig6-rtt10: seconds until the "wrote" line (the results are on
-    disk and reported) and until the process ends (the figure drawn)."""
-    command = [str(Path(sys.executable).parent / "aqmlab"), "run", "examples/seed000-fig6-rtt10.toml", "-q", "--force"]
-    wrote, total = [], []
+def measure_run(runs: int, *flags: str) -> dict[str, object]:
+    """`aqmlab run` of seed000-fig6-rtt10 (with `flags`): seconds until the "wrote" line (the
+    results are on disk and reported) and until the process ends (the figure drawn, unless
+    `--no-figures`), and the child's CPU time."""
+    command = [
+        str(Path(sys.executable).parent / "aqmlab"),
+        *("run", "examples/seed000-fig6-rtt10.toml", "-q", "--force", *flags),
+    ]
+    wrote, total, cpus = [], [], []
     with tempfile.TemporaryDirectory() as scratch:
         for _ in range(runs):
-            began = time.perf_counter()
+            began, before = time.perf_counter(), os.times()
             process = subprocess.Popen(
                 [*command, "--out", f"{scratch}/out"],
                 cwd=ROOT,
@@ -84,12 +88,16 @@ def measure_run(runs: int) -> dict[str, object]:
                     wrote.append(time.perf_counter() - began)
             process.wait()
             total.append(time.perf_counter() - began)
-            assert process.returncode == 0 and (Path(scratch) / "out" / "figure.png").is_file()
+            after = os.times()
+            cpus.append((after.children_user - before.children_user) + (after.children_system - before.children_system))
+            drawn = (Path(scratch) / "out" / "figure.png").is_file()
+            assert process.returncode == 0 and drawn == ("--no-figures" not in flags)
     return {
         "runs": runs,
         "command": " ".join([*command[1:], "--out", "OUT"]),
         "until_wrote_median_s": round(statistics.median(wrote), 4),
         "until_exit_median_s": round(statistics.median(total), 4),
+        "cpu_median_s": round(statistics.median(cpus), 4),
     }
 
 
@@ -98,6 +106,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--out", default="handoff.json")
+    parser.add_argument("--run-only", action="store_true", help="only the `aqmlab run` rows, with and without figures")
     args = parser.parse_args()
     from aqmlab.machine import describe
 
@@ -105,8 +114,11 @@ def main() -> None:
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": describe(load_average_1_5_15=[round(x, 2) for x in os.getloadavg()]),
         "target_s": 0.12,
-        "scenarios": {name: measure(scenario, args.runs) for name, scenario in SCENARIOS.items()},
+        "scenarios": {}
+        if args.run_only
+        else {name: measure(scenario, args.runs) for name, scenario in SCENARIOS.items()},
         "aqmlab run": measure_run(args.runs),
+        "aqmlab run --no-figures": measure_run(args.runs, "--no-figures"),
     }
     record["machine"]["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
     print(json.dumps(record, indent=2))

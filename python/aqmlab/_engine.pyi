@@ -3,6 +3,7 @@
 Use `aqmlab.simulate`; this module is the thin binding beneath it.
 """
 
+from collections.abc import Iterator
 from typing import Any
 
 from aqmlab.errors import ScenarioError as ScenarioError
@@ -11,6 +12,18 @@ __version__: str
 
 # ScenarioError is `aqmlab.errors.ScenarioError` itself (an AqmlabError and a ValueError): the
 # binding looks the class up when it loads, so engine errors and Python errors are one type.
+
+class EngineColumn:
+    """A numeric result column, shared with the engine's results without a copy: NumPy reads
+    it through `__array_interface__` (f64, u32, u64, u8 or bool, native byte order); also a
+    read-only sequence of Python numbers."""
+
+    @property
+    def __array_interface__(self) -> dict[str, Any]: ...
+    def __len__(self) -> int: ...
+    def __getitem__(self, index: int) -> float | int | bool: ...
+    def __iter__(self) -> Iterator[float | int | bool]: ...
+    def tolist(self) -> list[float | int | bool]: ...
 
 class Simulation:
     """One packet-level run of a resolved scenario.
@@ -47,28 +60,28 @@ class Simulation:
         A run with Python hooks (`aqmlab.extensions`) keeps the GIL, and raises
         `aqmlab.errors.UserCodeError` (the user's traceback in its message) once a hook raised."""
     def results(self) -> dict[str, Any]:
-        """Columns of the run so far: each numeric column a read-only `memoryview` cast to
-        its element type ("d" f64, "I" u32, "?" bool; `np.asarray` and `pa.py_buffer` take it
-        without a copy), so the binding needs neither NumPy nor pyarrow.
+        """Columns of the run so far: each numeric column an `EngineColumn` over the engine's
+        own results (no copy; `np.asarray` takes it through `__array_interface__`, read-only,
+        and the array keeps the results alive), so the binding needs neither NumPy nor pyarrow.
 
         Keys (each table's columns in the order of `crates/engine/src/trace.rs`):
-          "link_trace": dict[str, memoryview] - one row per (sample time, monitored link):
+          "link_trace": dict[str, EngineColumn] - one row per (sample time, monitored link):
               time_s f64, link u32, queue_packets f64, queue_bytes f64, average_queue f64
               (NaN if the policy keeps none), drop_probability f64 (NaN if none),
               arrivals f64, drops f64, marks f64, departures f64, departed_bytes f64 (all
               per interval ending at time_s), utilisation f64 (departed bits / (rate * interval)),
               virtual_queue f64 (NaN unless the policy keeps one), sojourn_s f64 (mean
               queueing time of the packets that departed in the interval; NaN if none).
-          "flow_trace": dict[str, memoryview] - one row per (sample time, traced flow):
+          "flow_trace": dict[str, EngineColumn] - one row per (sample time, traced flow):
               time_s f64, flow u32, cwnd f64 (segments), ssthresh f64, srtt_s f64 (NaN before
               the first sample), rtt_s f64 (last sample, NaN before the first).
-          "flows": dict[str, memoryview] - one row per flow: flow u32, group u32, core_links
+          "flows": dict[str, EngineColumn] - one row per flow: flow u32, group u32, core_links
               (str list: the traced links its data crosses, comma-separated),
               start_s f64, end_s f64 (NaN unless a finite transfer completed),
               bytes_delivered f64 (payload bytes delivered in order to the receiver),
               bytes_delivered_at_measure_start f64, segments_sent f64, retransmits f64,
               timeouts f64, fast_recoveries f64, ecn_reductions f64, rtt_mean_s f64.
-          "links": dict[str, memoryview] - one row per link: link u32, role (str list:
+          "links": dict[str, EngineColumn] - one row per link: link u32, role (str list:
               "bottleneck", "bottleneck_reverse", "access", "access_reverse", "receiver",
               "receiver_reverse", "core", "core_reverse"), name (str list: "bottleneck", a
               network link's name or its reverse, or the edge role), monitored bool, rate_bps f64,

@@ -132,6 +132,13 @@ def run(
     allow_large: Annotated[
         bool, typer.Option("--allow-large", help="Run even above the work and memory limits (aqmlab.workload).")
     ] = False,
+    figures: Annotated[
+        bool,
+        typer.Option(
+            "--figures/--no-figures",
+            help="Draw the figures after the results are written (--no-figures: results only, no matplotlib).",
+        ),
+    ] = True,
 ) -> None:
     """Simulate SCENARIO_FILE packet by packet and write results to OUT.
 
@@ -189,7 +196,8 @@ def run(
             highlight=False,
             soft_wrap=True,
         )
-    _draw_figures(results, out, code)
+    if figures:
+        _draw_figures(results, out, code)
     if code:
         raise typer.Exit(code)
 

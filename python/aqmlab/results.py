@@ -78,7 +78,7 @@ class _Tables:
         return all(self.get(name).equals(other.get(name)) for name in TABLES)
 
     # Pickled (a Results sent to another process) as the built tables: the engine's columns
-    # (memoryviews) and the functions over them do not pickle.
+    # (`_engine.EngineColumn`) and the functions over them do not pickle.
     def __getstate__(self) -> dict[str, pa.Table]:
         return {name: self.get(name) for name in TABLES}
 

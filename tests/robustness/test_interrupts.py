@@ -231,7 +231,7 @@ def test_sigint_while_results_are_built_is_a_keyboard_interrupt_not_a_panic():
     # Before: the first results() loaded NumPy's C API, running Python code (an import) with
     # the GIL held; a pending SIGINT raised there and pyo3 turned it into a PanicException
     # ("Failed to access NumPy array API capsule"). The binding no longer uses NumPy (issue 28):
-    # its columns are memoryviews over bytes, and results() runs no Python code.
+    # its columns are `EngineColumn`s over the engine's results, and results() runs no Python code.
     here = str(Path(__file__).parent)
     done = subprocess.run([sys.executable, "-c", RESULTS_SCRIPT, here], capture_output=True, text=True, timeout=300)
     assert "python calls inside results(): 0 []" in done.stdout, done.stdout + done.stderr

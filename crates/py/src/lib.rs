@@ -11,7 +11,7 @@ use aqmlab_engine::trace::Results;
 use aqmlab_engine::{EngineError, Simulation as EngineSimulation};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyBytes, PyDict, PyMemoryView, PyType};
+use pyo3::types::{PyDict, PyIterator, PyList, PyType};
 
 /// `aqmlab.errors.ScenarioError`, looked up once when the module loads: engine errors are
 /// the same class as the Python layer's (an `AqmlabError` and a `ValueError`).
@@ -122,74 +122,138 @@ impl Simulation {
     }
 }
 
-/// A column's element type as Python's `struct` module (and `memoryview.cast`) names it,
-/// in native byte order, and its bytes.
-trait Element: Copy {
-    const FORMAT: &'static str;
-    const SIZE: usize;
-    fn write(self, out: &mut [u8]);
+/// One table of the engine's results.
+#[derive(Clone, Copy)]
+enum Table {
+    LinkTrace,
+    FlowTrace,
+    Flows,
+    Links,
+    PacketTrace,
 }
 
-/// The numeric element types: their bytes in native byte order.
-macro_rules! numeric_element {
-    ($($type:ty => $format:literal),* $(,)?) => {$(
-        impl Element for $type {
-            const FORMAT: &'static str = $format;
-            const SIZE: usize = std::mem::size_of::<$type>();
-            fn write(self, out: &mut [u8]) {
-                out.copy_from_slice(&self.to_ne_bytes());
-            }
+impl Table {
+    fn columns(self, results: &Results) -> Vec<(&'static str, Column<'_>)> {
+        match self {
+            Table::LinkTrace => results.link_trace.columns(),
+            Table::FlowTrace => results.flow_trace.columns(),
+            Table::Flows => results.flows.columns(),
+            Table::Links => results.links.columns(),
+            Table::PacketTrace => results.packet_trace.as_ref().map(|trace| trace.columns()).unwrap_or_default(),
         }
-    )*};
-}
-
-numeric_element!(f64 => "d", u32 => "I", u64 => "Q", u8 => "B");
-
-impl Element for bool {
-    const FORMAT: &'static str = "?";
-    const SIZE: usize = 1;
-    fn write(self, out: &mut [u8]) {
-        out[0] = u8::from(self);
     }
 }
 
-/// A column as a typed, read-only `memoryview` over one `bytes` object: NumPy
-/// (`np.asarray`) and Arrow (`pa.py_buffer`) take it without a copy, and neither has to be
-/// imported for the engine to hand its results over (issue 28's hand-off).
-fn column<'py, T: Element>(py: Python<'py>, values: &[T]) -> PyResult<Bound<'py, PyAny>> {
-    let bytes = PyBytes::new_with(py, values.len() * T::SIZE, |out| {
-        for (value, slot) in values.iter().zip(out.chunks_exact_mut(T::SIZE)) {
-            value.write(slot);
-        }
-        Ok(())
-    })?;
-    PyMemoryView::from(&bytes)?.call_method1("cast", (T::FORMAT,))
+/// A numeric column of the engine's results, handed over without a copy (issue 28): it
+/// shares the results the engine returned (`Arc`), and NumPy takes it through
+/// `__array_interface__` (the array keeps this object, and so the results, alive; Arrow then
+/// takes the array). Also a read-only sequence of numbers (`len`, indexing, iteration,
+/// `tolist`). Neither NumPy nor pyarrow is imported by the binding.
+#[pyclass(module = "aqmlab._engine", frozen)]
+struct EngineColumn {
+    results: Arc<Results>,
+    table: Table,
+    index: usize,
 }
 
-/// A result table (`aqmlab_engine::table`) as a dict of columns: numbers as typed
-/// memoryviews, text as lists of `str`.
-fn table_to_dict<'py>(py: Python<'py>, columns: Vec<(&'static str, Column<'_>)>) -> PyResult<Bound<'py, PyDict>> {
+impl EngineColumn {
+    /// The column's values, borrowed from the shared results (never mutated once shared).
+    fn with_values<R>(&self, read: impl FnOnce(&Column<'_>) -> R) -> R {
+        let columns = self.table.columns(&self.results);
+        read(&columns[self.index].1)
+    }
+}
+
+/// Each numeric column's length, NumPy type string (`__array_interface__`, native byte order)
+/// and address.
+fn layout(values: &Column<'_>) -> (usize, &'static str, usize) {
+    let native = |little: &'static str, big: &'static str| if cfg!(target_endian = "little") { little } else { big };
+    match values {
+        Column::F64(v) => (v.len(), native("<f8", ">f8"), v.as_ptr() as usize),
+        Column::U64(v) => (v.len(), native("<u8", ">u8"), v.as_ptr() as usize),
+        Column::U32(v) => (v.len(), native("<u4", ">u4"), v.as_ptr() as usize),
+        Column::U8(v) => (v.len(), "|u1", v.as_ptr() as usize),
+        Column::Bool(v) => (v.len(), "|b1", v.as_ptr() as usize),
+        Column::Text(_) => unreachable!("text columns are handed over as lists of str"),
+    }
+}
+
+/// Value `index` of a numeric column as a Python number (or bool).
+fn item<'py>(py: Python<'py>, values: &Column<'_>, index: usize) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match values {
+        Column::F64(v) => v[index].into_pyobject(py)?.into_any(),
+        Column::U64(v) => v[index].into_pyobject(py)?.into_any(),
+        Column::U32(v) => v[index].into_pyobject(py)?.into_any(),
+        Column::U8(v) => v[index].into_pyobject(py)?.into_any(),
+        Column::Bool(v) => v[index].into_pyobject(py)?.to_owned().into_any(),
+        Column::Text(_) => unreachable!("text columns are handed over as lists of str"),
+    })
+}
+
+#[pymethods]
+impl EngineColumn {
+    fn __len__(&self) -> usize {
+        self.with_values(|values| layout(values).0)
+    }
+
+    /// NumPy's array interface (version 3): a read-only, one-dimensional array over the
+    /// engine's own memory.
+    #[getter]
+    fn __array_interface__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let (len, typestr, address) = self.with_values(layout);
+        let interface = PyDict::new(py);
+        interface.set_item("shape", (len,))?;
+        interface.set_item("typestr", typestr)?;
+        interface.set_item("data", (address, true))?;
+        interface.set_item("version", 3)?;
+        Ok(interface)
+    }
+
+    fn __getitem__<'py>(&self, py: Python<'py>, index: isize) -> PyResult<Bound<'py, PyAny>> {
+        self.with_values(|values| {
+            let len = layout(values).0;
+            let position = if index < 0 { index + len as isize } else { index };
+            if position < 0 || position >= len as isize {
+                return Err(pyo3::exceptions::PyIndexError::new_err("column index out of range"));
+            }
+            item(py, values, position as usize)
+        })
+    }
+
+    fn tolist<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.with_values(|values| {
+            let items = (0..layout(values).0).map(|index| item(py, values, index)).collect::<PyResult<Vec<_>>>()?;
+            PyList::new(py, items)
+        })
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
+        self.tolist(py)?.try_iter()
+    }
+}
+
+/// A result table as a dict of columns: numbers as `EngineColumn`s over the shared results,
+/// text as lists of `str`.
+fn table_to_dict<'py>(py: Python<'py>, results: &Arc<Results>, table: Table) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
-    for (name, values) in columns {
+    for (index, (name, values)) in table.columns(results).into_iter().enumerate() {
         match values {
-            Column::F64(values) => dict.set_item(name, column(py, values)?)?,
-            Column::U64(values) => dict.set_item(name, column(py, values)?)?,
-            Column::U32(values) => dict.set_item(name, column(py, values)?)?,
-            Column::U8(values) => dict.set_item(name, column(py, values)?)?,
-            Column::Bool(values) => dict.set_item(name, column(py, values)?)?,
             Column::Text(values) => dict.set_item(name, values)?,
+            _ => dict.set_item(name, EngineColumn { results: Arc::clone(results), table, index })?,
         }
     }
     Ok(dict)
 }
 
 fn results_to_dict(py: Python<'_>, r: Results) -> PyResult<Bound<'_, PyDict>> {
-    let out = PyDict::new(py);
-    out.set_item("link_trace", table_to_dict(py, r.link_trace.columns())?)?;
-    out.set_item("flow_trace", table_to_dict(py, r.flow_trace.columns())?)?;
-    out.set_item("flows", table_to_dict(py, r.flows.columns())?)?;
-    out.set_item("links", table_to_dict(py, r.links.columns())?)?;
     let c = r.counters;
+    let traced_packets = r.packet_trace.is_some();
+    let r = Arc::new(r);
+    let out = PyDict::new(py);
+    out.set_item("link_trace", table_to_dict(py, &r, Table::LinkTrace)?)?;
+    out.set_item("flow_trace", table_to_dict(py, &r, Table::FlowTrace)?)?;
+    out.set_item("flows", table_to_dict(py, &r, Table::Flows)?)?;
+    out.set_item("links", table_to_dict(py, &r, Table::Links)?)?;
     let counters = PyDict::new(py);
     counters.set_item("packets_created", c.packets_created)?;
     counters.set_item("packets_delivered", c.packets_delivered)?;
@@ -198,9 +262,9 @@ fn results_to_dict(py: Python<'_>, r: Results) -> PyResult<Bound<'_, PyDict>> {
     counters.set_item("packets_in_flight", c.packets_in_flight)?;
     counters.set_item("events", c.events)?;
     out.set_item("counters", counters)?;
-    if let Some(trace) = r.packet_trace {
+    if traced_packets {
         // The Python layer (`aqmlab.traces`) builds the Arrow table of the per-packet trace.
-        out.set_item("packet_trace", table_to_dict(py, trace.columns())?)?;
+        out.set_item("packet_trace", table_to_dict(py, &r, Table::PacketTrace)?)?;
     }
     Ok(out)
 }
@@ -251,6 +315,7 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", &class)?;
     SCENARIO_ERROR.get_or_init(py, || class.unbind());
     m.add_class::<Simulation>()?;
+    m.add_class::<EngineColumn>()?;
     hooks::install(m)?;
     m.add_function(wrap_pyfunction!(scenario_fields, m)?)?;
     m.add_function(wrap_pyfunction!(registered_kinds, m)?)?;
