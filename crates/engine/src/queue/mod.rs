@@ -118,6 +118,13 @@ pub trait QueuePolicy: Send + Sync {
     fn decides_at_arrival(&self) -> bool {
         false
     }
+
+    /// `on_arrival` returns [`Verdict::Enqueue`] for every packet and changes nothing
+    /// (DropTail): the queue then does not call it, nor build the view it would read (a
+    /// dynamic call on every hop of every per-flow edge link; issue 28, stop 4).
+    fn admits_every_arrival(&self) -> bool {
+        false
+    }
 }
 
 /// Buffer limit of a queue.
@@ -288,6 +295,8 @@ pub struct Queue {
     limit: Limit,
     link_rate_bps: u64,
     policy: Box<dyn QueuePolicy>,
+    /// [`QueuePolicy::admits_every_arrival`], asked once (in the padding before `counters`).
+    admits_every_arrival: bool,
     pub counters: QueueCounters,
     fifo: VecDeque<Packet>,
 }
@@ -309,6 +318,7 @@ impl Queue {
             limit,
             idle: 0,
             link_rate_bps,
+            admits_every_arrival: policy.admits_every_arrival(),
             policy,
             counters: QueueCounters::default(),
         }
@@ -349,8 +359,12 @@ impl Queue {
     fn admit(&mut self, packet: &mut Packet, now: Time, rng: &mut Rng) -> Verdict {
         self.counters.arrivals += 1;
         self.counters.arrival_bytes += packet.size_bytes as u64;
-        let view = self.view();
-        let mut verdict = self.policy.on_arrival(packet, &view, now, rng);
+        let mut verdict = if self.admits_every_arrival {
+            Verdict::Enqueue
+        } else {
+            let view = self.view();
+            self.policy.on_arrival(packet, &view, now, rng)
+        };
         if let Verdict::Mark(_) = verdict {
             if packet.ecn == Ecn::NotEct {
                 // A policy may only mark ECN-capable packets (RFC 3168 Section 5).
