@@ -354,9 +354,10 @@ impl Queue {
 
     /// Count an arriving packet and decide on it: the policy's verdict, a mark turned into a
     /// drop for a packet that is not ECN-capable, the buffer limit. A dropped packet is counted;
-    /// an admitted one carries CE if marked, and its enqueue time.
+    /// an admitted one carries CE if marked, and, if `STAMP`, its enqueue time (read only when
+    /// it leaves an event-driven queue: `leave`, and the policies' `on_dequeue`).
     #[inline(always)]
-    fn admit(&mut self, packet: &mut Packet, now: Time, rng: &mut Rng) -> Verdict {
+    fn admit<const STAMP: bool>(&mut self, packet: &mut Packet, now: Time, rng: &mut Rng) -> Verdict {
         self.counters.arrivals += 1;
         self.counters.arrival_bytes += packet.size_bytes as u64;
         let mut verdict = if self.admits_every_arrival {
@@ -383,7 +384,9 @@ impl Queue {
                     self.counters.marked += 1;
                     self.counters.marked_forced += u64::from(reason == MarkReason::Forced);
                 }
-                packet.enqueued_at = now;
+                if STAMP {
+                    packet.enqueued_at = now;
+                }
                 self.idle = NOT_IDLE;
                 self.counters.enqueued += 1;
             }
@@ -429,7 +432,7 @@ impl Queue {
 
     /// Offer a packet to the queue. Returns the verdict; on `Drop` the packet is gone.
     pub fn enqueue(&mut self, mut packet: Packet, now: Time, rng: &mut Rng) -> Verdict {
-        let verdict = self.admit(&mut packet, now, rng);
+        let verdict = self.admit::<true>(&mut packet, now, rng);
         if !matches!(verdict, Verdict::Drop(_)) {
             self.bytes += packet.size_bytes as u64;
             self.fifo.push_back(packet);
@@ -446,7 +449,7 @@ impl Queue {
     /// policy or the limit dropped it.
     pub fn pass_through(&mut self, mut packet: Packet, now: Time, rng: &mut Rng) -> Option<Packet> {
         debug_assert!(self.fifo.is_empty(), "pass_through on a non-empty queue");
-        if let Verdict::Drop(_) = self.admit(&mut packet, now, rng) {
+        if let Verdict::Drop(_) = self.admit::<true>(&mut packet, now, rng) {
             return None;
         }
         // `dequeue` of that single packet: the policy sees the queue empty again.
@@ -524,7 +527,11 @@ impl Queue {
             // while a packet is being sent: it was admitted, which clears `idle`).
             self.idle = if busy_until <= now { busy_until } else { NOT_IDLE };
         }
-        if let Verdict::Drop(_) = self.admit(packet, now, rng) {
+        // No enqueue time: this queue never dequeues, and the next queue stamps its own.
+        // Written here, just before the caller copies the packet onto the wire, the stamp
+        // stalled that copy (a wide load over a narrower store not yet in the cache: no store
+        // forwarding; issue 28, stop 4).
+        if let Verdict::Drop(_) = self.admit::<false>(packet, now, rng) {
             return None;
         }
         let starts = now.max(busy_until);
