@@ -24,11 +24,9 @@ pub fn to_secs(t: Time) -> f64 {
 pub fn round_to_time(x: f64) -> Time {
     let truncated = x as Time;
     let fraction = x - truncated as f64;
-    if fraction >= 0.5 {
-        truncated.saturating_add(1)
-    } else {
-        truncated
-    }
+    // Added, not branched on: the fraction of an SRTT is a coin toss (as a branch it cost
+    // more than the call it replaced: +12 % CPU on dumbbell-60).
+    truncated.saturating_add(u64::from(fraction >= 0.5))
 }
 
 /// Serialisation time of `bytes` at `rate_bps`, rounded up to a whole nanosecond.
