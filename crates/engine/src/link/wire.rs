@@ -9,7 +9,7 @@
 //! only as many slots as packets are on the wire at the busiest instant
 //! (benchmarks/scale/README.md, issue 28 stop 3).
 
-use crate::packet::Packet;
+use crate::packet::{Ecn, Packet, PacketKind};
 use crate::time::Time;
 
 /// No slot (the end of a FIFO, or of the free list).
@@ -54,12 +54,11 @@ impl WirePool {
         index
     }
 
+    /// Put the slot at `index` (read already) on the free list.
     #[inline]
-    fn give_back(&mut self, index: u32) -> Slot {
-        let slot = self.slots[index as usize];
+    fn give_back(&mut self, index: u32) {
         self.slots[index as usize].next = self.free;
         self.free = index;
-        slot
     }
 
     /// Slots ever used at once (the most packets on the wire beyond the links' heads).
@@ -74,18 +73,40 @@ impl WirePool {
 /// the head from the pool is off the packet's path to its next link (with many flows both are
 /// cache misses, and the processor overlaps the refill with the next link's;
 /// benchmarks/scale/README.md). `repr(C)`: the head first (`sim/prefetch.rs` counts on it).
+///
+/// The head is a plain packet, meaningful while `len > 0`, not an `Option`: the `Option`'s
+/// tag lived in the packet's kind byte, so taking the head wrote the tag into the middle of
+/// the packet and copied it out around that byte, and the copy read back stores it
+/// overlapped (a store-forwarding stall on every arrival; issue 28, stop 4).
 #[repr(C)]
 pub struct Propagation {
-    head: Option<(Time, Packet)>,
+    head_arrival: Time,
+    head: Packet,
     /// The pool slots of the packets after the head, oldest and newest (`NONE` if none).
     first: u32,
     last: u32,
+    /// Packets on the wire, the head included.
     len: u32,
 }
 
+/// What an empty wire's head holds (never read: `len` is 0).
+const NO_PACKET: Packet = Packet {
+    flow: 0,
+    kind: PacketKind::Data,
+    ecn: Ecn::NotEct,
+    flags: 0,
+    hop: 0,
+    route: 0,
+    size_bytes: 0,
+    seq: 0,
+    timestamp: 0,
+    enqueued_at: 0,
+    sack: 0,
+};
+
 impl Default for Propagation {
     fn default() -> Self {
-        Propagation { head: None, first: NONE, last: NONE, len: 0 }
+        Propagation { head_arrival: 0, head: NO_PACKET, first: NONE, last: NONE, len: 0 }
     }
 }
 
@@ -95,8 +116,9 @@ impl Propagation {
     #[inline]
     pub fn push(&mut self, pool: &mut WirePool, arrival: Time, packet: Packet) -> bool {
         self.len += 1;
-        if self.head.is_none() {
-            self.head = Some((arrival, packet));
+        if self.len == 1 {
+            self.head_arrival = arrival;
+            self.head = packet;
             return true;
         }
         let index = pool.take(arrival, packet);
@@ -113,22 +135,29 @@ impl Propagation {
     /// head, if any (its event to schedule).
     #[inline]
     pub fn pop(&mut self, pool: &mut WirePool) -> Option<(Packet, Option<Time>)> {
-        let (_, packet) = self.head.take()?;
-        self.len -= 1;
-        if self.first != NONE {
-            let slot = pool.give_back(self.first);
-            self.first = slot.next;
-            if self.first == NONE {
-                self.last = NONE;
-            }
-            self.head = Some((slot.arrival, slot.packet));
+        if self.len == 0 {
+            return None;
         }
-        Some((packet, self.head.map(|(arrival, _)| arrival)))
+        let packet = self.head;
+        self.len -= 1;
+        if self.first == NONE {
+            return Some((packet, None));
+        }
+        let index = self.first;
+        let slot = &pool.slots[index as usize];
+        self.head_arrival = slot.arrival;
+        self.head = slot.packet;
+        self.first = slot.next;
+        if self.first == NONE {
+            self.last = NONE;
+        }
+        pool.give_back(index);
+        Some((packet, Some(self.head_arrival)))
     }
 
     /// The packet that arrives next, if any.
     pub fn head(&self) -> Option<&Packet> {
-        self.head.as_ref().map(|(_, packet)| packet)
+        (self.len > 0).then_some(&self.head)
     }
 
     /// The packet that arrives after the head, if any (for prefetching: an arrival moves it
@@ -142,7 +171,7 @@ impl Propagation {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.head.is_none()
+        self.len == 0
     }
 }
 

@@ -30,6 +30,9 @@ impl QueuePolicy for DropTail {
     fn decides_at_arrival(&self) -> bool {
         true
     }
+    fn admits_every_arrival(&self) -> bool {
+        true
+    }
     fn on_arrival(&mut self, _packet: &Packet, _queue: &QueueView, _now: Time, _rng: &mut Rng) -> Verdict {
         Verdict::Enqueue
     }

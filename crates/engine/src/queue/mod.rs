@@ -118,6 +118,13 @@ pub trait QueuePolicy: Send + Sync {
     fn decides_at_arrival(&self) -> bool {
         false
     }
+
+    /// `on_arrival` returns [`Verdict::Enqueue`] for every packet and changes nothing
+    /// (DropTail): the queue then does not call it, nor build the view it would read (a
+    /// dynamic call on every hop of every per-flow edge link; issue 28, stop 4).
+    fn admits_every_arrival(&self) -> bool {
+        false
+    }
 }
 
 /// Buffer limit of a queue.
@@ -288,6 +295,8 @@ pub struct Queue {
     limit: Limit,
     link_rate_bps: u64,
     policy: Box<dyn QueuePolicy>,
+    /// [`QueuePolicy::admits_every_arrival`], asked once (in the padding before `counters`).
+    admits_every_arrival: bool,
     pub counters: QueueCounters,
     fifo: VecDeque<Packet>,
 }
@@ -309,6 +318,7 @@ impl Queue {
             limit,
             idle: 0,
             link_rate_bps,
+            admits_every_arrival: policy.admits_every_arrival(),
             policy,
             counters: QueueCounters::default(),
         }
@@ -344,13 +354,18 @@ impl Queue {
 
     /// Count an arriving packet and decide on it: the policy's verdict, a mark turned into a
     /// drop for a packet that is not ECN-capable, the buffer limit. A dropped packet is counted;
-    /// an admitted one carries CE if marked, and its enqueue time.
+    /// an admitted one carries CE if marked, and, if `STAMP`, its enqueue time (read only when
+    /// it leaves an event-driven queue: `leave`, and the policies' `on_dequeue`).
     #[inline(always)]
-    fn admit(&mut self, packet: &mut Packet, now: Time, rng: &mut Rng) -> Verdict {
+    fn admit<const STAMP: bool>(&mut self, packet: &mut Packet, now: Time, rng: &mut Rng) -> Verdict {
         self.counters.arrivals += 1;
         self.counters.arrival_bytes += packet.size_bytes as u64;
-        let view = self.view();
-        let mut verdict = self.policy.on_arrival(packet, &view, now, rng);
+        let mut verdict = if self.admits_every_arrival {
+            Verdict::Enqueue
+        } else {
+            let view = self.view();
+            self.policy.on_arrival(packet, &view, now, rng)
+        };
         if let Verdict::Mark(_) = verdict {
             if packet.ecn == Ecn::NotEct {
                 // A policy may only mark ECN-capable packets (RFC 3168 Section 5).
@@ -369,7 +384,9 @@ impl Queue {
                     self.counters.marked += 1;
                     self.counters.marked_forced += u64::from(reason == MarkReason::Forced);
                 }
-                packet.enqueued_at = now;
+                if STAMP {
+                    packet.enqueued_at = now;
+                }
                 self.idle = NOT_IDLE;
                 self.counters.enqueued += 1;
             }
@@ -415,7 +432,7 @@ impl Queue {
 
     /// Offer a packet to the queue. Returns the verdict; on `Drop` the packet is gone.
     pub fn enqueue(&mut self, mut packet: Packet, now: Time, rng: &mut Rng) -> Verdict {
-        let verdict = self.admit(&mut packet, now, rng);
+        let verdict = self.admit::<true>(&mut packet, now, rng);
         if !matches!(verdict, Verdict::Drop(_)) {
             self.bytes += packet.size_bytes as u64;
             self.fifo.push_back(packet);
@@ -432,7 +449,7 @@ impl Queue {
     /// policy or the limit dropped it.
     pub fn pass_through(&mut self, mut packet: Packet, now: Time, rng: &mut Rng) -> Option<Packet> {
         debug_assert!(self.fifo.is_empty(), "pass_through on a non-empty queue");
-        if let Verdict::Drop(_) = self.admit(&mut packet, now, rng) {
+        if let Verdict::Drop(_) = self.admit::<true>(&mut packet, now, rng) {
             return None;
         }
         // `dequeue` of that single packet: the policy sees the queue empty again.
@@ -510,7 +527,11 @@ impl Queue {
             // while a packet is being sent: it was admitted, which clears `idle`).
             self.idle = if busy_until <= now { busy_until } else { NOT_IDLE };
         }
-        if let Verdict::Drop(_) = self.admit(packet, now, rng) {
+        // No enqueue time: this queue never dequeues, and the next queue stamps its own.
+        // Written here, just before the caller copies the packet onto the wire, the stamp
+        // stalled that copy (a wide load over a narrower store not yet in the cache: no store
+        // forwarding; issue 28, stop 4).
+        if let Verdict::Drop(_) = self.admit::<false>(packet, now, rng) {
             return None;
         }
         let starts = now.max(busy_until);

@@ -146,7 +146,7 @@ mod tests {
 
     #[test]
     fn link_head_lines_cover_the_propagation_head() {
-        // The propagation FIFO starts with its inline head (a 56-byte `Option<(Time, Packet)>`).
+        // The propagation FIFO starts with its inline head (arrival time and packet, 56 bytes).
         let head_end = std::mem::offset_of!(Link, propagating) + 56;
         assert!(head_end <= 64 * LINK_HEAD_LINES, "the head ends at byte {head_end}");
     }

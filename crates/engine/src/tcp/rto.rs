@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::time::Time;
+use crate::time::{round_to_time, Time};
 
 /// Which ACKs restart the retransmission timer while data is outstanding.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -217,7 +217,7 @@ impl RtoEstimator {
             let rto = match self.tick {
                 // ns-2's t_rtxcur_: a whole number of ticks (integer arithmetic, rounded down).
                 Some(tick) => (rto as Time / tick) * tick,
-                None => rto.round() as Time,
+                None => round_to_time(rto),
             };
             rto.max(self.min_rto)
         } else {
@@ -263,7 +263,7 @@ impl RtoEstimator {
             return if self.has_sample { (self.srtt as Time >> T_SRTT_BITS) * self.ns2_tick() } else { 0 };
         }
         if self.has_sample {
-            self.srtt.round() as Time
+            round_to_time(self.srtt)
         } else {
             0
         }
