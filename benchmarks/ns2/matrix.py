@@ -278,6 +278,10 @@ def experiment_rows() -> dict[str, Row]:
             changes["real-valued-law"] = {"cc": AQMLAB_TCPS[tcp_name]["cc"]}
             changes["lost-retransmit"] = {"lost_retransmit": "sack_above"}
             changes["no-limited-transmit"] = {"limited_transmit": False}
+            # TCP-Linux's scoreboard: FACK loss marking, the scoreboard kept across a timeout.
+            changes["fack"] = {"loss_marking": "fack"}
+            changes["keep-scoreboard"] = {"timeout_scoreboard": "keep"}
+            changes["fack-keep-scoreboard"] = {"loss_marking": "fack", "timeout_scoreboard": "keep"}
             if not rtt200:
                 changes["lost-retransmit-every-ack"] = {"lost_retransmit": "sack_above", "rto_restart": "every_ack"}
         for suffix, change in changes.items():
