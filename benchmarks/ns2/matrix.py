@@ -282,6 +282,7 @@ def experiment_rows() -> dict[str, Row]:
             changes["fack"] = {"loss_marking": "fack"}
             changes["keep-scoreboard"] = {"timeout_scoreboard": "keep"}
             changes["fack-keep-scoreboard"] = {"loss_marking": "fack", "timeout_scoreboard": "keep"}
+            changes["fack-lost-retransmit"] = {"loss_marking": "fack", "lost_retransmit": "sack_above"}
             if not rtt200:
                 changes["lost-retransmit-every-ack"] = {"lost_retransmit": "sack_above", "rto_restart": "every_ack"}
         for suffix, change in changes.items():
@@ -300,9 +301,10 @@ def experiment_rows() -> dict[str, Row]:
     label = "cubic-red-ecn-rtt20-real-valued-law"
     scenario = with_tcp(base["cubic-red-ecn-rtt20"].scenario, {"cc": AQMLAB_TCPS["cubic"]["cc"]}, name=label)
     out[label] = Row(label, scenario, group="experiment", ns2_scenario=base["cubic-red-ecn-rtt20"].scenario)
-    label = "cubic-red-ecn-rtt20-lost-retransmit"
-    scenario = with_tcp(base["cubic-red-ecn-rtt20"].scenario, {"lost_retransmit": "sack_above"}, name=label)
-    out[label] = Row(label, scenario, group="experiment", ns2_scenario=base["cubic-red-ecn-rtt20"].scenario)
+    for suffix, change in (("lost-retransmit", {"lost_retransmit": "sack_above"}), ("fack", {"loss_marking": "fack"})):
+        label = f"cubic-red-ecn-rtt20-{suffix}"
+        scenario = with_tcp(base["cubic-red-ecn-rtt20"].scenario, change, name=label)
+        out[label] = Row(label, scenario, group="experiment", ns2_scenario=base["cubic-red-ecn-rtt20"].scenario)
     for name, row in rows(AQMLAB_TCPS).items():
         if row.group == "core" and name.endswith("rtt200"):
             label = f"{name}-minrto1s"
