@@ -262,7 +262,6 @@ impl Sack {
             return;
         }
         let ece = core.ecn && ack.has_flag(FLAG_ECE);
-        let d = core.dupack_threshold;
         let prr = self.prr_delivered.is_some();
         let (una_before, sacked_before) = (core.snd_una, self.sacked_outstanding(core));
         // RFC 6675 Section 5: every ACK updates the scoreboard (Update(), Section 4). An ACK
@@ -329,8 +328,7 @@ impl Sack {
             // RFC 6675 Section 5 steps (1)-(2): DupAcks >= DupThresh, or IsLost(HighACK + 1)
             // (DupThresh segments SACKed above the cumulative ACK): enter loss recovery
             // (`loss_detected`; FACK's rule with `loss_marking = fack`).
-            if self.loss_detected(core) && self.enter_recovery(core, now, out, delivered)
-            {
+            if self.loss_detected(core) && self.enter_recovery(core, now, out, delivered) {
                 return;
             }
             if core.ecn_response.reducing(core.snd_una) {
@@ -447,7 +445,6 @@ impl Sack {
         // (4.2) ssthresh = cwnd = FlightSize / 2 (RFC 5681 eq. (4)) — here the algorithm's
         // own multiplicative decrease (Reno halves; CUBIC, HighSpeed... use theirs).
         let mut event = core.congestion_event(now);
-        let d = core.dupack_threshold;
         if self.params.loss_flight_size == LossFlightSize::Pipe {
             // ns-3's EnterRecovery: GetSsThresh(tcb, BytesInFlight()), its RFC 6675 pipe
             // before the fast retransmit (SACKed and lost segments not in flight).
@@ -515,7 +512,6 @@ impl Sack {
         mut pipe: u64,
         mut sndcnt: Option<u64>,
     ) {
-        let d = core.dupack_threshold;
         let cwnd = core.cc.window();
         let mut sent = false;
         if self.params.rate_halving {
