@@ -61,8 +61,18 @@ NS2_NEWRENO = {
 #: `rto_restart = "every_ack"`) and its resending of retransmissions lost again
 #: (scoreboard1.cc lines 212-222, aqmlab `lost_retransmit = "sack_above"`) are left out: the
 #: one-factor rows `-every-ack-restart`, `-lost-retransmit` and `-lost-retransmit-every-ack`
-#: agree with fewer rows (docs/validation-ns2.md).
-NS2_LINUX = {"rtt_estimator": "ns2_linux", "timer_tick": "1ms", "rate_halving": True, "limited_transmit": True}
+#: agree with fewer rows (docs/validation-ns2.md). TCP-Linux's scoreboard marks a segment lost
+#: DupThresh + 1 below the highest SACKed one and starts recovery on that mark
+#: (scoreboard1.cc `UpdateScoreBoard` line 168, tcp-linux.cc line 483: `loss_marking = "fack"`;
+#: the `-rfc6675-loss-marking` rows leave it out); its scoreboard kept across a timeout
+#: (`timeout_scoreboard = "keep"`, rows `-keep-scoreboard`) is left out.
+NS2_LINUX = {
+    "rtt_estimator": "ns2_linux",
+    "timer_tick": "1ms",
+    "rate_halving": True,
+    "limited_transmit": True,
+    "loss_marking": "fack",
+}
 #: ns-2's agents send every data packet ECT, retransmissions included (tcp.cc `output`, lines
 #: 702-704); RFC 3168 Section 6.1.5, aqmlab's default, does not (`-not-ect-retransmit` rows).
 #: They also set CWR on the first segment after a window reduction even if it is a retransmission
@@ -251,6 +261,9 @@ def experiment_rows() -> dict[str, Row]:
       the port's integer arithmetic (`ns2_linux`), every other option the row's.
     - TCP-Linux's sending on SACKs in the Open state (aqmlab's pipe-governed Limited
       Transmit) taken out, `-no-limited-transmit` (every TCP-Linux row).
+    - TCP-Linux's FACK loss marking back at RFC 6675's IsLost(), `-rfc6675-loss-marking`,
+      and its scoreboard kept across a timeout added, `-keep-scoreboard` (every TCP-Linux row;
+      the first also cubic-red-ecn-rtt20).
     - `-minrto1s`: min RTO 1 s in both simulators on the RTT-200 rows with aqmlab's own
       settings, which takes the retransmission timer out of the comparison (a change of both
       sides; recorded before the ns-2 options existed)."""
@@ -278,6 +291,12 @@ def experiment_rows() -> dict[str, Row]:
             changes["real-valued-law"] = {"cc": AQMLAB_TCPS[tcp_name]["cc"]}
             changes["lost-retransmit"] = {"lost_retransmit": "sack_above"}
             changes["no-limited-transmit"] = {"limited_transmit": False}
+            # TCP-Linux's scoreboard: FACK loss marking back at RFC 6675's IsLost(), and the
+            # scoreboard kept across a timeout. (The `-fack`, `-fack-keep-scoreboard` and
+            # `-fack-lost-retransmit` rows of experiments.json were run before the matrix took
+            # FACK, on the rows with RFC 6675's marking.)
+            changes["rfc6675-loss-marking"] = {"loss_marking": "rfc6675"}
+            changes["keep-scoreboard"] = {"timeout_scoreboard": "keep"}
             if not rtt200:
                 changes["lost-retransmit-every-ack"] = {"lost_retransmit": "sack_above", "rto_restart": "every_ack"}
         for suffix, change in changes.items():
@@ -296,9 +315,13 @@ def experiment_rows() -> dict[str, Row]:
     label = "cubic-red-ecn-rtt20-real-valued-law"
     scenario = with_tcp(base["cubic-red-ecn-rtt20"].scenario, {"cc": AQMLAB_TCPS["cubic"]["cc"]}, name=label)
     out[label] = Row(label, scenario, group="experiment", ns2_scenario=base["cubic-red-ecn-rtt20"].scenario)
-    label = "cubic-red-ecn-rtt20-lost-retransmit"
-    scenario = with_tcp(base["cubic-red-ecn-rtt20"].scenario, {"lost_retransmit": "sack_above"}, name=label)
-    out[label] = Row(label, scenario, group="experiment", ns2_scenario=base["cubic-red-ecn-rtt20"].scenario)
+    for suffix, change in (
+        ("lost-retransmit", {"lost_retransmit": "sack_above"}),
+        ("rfc6675-loss-marking", {"loss_marking": "rfc6675"}),
+    ):
+        label = f"cubic-red-ecn-rtt20-{suffix}"
+        scenario = with_tcp(base["cubic-red-ecn-rtt20"].scenario, change, name=label)
+        out[label] = Row(label, scenario, group="experiment", ns2_scenario=base["cubic-red-ecn-rtt20"].scenario)
     for name, row in rows(AQMLAB_TCPS).items():
         if row.group == "core" and name.endswith("rtt200"):
             label = f"{name}-minrto1s"

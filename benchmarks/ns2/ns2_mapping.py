@@ -281,6 +281,15 @@ def tcp_agent(tcp: dict[str, Any], where: str, options: Options) -> tuple[str, s
             f"{where}.lost_retransmit = {tcp['recovery']['lost_retransmit']!r}: only ns-2's Agent/TCP/Linux "
             "resends lost retransmissions without a timeout (scoreboard1.cc)"
         )
+    # recovery/sack.rs loss_marking = "fack" and timeout_scoreboard = "keep" are TCP-Linux's
+    # scoreboard (scoreboard1.cc UpdateScoreBoard line 168; tcp-linux.cc enter_loss 550-552).
+    for name, default in (("loss_marking", "rfc6675"), ("timeout_scoreboard", "clear")):
+        value = tcp["recovery"].get(name, default)
+        if value != default and not linux:
+            raise Unsupported(
+                f"{where}.{name} = {value!r}: only ns-2's Agent/TCP/Linux has this scoreboard (scoreboard1.cc); "
+                f"{agent} behaves as {default!r}"
+            )
     return agent, sink, settings
 
 

@@ -173,6 +173,20 @@ class Tcp(Model):
     tcp_mark_lost_retrans) deems it lost again once a SACK covers a segment sent after it
     (or a retransmission sent DupThresh + 1 later arrives) and resends it without a timeout.
     For comparisons with ns-2."""
+    loss_marking: Annotated[Literal["rfc6675", "fack"], RECOVERY] = "rfc6675"
+    """With `sack`: which unSACKed segments are lost, and so when loss recovery starts.
+    "rfc6675" (default): IsLost() (RFC 6675 Section 4: DupThresh SACKed segments above it),
+    recovery at DupThresh duplicate ACKs; "fack": ns-2 2.35 TCP-Linux's forward-acknowledgement
+    rule (tcp/scoreboard1.cc UpdateScoreBoard, `lost_seq_threshold = fack_ − (dupack_threshold
+    + 1)`): a segment at least DupThresh + 1 below the highest SACKed one is lost, however many
+    between are SACKed, and recovery starts when a segment is so marked (tcp-linux.cc
+    tcp_fastretrans_alert, FLAG_DATA_LOST). For comparisons with ns-2 (docs/sack.md)."""
+    timeout_scoreboard: Annotated[Literal["clear", "keep"], RECOVERY] = "clear"
+    """With `sack`: the SACK scoreboard at a retransmission timeout. "clear" (default): expunged
+    (RFC 2018 Section 5, RFC 6675 Section 5.1), so the go-back-N resends what the receiver
+    already holds unless a later ACK reports it again; "keep": kept, as ns-2 2.35 TCP-Linux
+    (tcp-linux.cc enter_loss → scoreboard1.cc MarkLoss, no ClearScoreBoard), so the go-back-N
+    skips every segment SACKed before the timeout. For comparisons with ns-2 (docs/sack.md)."""
     partial_ack_retransmit: Annotated[Literal["rfc6675", "ns3"], RECOVERY] = "rfc6675"
     """With `sack`: a partial ACK during loss recovery. "rfc6675" (default): nothing of its
     own, NextSeg() decides (RFC 6675 Section 5); "ns3": the next lost segment, or else the new
@@ -255,6 +269,14 @@ class Tcp(Model):
                 f"(got sack = {self.sack}, sack_recovery = {self.sack_recovery!r}): it changes RFC 6675's "
                 "SACK-based loss recovery"
             )
+        for name, default in (("loss_marking", "rfc6675"), ("timeout_scoreboard", "clear")):
+            value = getattr(self, name)
+            if value != default and (not self.sack or self.sack_recovery != "rfc6675"):
+                raise ValueError(
+                    f"{name} = {value!r} needs sack = true and sack_recovery = 'rfc6675' (got sack = "
+                    f"{self.sack}, sack_recovery = {self.sack_recovery!r}): it changes RFC 6675's SACK "
+                    f"scoreboard (allowed without: {default!r})"
+                )
         if self.ecn_retransmit == "ect" and not self.ecn:
             raise ValueError("ecn_retransmit = 'ect' needs ecn = true: it makes retransmissions ECN-capable")
         if self.ecn_reduction == "prr" and not self.ecn:
@@ -277,6 +299,11 @@ class Tcp(Model):
             if self.sack_recovery != "prr":
                 recovery["rate_halving"] = self.rate_halving
                 recovery["lost_retransmit"] = self.lost_retransmit
+                # Only when set: the recovery tables of every earlier scenario stay as they were.
+                if self.loss_marking != "rfc6675":
+                    recovery["loss_marking"] = self.loss_marking
+                if self.timeout_scoreboard != "clear":
+                    recovery["timeout_scoreboard"] = self.timeout_scoreboard
         elif self.recovery == "new_reno":
             recovery = {
                 "kind": "new_reno",

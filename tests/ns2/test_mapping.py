@@ -285,7 +285,14 @@ def test_ns2_options_go_with_their_agent():
     Agent/TCP/Linux."""
     linux = {"sack": True, "cc": "cubic", "timer_tick": "1ms"}
     plain = lines(scenario(tcp=linux))
-    ns2_linux = {**linux, "rtt_estimator": "ns2_linux", "rate_halving": True, "lost_retransmit": "sack_above"}
+    ns2_linux = {
+        **linux,
+        "rtt_estimator": "ns2_linux",
+        "rate_halving": True,
+        "lost_retransmit": "sack_above",
+        "loss_marking": "fack",
+        "timeout_scoreboard": "keep",
+    }
     assert lines(scenario(tcp=ns2_linux)) == plain
     assert lines(scenario(tcp={"sack": True, "rtt_estimator": "ns2", "timer_tick": "10ms"}))
     with pytest.raises(Unsupported, match="rtt_estimator = 'ns2_linux'"):
@@ -298,3 +305,7 @@ def test_ns2_options_go_with_their_agent():
         lines(scenario(tcp={"sack": True, "rate_halving": True}))
     with pytest.raises(Unsupported, match="lost_retransmit"):
         lines(scenario(tcp={"sack": True, "lost_retransmit": "sack_above"}))
+    with pytest.raises(Unsupported, match="loss_marking = 'fack'"):
+        lines(scenario(tcp={"sack": True, "loss_marking": "fack"}))
+    with pytest.raises(Unsupported, match="timeout_scoreboard = 'keep'"):
+        lines(scenario(tcp={"sack": True, "timeout_scoreboard": "keep"}))

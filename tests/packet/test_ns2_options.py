@@ -54,6 +54,10 @@ def test_options_resolve_as_parameters_of_their_algorithm():
     assert (guarded["kind"], guarded["fast_retransmit_guard"]) == ("new_reno", "ack_beyond_recover")
     assert "partial_ack_deflation" not in _tcp(_long_rtt(sack=False))["recovery"]
     assert _tcp(_long_rtt(sack=False, partial_ack_deflation="ns2"))["recovery"]["partial_ack_deflation"] == "ns2"
+    # loss_marking, timeout_scoreboard: in SACK's table only when set (earlier scenarios as before).
+    assert "loss_marking" not in default["recovery"] and "timeout_scoreboard" not in default["recovery"]
+    linux_board = _tcp(_long_rtt(loss_marking="fack", timeout_scoreboard="keep"))["recovery"]
+    assert (linux_board["loss_marking"], linux_board["timeout_scoreboard"]) == ("fack", "keep")
 
 
 @pytest.mark.parametrize(
@@ -69,6 +73,9 @@ def test_options_resolve_as_parameters_of_their_algorithm():
         ({"partial_ack_deflation": "ns2"}, "partial_ack_deflation"),
         ({"partial_ack_deflation": "ns2", "sack": False, "recovery": "tahoe"}, "partial_ack_deflation"),
         ({"lost_retransmit": "sack_above", "sack_recovery": "prr"}, "lost_retransmit"),
+        ({"loss_marking": "fack", "sack": False}, "loss_marking"),
+        ({"loss_marking": "fack", "sack_recovery": "prr"}, "loss_marking"),
+        ({"timeout_scoreboard": "keep", "sack": False}, "timeout_scoreboard"),
     ],
 )
 def test_refused_without_what_they_need(tcp, field):

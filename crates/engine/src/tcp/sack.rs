@@ -298,8 +298,14 @@ impl Scoreboard {
     /// add one if IsLost(S1) is false (a) and one more if S1 <= HighRxt, i.e. it was
     /// retransmitted in this recovery (b).
     pub fn pipe(&self, snd_una: u64, high_tx: u64, rxt_next: u64, dupthresh: u32) -> u64 {
+        self.pipe_with_lost_below(snd_una, high_tx, rxt_next, self.lost_below(dupthresh))
+    }
+
+    /// SetPipe() with the unSACKed segments below `lost_below` taken as lost (RFC 6675's
+    /// IsLost() boundary is `lost_below(dupthresh)`; `recovery/sack.rs` may give another).
+    pub fn pipe_with_lost_below(&self, snd_una: u64, high_tx: u64, rxt_next: u64, lost_below: Option<u64>) -> u64 {
         let outstanding = self.unsacked_between(snd_una, high_tx);
-        let lost = self.lost_below(dupthresh).map_or(0, |below| self.unsacked_between(snd_una, below.min(high_tx)));
+        let lost = lost_below.map_or(0, |below| self.unsacked_between(snd_una, below.min(high_tx)));
         let retransmitted = self.unsacked_between(snd_una, rxt_next.min(high_tx));
         outstanding - lost + retransmitted
     }
@@ -330,12 +336,18 @@ impl Scoreboard {
     /// RFC 6675 Section 4, NextSeg(): the next segment to send during loss recovery, rules
     /// (1) to (4) in order; None is rule (5) (nothing to send).
     pub fn next_seg(&self, state: &SendState, dupthresh: u32) -> Option<NextSeg> {
+        self.next_seg_with_lost_below(state, self.lost_below(dupthresh))
+    }
+
+    /// NextSeg() with rule (1.c)'s IsLost() read as "below `lost_below`" (RFC 6675's boundary
+    /// is `lost_below(dupthresh)`; `recovery/sack.rs` may give another).
+    pub fn next_seg_with_lost_below(&self, state: &SendState, lost_below: Option<u64>) -> Option<NextSeg> {
         let highest_sacked = self.highest_sacked_end().unwrap_or(0);
         // (1.a) S2 > HighRxt, not SACKed, lowest such.
         let s2 = self.first_unsacked_from(state.rxt_next.max(state.snd_una));
         // (1.b) S2 below the highest SACKed segment; (1.c) IsLost(S2).
         let below_sacked = s2 < highest_sacked;
-        if below_sacked && self.lost_below(dupthresh).is_some_and(|below| s2 < below) {
+        if below_sacked && lost_below.is_some_and(|below| s2 < below) {
             return Some(NextSeg::Lost(s2));
         }
         // (2) new data, if there is any and the receiver's window allows it.

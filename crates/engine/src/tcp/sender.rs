@@ -218,6 +218,10 @@ mod ecn_tests;
 mod newreno_tests;
 
 #[cfg(test)]
+#[path = "sender_linux_sack_tests.rs"]
+mod linux_sack_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     pub(super) use crate::packet::FLAG_ECE;

@@ -31,6 +31,9 @@ impl PrrParams {
             rate_halving: false,
             // RFC 6675's: a lost retransmission waits for the timeout.
             lost_retransmit: super::sack::LostRetransmit::Rto,
+            // RFC 6675's IsLost() and its expunged scoreboard at a timeout.
+            loss_marking: super::sack::LossMarking::Rfc6675,
+            timeout_scoreboard: super::sack::TimeoutScoreboard::Clear,
         }
     }
 }

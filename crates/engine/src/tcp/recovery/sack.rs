@@ -61,6 +61,39 @@ pub enum LostRetransmit {
     SackAbove,
 }
 
+/// Which unSACKed segments a SACK sender deems lost, and so when loss recovery starts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LossMarking {
+    /// RFC 6675 Section 4 IsLost(): DupThresh SACKed segments above it; recovery starts at
+    /// DupThresh duplicate ACKs or IsLost(HighACK + 1) (Section 5 steps (1)-(2)). The default.
+    #[default]
+    Rfc6675,
+    /// ns-2 2.35 TCP-Linux's forward-acknowledgement rule (tcp/scoreboard1.cc
+    /// `UpdateScoreBoard`, line 168 `lost_seq_threshold = fack_ - (dupack_threshold+1)` and
+    /// lines 223-235): an unSACKed segment is lost once it lies at least DupThresh + 1 below
+    /// `fack_`, the highest SACKed segment, however many segments between are SACKed; loss
+    /// recovery starts when this marks a segment lost (tcp-linux.cc `tcp_fastretrans_alert`,
+    /// line 483: `flag & FLAG_DATA_LOST`), duplicate ACKs are not counted.
+    Fack,
+}
+
+/// What a retransmission timeout does to the SACK scoreboard.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeoutScoreboard {
+    /// RFC 2018 Section 5 ("the data sender SHOULD turn off all of the SACKed bits") and RFC
+    /// 6675 Section 5.1: the scoreboard is expunged; the go-back-N resends segments SACKed
+    /// before the timeout unless a later ACK reports them again. The default.
+    #[default]
+    Clear,
+    /// ns-2 2.35 TCP-Linux (tcp-linux.cc `enter_loss`, lines 550-552: `MarkLoss`, no
+    /// `ClearScoreBoard`, "In Linux, we don't clear scoreboard in timeout"; scoreboard1.cc
+    /// `MarkLoss`, lines 265-301, marks every segment not SACKed lost): the SACKed segments
+    /// stay known and the go-back-N after the timeout skips them.
+    Keep,
+}
+
 /// The parameters of SACK loss recovery (`kind = "sack"`; `prr` has them too).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -80,6 +113,10 @@ pub struct SackParams {
     /// A lost retransmission: repaired by the timeout (RFC 6675, default) or detected from the
     /// SACKs above it and resent (ns-2 TCP-Linux's scoreboard, `sack_above`).
     pub lost_retransmit: LostRetransmit,
+    /// Which segments are lost: RFC 6675's IsLost() (default) or ns-2 TCP-Linux's FACK rule.
+    pub loss_marking: LossMarking,
+    /// The scoreboard at a timeout: expunged (RFC 2018/6675, default) or kept (ns-2 TCP-Linux).
+    pub timeout_scoreboard: TimeoutScoreboard,
 }
 
 /// RFC 6675 loss recovery and its state.
@@ -178,6 +215,40 @@ impl Sack {
         });
     }
 
+    /// The boundary of the lost segments: the unSACKed segments below it are lost. RFC 6675's
+    /// IsLost() (`Scoreboard::lost_below`), or with `loss_marking = fack` scoreboard1.cc's
+    /// `seq <= fack_ - (dupack_threshold + 1)` (line 168, 225), fack_ = highest SACKed segment.
+    fn lost_below(&self, dupthresh: u32) -> Option<u64> {
+        match self.params.loss_marking {
+            LossMarking::Rfc6675 => self.scoreboard.lost_below(dupthresh),
+            LossMarking::Fack => {
+                let fack = self.scoreboard.highest_sacked_end()? - 1;
+                Some(fack.saturating_sub(u64::from(dupthresh)))
+            }
+        }
+    }
+
+    /// SetPipe() with this recovery's lost segments (`lost_below`).
+    fn pipe_from(&self, core: &SenderCore, rxt_next: u64) -> u64 {
+        let lost_below = self.lost_below(core.dupack_threshold);
+        self.scoreboard.pipe_with_lost_below(core.snd_una, core.high_tx, rxt_next, lost_below)
+    }
+
+    /// NextSeg() with this recovery's lost segments (`lost_below`).
+    fn next_seg(&self, core: &SenderCore) -> Option<NextSeg> {
+        self.scoreboard.next_seg_with_lost_below(&self.send_state(core), self.lost_below(core.dupack_threshold))
+    }
+
+    /// Whether this ACK starts loss recovery (RFC 6675 Section 5 steps (1)-(2); with
+    /// `loss_marking = fack`, tcp-linux.cc line 483: HighACK + 1, never SACKed, is marked lost).
+    fn loss_detected(&self, core: &SenderCore) -> bool {
+        let d = core.dupack_threshold;
+        match self.params.loss_marking {
+            LossMarking::Rfc6675 => core.dupacks >= d || self.scoreboard.is_lost(core.snd_una, d),
+            LossMarking::Fack => self.lost_below(d).is_some_and(|below| core.snd_una < below),
+        }
+    }
+
     /// An ACK with these SACK blocks (RFC 6675 Section 5).
     pub fn on_ack(
         &mut self,
@@ -191,7 +262,6 @@ impl Sack {
             return;
         }
         let ece = core.ecn && ack.has_flag(FLAG_ECE);
-        let d = core.dupack_threshold;
         let prr = self.prr_delivered.is_some();
         let (una_before, sacked_before) = (core.snd_una, self.sacked_outstanding(core));
         // RFC 6675 Section 5: every ACK updates the scoreboard (Update(), Section 4). An ACK
@@ -256,10 +326,9 @@ impl Sack {
         if newly_sacked > 0 && core.high_tx > core.snd_una {
             core.dupacks += 1;
             // RFC 6675 Section 5 steps (1)-(2): DupAcks >= DupThresh, or IsLost(HighACK + 1)
-            // (DupThresh segments SACKed above the cumulative ACK): enter loss recovery.
-            if (core.dupacks >= d || self.scoreboard.is_lost(core.snd_una, d))
-                && self.enter_recovery(core, now, out, delivered)
-            {
+            // (DupThresh segments SACKed above the cumulative ACK): enter loss recovery
+            // (`loss_detected`; FACK's rule with `loss_marking = fack`).
+            if self.loss_detected(core) && self.enter_recovery(core, now, out, delivered) {
                 return;
             }
             if core.ecn_response.reducing(core.snd_una) {
@@ -282,9 +351,7 @@ impl Sack {
     /// (scoreboard1.cc line 218: `fack_out_++`, which tcp-linux.cc's packets_in_flight()
     /// subtracts); it counts again once resent.
     fn pipe(&self, core: &SenderCore) -> u64 {
-        self.scoreboard
-            .pipe(core.snd_una, core.high_tx, self.rxt_next, core.dupack_threshold)
-            .saturating_sub(self.relost.len() as u64)
+        self.pipe_from(core, self.rxt_next).saturating_sub(self.relost.len() as u64)
     }
 
     /// `partial_ack_retransmit = ns3`: ns-3 3.44's `ProcessAck` on a partial ACK in recovery.
@@ -296,7 +363,7 @@ impl Sack {
         if core.snd_una < self.rxt_next || core.snd_una >= core.high_tx {
             return;
         }
-        let seq = match self.scoreboard.next_seg(&self.send_state(core), core.dupack_threshold) {
+        let seq = match self.next_seg(core) {
             Some(NextSeg::Lost(seq)) => seq,
             _ => core.snd_una,
         };
@@ -337,8 +404,12 @@ impl Sack {
     /// and RFC 6675 Section 5.1: expunge the scoreboard and end SACK recovery; the
     /// RecoveryPoint (`recover`, set by the sender) blocks a new recovery until it is
     /// acknowledged.
+    /// With `timeout_scoreboard = keep` the SACKed segments stay (ns-2 TCP-Linux's `MarkLoss`):
+    /// the go-back-N (`send_available`) skips them.
     pub fn on_timeout(&mut self) {
-        self.scoreboard.clear();
+        if self.params.timeout_scoreboard == TimeoutScoreboard::Clear {
+            self.scoreboard.clear();
+        }
         self.rxt_next = 0;
         self.rescue_rxt = None;
         self.prr = None;
@@ -374,11 +445,10 @@ impl Sack {
         // (4.2) ssthresh = cwnd = FlightSize / 2 (RFC 5681 eq. (4)) — here the algorithm's
         // own multiplicative decrease (Reno halves; CUBIC, HighSpeed... use theirs).
         let mut event = core.congestion_event(now);
-        let d = core.dupack_threshold;
         if self.params.loss_flight_size == LossFlightSize::Pipe {
             // ns-3's EnterRecovery: GetSsThresh(tcb, BytesInFlight()), its RFC 6675 pipe
             // before the fast retransmit (SACKed and lost segments not in flight).
-            event.in_flight = self.scoreboard.pipe(core.snd_una, core.high_tx, core.snd_una, d);
+            event.in_flight = self.pipe_from(core, core.snd_una);
         }
         // RFC 6937 Section 3: RecoverFS = snd.nxt - snd.una (or ns-3's pipe, as above).
         let recover_fs = event.in_flight;
@@ -410,7 +480,7 @@ impl Sack {
             // TcpPrrRecovery); then this ACK's DeliveredData and pipe.
             let mut prr =
                 reduction.unwrap_or_else(|| Prr::start(core.cc.window(), recover_fs, ReductionBound::SlowStart));
-            let pipe = self.scoreboard.pipe(core.snd_una, core.high_tx, core.snd_una, d);
+            let pipe = self.pipe_from(core, core.snd_una);
             // The fast retransmit (4.3) goes out even if sndcnt is 0 (Linux's
             // tcp_cwnd_reduction: `sndcnt = max(sndcnt, (tp->prr_out ? 0 : 1))`; ns-3's
             // TcpPrrRecovery: "Force a fast retransmit upon entering fast recovery").
@@ -442,7 +512,6 @@ impl Sack {
         mut pipe: u64,
         mut sndcnt: Option<u64>,
     ) {
-        let d = core.dupack_threshold;
         let cwnd = core.cc.window();
         let mut sent = false;
         if self.params.rate_halving {
@@ -469,7 +538,7 @@ impl Sack {
                 out.push(packet);
                 self.note_retransmission(seq, core.high_tx);
             } else {
-                let Some(next) = self.scoreboard.next_seg(&self.send_state(core), d) else {
+                let Some(next) = self.next_seg(core) else {
                     break;
                 };
                 self.send_next_seg(core, next, now, out);
