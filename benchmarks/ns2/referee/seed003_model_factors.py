@@ -45,11 +45,6 @@ VARIANTS: dict[str, TcpModel] = {
     "t0-5R": TcpModel(packet_bytes=500, b=1.0, t0_rtts=5.0, min_t0=0.0),
     # An RTO of one smoothed RTT above the floor (RTTVAR → 0).
     "t0-1R-floor200ms": TcpModel(packet_bytes=500, b=1.0, t0_rtts=1.0, min_t0=0.2),
-    # T0 = R without a floor: a timeout that costs one round trip, the least eq. (2) allows.
-    "t0-1R": TcpModel(packet_bytes=500, b=1.0, t0_rtts=1.0, min_t0=0.0),
-    # Two packets per ACK (delayed ACKs: "b (usually 2)", after eq. (2)); read with runs whose
-    # receivers delay their ACKs (aqmlab_factors.py `topology.groups[*].tcp.delayed_ack=true`).
-    "b2": TcpModel(packet_bytes=500, b=2.0, t0_rtts=2.0, min_t0=0.2),
 }
 
 
@@ -76,10 +71,11 @@ def measurements(reproduction_id: str) -> dict[str, dict[str, Any]]:
     stores hold Figs. 4-5's queue runs too (the same scenarios), so they also serve fig4-5."""
     out = {}
     for store_id in dict.fromkeys(("seed003-fig6" if reproduction_id == "seed003-fig4-5" else "", reproduction_id)):
-        ns2 = RUNS / f"{store_id}.json"
-        if store_id and ns2.is_file() and "ns-2 as printed" not in out:
-            seeds = json.loads(ns2.read_text())["seeds"]
-            out["ns-2 as printed"] = {s: {r: e["measures"] for r, e in runs.items()} for s, runs in seeds.items()}
+        for ns2 in sorted(RUNS.glob(f"{store_id}.json")) + sorted(RUNS.glob(f"{store_id}-printed-*.json")):
+            recorded = json.loads(ns2.read_text())
+            label = "ns-2 as printed" + (f" {recorded['factor']}" if "factor" in recorded else "")
+            seeds = {s: {r: e["measures"] for r, e in runs.items()} for s, runs in recorded["seeds"].items()}
+            out.setdefault(label, seeds)
         for store, prefix in ((AQMLAB_STORE, "aqmlab"), (ONE_FACTOR_STORE, "aqmlab, one_factor.py")):
             for factor, per_seed in json.loads(store.read_text()).get(store_id, {}).items():
                 label = prefix if factor == "baseline" else f"{prefix} {factor}"
