@@ -61,7 +61,8 @@ def main() -> None:
     printed = json.loads(claims_run.store_path(args.reproduction, "paper").read_text())
     path = store_path(args.reproduction, args.factor)
     store = json.loads(path.read_text()) if path.is_file() else {}
-    store.update({"id": args.reproduction, "red_mode": "paper", "singledup_": printed.get("singledup_")})
+    singledup = claims_run.ns2_mapping.ns2_defaults().singledup
+    store.update({"id": args.reproduction, "red_mode": "paper", "singledup_": singledup})
     store.update({"factor": args.factor, "runs_changed": chosen})
     store.setdefault("seeds", {})
     for seed in range(1, args.seeds + 1):
@@ -69,7 +70,9 @@ def main() -> None:
         for name, scenario in scenarios.items():
             if name in done or isinstance(scenario, str):
                 continue
-            if name not in chosen:  # unchanged: the as-printed run at this seed
+            if name not in chosen:  # unchanged: the as-printed run at this seed, with the same singledup_
+                if claims_run.store_singledup(printed) != singledup:
+                    parser.error(f"{name}: the as-printed store ran singledup_ {printed.get('singledup_')}; rerun it")
                 done[name] = {**printed["seeds"][str(seed)][name], "from": f"{args.reproduction} as printed"}
                 continue
             changed = copy.deepcopy(scenario)

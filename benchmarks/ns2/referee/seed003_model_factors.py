@@ -80,7 +80,13 @@ def measurements(reproduction_id: str) -> dict[str, dict[str, Any]]:
             for factor, per_seed in json.loads(store.read_text()).get(store_id, {}).items():
                 label = prefix if factor == "baseline" else f"{prefix} {factor}"
                 out.setdefault(label, per_seed)
-    return out
+    return {label: complete(per_seed) for label, per_seed in out.items()}
+
+
+def complete(per_seed: dict[str, Any]) -> dict[str, Any]:
+    """The seeds that hold every run (a store being written has its last seed in part)."""
+    runs = max((set(measures) for measures in per_seed.values()), key=len, default=set())
+    return {seed: measures for seed, measures in per_seed.items() if set(measures) >= runs}
 
 
 def judged_or_why(reproduction_id: str, per_seed: dict[str, Any]) -> dict[str, Any]:
