@@ -16,7 +16,6 @@ applied to the as-printed scenario (`claims_run.mapped`) of the runs named by `-
 
 from __future__ import annotations
 
-import argparse
 import copy
 import json
 import re
@@ -30,7 +29,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import claims_run  # noqa: E402
 from aqmlab.reproduce import REGISTRY  # noqa: E402
-from aqmlab_factors import apply, parse_assignment  # noqa: E402
+from aqmlab_factors import apply, checked, factor_parser, parse_assignment  # noqa: E402
 
 
 def store_path(reproduction_id: str, factor: str) -> Path:
@@ -39,14 +38,8 @@ def store_path(reproduction_id: str, factor: str) -> Path:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("reproduction")
-    parser.add_argument("factor", help='path=value, e.g. topology.bottleneck.queue.limit="14p"')
-    parser.add_argument("--runs", help="comma-separated run names the factor changes (default: every run)")
-    parser.add_argument("--seeds", type=int, default=2)
-    args = parser.parse_args()
-    if args.reproduction not in REGISTRY:
-        parser.error(f"reproduction: unknown id {args.reproduction!r}")
+    parser = factor_parser(__doc__, 'topology.bottleneck.queue.limit="14p"')
+    args = checked(parser)
     declaration = REGISTRY[args.reproduction]
     runs = {run.name: run for run in declaration.runs(False)}
     scenarios = claims_run.mapped(declaration, "paper")
@@ -82,7 +75,8 @@ def main() -> None:
             done[name] = claims_run.one_run(runs[name], changed, seed)
             done[name]["python_cpu_s"] = time.process_time() - began
             path.write_text(json.dumps(store, indent=1, sort_keys=True) + "\n")
-            print(f"{args.reproduction} {args.factor} seed {seed} {name}: ns-2 {done[name]['cpu_s']:.0f} s CPU", flush=True)
+            cpu = done[name]["cpu_s"]
+            print(f"{args.reproduction} {args.factor} seed {seed} {name}: ns-2 {cpu:.0f} s CPU", flush=True)
     path.write_text(json.dumps(store, indent=1, sort_keys=True) + "\n")
     refusals = {name: s for name, s in scenarios.items() if isinstance(s, str)}
     for claim_id, entry in claims_run.judged(args.reproduction, store, refusals).items():
