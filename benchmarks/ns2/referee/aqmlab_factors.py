@@ -143,18 +143,30 @@ def judged(reproduction_id: str, label: str, quick: bool) -> dict[str, Any]:
     return judge_seeds(reproduction_id, json.loads(STORE.read_text())[reproduction_id][label], quick)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def factor_parser(doc: str, example: str) -> argparse.ArgumentParser:
+    """`REPRODUCTION path=value [--runs A,B] [--seeds N]`: this script's and ns2_printed_factor.py's."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("reproduction")
-    parser.add_argument("factor", help="path=value, e.g. topology.bottleneck.queue.gamma=0.9")
+    parser.add_argument("factor", help=f"path=value, e.g. {example}")
     parser.add_argument("--runs", help="comma-separated run names the factor changes (default: every run)")
     parser.add_argument("--seeds", type=int, default=2)
-    parser.add_argument("--quick", action="store_true", help="the reproduction's reduced quick size")
+    return parser
+
+
+def checked(parser: argparse.ArgumentParser) -> argparse.Namespace:
+    """The parsed arguments, the reproduction and the seed count checked."""
     args = parser.parse_args()
     if args.reproduction not in REGISTRY:
         parser.error(f"reproduction: unknown id {args.reproduction!r}")
     if args.seeds < 1:
         parser.error("--seeds: at least 1")
+    return args
+
+
+def main() -> None:
+    parser = factor_parser(__doc__, "topology.bottleneck.queue.gamma=0.9")
+    parser.add_argument("--quick", action="store_true", help="the reproduction's reduced quick size")
+    args = checked(parser)
     runs = args.runs.split(",") if args.runs else None
     try:
         result = run(args.reproduction, args.factor, runs, args.seeds, args.quick)
