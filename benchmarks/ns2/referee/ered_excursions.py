@@ -82,18 +82,12 @@ def main() -> None:
         parser.error(f"run: unknown run {args.run!r}; allowed: {', '.join(items)}")
     scenario = copy.deepcopy(items[args.run].scenario)
     scenario["seed"] = args.seed
-    if args.factor:
-        try:
-            for part in args.factor.split(";"):
-                apply(scenario, *parse_assignment(part.strip()))
-        except ValueError as error:
-            parser.error(str(error))
     try:
-        result = excursions(scenario)
+        for part in args.factor.split(";") if args.factor else []:
+            apply(scenario, *parse_assignment(part.strip()))
+        print("\n".join(f"{key}: {value:.4g}" for key, value in excursions(scenario).items()))
     except ValueError as error:
         parser.error(str(error))
-    for key, value in result.items():
-        print(f"{key}: {value:.4g}")
 
 
 if __name__ == "__main__":
