@@ -52,3 +52,33 @@ def test_a_missing_parent_leaves_the_scenario_unchanged():
 def test_a_malformed_assignment_is_refused_naming_it(text):
     with pytest.raises(ValueError, match="factor"):
         parse_assignment(text)
+
+
+def test_an_unchanged_run_is_the_baselines_and_a_changed_one_is_simulated(tmp_path, monkeypatch):
+    import aqmlab_factors
+    from types import SimpleNamespace
+
+    def item(name, queue):
+        scenario = {"topology": {"bottleneck": {"queue": queue}}}
+        return SimpleNamespace(name=name, scenario=scenario, measure=lambda results: {"x": results})
+
+    runs = [item("red", {"kind": "red"}), item("ered", {"kind": "ered", "delay_scale": "100ms"})]
+    fake = SimpleNamespace(runs=lambda quick: runs)
+    simulated = []
+
+    def simulate(scenario):
+        simulated.append(scenario)
+        return 2.0
+
+    monkeypatch.setattr(aqmlab_factors, "STORE", tmp_path / "store.json")
+    monkeypatch.setattr(aqmlab_factors, "REGISTRY", {"fake": fake})
+    monkeypatch.setattr(aqmlab_factors, "simulate", simulate)
+    monkeypatch.setattr(aqmlab_factors, "link_summary", lambda results: {})
+    monkeypatch.setattr(aqmlab_factors, "judged", lambda *args: {})
+    aqmlab_factors.record("fake", "baseline", 1, "red", {"x": 1.0})
+    aqmlab_factors.record("fake", "baseline", 1, "ered", {"x": 1.0})
+    aqmlab_factors.run("fake", 'topology.bottleneck.queue.delay_scale="50ms"', ["ered"], 1, False)
+    stored = aqmlab_factors.load_store()["fake"]
+    assert stored['topology.bottleneck.queue.delay_scale="50ms"']["1"] == {"red": {"x": 1.0}, "ered": {"x": 2.0}}
+    assert [s["topology"]["bottleneck"]["queue"]["delay_scale"] for s in simulated] == ["50ms"]
+    assert stored["baseline"]["1"] == {"red": {"x": 1.0}, "ered": {"x": 1.0}}

@@ -15,15 +15,21 @@ on the same seeds. Per (reproduction, factor, seed, run) the measures land in
 `aqmlab_factors.json` as they finish, in the layout of `one_factor.json`; a factor run at the
 reduced quick size is stored under "quick: <factor>". The factor `baseline` runs the
 reproduction unchanged at the same seeds and size, the reference the factors are read against.
+A run the factor leaves unchanged is the baseline's run (same scenario and seed: bit-identical,
+the engine being deterministic), so where the baseline's measures of it at that seed and size are
+stored they are copied rather than simulated again. Each finished run is merged into the store as
+it is read at that moment, so that runs of several factors may proceed side by side.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import fcntl
 import json
 import re
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -114,28 +120,52 @@ def run(reproduction_id: str, factor: str, runs: list[str] | None, seeds: int, q
         if name not in names:
             raise ValueError(f"--runs: unknown run {name!r} of {reproduction_id}; allowed: {', '.join(names)}")
     scenarios = {}
+    unchanged = set()
     changed = 0
     for item in items:
         scenarios[item.name] = copy.deepcopy(item.scenario)
         if factor != BASELINE and (runs is None or item.name in runs):
-            changed += min((apply(scenarios[item.name], steps, value) for steps, value in assignments), default=0)
+            places = min((apply(scenarios[item.name], steps, value) for steps, value in assignments), default=0)
+            changed += places
+        if scenarios[item.name] == item.scenario:
+            unchanged.add(item.name)
     if factor != BASELINE and not changed:
         raise ValueError(f"factor {factor!r}: no run of {reproduction_id} has this field's parent")
-    store = json.loads(STORE.read_text()) if STORE.is_file() else {}
-    done = store.setdefault(reproduction_id, {}).setdefault(label, {})
+    baseline_label = f"quick: {BASELINE}" if quick else BASELINE
     for seed in range(1, seeds + 1):
-        per_run = done.setdefault(str(seed), {})
         for item in items:
-            if item.name in per_run:
+            stored = load_store().get(reproduction_id, {})
+            if item.name in stored.get(label, {}).get(str(seed), {}):
+                continue
+            baseline = stored.get(baseline_label, {}).get(str(seed), {}).get(item.name)
+            if item.name in unchanged and baseline is not None:
+                record(reproduction_id, label, seed, item.name, baseline)
+                print(f"{reproduction_id} {label} seed {seed} {item.name}: unchanged, the baseline's", flush=True)
                 continue
             scenario = copy.deepcopy(scenarios[item.name])
             scenario["seed"] = seed
             results = simulate(scenario)
-            per_run[item.name] = {k: float(v) for k, v in item.measure(results).items()}
-            per_run[item.name].update(link_summary(results))
-            STORE.write_text(json.dumps(store, indent=1, sort_keys=True) + "\n")
+            measures = {k: float(v) for k, v in item.measure(results).items()}
+            measures.update(link_summary(results))
+            record(reproduction_id, label, seed, item.name, measures)
             print(f"{reproduction_id} {label} seed {seed} {item.name}", flush=True)
     return judged(reproduction_id, label, quick)
+
+
+def load_store() -> dict[str, Any]:
+    return json.loads(STORE.read_text()) if STORE.is_file() else {}
+
+
+def record(reproduction_id: str, label: str, seed: int, run_name: str, measures: dict[str, float]) -> None:
+    """Merge one run's measures into the store as it is now (under an exclusive lock, so that
+    factor runs in parallel do not overwrite each other's results)."""
+    with open(Path(tempfile.gettempdir()) / "aqmlab_factors.json.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        store = load_store()
+        store.setdefault(reproduction_id, {}).setdefault(label, {}).setdefault(str(seed), {})[run_name] = measures
+        temporary = STORE.with_suffix(".tmp")
+        temporary.write_text(json.dumps(store, indent=1, sort_keys=True) + "\n")
+        temporary.replace(STORE)
 
 
 def judged(reproduction_id: str, label: str, quick: bool) -> dict[str, Any]:

@@ -24,10 +24,14 @@ changed, each a candidate cause, recorded in `fluid_factors.json`.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
+from scipy.optimize import brentq
+
 from aqmlab.stability import find_hopf
+from aqmlab.stability.conditions import seed000_coefficients_noavg
 from aqmlab.stability.hopf import resolve_model
 
 HERE = Path(__file__).resolve().parent
@@ -78,6 +82,59 @@ def seed000_no_averaging() -> dict[str, Any]:
     }
 
 
+def tau_33(drop_rate_factor: bool, drop_window_factor: bool) -> float:
+    """The crossing delay of system (26) from seed 000 eqs. (29)-(33) at the Section IV-A defaults,
+    the equilibrium recomputed at each τ (below (26)): i(w*)(1 − p*) = d(w*)p* and
+    w*(1 − p*) = C̃τ. `drop_rate_factor` reads the rate balance as w* = C̃τ, `drop_window_factor`
+    the window balance as i(w*) = d(w*)p*: the factor 1 − p* set to 1 in one of them."""
+    P = {name: param.default for name, param in resolve_model("ctcp-red-noavg", None).params.items()}
+    al, k, be, C, kap = P["alpha"], P["k"], P["beta"], SEED000["C"], P["kappa"]
+    rho = P["p_max"] / (P["b_max"] - P["b_min"])  # eq. (25): p = ρ(q − b)
+
+    def equilibrium(tau: float) -> tuple[float, float]:
+        def p_of(w: float) -> float:  # window balance i(w)(1 − p) = βwp, or i(w) = βwp
+            i = al * w ** (k - 1)
+            return i / (be * w) if drop_window_factor else i / (i + be * w)
+
+        if drop_rate_factor:
+            w = C * tau
+        else:
+            w = brentq(lambda w: w * (1 - p_of(w)) - C * tau, C * tau, 10 * C * tau + 10)
+        return w, p_of(w)
+
+    def residual(tau: float) -> float:
+        w, p = equilibrium(tau)
+        i = al * w ** (k - 1)
+        a1 = (rho * w + (2 - k) * i * (1 - p)) / tau  # eq. (29)
+        a2 = rho * C * (2 - k) * i / tau  # eq. (29)
+        a3 = rho * C * i / (p * tau)  # eq. (29)
+        x = ((2 - k) * be * p) ** 2
+        omega = math.sqrt((-(rho**2 + x) + math.sqrt((rho**2 - x) ** 2 + 4 * rho**2 * be**2)) / 2)  # Ω after (32)
+        w0 = kap * omega * w / tau  # ω0 = κΩw*/τ
+        phase = math.atan2(a1 * w0 / (kap * a3), (w0**2 - kap**2 * a2) / (kap**2 * a3)) % (2 * math.pi)  # (30)
+        return w0 * tau - phase  # zero on the crossing curve (33)
+
+    return brentq(residual, 0.05, 2.0, xtol=1e-12)
+
+
+def seed000_analytic_route() -> dict[str, Any]:
+    """Section IV-A's τ = 0.273 s "computed using the Hopf condition (33)": (29)-(33) with the
+    equilibrium as printed (this must equal the characteristic roots' Hopf τ) and with 1 − p*
+    dropped from one or both equilibrium equations; printed to three decimals."""
+    exact = tau_33(False, False)
+    hopf_window = seed000_coefficients_noavg({**SEED000, "tau": exact})["w"]  # w* at the Hopf point
+    return {
+        "tau_33_equilibrium_as_printed": exact,
+        "tau_roots": tau_noavg({}),
+        "tau_33_w_equals_C_tau": tau_33(True, False),
+        "tau_33_i_equals_d_p": tau_33(False, True),
+        "tau_33_both_without_1_minus_p": tau_33(True, True),
+        "hopf_window_w_star": hopf_window,
+        "hopf_window_over_C": hopf_window / SEED000["C"],
+        "printed_tau_s": SEED000_PRINTED_TAU,
+    }
+
+
 def seed000_appendix() -> dict[str, Any]:
     base = tau_noavg({})
     needed_c = SEED000["C"] * base / SEED000_APPENDIX_TAU  # the Hopf point sits at a nearly constant C̃τ
@@ -122,6 +179,7 @@ def main() -> None:
     record = {
         "seed000-no-averaging": seed000_no_averaging(),
         "seed000-appendix": seed000_appendix(),
+        "seed000-analytic-route": seed000_analytic_route(),
         "seed002-theorem32": seed002_theorem32(),
     }
     STORE.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
