@@ -70,6 +70,15 @@ def test_evidence_of_another_class_than_the_verdicts_give_is_refused():
         rows_of(referee)
 
 
+def test_refereed_evidence_is_for_class_a_only(tmp_path):
+    bad = tmp_path / "referee.toml"
+    bad.write_text('[[claim]]\nid = "r-1/c1"\nclass = "c"\nevidence = "refereed: ns-2 misses too"\n')
+    with pytest.raises(ValueError, match=r"claim\[0\]\.evidence: 'refereed:' is the ns-2 referee's finding of class \(a\)"):
+        load_evidence(bad)
+    bad.write_text('[[claim]]\nid = "r-1/c1"\nclass = "a"\nevidence = "refereed: paper 1 | ns-2 2 | aqmlab 2"\n')
+    assert load_evidence(bad)["r-1/c1"]["class"] == "a"
+
+
 def test_the_evidence_file_reads_and_names_bad_fields(tmp_path):
     assert isinstance(load_evidence(), dict)
     bad = tmp_path / "referee.toml"
@@ -87,6 +96,9 @@ def test_the_evidence_file_reads_and_names_bad_fields(tmp_path):
         ("", "(c) no ns-2 counterpart; explained in part: the delay", False),
         ("", "(c) no ns-2 counterpart; open: ruled out the weight", False),
         ("", "(a) ns-2 as printed also misses the paper (the ns-2 cell)", False),
+        ("", "(a) ns-2 as printed also misses the paper; refereed: paper 0.9 | ns-2 0.7 | aqmlab 0.72", True),
+        ("", "(c) no ns-2 counterpart; refereed: no referee here", False),
+        ("", "(a) ns-2 as printed also misses the paper; open: refereed: later", False),
         ("the buffer is 2x the paper's", "(c) no ns-2 counterpart; open: nothing", True),
     ],
 )

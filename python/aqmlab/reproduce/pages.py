@@ -179,12 +179,19 @@ ABOUT = (
 #: Referee evidence (referee.toml) that states a cause shown by its one-factor experiments; "open",
 #: "explained in part" and an ns-2 cell alone do not.
 CAUSE_SHOWN = ("explained:", "exposed:", "fixed")
+#: Class (a) evidence that writes out the referee's finding (paper | ns-2 as printed | aqmlab): the
+#: difference is refereed by the paper's own simulator, which misses the paper with the setup as
+#: printed too, so the cause is that setup, not aqmlab (issue 27: "refereed by ns-2"). The bare
+#: "(the ns-2 cell)" does not count; `referee.load_evidence` allows the prefix in class (a) only.
+REFEREED = "refereed:"
 
 
 def cause_shown(row: Row) -> bool:
-    """A differing claim's cause is demonstrated: its own `cause`, or its referee evidence says so."""
-    evidence = row.referee_class.partition("; ")[2]
-    return bool(row.cause) or evidence.startswith(CAUSE_SHOWN)
+    """A differing claim's cause is demonstrated: its own `cause`, its referee evidence says so,
+    or (class a) the evidence writes out the ns-2 referee's finding."""
+    label, _, evidence = row.referee_class.partition("; ")
+    refereed = label.startswith("(a)") and evidence.startswith(REFEREED)
+    return bool(row.cause) or evidence.startswith(CAUSE_SHOWN) or refereed
 
 
 def counts(rows: list[Row]) -> dict[str, int]:

@@ -126,6 +126,12 @@ def load_evidence(path: Path = EVIDENCE_FILE) -> dict[str, dict[str, str]]:
                 raise ValueError(f"{where}.{name}: required, a non-empty string")
         if entry["class"] not in CLASSES:
             raise ValueError(f"{where}.class = {entry['class']!r}; allowed: {', '.join(CLASSES)}")
+        if entry["evidence"].startswith("refereed:") and entry["class"] != "a":
+            raise ValueError(
+                f"{where}.evidence: 'refereed:' is the ns-2 referee's finding of class (a) only "
+                f"(ns-2 as printed misses the paper too); class {entry['class']!r} evidence starts with "
+                "'explained:', 'exposed:', 'fixed' or 'open:'"
+            )
         if entry["id"] in out:
             raise ValueError(f"{where}.id = {entry['id']!r}: given twice")
         out[entry["id"]] = {"class": entry["class"], "evidence": entry["evidence"]}
