@@ -90,7 +90,9 @@ def run_factor(reproduction_id: str, factor: str) -> dict[str, Any]:
         store[f"{label}_runs"] = chart.meta["runs_computed"] + chart.meta["runs_stored"]
         store[f"{label}_cpu_s"] = time.process_time() - began + chart.meta["children_cpu_time_s"]
         print(f"{reproduction_id} {factor} {label}: {store[f'{label}_runs']} probes", flush=True)
-    store_path(reproduction_id, factor).write_text(json.dumps(store, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+    store_path(reproduction_id, factor).write_text(
+        json.dumps(store, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    )
     return store
 
 
