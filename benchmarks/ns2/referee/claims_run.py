@@ -483,7 +483,12 @@ VARIANTS = {
     "packet": "RED in packet mode (mean_pktsize_ 1500)",
     "byte": "RED in byte mode (ns-2.35's defaults)",
     "like-tcp": "ns-2's TCP set as aqmlab's (1-ms tick, per-ACK RTT samples, no SYN)",
+    # A store from before the as-printed runs took ns-2's `singledup_` default, moved aside by
+    # `--fresh` (`open_store`): the same runs with `singledup_ 0`, Limited Transmit off.
+    singledup_label(None): "singledup_ 0 (Limited Transmit off, the scenario's limited_transmit)",
 }
+#: Variants whose runs are the as-printed scenario (RED as the paper) with another ns-2 TCP setting.
+PAPER_RED = ("like-tcp", singledup_label(None))
 
 
 def with_variants(claims: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -494,7 +499,7 @@ def with_variants(claims: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]
             path = store_path(reproduction_id, mode)
             if mode == "paper" or not path.is_file():
                 continue
-            scenarios = mapped(REGISTRY[reproduction_id], "paper" if mode == "like-tcp" else mode)
+            scenarios = mapped(REGISTRY[reproduction_id], "paper" if mode in PAPER_RED else mode)
             refusals = {name: s for name, s in scenarios.items() if isinstance(s, str)}
             store = complete_seeds(path, len(scenarios) - len(refusals))
             if store is None:
