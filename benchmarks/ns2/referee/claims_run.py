@@ -79,6 +79,12 @@ REDUCED = {
     "seed000-fig12": "reduced size in both simulators (the quick version's runs: 100-s runs measured over the last "
     "25 s, RTTs 10, 100, 200 ms for the minimum utilisation; the full size's 20 runs of 500 s a seed take 18 s of "
     "ns-2 CPU each, measured, out of the session's reach at the machine's load)",
+    # Only the RED runs map (E-RED has no ns-2 counterpart); their claims read no derived value.
+    "seed002-fig2-5": "reduced size in both simulators (the quick version's RED runs: 1/10 of the capacity and "
+    "the flows, the same rate per flow: large capacity 100 Mb/s with 200 flows for 25 s, large delay 30 Mb/s with "
+    "100 flows for 40 s; the full size's large-capacity run, 2000 flows at 1 Gb/s for 40 s, took 18 s of ns-2 CPU "
+    "for its first 2 s and 27 s for its first 8 s, measured, about 2 min a run, and ran at 4-5 % of a core at the "
+    "machine's load 20-24: out of the session's reach)",
 }
 #: Reduced sizes whose runs are not the quick version's: seed000-fig17's quick version runs the
 #: heterogeneous traffic only; its homogeneous claims (full-only for that reason, their criteria
@@ -95,6 +101,14 @@ REDUCED_JUDGED = {
     ),
 }
 
+#: Why a full-only claim has no ns-2 verdict at the reduced size (the full size's cost).
+FULL_SIZE_COST = {
+    "seed000-fig18-homogeneous": "its full size is 18 runs of 500 s and 6 of 4000 s (500-MB transfers) a seed, "
+    "≈ 12 min of ns-2 CPU a seed (estimated: a 500-s run takes 14-16 s, measured, and each 4000-s run carries "
+    "≈ 2400 s of a full link), out of the session's reach at the machine's load, where ns-2 ran at 5-13 % of a "
+    "core; the reduced size's 2-MB transfers cannot show a 5-minute gap",
+}
+
 
 def runs_of(declaration: Declaration) -> list[Any]:
     """The runs ns-2 and (at a reduced size) aqmlab run for `declaration`: the full version's,
@@ -103,13 +117,6 @@ def runs_of(declaration: Declaration) -> list[Any]:
     if declaration.id in REDUCED_RUNS:
         return REDUCED_RUNS[declaration.id]()
     return declaration.runs(declaration.id in REDUCED)
-
-
-#: What a mapped reproduction not run would cost, where measured (shown with "not run").
-UNRUN_COST = {
-    "seed002-fig2-5": " (lc-red: 2000 flows at 1 Gb/s for 40 s, 15 s of ns-2 CPU for its first 0.5 s; ld-red: "
-    "1000 flows at 300 Mb/s for 60 s; each run tens of minutes of wall time at the machine's load 12-17)",
-}
 
 
 #: Refusals of the mapping that are the harness's limits, not ns-2's (ns-2 has finite
@@ -354,7 +361,9 @@ def judged(reproduction_id: str, store: dict[str, Any], refusals: dict[str, str]
     for claim in declaration.claims:
         claim_id = f"{reproduction_id}/{claim.id}"
         if reduced and claim.full_only and claim.id not in REDUCED_JUDGED.get(reproduction_id, ()):
-            out[claim_id] = {"status": "not run", "reason": f"a full-size claim; ns-2 ran at {store['reduced']}"}
+            cost = FULL_SIZE_COST.get(reproduction_id)
+            reason = f"a full-size claim{f' ({cost})' if cost else ''}; ns-2 ran at {store['reduced']}"
+            out[claim_id] = {"status": "not run", "reason": reason}
             continue
         needed = [c.quantity for c in claim.checks] + [q for q, _, _ in claim.shows]
         blocked = sorted({q.split(".", 1)[0] for q in needed if q.split(".", 1)[0] in refusals})
@@ -472,7 +481,7 @@ def status_of_all(red_mode: str) -> dict[str, dict[str, Any]]:
                 entry = {
                     "status": "not run",
                     "reason": f"maps to ns-2 ({mapped_runs} runs at {size}); not run within the referee "
-                    "sessions' ns-2 CPU on the shared machine" + UNRUN_COST.get(reproduction_id, ""),
+                    "sessions' ns-2 CPU on the shared machine",
                 }
             out[f"{reproduction_id}/{claim.id}"] = entry
     return out
