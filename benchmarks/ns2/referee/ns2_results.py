@@ -157,6 +157,7 @@ def results_from_ns2(
         if line.startswith("A "):
             words = line.split()
             state[words[1]].append([float(w) for w in words[2:]])
+    interval = resolved["trace"]["interval_ns"] / 1e9
     columns: dict[str, list[np.ndarray]] = {}
     for index, name in enumerate(program.monitored):
         link = records.links[name]
@@ -179,6 +180,8 @@ def results_from_ns2(
             # The engine's column for a policy without a virtual queue (crates/engine/src/trace.rs):
             # ns-2's DropTail and RED have none.
             "virtual_queue": np.full(link.time_s.size, math.nan),
+            # The interval's departed bits over its capacity, as the engine's (crates/engine/src/sim.rs).
+            "utilisation": link.departed_bytes * 8.0 / (program.monitored_rate_bps[name] * interval),
         }
         for key, value in table.items():
             columns.setdefault(key, []).append(np.asarray(value))
