@@ -5,6 +5,7 @@ whose measure needs what ns-2's records do not hold."""
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -86,3 +87,38 @@ def test_flow_rtts_are_sampled_from_measure_start_and_averaged():
     text = "R 0 1.0 9.0\nR 0 2.0 0.04\nR 0 3.0 0.05\nR 1 2.0 0\nL bottleneck 2.0 0 0 0 0 0"
     means = ns2_results.mean_flow_rtts(text, 2, 2.0)
     assert means[0] == pytest.approx(0.045) and np.isnan(means[1])
+
+
+def test_fig17_reduced_size_runs_both_traffic_mixes_and_judges_the_homogeneous_claims():
+    """seed000-fig17's quick version has no homogeneous runs; the referee's reduced size adds
+    them at the same size, so its homogeneous claims get a verdict there (and only those of
+    its full-only claims)."""
+    runs = claims_run.runs_of(REGISTRY["seed000-fig17"])
+    names = {run.name for run in runs}
+    quick = {run.name for run in REGISTRY["seed000-fig17"].runs(True)}
+    assert quick < names and {n.removeprefix("homogeneous-") for n in names - quick} == {
+        n.removeprefix("heterogeneous-") for n in quick
+    }
+    full_only = {c.id for c in REGISTRY["seed000-fig17"].claims if c.full_only}
+    assert set(claims_run.REDUCED_JUDGED["seed000-fig17"]) == full_only
+    afct = {c.id for c in REGISTRY["seed000-fig18-homogeneous"].claims if c.full_only}
+    assert "afct-gap-5-minutes" in afct and "seed000-fig18-homogeneous" not in claims_run.REDUCED_JUDGED
+
+
+@pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (`ns`, Debian package ns2) is not installed")
+def test_ns2_link_trace_has_the_engines_utilisation_and_virtual_queue_columns():
+    """seed002's measures read the per-interval utilisation and the virtual queue (NaN for a
+    policy without one, as the engine's); a short ns-2 run of its RED network carries both."""
+    from aqmlab.reproduce import seed002
+
+    scenario = seed002.network("ld", "red", quick=True)
+    scenario.update(duration="3s", measure_start="1s")
+    results, _ = claims_run.ns2_run(scenario, 1)
+    samples = results.link_samples()
+    rate = scenario["topology"]["bottleneck"]["rate"]
+    expected = samples["departed_bytes"] * 8.0 / (rate * 0.1)
+    one_packet = seed002.PACKET_BYTES * 8.0 / (rate * 0.1)  # a departure counted at an interval's edge
+    assert np.allclose(samples["utilisation"], expected) and 0.0 < samples["utilisation"].max() <= 1.0 + one_packet
+    assert np.isnan(samples["virtual_queue"]).all()
+    measures = seed002.measures(results)
+    assert "virtual_mean" not in measures and 0.0 < measures["throughput_mean"] <= 100.0

@@ -16,7 +16,7 @@ Per flow (`flows` table): bytes delivered at the window's ends from `ack_` (as n
 timeouts (`nrexmit_`), retransmitted packets (`nrexmitpack_`) and window reductions
 (`ncwndcuts_`; fast recoveries = reductions − timeouts) and, with `with_flow_rtts`, the mean
 of ns-2's smoothed RTT over the window (`R` lines). What ns-2's records do not hold is NaN or
-empty (sojourn times, the per-flow window trace), so a measure reading it gives NaN and the
+empty (sojourn times, the virtual queue, the per-flow window trace), so a measure reading it gives NaN and the
 claim says so.
 """
 
@@ -157,6 +157,7 @@ def results_from_ns2(
         if line.startswith("A "):
             words = line.split()
             state[words[1]].append([float(w) for w in words[2:]])
+    interval = resolved["trace"]["interval_ns"] / 1e9
     columns: dict[str, list[np.ndarray]] = {}
     for index, name in enumerate(program.monitored):
         link = records.links[name]
@@ -176,6 +177,11 @@ def results_from_ns2(
             "departures": departures,
             "departed_bytes": link.departed_bytes,
             "sojourn_s": np.full(link.time_s.size, math.nan),
+            # The engine's column for a policy without a virtual queue (crates/engine/src/trace.rs):
+            # ns-2's DropTail and RED have none.
+            "virtual_queue": np.full(link.time_s.size, math.nan),
+            # The interval's departed bits over its capacity, as the engine's (crates/engine/src/sim.rs).
+            "utilisation": link.departed_bytes * 8.0 / (program.monitored_rate_bps[name] * interval),
         }
         for key, value in table.items():
             columns.setdefault(key, []).append(np.asarray(value))

@@ -374,8 +374,14 @@ declare(
 )
 
 
-def parking_lot_runs(quick: bool) -> list[Run]:
-    kinds = ["heterogeneous"] if quick else ["homogeneous", "heterogeneous"]
+#: The parking lot's two traffic mixes (Section VI-C2); the quick version runs the heterogeneous only.
+KINDS = ("homogeneous", "heterogeneous")
+
+
+def parking_lot_runs(quick: bool, kinds: tuple[str, ...] | None = None) -> list[Run]:
+    """The runs of each traffic mix in `kinds` (default: both, the quick version the
+    heterogeneous only) at the full or the quick size."""
+    kinds = kinds or (("heterogeneous",) if quick else KINDS)
     runs = []
     for kind in kinds:
         for run in sweep_runs(parking_lot(kind), keep=(10, 200) if kind == "heterogeneous" else ())(quick):
@@ -384,7 +390,8 @@ def parking_lot_runs(quick: bool) -> list[Run]:
 
 
 def parking_lot_derive(m: dict[str, dict[str, float]], quick: bool) -> dict[str, float]:
-    kinds = ["heterogeneous"] if quick else ["homogeneous", "heterogeneous"]
+    """Each traffic mix's sweep (the mixes whose runs are in `m`) and the largest queues."""
+    kinds = [kind for kind in KINDS if any(name.startswith(f"{kind}-") for name in m)]
     out: dict[str, float] = {}
     for kind in kinds:
         part = {name.removeprefix(f"{kind}-"): row for name, row in m.items() if name.startswith(f"{kind}-")}
