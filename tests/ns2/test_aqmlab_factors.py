@@ -55,8 +55,9 @@ def test_a_malformed_assignment_is_refused_naming_it(text):
 
 
 def test_an_unchanged_run_is_the_baselines_and_a_changed_one_is_simulated(tmp_path, monkeypatch):
-    import aqmlab_factors
     from types import SimpleNamespace
+
+    import aqmlab_factors
 
     def item(name, queue):
         scenario = {"topology": {"bottleneck": {"queue": queue}}}

@@ -5,6 +5,7 @@ split so is refused naming the group."""
 from __future__ import annotations
 
 import sys
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,7 @@ def test_the_pieces_tile_the_range_with_the_triangles_mass():
     assert [p["count"] for p in pieces] == [62, 188, 312, 438, 438, 312, 188, 62]
     assert pieces[0]["rtt"] == {"kind": "uniform", "low": "24ms", "high": "33.5ms"}
     assert pieces[-1]["rtt"] == {"kind": "uniform", "low": "90.5ms", "high": "100ms"}
-    assert all(a["rtt"]["high"] == b["rtt"]["low"] for a, b in zip(pieces, pieces[1:]))
+    assert all(a["rtt"]["high"] == b["rtt"]["low"] for a, b in pairwise(pieces))
     assert {p["name"] for p in pieces} == {f"reno-{i}" for i in range(1, 9)}
     assert all(p["ecn"] for p in pieces)
 

@@ -73,7 +73,9 @@ def test_evidence_of_another_class_than_the_verdicts_give_is_refused():
 def test_refereed_evidence_is_for_class_a_only(tmp_path):
     bad = tmp_path / "referee.toml"
     bad.write_text('[[claim]]\nid = "r-1/c1"\nclass = "c"\nevidence = "refereed: ns-2 misses too"\n')
-    with pytest.raises(ValueError, match=r"claim\[0\]\.evidence: 'refereed:' is the ns-2 referee's finding of class \(a\)"):
+    with pytest.raises(
+        ValueError, match=r"claim\[0\]\.evidence: 'refereed:' is the ns-2 referee's finding of class \(a\)"
+    ):
         load_evidence(bad)
     bad.write_text('[[claim]]\nid = "r-1/c1"\nclass = "a"\nevidence = "refereed: paper 1 | ns-2 2 | aqmlab 2"\n')
     assert load_evidence(bad)["r-1/c1"]["class"] == "a"

@@ -26,6 +26,7 @@ import json
 import math
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -242,6 +243,18 @@ def open_store(path: Path, reproduction_id: str, red_mode: str, singledup: int |
         )
     path.rename(path.with_name(f"{path.stem}-{singledup_label(store_singledup(store))}.json"))
     return new
+
+
+def pending_runs(store: dict[str, Any], scenarios: dict[str, Any], seeds: int) -> Iterator[tuple[int, dict, str, Any]]:
+    """(seed, the seed's stored runs, run name, scenario) of every run ns-2 maps (a refusal is a
+    string) and `store` does not hold yet, seeds 1 to `seeds`: the loop of every one-factor runner,
+    which records each run into the seed's dict as it finishes."""
+    store.setdefault("seeds", {})
+    for seed in range(1, seeds + 1):
+        done = store["seeds"].setdefault(str(seed), {})
+        for name, scenario in scenarios.items():
+            if name not in done and not isinstance(scenario, str):
+                yield seed, done, name, scenario
 
 
 def run_elsewhere(

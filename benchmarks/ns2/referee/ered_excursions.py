@@ -23,10 +23,10 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from aqmlab_factors import apply, parse_assignment  # noqa: E402
 from aqmlab.reproduce import REGISTRY  # noqa: E402
 from aqmlab.simulation import simulate  # noqa: E402
 from aqmlab.units import seconds  # noqa: E402
+from aqmlab_factors import apply, parse_assignment  # noqa: E402
 
 #: Samples after an excursion at which the real queue is read (0.1 s each).
 LAGS = (1, 2, 3, 5)

@@ -28,11 +28,10 @@ import math
 from pathlib import Path
 from typing import Any
 
-from scipy.optimize import brentq
-
 from aqmlab.stability import find_hopf
 from aqmlab.stability.conditions import seed000_coefficients_noavg
 from aqmlab.stability.hopf import resolve_model
+from scipy.optimize import brentq
 
 HERE = Path(__file__).resolve().parent
 STORE = HERE / "fluid_factors.json"

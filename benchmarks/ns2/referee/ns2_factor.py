@@ -65,17 +65,12 @@ def main() -> None:
     mode = f"like-tcp-{args.factor}"
     path = claims_run.store_path(args.reproduction, mode)
     store = json.loads(path.read_text()) if path.is_file() else {"id": args.reproduction, "red_mode": mode}
-    store.setdefault("seeds", {})
-    for seed in range(1, args.seeds + 1):
-        done = store["seeds"].setdefault(str(seed), {})
-        for name, scenario in scenarios.items():
-            if name in done or isinstance(scenario, str):
-                continue
-            began = time.process_time()
-            done[name] = one_run(runs[name], scenario, seed, FACTORS[args.factor])
-            done[name]["python_cpu_s"] = time.process_time() - began
-            path.write_text(json.dumps(store, indent=1, sort_keys=True) + "\n")
-            print(f"{args.reproduction} {mode} seed {seed} {name}: ns-2 {done[name]['cpu_s']:.0f} s CPU", flush=True)
+    for seed, done, name, scenario in claims_run.pending_runs(store, scenarios, args.seeds):
+        began = time.process_time()
+        done[name] = one_run(runs[name], scenario, seed, FACTORS[args.factor])
+        done[name]["python_cpu_s"] = time.process_time() - began
+        path.write_text(json.dumps(store, indent=1, sort_keys=True) + "\n")
+        print(f"{args.reproduction} {mode} seed {seed} {name}: ns-2 {done[name]['cpu_s']:.0f} s CPU", flush=True)
     refusals = {name: s for name, s in scenarios.items() if isinstance(s, str)}
     for claim_id, entry in claims_run.judged(args.reproduction, store, refusals).items():
         print(f"{claim_id}: {entry.get('verdict', entry['status'])}: {entry.get('ns2', entry.get('reason'))}")

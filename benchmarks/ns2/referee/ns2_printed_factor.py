@@ -57,26 +57,21 @@ def main() -> None:
     singledup = claims_run.ns2_mapping.ns2_defaults().singledup
     store.update({"id": args.reproduction, "red_mode": "paper", "singledup_": singledup})
     store.update({"factor": args.factor, "runs_changed": chosen})
-    store.setdefault("seeds", {})
-    for seed in range(1, args.seeds + 1):
-        done = store["seeds"].setdefault(str(seed), {})
-        for name, scenario in scenarios.items():
-            if name in done or isinstance(scenario, str):
-                continue
-            if name not in chosen:  # unchanged: the as-printed run at this seed, with the same singledup_
-                if claims_run.store_singledup(printed) != singledup:
-                    parser.error(f"{name}: the as-printed store ran singledup_ {printed.get('singledup_')}; rerun it")
-                done[name] = {**printed["seeds"][str(seed)][name], "from": f"{args.reproduction} as printed"}
-                continue
-            changed = copy.deepcopy(scenario)
-            if not min(apply(changed, steps, value) for steps, value in assignments):
-                parser.error(f"factor {args.factor!r}: run {name} has no such field's parent")
-            began = time.process_time()
-            done[name] = claims_run.one_run(runs[name], changed, seed)
-            done[name]["python_cpu_s"] = time.process_time() - began
-            path.write_text(json.dumps(store, indent=1, sort_keys=True) + "\n")
-            cpu = done[name]["cpu_s"]
-            print(f"{args.reproduction} {args.factor} seed {seed} {name}: ns-2 {cpu:.0f} s CPU", flush=True)
+    for seed, done, name, scenario in claims_run.pending_runs(store, scenarios, args.seeds):
+        if name not in chosen:  # unchanged: the as-printed run at this seed, with the same singledup_
+            if claims_run.store_singledup(printed) != singledup:
+                parser.error(f"{name}: the as-printed store ran singledup_ {printed.get('singledup_')}; rerun it")
+            done[name] = {**printed["seeds"][str(seed)][name], "from": f"{args.reproduction} as printed"}
+            continue
+        changed = copy.deepcopy(scenario)
+        if not min(apply(changed, steps, value) for steps, value in assignments):
+            parser.error(f"factor {args.factor!r}: run {name} has no such field's parent")
+        began = time.process_time()
+        done[name] = claims_run.one_run(runs[name], changed, seed)
+        done[name]["python_cpu_s"] = time.process_time() - began
+        path.write_text(json.dumps(store, indent=1, sort_keys=True) + "\n")
+        cpu = done[name]["cpu_s"]
+        print(f"{args.reproduction} {args.factor} seed {seed} {name}: ns-2 {cpu:.0f} s CPU", flush=True)
     path.write_text(json.dumps(store, indent=1, sort_keys=True) + "\n")
     refusals = {name: s for name, s in scenarios.items() if isinstance(s, str)}
     for claim_id, entry in claims_run.judged(args.reproduction, store, refusals).items():

@@ -25,7 +25,6 @@ from aqmlab.units import seconds
 PIECE_WEIGHTS = (1, 3, 5, 7, 7, 5, 3, 1)
 
 
-
 def triangular_groups(groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each group with a uniform `rtt` split into 8 pieces of the triangle on [low, high]."""
     out = []
