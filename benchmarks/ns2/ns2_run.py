@@ -59,8 +59,11 @@ def parse(text: str, program: ns2_mapping.Ns2Program, measure_s: float) -> Ns2Re
     links = {}
     for name, rows in link_rows.items():
         table = np.array(rows, dtype=float).reshape(-1, 6)
-        # Cumulative counters to per-interval counts (the first interval from zero).
-        counts = np.diff(np.vstack([np.zeros((1, 4)), table[:, 2:6]]), axis=0)
+        # Cumulative counters to per-interval counts (the first interval from zero). The queue
+        # monitor's counters reach Tcl as 32-bit integers (tools/queue-monitor.h binds them with
+        # TclObject::bind), so `bdepartures_` wraps after 2^31 bytes (17 s at 1 Gb/s): each
+        # interval's increase is taken modulo 2^32, exact since one interval never moves 4 GB.
+        counts = np.mod(np.diff(np.vstack([np.zeros((1, 4)), table[:, 2:6]]), axis=0), 2.0**32)
         links[name] = metrics.LinkRecord(
             time_s=table[:, 0],
             queue_packets=table[:, 1],

@@ -264,6 +264,24 @@ def test_parse_turns_cumulative_counters_into_intervals():
     assert list(records.reductions) == [2, 1]
 
 
+def test_parse_unwraps_the_32_bit_byte_counter():
+    # 1 Gb/s for 20 s passes 2^31 bytes: ns-2 prints bdepartures_ wrapped to a negative number.
+    program = translate(scenario().resolved(), start_times=[0.0, 2.0])
+    before, after = 2**31 - 4000, 2**31 - 4000 + 12500 - 2**32
+    text = "\n".join(
+        [
+            f"L bottleneck 0.01 3 10 1 {before} 0",
+            f"L bottleneck 0.02 5 25 2 {after} 1",
+            "F 0 1 99 0 0 0",
+            "F 1 1 -1 0 0 0",
+            "F 0 3 199 1 4 2",
+            "F 1 3 9 0 1 1",
+        ]
+    )
+    link = ns2_run.parse(text, program, 1.0).links["bottleneck"]
+    assert list(link.departed_bytes) == [before, 12500]
+
+
 @pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 (`ns`, Debian package ns2) is not installed")
 def test_smoke_run_agrees_with_aqmlab_on_a_saturated_droptail():
     s = scenario({"kind": "drop_tail", "limit": "20p"}, count=4)
