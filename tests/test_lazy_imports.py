@@ -88,10 +88,14 @@ def test_results_pickle_with_their_tables():
 
 
 def _scenario_models():
-    from aqmlab import congestion, queues, scenario, topology, traffic, transport
+    """Every scenario model class: those of the family modules and of every kind's module
+    (`aqmlab.kinds`, all imported)."""
+    import importlib
+
+    from aqmlab import _fields
     from pydantic import BaseModel
 
-    modules = (scenario, topology, traffic, queues, congestion, transport)
+    modules = [importlib.import_module(f"aqmlab.{name}") for name in _fields.docstring_modules()]
     return [
         value
         for module in modules
@@ -178,14 +182,15 @@ def test_the_extracted_docstrings_are_current():
 
     folder = Path(_fields.__file__).parent
     extracted = json.loads((folder / _fields.DOCSTRINGS_FILE).read_text(encoding="utf-8"))
-    assert sorted(extracted) == sorted(f"aqmlab.{name}" for name in _fields.DOCSTRING_MODULES)
-    for name in _fields.DOCSTRING_MODULES:
-        source = (folder / f"{name}.py").read_bytes()
+    assert sorted(extracted) == sorted(f"aqmlab.{name}" for name in _fields.docstring_modules())
+    assert len(_fields.docstring_modules()) > 40  # the kinds' modules are in
+    for name in _fields.docstring_modules():
+        source = Path(_fields.module_source(name)).read_bytes()
         entry = extracted[f"aqmlab.{name}"]
         stale = "stale: run .venv/bin/python -m aqmlab._fields"
         assert entry["sha256"] == hashlib.sha256(source).hexdigest(), f"aqmlab.{name}: {stale}"
         assert entry["classes"] == _fields._parse_docstrings(source.decode("utf-8")), f"aqmlab.{name}: {stale}"
-        assert _fields._module_docstrings(str(folder / f"{name}.py"), f"aqmlab.{name}") == entry["classes"]
+        assert _fields._module_docstrings(_fields.module_source(name), f"aqmlab.{name}") == entry["classes"]
 
 
 def test_run_without_figures_writes_the_results_and_loads_no_plotting_library(tmp_path):

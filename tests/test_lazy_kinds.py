@@ -2,22 +2,32 @@
 first use must accept, reject and report exactly as pydantic's own tagged union of the same
 members: same values, and the same errors (type, location, message, input, context)."""
 
+import subprocess
+import sys
 import typing
 from typing import Annotated, Any
 
 import pytest
 from aqmlab import congestion, queues, topology, traffic
 from aqmlab._fields import Kinds
-from pydantic import BaseModel, Discriminator, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, Discriminator, Field, Tag, TypeAdapter, ValidationError
+
+
+def _members(union: Any) -> Any:
+    """The union of every class the registry names, in its order (a class with two tags once);
+    with a function discriminator, each member `Annotated` with its `Tag`."""
+    kinds = Kinds.of(union)
+    if callable(kinds.discriminator):
+        return typing.Union[tuple(Annotated[model, Tag(tag)] for tag, model in kinds.models().items())]  # noqa: UP007
+    return typing.Union[tuple(dict.fromkeys(kinds.models().values()))]  # noqa: UP007
 
 
 def _whole(union: Any) -> TypeAdapter:
     """pydantic's own tagged union of the same members."""
-    members, kinds = typing.get_args(union)
-    assert isinstance(kinds, Kinds)
+    kinds = Kinds.of(union)
     if callable(kinds.discriminator):
-        return TypeAdapter(Annotated[members, Discriminator(kinds.discriminator)])
-    return TypeAdapter(Annotated[members, Field(discriminator=kinds.discriminator)])
+        return TypeAdapter(Annotated[_members(union), Discriminator(kinds.discriminator)])
+    return TypeAdapter(Annotated[_members(union), Field(discriminator=kinds.discriminator)])
 
 
 def _outcome(adapter: TypeAdapter, value: Any) -> Any:
@@ -109,10 +119,10 @@ def test_a_lazy_union_in_a_model_serialises_and_describes_itself_as_the_tagged_u
         cc: congestion.CongestionControl = Field(default_factory=lambda: congestion.Reno.model_construct())
 
     class Whole(BaseModel):
-        queue: typing.get_args(queues.Queue)[0] = Field(
+        queue: _members(queues.Queue) = Field(
             default_factory=lambda: queues.DropTail.model_construct(), discriminator="kind"
         )
-        cc: typing.get_args(congestion.CongestionControl)[0] = Field(
+        cc: _members(congestion.CongestionControl) = Field(
             default_factory=lambda: congestion.Reno.model_construct(), discriminator="kind"
         )
 
@@ -123,3 +133,52 @@ def test_a_lazy_union_in_a_model_serialises_and_describes_itself_as_the_tagged_u
     assert Lazy.model_validate(data).model_dump(mode="json", exclude_defaults=True) == Whole.model_validate(
         data
     ).model_dump(mode="json", exclude_defaults=True)
+
+
+UNIONS = {
+    "queue": queues.Queue,
+    "congestion control": congestion.CongestionControl,
+    "topology": topology.Topology,
+    "flow group": traffic.FlowGroup,
+    "start": traffic.Start,
+    "stop": traffic.Stop,
+    "transfer": traffic.Transfer,
+    "size": traffic.SizeDistribution,
+    "path": traffic.Path,
+}
+
+
+@pytest.mark.parametrize("name", list(UNIONS))
+def test_each_registered_kind_is_the_class_its_tag_names(name):
+    """A registry line names the class whose `kind` is its tag, and the family module gives the
+    class under its own name (`from aqmlab.queues import Red`)."""
+    kinds = Kinds.of(UNIONS[name])
+    assert kinds.tags() and len(set(kinds.tags())) == len(kinds.tags())
+    for tag, model in kinds.models().items():
+        assert tag in typing.get_args(model.model_fields["kind"].annotation), (tag, model)
+        family = {"queue": queues, "congestion control": congestion, "topology": topology}.get(name, traffic)
+        assert getattr(family, model.__name__) is model
+    with pytest.raises(AttributeError, match="has no attribute 'NoSuchKind'"):
+        queues.NoSuchKind  # noqa: B018
+
+
+def test_a_scenario_creates_the_classes_of_the_kinds_it_names_only():
+    """issue 28: in a fresh process, importing the scenario models and listing every union's
+    kinds imports no kind's module but those of the fields' defaults (DropTail, Reno, the
+    uniform start, never stopping); validating a dumbbell with RED imports the modules of the
+    kinds it names (and of the defaults it uses) and no other."""
+    code = (
+        "import sys\n"
+        "from aqmlab import scenario, congestion, queues, topology, traffic\n"
+        "from aqmlab._fields import Kinds\n"
+        "def loaded(): return sorted(m.rpartition('.')[2] for m in sys.modules if m.startswith('aqmlab.kinds.'))\n"
+        "unions = (queues.Queue, congestion.CongestionControl, topology.Topology, traffic.FlowGroup, traffic.Start)\n"
+        "assert sum(len(Kinds.of(union).tags()) for union in unions) == 34\n"
+        "assert loaded() == ['cc_reno', 'queue_drop_tail', 'start_uniform', 'stop_never'], loaded()\n"
+        "scenario.load({'duration': '1s', 'topology': {'kind': 'dumbbell', 'bottleneck': {'rate': '10Mbps', "
+        "'delay': '5ms', 'queue': {'kind': 'red'}}, 'groups': [{'name': 'g', 'count': 3, 'rtt': '40ms', "
+        "'access_rate': '100Mbps', 'tcp': {'cc': 'cubic'}}]}}).resolved_json()\n"
+        "assert loaded() == ['cc_cubic', 'cc_reno', 'group_tcp', 'queue_drop_tail', 'queue_red', 'start_uniform', "
+        "'stop_never', 'topology_dumbbell', 'transfer_bulk'], loaded()\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)

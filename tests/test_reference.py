@@ -11,7 +11,7 @@ from typing import Any, get_args
 
 import pytest
 from aqmlab import _toml
-from aqmlab._fields import UNIT_TEXTS
+from aqmlab._fields import UNIT_TEXTS, Kinds
 from aqmlab.experiments.sweep import SweepFile
 from aqmlab.reference import markdown, scenario_schema
 from aqmlab.scenario import Scenario
@@ -21,6 +21,10 @@ ROOT = Path(__file__).parents[1]
 
 
 def _models_in(annotation: Any) -> Iterator[type[BaseModel]]:
+    kinds = [meta for meta in getattr(annotation, "__metadata__", ()) if isinstance(meta, Kinds)]
+    if kinds:  # a union of kinds: its members (aqmlab.kinds), not the base it is annotated with
+        yield from kinds[0].models().values()
+        return
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         yield annotation
     for argument in get_args(annotation):
@@ -35,7 +39,9 @@ def _reachable_models() -> set[type[BaseModel]]:
         model = pending.pop()
         if model not in found:
             found.add(model)
-            pending.extend(m for field in model.model_fields.values() for m in _models_in(field.annotation))
+            for field in model.model_fields.values():  # pydantic keeps a field's own Annotated in `metadata`
+                kinds = [meta for meta in field.metadata if isinstance(meta, Kinds)]
+                pending.extend(kinds[0].models().values() if kinds else _models_in(field.annotation))
     return found
 
 
@@ -70,7 +76,7 @@ def test_every_field_of_every_model_is_documented_with_its_default():
 
 def test_every_field_of_every_model_has_a_description():
     modules = {model.__module__ for model in _documented_models()}
-    assert {"aqmlab.scenario", "aqmlab.topology", "aqmlab.traffic", "aqmlab.queues"} <= modules
+    assert {"aqmlab.scenario", "aqmlab.traffic", "aqmlab.kinds.topology_dumbbell", "aqmlab.kinds.queue_red"} <= modules
     assert "aqmlab.experiments.sweep" in modules
     missing = [
         f"{model.__module__}.{model.__name__}.{name}"

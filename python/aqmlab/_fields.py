@@ -9,11 +9,12 @@ JSON Schema: the accepted spellings, the SI unit of a bare number and an example
 import ast
 import functools
 import hashlib
+import importlib
 import json
 import os
 import sys
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, PlainValidator, Tag, WithJsonSchema
@@ -138,7 +139,8 @@ QueueLimit = Annotated[
 Window = Annotated[float, Field(gt=0.0, le=MAX_WINDOW, allow_inf_nan=False)]
 
 
-#: The modules whose attribute docstrings are extracted ahead into `DOCSTRINGS_FILE`.
+#: The modules whose attribute docstrings are extracted ahead into `DOCSTRINGS_FILE`, with
+#: every module of `aqmlab.kinds` (`docstring_modules()`).
 DOCSTRING_MODULES = ("queues", "congestion", "transport", "topology", "traffic", "scenario")
 #: Each module's class -> {field: docstring}, with the SHA-256 of the source it was extracted
 #: from; used only for a source that hashes the same (else the source is parsed, as without
@@ -181,12 +183,25 @@ def _module_docstrings(filename: str, module: str) -> dict[str, dict[str, str] |
     return _parse_docstrings(source.decode("utf-8"))
 
 
+def docstring_modules() -> list[str]:
+    """The modules `DOCSTRINGS_FILE` holds, dotted names under `aqmlab`: `DOCSTRING_MODULES`
+    and every module of `aqmlab.kinds`."""
+    folder = os.path.join(os.path.dirname(__file__), "kinds")
+    kinds = (name.removesuffix(".py") for name in os.listdir(folder) if name.endswith(".py"))
+    return [*DOCSTRING_MODULES, *sorted(f"kinds.{name}" for name in kinds if name != "__init__")]
+
+
+def module_source(name: str) -> str:
+    """The source file of a module of `docstring_modules()`."""
+    return os.path.join(os.path.dirname(__file__), *name.split(".")) + ".py"
+
+
 def write_extracted_docstrings() -> str:
-    """Rewrite `DOCSTRINGS_FILE` from the sources of `DOCSTRING_MODULES`; returns its path."""
+    """Rewrite `DOCSTRINGS_FILE` from the sources of `docstring_modules()`; returns its path."""
     folder = os.path.dirname(__file__)
     record = {}
-    for name in DOCSTRING_MODULES:
-        with open(os.path.join(folder, f"{name}.py"), "rb") as file:
+    for name in docstring_modules():
+        with open(module_source(name), "rb") as file:
             source = file.read()
         record[f"aqmlab.{name}"] = {
             "sha256": hashlib.sha256(source).hexdigest(),
@@ -234,36 +249,98 @@ def default_of(model: type[BaseModel], **values: Any) -> Callable[[], Any]:
     return factory
 
 
+#: The package of the kinds' modules: a registry names each kind's class "module:Class" there.
+KINDS_PACKAGE = "aqmlab.kinds"
+
+
+def load_kind(reference: str) -> type[BaseModel]:
+    """The class a registry names, "module:Class" with the module in `KINDS_PACKAGE`; the
+    module (and so the class) is imported the first time it is asked for."""
+    module, _, name = reference.partition(":")
+    return getattr(importlib.import_module(f"{KINDS_PACKAGE}.{module}"), name)
+
+
+def kind_attributes(module: str, *registries: Mapping[Any, str], **others: str) -> Callable[[str], Any]:
+    """A `__getattr__` (PEP 562) for the module `module` that imports a kind its registries
+    name, or a class of `others` (name -> its module in `KINDS_PACKAGE`), the first time it is
+    asked for by name: `from aqmlab.queues import Red` works as when the class was defined there."""
+    where = {reference.partition(":")[2]: reference for registry in registries for reference in registry.values()}
+    where.update({name: f"{kind_module}:{name}" for name, kind_module in others.items()})
+
+    def __getattr__(name: str) -> Any:
+        reference = where.get(name)
+        if reference is None:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        value = load_kind(reference)
+        setattr(sys.modules[module], name, value)
+        return value
+
+    return __getattr__
+
+
 class Kinds:
-    """`Annotated[A | B | ..., Kinds("kind")]`: a tagged union, as `Field(discriminator="kind")`
-    (or `Kinds(function)` as `Discriminator(function)` over `Annotated[A, Tag("a")] | ...`), whose
-    members' validators are built on first use: a value is validated by the validator of the
-    member its tag names, built the first time that tag is seen (issue 28: building the whole
-    union, every queue, window law, topology and group kind, was most of the first validation;
-    a scenario names a few). Everything else is the tagged union's own: a value the member
-    rejects, an unknown tag or a missing one is validated again by the whole union (built then,
-    once), which raises pydantic's own errors (type, location with the tag, message, context);
-    the JSON Schema is the whole union's, and a value serialises as its model does.
+    """`Annotated[Base, Kinds("kind", {"red": "queue_red:Red", ...})]`: the tagged union, on the
+    field `kind` (as `Field(discriminator="kind")`), of the models a registry names by tag, each
+    "module:Class" in `KINDS_PACKAGE`; or `Kinds(function, {...})`, the tag given by a function
+    (as `Discriminator(function)` over `Annotated[A, Tag("a")] | ...`). A member's module is
+    imported, its class created and its validator built the first time a value carries its tag
+    (issue 28: creating and building every queue, window law, topology and group kind was most
+    of the first `simulate` in a fresh process; a scenario names a few).
+
+    Everything else is pydantic's tagged union of all the members (`union()`): a value the
+    member rejects, an unknown tag or a missing one is validated again by it (built then, once),
+    which raises pydantic's own errors (type, location with the tag, message, the allowed tags);
+    the JSON Schema is its; a value serialises as its model does. The set of kinds is the
+    registry's keys (`tags()`), known without importing any member.
 
     Validation passes the caller's `context` on; strict mode is the member's own (the scenario
     models are validated lax)."""
 
-    def __init__(self, discriminator: str | Callable[[Any], Any]) -> None:
+    def __init__(self, discriminator: str | Callable[[Any], Any], members: Mapping[Any, str]) -> None:
         self.discriminator = discriminator
+        self.members = dict(members)
+        """Tag -> "module:Class", in the order of the union (its JSON Schema, its error messages)."""
+
+    @staticmethod
+    def of(annotation: Any) -> "Kinds":
+        """The `Kinds` of an annotated union of kinds (`Kinds.of(aqmlab.queues.Queue)`)."""
+        for meta in getattr(annotation, "__metadata__", ()):
+            if isinstance(meta, Kinds):
+                return meta
+        raise TypeError(f"{annotation!r} is not a union of kinds, Annotated[..., Kinds(...)]")
+
+    def tags(self) -> list[Any]:
+        """Every tag, in the union's order, without importing any member."""
+        return list(self.members)
+
+    def model(self, tag: Any) -> type[BaseModel]:
+        """The member a tag names (imported on first use); KeyError for another tag."""
+        return load_kind(self.members[tag])
+
+    def models(self) -> dict[Any, type[BaseModel]]:
+        """Tag -> member, every one (all imported)."""
+        return {tag: self.model(tag) for tag in self.members}
+
+    def union(self) -> Any:
+        """pydantic's own tagged union of every member, in the registry's order."""
+        if callable(self.discriminator):
+            tagged = tuple(Annotated[model, Tag(tag)] for tag, model in self.models().items())
+            return Annotated[typing.Union[tagged], Discriminator(self.discriminator)]  # noqa: UP007
+        models = tuple(dict.fromkeys(self.models().values()))  # a model with two tags once
+        return Annotated[typing.Union[models], Field(discriminator=self.discriminator)]  # noqa: UP007
 
     def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> core_schema.CoreSchema:
-        members = self._members(source)
         tag_of = self._tag_function()
-        whole = functools.cache(lambda: self._whole(source))
+        whole = functools.cache(self._whole)
 
         def validate(value: Any, info: core_schema.ValidationInfo) -> Any:
             try:
-                member = members.get(tag_of(value))
+                reference = self.members.get(tag_of(value))
             except TypeError:  # an unhashable tag: not one of the members'
-                member = None
-            if member is not None:
+                reference = None
+            if reference is not None:
                 try:
-                    return member.__pydantic_validator__.validate_python(value, context=info.context)
+                    return load_kind(reference).__pydantic_validator__.validate_python(value, context=info.context)
                 except ValidationError:
                     pass
             # The whole union's own error (with the member's location under the tag).
@@ -281,35 +358,17 @@ class Kinds:
             metadata={"pydantic_js_functions": [lambda _schema, js: js(whole().core_schema)]},
         )
 
-    def _whole(self, source: Any) -> Any:
+    def _whole(self) -> Any:
         """The whole union's adapter (its module loads on the first failing validation)."""
         from pydantic import TypeAdapter
 
-        if callable(self.discriminator):
-            return TypeAdapter(Annotated[source, Discriminator(self.discriminator)])
-        return TypeAdapter(Annotated[source, Field(discriminator=self.discriminator)])
+        return TypeAdapter(self.union())
 
     def _tag_function(self) -> Callable[[Any], Any]:
         if callable(self.discriminator):
             return self.discriminator
         name = self.discriminator
         return lambda value: value.get(name) if isinstance(value, dict) else getattr(value, name, None)
-
-    def _members(self, source: Any) -> dict[Any, type[BaseModel]]:
-        """Tag -> member model: from each member's `Tag` (a function discriminator) or the
-        `Literal` of its discriminator field."""
-        members: dict[Any, type[BaseModel]] = {}
-        for member in typing.get_args(source):
-            if callable(self.discriminator):
-                model, *meta = typing.get_args(member)
-                tags = [item.tag for item in meta if isinstance(item, Tag)]
-            else:
-                model = member
-                tags = list(typing.get_args(model.model_fields[self.discriminator].annotation))
-            if not (isinstance(model, type) and issubclass(model, BaseModel)) or not tags:
-                raise TypeError(f"Kinds: {member!r} is not a tagged model")
-            members.update(dict.fromkeys(tags, model))
-        return members
 
 
 class Model(BaseModel):

@@ -10,7 +10,7 @@ later capabilities add a member without touching the others.
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import Field, ValidationError, model_validator
 
@@ -18,10 +18,14 @@ from aqmlab import units
 from aqmlab._declarations import Engine, Resolved
 from aqmlab._fields import Duration, Model, PositiveDuration, default_of
 from aqmlab.errors import ScenarioError
-from aqmlab.queues import AdaptiveRed, Avq, DropTail, Ered, Queue, RandomDrop, Red, RedVq, Threshold
-from aqmlab.topology import Bottleneck, Dumbbell, Network, ParkingLot, Topology
+from aqmlab.queues import Queue
+from aqmlab.topology import Topology
 from aqmlab.traffic import FlowGroup
 from aqmlab.transport import Tcp
+
+if TYPE_CHECKING:  # given by `__getattr__` on first use
+    from aqmlab.queues import AdaptiveRed, Avq, DropTail, Ered, RandomDrop, Red, RedVq, Threshold
+    from aqmlab.topology import Bottleneck, Dumbbell, Network, ParkingLot
 
 # --- Topologies --------------------------------------------------------------------------
 
@@ -337,6 +341,25 @@ __all__ = [
     "load",
     "format_validation_error",
 ]
+
+
+#: The kinds this module gives by name (`from aqmlab.scenario import Red`), imported on first
+#: access from the module that registers them (issue 28: a class is created when first used).
+_KINDS_BY_NAME = {
+    "aqmlab.queues": ("DropTail", "RandomDrop", "Red", "Threshold", "Ered", "RedVq", "AdaptiveRed", "Avq"),
+    "aqmlab.topology": ("Bottleneck", "Dumbbell", "Network", "ParkingLot"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    import importlib
+
+    for module, names in _KINDS_BY_NAME.items():
+        if name in names:
+            value = getattr(importlib.import_module(module), name)
+            globals()[name] = value
+            return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def embedded_scenario(name: str) -> Scenario:

@@ -9,7 +9,8 @@ from pydantic import Field, model_validator
 from aqmlab import units
 from aqmlab._declarations import Engine, engine_fields
 from aqmlab._fields import MAX_WINDOW, Model, PacketSize, PositiveDuration, Window, default_of
-from aqmlab.congestion import PER_ACK_ECN, CongestionControl, Reno
+from aqmlab.congestion import PER_ACK_ECN, CongestionControl
+from aqmlab.kinds.cc_reno import Reno
 
 #: A loss-recovery option: sent inside the engine's `recovery` table (`Tcp._resolved_recovery`).
 RECOVERY = Engine(omit=True)

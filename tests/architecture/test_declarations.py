@@ -22,7 +22,7 @@ import annotated_types
 import pytest
 from aqmlab import _engine, queues
 from aqmlab._declarations import ENGINE_UNITS, declared_fields, engine_key, quantity_unit
-from aqmlab._fields import MAX_PACKET_BYTES, MAX_RATE_BPS, MAX_SECONDS, MAX_WINDOW
+from aqmlab._fields import MAX_PACKET_BYTES, MAX_RATE_BPS, MAX_SECONDS, MAX_WINDOW, Kinds
 from aqmlab.congestion import CongestionControl
 from aqmlab.errors import ScenarioError
 from aqmlab.scenario import Scenario
@@ -59,8 +59,7 @@ TCP_SENT_WHEN_SET = {field.key for field in declared_fields(Tcp) if field.omit_d
 
 
 def queue_models() -> list[type]:
-    union = typing.get_args(typing.get_args(queues.Queue)[0])
-    return list(union)
+    return list(Kinds.of(queues.Queue).models().values())
 
 
 #: The engine struct each queue model's config is read into: its kind's, in the registry.
@@ -101,7 +100,7 @@ def test_queue_fields_are_the_engines(model):
 
 
 def window_laws() -> list[type]:
-    return list(typing.get_args(typing.get_args(CongestionControl)[0]))
+    return list(Kinds.of(CongestionControl).models().values())
 
 
 #: The engine struct each window law's parameters are read into: its kind's, in the registry.

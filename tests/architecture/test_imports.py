@@ -129,6 +129,7 @@ LAYERS = [
             "aqmlab.traffic",
             "aqmlab.transport",
             "aqmlab.congestion",
+            "aqmlab.kinds",  # each kind of the unions above, one module per kind (issue 28)
         ],
     ),
     # Figures and notebook display of results (and writing a run directory with its figures).
