@@ -43,7 +43,8 @@ fn main() {
     let started = Instant::now();
     sim.run_until(sim.duration());
     let run_s = started.elapsed().as_secs_f64();
-    let r = sim.results();
+    // The binding's hand-over of a complete run (the traces moved out, not cloned).
+    let r = sim.take_results().expect("a run to its end hands its results over");
     let mut out = Vec::new();
     let tables = [
         ("lt", r.link_trace.columns()),

@@ -146,6 +146,8 @@ pub struct Simulation {
     measure_started: bool,
     link_trace: LinkTrace,
     flow_trace: FlowTrace,
+    /// `take_results` moved the traces out (they are empty now).
+    traces_taken: bool,
     created: u64,
     delivered: u64,
     events_processed: u64,
@@ -281,6 +283,7 @@ impl Simulation {
             link_trace: LinkTrace::with_capacity(samples * sampled.len()),
             sampled,
             flow_trace: FlowTrace::with_capacity(samples * traced_flows),
+            traces_taken: false,
             created: 0,
             delivered: 0,
             events_processed: 0,
@@ -767,8 +770,31 @@ impl Simulation {
         }
     }
 
-    /// Everything recorded so far, as columns.
+    /// Everything recorded so far, as columns; the traces are cloned, so the simulation can go on.
     pub fn results(&self) -> Results {
+        assert!(!self.traces_taken, "the traces were moved out by take_results: keep what it returned");
+        self.results_with_traces(self.link_trace.clone(), self.flow_trace.clone())
+    }
+
+    /// The results of a complete run, its traces moved out instead of cloned (issue 28: the
+    /// clone cost 0.012 s of dumbbell-60's hand-over, 0.059 s on a 500-s run). `None` while the
+    /// simulation can still record (before its end, or with events left at its end time: it
+    /// keeps its traces, use `results`) and once they have been taken: the first call's results
+    /// are the run's, to be kept by the caller.
+    pub fn take_results(&mut self) -> Option<Results> {
+        let duration = self.duration;
+        let complete = self.finished() && self.events.next_time().is_none_or(|next| next > duration);
+        if !complete || self.traces_taken {
+            return None;
+        }
+        self.traces_taken = true;
+        let link_trace = std::mem::take(&mut self.link_trace);
+        let flow_trace = std::mem::take(&mut self.flow_trace);
+        Some(self.results_with_traces(link_trace, flow_trace))
+    }
+
+    /// The results: the given traces, and the flow and link records and counters as they are now.
+    fn results_with_traces(&self, link_trace: LinkTrace, flow_trace: FlowTrace) -> Results {
         let mut flows = FlowRecords::default();
         for (id, flow) in self.flows.iter().enumerate() {
             let stats = flow.tcp().map(|sender| sender.stats).unwrap_or_default();
@@ -818,8 +844,8 @@ impl Simulation {
             links.dropped_on_dequeue.push(c.dropped_on_dequeue as f64);
         }
         Results {
-            link_trace: self.link_trace.clone(),
-            flow_trace: self.flow_trace.clone(),
+            link_trace,
+            flow_trace,
             flows,
             links,
             counters: self.counters(),

@@ -84,3 +84,25 @@ fn windows_rates_and_times_above_the_bounds_are_refused() {
         assert!(error.contains(field), "{field}: {error}");
     }
 }
+
+#[test]
+fn a_complete_run_hands_its_traces_over_by_move_once_with_the_results_a_copy_gives() {
+    let mut sim = Simulation::new(&scenario(), 7).unwrap();
+    sim.run_for(S, u64::MAX);
+    assert!(sim.take_results().is_none(), "a run that can go on keeps its traces");
+    sim.run_until(2 * S);
+    let copied = sim.results();
+    let moved = sim.take_results().expect("the results of a complete run");
+    assert!(!moved.link_trace.time_s.is_empty() && !moved.flow_trace.time_s.is_empty());
+    assert_eq!(format!("{moved:?}"), format!("{copied:?}")); // Debug: NaN equals NaN
+    assert!(sim.take_results().is_none(), "the traces are taken once");
+}
+
+#[test]
+#[should_panic(expected = "moved out by take_results")]
+fn asking_for_a_copy_once_the_traces_were_moved_out_is_an_error_not_an_empty_trace() {
+    let mut sim = Simulation::new(&scenario(), 7).unwrap();
+    sim.run_until(2 * S);
+    sim.take_results().unwrap();
+    sim.results();
+}

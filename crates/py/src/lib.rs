@@ -35,6 +35,9 @@ struct Simulation {
     inner: EngineSimulation,
     /// The Python hooks of its queue policies and window laws (`hooks`), if any.
     hooks: Arc<hooks::Hooks>,
+    /// The results of the complete run, taken once with the traces moved out of the engine
+    /// (`take_results`, issue 28) and handed out again by every later `results()`.
+    complete_results: Option<Arc<Results>>,
 }
 
 #[pymethods]
@@ -46,7 +49,7 @@ impl Simulation {
         if let Some(error) = hooks.take_error(py) {
             return Err(error); // user code failed while building: its own traceback
         }
-        built.map(|inner| Simulation { inner, hooks }).map_err(|e| to_py_err(py, e))
+        built.map(|inner| Simulation { inner, hooks, complete_results: None }).map_err(|e| to_py_err(py, e))
     }
 
     #[getter]
@@ -115,9 +118,21 @@ impl Simulation {
 
     /// The results so far. Neither the columns nor the dictionaries run Python code, so no
     /// signal handler can raise in the middle (a Ctrl-C is seen by the next Python line).
-    fn results<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let inner = &self.inner;
-        let results = py.allow_threads(move || inner.results());
+    /// A complete run hands its traces over by move, once (`take_results`); a run that can go
+    /// on (stepped, paused, interrupted) keeps them and hands over a copy.
+    fn results<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        if let Some(results) = &self.complete_results {
+            return results_to_dict(py, Arc::clone(results));
+        }
+        let inner = &mut self.inner;
+        let (results, complete) = py.allow_threads(move || match inner.take_results() {
+            Some(results) => (results, true),
+            None => (inner.results(), false),
+        });
+        let results = Arc::new(results);
+        if complete {
+            self.complete_results = Some(Arc::clone(&results));
+        }
         results_to_dict(py, results)
     }
 }
@@ -245,10 +260,9 @@ fn table_to_dict<'py>(py: Python<'py>, results: &Arc<Results>, table: Table) -> 
     Ok(dict)
 }
 
-fn results_to_dict(py: Python<'_>, r: Results) -> PyResult<Bound<'_, PyDict>> {
+fn results_to_dict(py: Python<'_>, r: Arc<Results>) -> PyResult<Bound<'_, PyDict>> {
     let c = r.counters;
     let traced_packets = r.packet_trace.is_some();
-    let r = Arc::new(r);
     let out = PyDict::new(py);
     out.set_item("link_trace", table_to_dict(py, &r, Table::LinkTrace)?)?;
     out.set_item("flow_trace", table_to_dict(py, &r, Table::FlowTrace)?)?;
