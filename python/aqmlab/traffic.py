@@ -22,8 +22,8 @@ from aqmlab.queues import Queue
 #: A mean size reaches the engine as a float number of bytes, `mean_bytes`.
 MEAN_BYTES = Engine(key="mean_bytes", convert=lambda size: float(units.bytes_(size)))
 
-#: Each union below names its kinds: tag -> "module:Class" in `aqmlab.kinds`, imported when a
-#: scenario first names the tag (issue 28); the order is the union's (JSON Schema, errors).
+# Each union of kinds below names its members: tag -> "module:Class" in `aqmlab.kinds`, imported
+# when a scenario first names the tag (issue 28); the order is the union's (JSON Schema, errors).
 
 # --- When flows start and stop ------------------------------------------------------------
 

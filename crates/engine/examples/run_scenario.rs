@@ -24,9 +24,10 @@ fn main() {
     sim.run_until(sim.duration());
     let run_s = started.elapsed().as_secs_f64();
     let events = sim.events_processed();
-    // Peak memory of the run itself (taking `results()` below copies the traces).
+    // Peak memory of the run itself.
     let peak = peak_rss_mib();
-    let results = sim.results();
+    // As the binding hands a complete run over: the traces moved out, not copied.
+    let results = sim.take_results().expect("a run to its end hands its results over");
     let departures = results.links.departures[0];
     let drops = results.links.dropped[0];
     println!(
