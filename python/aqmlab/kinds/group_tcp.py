@@ -13,6 +13,13 @@ from aqmlab.traffic import Transfer, _Group, split_by_share
 from aqmlab.transport import Tcp
 
 
+def _kind_by_name(data: Any, field: str) -> Any:
+    """`field = "name"` read as `field = { kind = "name" }`: a kind with its defaults."""
+    if isinstance(data, dict) and isinstance(data.get(field), str):
+        return {**data, field: {"kind": data[field]}}
+    return data
+
+
 class Share(Model):
     """A share of a mixed group: this fraction of its flows runs `cc`."""
 
@@ -25,9 +32,7 @@ class Share(Model):
     @model_validator(mode="before")
     @classmethod
     def _cc_shorthand(cls, data: Any) -> Any:
-        if isinstance(data, dict) and isinstance(data.get("cc"), str):
-            data = {**data, "cc": {"kind": data["cc"]}}
-        return data
+        return _kind_by_name(data, "cc")
 
 
 class TcpGroup(_Group):
@@ -50,9 +55,7 @@ class TcpGroup(_Group):
     @model_validator(mode="before")
     @classmethod
     def _transfer_shorthand(cls, data: Any) -> Any:
-        if isinstance(data, dict) and isinstance(data.get("transfer"), str):
-            data = {**data, "transfer": {"kind": data["transfer"]}}
-        return data
+        return _kind_by_name(data, "transfer")
 
     @model_validator(mode="after")
     def _check_mix(self) -> "TcpGroup":
