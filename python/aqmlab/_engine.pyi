@@ -63,6 +63,9 @@ class Simulation:
         """Columns of the run so far: each numeric column an `EngineColumn` over the engine's
         own results (no copy; `np.asarray` takes it through `__array_interface__`, read-only,
         and the array keeps the results alive), so the binding needs neither NumPy nor pyarrow.
+        A complete run (`finished`, no event left at its end) hands its traces over by move, not
+        copy, once (`Simulation::take_results`); every later call returns the same results. A
+        run that can go on (stepped, interrupted, stopped by the work limit) hands over a copy.
 
         Keys (each table's columns in the order of `crates/engine/src/trace.rs`):
           "link_trace": dict[str, EngineColumn] - one row per (sample time, monitored link):
