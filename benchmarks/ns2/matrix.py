@@ -264,6 +264,10 @@ def experiment_rows() -> dict[str, Row]:
     - TCP-Linux's FACK loss marking back at RFC 6675's IsLost(), `-rfc6675-loss-marking`,
       and its scoreboard kept across a timeout added, `-keep-scoreboard` (every TCP-Linux row;
       the first also cubic-red-ecn-rtt20).
+    - TCP-Linux's Loss state after a timeout added (`timeout_recovery = "linux_loss_state"`),
+      `-linux-loss-state`; with the resending of lost retransmissions,
+      `-linux-loss-state-lost-retransmit`; with that and the kept scoreboard,
+      `-linux-timeout-path` (every TCP-Linux row).
     - `-minrto1s`: min RTO 1 s in both simulators on the RTT-200 rows with aqmlab's own
       settings, which takes the retransmission timer out of the comparison (a change of both
       sides; recorded before the ns-2 options existed)."""
@@ -297,6 +301,17 @@ def experiment_rows() -> dict[str, Row]:
             # FACK, on the rows with RFC 6675's marking.)
             changes["rfc6675-loss-marking"] = {"loss_marking": "rfc6675"}
             changes["keep-scoreboard"] = {"timeout_scoreboard": "keep"}
+            # TCP-Linux's Loss state after a timeout (tcp-linux.cc 459-509), alone, with the
+            # resending of lost retransmissions (which marks them lost in the Loss state too),
+            # and with the kept scoreboard as well: ns-2's whole timeout path.
+            loss_state = {"timeout_recovery": "linux_loss_state"}
+            changes["linux-loss-state"] = loss_state
+            changes["linux-loss-state-lost-retransmit"] = {**loss_state, "lost_retransmit": "sack_above"}
+            changes["linux-timeout-path"] = {
+                **loss_state,
+                "lost_retransmit": "sack_above",
+                "timeout_scoreboard": "keep",
+            }
             if not rtt200:
                 changes["lost-retransmit-every-ack"] = {"lost_retransmit": "sack_above", "rto_restart": "every_ack"}
         for suffix, change in changes.items():
