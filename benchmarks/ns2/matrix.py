@@ -65,7 +65,10 @@ NS2_NEWRENO = {
 #: DupThresh + 1 below the highest SACKed one and starts recovery on that mark
 #: (scoreboard1.cc `UpdateScoreBoard` line 168, tcp-linux.cc line 483: `loss_marking = "fack"`;
 #: the `-rfc6675-loss-marking` rows leave it out); its scoreboard kept across a timeout
-#: (`timeout_scoreboard = "keep"`, rows `-keep-scoreboard`) is left out.
+#: (`timeout_scoreboard = "keep"`, rows `-keep-scoreboard`) and its Loss state after a timeout
+#: (tcp-linux.cc 459-509, `timeout_recovery = "linux_loss_state"`, rows `-linux-loss-state`,
+#: `-linux-loss-state-lost-retransmit`, `-linux-timeout-path`) are left out: with them fewer
+#: TCP-Linux rows agree (docs/validation-ns2.md, cause 2f).
 NS2_LINUX = {
     "rtt_estimator": "ns2_linux",
     "timer_tick": "1ms",
@@ -241,6 +244,20 @@ def rows(tcps: dict[str, dict[str, Any]] | None = None) -> dict[str, Row]:
     return {row.name: row for row in out}
 
 
+#: TCP-Linux's Loss state after a timeout (tcp-linux.cc 459-509), alone, with the resending of
+#: lost retransmissions (which marks them lost in the Loss state too), and with the kept
+#: scoreboard as well: ns-2's whole timeout path (experiment rows of every TCP-Linux row).
+LINUX_LOSS_STATE_CHANGES: dict[str, dict[str, Any]] = {
+    "linux-loss-state": {"timeout_recovery": "linux_loss_state"},
+    "linux-loss-state-lost-retransmit": {"timeout_recovery": "linux_loss_state", "lost_retransmit": "sack_above"},
+    "linux-timeout-path": {
+        "timeout_recovery": "linux_loss_state",
+        "lost_retransmit": "sack_above",
+        "timeout_scoreboard": "keep",
+    },
+}
+
+
 def experiment_rows() -> dict[str, Row]:
     """One-factor experiments (docs/validation-ns2.md), each against the same ns-2 run as its
     matrix row unless it changes both sides:
@@ -304,14 +321,7 @@ def experiment_rows() -> dict[str, Row]:
             # TCP-Linux's Loss state after a timeout (tcp-linux.cc 459-509), alone, with the
             # resending of lost retransmissions (which marks them lost in the Loss state too),
             # and with the kept scoreboard as well: ns-2's whole timeout path.
-            loss_state = {"timeout_recovery": "linux_loss_state"}
-            changes["linux-loss-state"] = loss_state
-            changes["linux-loss-state-lost-retransmit"] = {**loss_state, "lost_retransmit": "sack_above"}
-            changes["linux-timeout-path"] = {
-                **loss_state,
-                "lost_retransmit": "sack_above",
-                "timeout_scoreboard": "keep",
-            }
+            changes.update(LINUX_LOSS_STATE_CHANGES)
             if not rtt200:
                 changes["lost-retransmit-every-ack"] = {"lost_retransmit": "sack_above", "rto_restart": "every_ack"}
         for suffix, change in changes.items():
@@ -333,6 +343,7 @@ def experiment_rows() -> dict[str, Row]:
     for suffix, change in (
         ("lost-retransmit", {"lost_retransmit": "sack_above"}),
         ("rfc6675-loss-marking", {"loss_marking": "rfc6675"}),
+        *LINUX_LOSS_STATE_CHANGES.items(),
     ):
         label = f"cubic-red-ecn-rtt20-{suffix}"
         scenario = with_tcp(base["cubic-red-ecn-rtt20"].scenario, change, name=label)
