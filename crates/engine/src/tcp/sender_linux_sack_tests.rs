@@ -161,6 +161,12 @@ fn a_retransmission_lost_in_the_loss_state_starts_recovery_with_a_second_cut() {
             assert_eq!(sent, vec![4]);
             assert!(tx.in_recovery && tx.stats.fast_recoveries == 1);
             assert_eq!((tx.ssthresh(), tx.cwnd(), tx.recover), (2.0, 2.0, Some(21)));
+            // The recovery's segments: what the timeout marked lost and the go-back-N had not
+            // reached (11..) is resent before new data; the ACK of everything ends the recovery
+            // and the timeout's marks with it.
+            assert_eq!(sack_ack(&mut tx, 10, &[], t + 140 * MS), vec![11], "cwnd 2, 10 in flight");
+            assert!(sack_ack(&mut tx, 22, &[], t + 150 * MS).iter().all(|&seq| seq >= 22));
+            assert!(!tx.in_recovery && tx.sack_state().marked_lost_end.is_none());
         } else {
             assert_eq!(sent, vec![10 + 1]);
             assert!(!tx.in_recovery && tx.stats.fast_recoveries == 0);
