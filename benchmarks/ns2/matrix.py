@@ -255,6 +255,14 @@ LINUX_LOSS_STATE_CHANGES: dict[str, dict[str, Any]] = {
         "lost_retransmit": "sack_above",
         "timeout_scoreboard": "keep",
     },
+    # ClearScoreBoard when Recovery or Loss ends (tcp-linux.cc line 462), alone and with the rest.
+    "exit-clears-scoreboard": {"recovery_exit_scoreboard": "clear"},
+    "linux-scoreboard-all": {
+        "timeout_recovery": "linux_loss_state",
+        "lost_retransmit": "sack_above",
+        "timeout_scoreboard": "keep",
+        "recovery_exit_scoreboard": "clear",
+    },
 }
 
 

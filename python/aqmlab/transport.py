@@ -196,6 +196,14 @@ class Tcp(Model):
     segment marked lost meanwhile (a retransmission lost again with lost_retransmit =
     "sack_above", or one sent after the timeout, by loss_marking) starts a recovery at once
     with a second window reduction. For comparisons with ns-2 (docs/validation-ns2.md)."""
+    recovery_exit_scoreboard: Annotated[Literal["keep", "clear"], RECOVERY] = "keep"
+    """With `sack`: the SACK scoreboard when loss recovery ends. "keep" (default): the SACKed
+    segments above the cumulative ACK stay (RFC 6675 Section 5 (A)); "clear": forgotten, as ns-2
+    2.35 TCP-Linux does when Recovery or Loss ends (tcp-linux.cc tcp_fastretrans_alert,
+    ClearScoreBoard), so the ACKs that follow rebuild it from their (at most three) blocks and a
+    segment SACKed before and not reported again counts as unSACKed, and lost once it lies below
+    the new highest SACKed segment by loss_marking's rule. For comparisons with ns-2
+    (docs/validation-ns2.md)."""
     partial_ack_retransmit: Annotated[Literal["rfc6675", "ns3"], RECOVERY] = "rfc6675"
     """With `sack`: a partial ACK during loss recovery. "rfc6675" (default): nothing of its
     own, NextSeg() decides (RFC 6675 Section 5); "ns3": the next lost segment, or else the new
@@ -282,6 +290,7 @@ class Tcp(Model):
             ("loss_marking", "rfc6675"),
             ("timeout_scoreboard", "clear"),
             ("timeout_recovery", "rfc6675"),
+            ("recovery_exit_scoreboard", "keep"),
         ):
             value = getattr(self, name)
             if value != default and (not self.sack or self.sack_recovery != "rfc6675"):
@@ -319,6 +328,8 @@ class Tcp(Model):
                     recovery["timeout_scoreboard"] = self.timeout_scoreboard
                 if self.timeout_recovery != "rfc6675":
                     recovery["timeout_recovery"] = self.timeout_recovery
+                if self.recovery_exit_scoreboard != "keep":
+                    recovery["recovery_exit_scoreboard"] = self.recovery_exit_scoreboard
         elif self.recovery == "new_reno":
             recovery = {
                 "kind": "new_reno",

@@ -8,7 +8,7 @@
 use super::tests::{ack, sack, seqs, SackParams};
 use super::*;
 use crate::rng::{stream, StreamKind};
-use crate::tcp::recovery::sack::{LossMarking, LostRetransmit, TimeoutRecovery, TimeoutScoreboard};
+use crate::tcp::recovery::sack::{LossMarking, LostRetransmit, RecoveryExitScoreboard, TimeoutRecovery, TimeoutScoreboard};
 
 const MS: Time = 1_000_000;
 
@@ -228,4 +228,28 @@ fn the_loss_state_without_a_new_loss_is_the_go_back_n() {
         (sent, tx.cwnd(), tx.ssthresh())
     };
     assert_eq!(run(true), run(false));
+}
+
+/// The scoreboard as recovery ends (tcp-linux.cc line 462, `ClearScoreBoard`). Recovery from
+/// the loss of 2 sends 22..=30; the ACK that ends it (cumulative 22) SACKs 24, and 22, 23, 25,
+/// 27 and 29 are lost too. The next ACK reports the three newest blocks (30, 28, 26), not 24:
+/// TCP-Linux, having forgotten 24, takes it for lost (it lies below `fack_` − 4) and resends
+/// it; RFC 6675's kept scoreboard skips it and resends 25.
+#[test]
+fn a_scoreboard_cleared_at_the_end_of_recovery_resends_what_it_forgot() {
+    for clear in [false, true] {
+        let recovery_exit_scoreboard = if clear { RecoveryExitScoreboard::Clear } else { RecoveryExitScoreboard::Keep };
+        let mut tx =
+            started(RecoveryConfig::Sack(SackParams { loss_marking: LossMarking::Fack, recovery_exit_scoreboard, ..Default::default() }));
+        assert_eq!(sack_ack(&mut tx, 2, &[(3, 8)], 101 * MS), vec![2]);
+        assert_eq!(sack_ack(&mut tx, 2, &[(3, 22)], 102 * MS), (22..=30).collect::<Vec<_>>());
+        sack_ack(&mut tx, 22, &[(24, 25)], 200 * MS);
+        assert!(!tx.in_recovery);
+        assert_eq!(tx.sack_state().scoreboard.is_sacked(24), !clear, "clear {clear}");
+        let newest = [(30, 31), (28, 29), (26, 27)];
+        assert_eq!(sack_ack(&mut tx, 22, &newest, 201 * MS), vec![22, 23]);
+        assert!(tx.in_recovery && tx.stats.fast_recoveries == 2);
+        let next = if clear { 24 } else { 25 };
+        assert_eq!(sack_ack(&mut tx, 23, &newest, 300 * MS), vec![next], "clear {clear}");
+    }
 }

@@ -36,6 +36,7 @@ impl PrrParams {
             timeout_scoreboard: super::sack::TimeoutScoreboard::Clear,
             // RFC 6675 Section 5.1 after a timeout.
             timeout_recovery: super::sack::TimeoutRecovery::Rfc6675,
+            recovery_exit_scoreboard: super::sack::RecoveryExitScoreboard::Keep,
         }
     }
 }

@@ -97,6 +97,23 @@ pub enum TimeoutScoreboard {
     Keep,
 }
 
+/// What the end of loss recovery does to the SACK scoreboard.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RecoveryExitScoreboard {
+    /// RFC 6675 Section 5 (A): recovery ends, the SACKed segments above the cumulative ACK stay
+    /// on the scoreboard. The default.
+    #[default]
+    Keep,
+    /// ns-2 2.35 TCP-Linux (tcp-linux.cc `tcp_fastretrans_alert`, line 462: `ClearScoreBoard()`
+    /// when Recovery or Loss ends, `highest_ack_ >= recover_`): every SACKed segment is
+    /// forgotten, `fack_` included, and the scoreboard is rebuilt from the blocks of the ACKs
+    /// that follow (at most three per ACK), so a segment SACKed before and not reported again
+    /// counts as unSACKed, in flight and, once DupThresh + 1 below the new highest SACKed
+    /// segment, lost (scoreboard1.cc lines 156-161, 223-235).
+    Clear,
+}
+
 /// What a SACK sender does between a retransmission timeout and the acknowledgement of
 /// everything sent before it (`sack_linux_loss.rs`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -142,6 +159,8 @@ pub struct SackParams {
     pub timeout_scoreboard: TimeoutScoreboard,
     /// After a timeout: RFC 6675's go-back-N (default) or ns-2 TCP-Linux's Loss state.
     pub timeout_recovery: TimeoutRecovery,
+    /// The scoreboard when recovery ends: kept (RFC 6675, default) or cleared (ns-2 TCP-Linux).
+    pub recovery_exit_scoreboard: RecoveryExitScoreboard,
 }
 
 /// RFC 6675 loss recovery and its state.
@@ -200,6 +219,14 @@ impl Sack {
         self.relost.clear();
         self.rtx_id = 0;
         self.acked_rtx_id = None;
+    }
+
+    /// `recovery_exit_scoreboard = clear`: forget the SACKed segments as recovery (or
+    /// TCP-Linux's Loss state) ends (tcp-linux.cc line 462, `ClearScoreBoard`).
+    fn clear_scoreboard_at_exit(&mut self) {
+        if self.params.recovery_exit_scoreboard == RecoveryExitScoreboard::Clear {
+            self.scoreboard.clear();
+        }
     }
 
     /// Record a retransmission of `seq` sent while HighData + 1 is `snd_nxt`
@@ -326,6 +353,7 @@ impl Sack {
                     self.next_in_flight = 0;
                     self.clear_retransmissions();
                     self.marked_lost_end = None;
+                    self.clear_scoreboard_at_exit();
                     core.cc.on_recovery_exit(core.in_flight());
                     self.params.exit_credit.apply(core, acked, rtt, ece, now, Some(&self.scoreboard));
                 }

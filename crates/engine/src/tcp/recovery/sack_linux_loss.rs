@@ -44,6 +44,7 @@ impl Sack {
             // `ClearScoreBoard` forgets the retransmissions (scoreboard1.cc lines 305-306).
             self.marked_lost_end = None;
             self.clear_retransmissions();
+            self.clear_scoreboard_at_exit();
             return false;
         }
         if !self.loss_marked_in_loss_state(core) {
