@@ -246,7 +246,8 @@ def rows(tcps: dict[str, dict[str, Any]] | None = None) -> dict[str, Row]:
 
 #: TCP-Linux's Loss state after a timeout (tcp-linux.cc 459-509), alone, with the resending of
 #: lost retransmissions (which marks them lost in the Loss state too), and with the kept
-#: scoreboard as well: ns-2's whole timeout path (experiment rows of every TCP-Linux row).
+#: scoreboard as well: ns-2's whole timeout path; its scoreboard cleared when recovery ends
+#: (line 462), alone and with the rest (experiment rows of every TCP-Linux row).
 LINUX_LOSS_STATE_CHANGES: dict[str, dict[str, Any]] = {
     "linux-loss-state": {"timeout_recovery": "linux_loss_state"},
     "linux-loss-state-lost-retransmit": {"timeout_recovery": "linux_loss_state", "lost_retransmit": "sack_above"},
@@ -292,7 +293,9 @@ def experiment_rows() -> dict[str, Row]:
     - TCP-Linux's Loss state after a timeout added (`timeout_recovery = "linux_loss_state"`),
       `-linux-loss-state`; with the resending of lost retransmissions,
       `-linux-loss-state-lost-retransmit`; with that and the kept scoreboard,
-      `-linux-timeout-path` (every TCP-Linux row).
+      `-linux-timeout-path`; TCP-Linux's scoreboard cleared when recovery ends
+      (`recovery_exit_scoreboard = "clear"`), `-exit-clears-scoreboard`, and with all the
+      above, `-linux-scoreboard-all` (every TCP-Linux row and cubic-red-ecn-rtt20).
     - `-minrto1s`: min RTO 1 s in both simulators on the RTT-200 rows with aqmlab's own
       settings, which takes the retransmission timer out of the comparison (a change of both
       sides; recorded before the ns-2 options existed)."""
