@@ -148,6 +148,9 @@ class Row:
     #: What ns-2 is given when it is not `scenario` itself: a one-factor change on aqmlab's
     #: side only (an aqmlab option ns-2's agent has no switch for) against the same ns-2 run.
     ns2_scenario: Scenario | None = None
+    #: Seeds per simulator when not the command's `--seeds` (rows whose seeds spread too wide
+    #: for three, docs/validation-ns2.md cause 2f).
+    seeds: int | None = None
 
 
 def dumbbell(name: str, tcp: dict[str, Any], queue_: dict[str, Any], rtt_ms: int, **tcp_extra: Any) -> Scenario:
@@ -267,6 +270,12 @@ LINUX_LOSS_STATE_CHANGES: dict[str, dict[str, Any]] = {
 }
 
 
+#: Rows whose one-factor experiments on TCP-Linux's timeout path run at ten seeds per simulator
+#: (their loss spreads 3x over ns-2's seeds; docs/validation-ns2.md causes 2f, 2g and 7).
+TEN_SEED_ROWS = ("compound-redbyte-rtt200", "scalable-droptail-rtt200")
+TEN_SEED_SUFFIXES = ("lost-retransmit", "keep-scoreboard", *LINUX_LOSS_STATE_CHANGES)
+
+
 def experiment_rows() -> dict[str, Row]:
     """One-factor experiments (docs/validation-ns2.md), each against the same ns-2 run as its
     matrix row unless it changes both sides:
@@ -338,7 +347,8 @@ def experiment_rows() -> dict[str, Row]:
         for suffix, change in changes.items():
             label = f"{name}-{suffix}"
             scenario = with_tcp(row.scenario, change, name=label)
-            out[label] = Row(label, scenario, group="experiment", ns2_scenario=row.scenario)
+            seeds = 10 if name in TEN_SEED_ROWS and suffix in TEN_SEED_SUFFIXES else None
+            out[label] = Row(label, scenario, group="experiment", ns2_scenario=row.scenario, seeds=seeds)
     # TCP-Linux answers an ECN echo by entering Recovery with rate halving (tcp-linux.cc
     # tcp_fastretrans_alert, FLAG_ECE); aqmlab's closest setting paces the cut by PRR.
     label = "cubic-red-ecn-rtt20-ecn-prr"
