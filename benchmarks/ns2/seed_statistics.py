@@ -37,7 +37,7 @@ def loss_at_equal_queue(entry: dict[str, Any]) -> dict[str, float]:
     loss = {side: per_seed(entry, side, "loss_percent") for side in ("aqmlab", "ns2")}
     rows, target = [], []
     for indicator, side in ((1.0, "aqmlab"), (0.0, "ns2")):
-        for q, lost in zip(queue[side], loss[side]):
+        for q, lost in zip(queue[side], loss[side], strict=True):
             if lost > 0:
                 rows.append([1.0, q, indicator])
                 target.append(np.log(lost))

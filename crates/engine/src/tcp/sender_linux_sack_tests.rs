@@ -8,7 +8,9 @@
 use super::tests::{ack, sack, seqs, SackParams};
 use super::*;
 use crate::rng::{stream, StreamKind};
-use crate::tcp::recovery::sack::{LossMarking, LostRetransmit, RecoveryExitScoreboard, TimeoutRecovery, TimeoutScoreboard};
+use crate::tcp::recovery::sack::{
+    LossMarking, LostRetransmit, RecoveryExitScoreboard, TimeoutRecovery, TimeoutScoreboard,
+};
 
 const MS: Time = 1_000_000;
 
@@ -239,8 +241,11 @@ fn the_loss_state_without_a_new_loss_is_the_go_back_n() {
 fn a_scoreboard_cleared_at_the_end_of_recovery_resends_what_it_forgot() {
     for clear in [false, true] {
         let recovery_exit_scoreboard = if clear { RecoveryExitScoreboard::Clear } else { RecoveryExitScoreboard::Keep };
-        let mut tx =
-            started(RecoveryConfig::Sack(SackParams { loss_marking: LossMarking::Fack, recovery_exit_scoreboard, ..Default::default() }));
+        let mut tx = started(RecoveryConfig::Sack(SackParams {
+            loss_marking: LossMarking::Fack,
+            recovery_exit_scoreboard,
+            ..Default::default()
+        }));
         assert_eq!(sack_ack(&mut tx, 2, &[(3, 8)], 101 * MS), vec![2]);
         assert_eq!(sack_ack(&mut tx, 2, &[(3, 22)], 102 * MS), (22..=30).collect::<Vec<_>>());
         sack_ack(&mut tx, 22, &[(24, 25)], 200 * MS);
