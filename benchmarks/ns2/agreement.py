@@ -192,7 +192,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help=f"the {len(QUICK)} QUICK rows; exit 1 on disagreement")
     parser.add_argument("--only", nargs="*", default=None, help="rows by name")
-    parser.add_argument("--seeds", type=int, default=3, help="seeds per row in each simulator")
+    parser.add_argument(
+        "--seeds", type=int, default=3, help="seeds per row in each simulator (unless the row sets its own)"
+    )
     parser.add_argument("--jobs", type=int, default=2, help="seeds run at once (ns-2 processes)")
     parser.add_argument("--force", action="store_true", help="rerun rows already stored")
     parser.add_argument("--experiments", action="store_true", help="the one-factor rows (experiments.json)")
@@ -227,7 +229,8 @@ def main() -> None:
     for name in names:
         row = table[name]
         stored_name = name + (f"+{args.variant}" if args.variant else "")
-        key = row_key(row, args.seeds, args.variant)
+        seeds = row.seeds or args.seeds
+        key = row_key(row, seeds, args.variant)
         old = store["rows"].get(stored_name)
         if old and old.get("key") == key and not args.force:
             print(f"{stored_name}: stored", flush=True)
@@ -239,7 +242,7 @@ def main() -> None:
             per_seed = list(
                 pool.map(
                     functools.partial(one_seed, row, options=options, fresh_ns2=args.fresh_ns2),
-                    range(1, args.seeds + 1),
+                    range(1, seeds + 1),
                 )
             )
         entry = {
@@ -248,7 +251,7 @@ def main() -> None:
             "link": row.link,
             "variant": args.variant,
             "options": options.__dict__,
-            "seeds": args.seeds,
+            "seeds": seeds,
             **compare(per_seed),
             "per_seed": per_seed,
             "wall_s": time.perf_counter() - began,

@@ -65,7 +65,10 @@ NS2_NEWRENO = {
 #: DupThresh + 1 below the highest SACKed one and starts recovery on that mark
 #: (scoreboard1.cc `UpdateScoreBoard` line 168, tcp-linux.cc line 483: `loss_marking = "fack"`;
 #: the `-rfc6675-loss-marking` rows leave it out); its scoreboard kept across a timeout
-#: (`timeout_scoreboard = "keep"`, rows `-keep-scoreboard`) is left out.
+#: (`timeout_scoreboard = "keep"`, rows `-keep-scoreboard`) and its Loss state after a timeout
+#: (tcp-linux.cc 459-509, `timeout_recovery = "linux_loss_state"`, rows `-linux-loss-state`,
+#: `-linux-loss-state-lost-retransmit`, `-linux-timeout-path`) are left out: with them fewer
+#: TCP-Linux rows agree (docs/validation-ns2.md, cause 2f).
 NS2_LINUX = {
     "rtt_estimator": "ns2_linux",
     "timer_tick": "1ms",
@@ -145,6 +148,9 @@ class Row:
     #: What ns-2 is given when it is not `scenario` itself: a one-factor change on aqmlab's
     #: side only (an aqmlab option ns-2's agent has no switch for) against the same ns-2 run.
     ns2_scenario: Scenario | None = None
+    #: Seeds per simulator when not the command's `--seeds` (rows whose seeds spread too wide
+    #: for three, docs/validation-ns2.md cause 2f).
+    seeds: int | None = None
 
 
 def dumbbell(name: str, tcp: dict[str, Any], queue_: dict[str, Any], rtt_ms: int, **tcp_extra: Any) -> Scenario:
@@ -241,6 +247,35 @@ def rows(tcps: dict[str, dict[str, Any]] | None = None) -> dict[str, Row]:
     return {row.name: row for row in out}
 
 
+#: TCP-Linux's Loss state after a timeout (tcp-linux.cc 459-509), alone, with the resending of
+#: lost retransmissions (which marks them lost in the Loss state too), and with the kept
+#: scoreboard as well: ns-2's whole timeout path; its scoreboard cleared when recovery ends
+#: (line 462), alone and with the rest (experiment rows of every TCP-Linux row).
+LINUX_LOSS_STATE_CHANGES: dict[str, dict[str, Any]] = {
+    "linux-loss-state": {"timeout_recovery": "linux_loss_state"},
+    "linux-loss-state-lost-retransmit": {"timeout_recovery": "linux_loss_state", "lost_retransmit": "sack_above"},
+    "linux-timeout-path": {
+        "timeout_recovery": "linux_loss_state",
+        "lost_retransmit": "sack_above",
+        "timeout_scoreboard": "keep",
+    },
+    # ClearScoreBoard when Recovery or Loss ends (tcp-linux.cc line 462), alone and with the rest.
+    "exit-clears-scoreboard": {"recovery_exit_scoreboard": "clear"},
+    "linux-scoreboard-all": {
+        "timeout_recovery": "linux_loss_state",
+        "lost_retransmit": "sack_above",
+        "timeout_scoreboard": "keep",
+        "recovery_exit_scoreboard": "clear",
+    },
+}
+
+
+#: Rows whose one-factor experiments on TCP-Linux's timeout path run at ten seeds per simulator
+#: (their loss spreads 3x over ns-2's seeds; docs/validation-ns2.md causes 2f, 2g and 7).
+TEN_SEED_ROWS = ("compound-redbyte-rtt200", "scalable-droptail-rtt200")
+TEN_SEED_SUFFIXES = ("lost-retransmit", "keep-scoreboard", *LINUX_LOSS_STATE_CHANGES)
+
+
 def experiment_rows() -> dict[str, Row]:
     """One-factor experiments (docs/validation-ns2.md), each against the same ns-2 run as its
     matrix row unless it changes both sides:
@@ -264,6 +299,12 @@ def experiment_rows() -> dict[str, Row]:
     - TCP-Linux's FACK loss marking back at RFC 6675's IsLost(), `-rfc6675-loss-marking`,
       and its scoreboard kept across a timeout added, `-keep-scoreboard` (every TCP-Linux row;
       the first also cubic-red-ecn-rtt20).
+    - TCP-Linux's Loss state after a timeout added (`timeout_recovery = "linux_loss_state"`),
+      `-linux-loss-state`; with the resending of lost retransmissions,
+      `-linux-loss-state-lost-retransmit`; with that and the kept scoreboard,
+      `-linux-timeout-path`; TCP-Linux's scoreboard cleared when recovery ends
+      (`recovery_exit_scoreboard = "clear"`), `-exit-clears-scoreboard`, and with all the
+      above, `-linux-scoreboard-all` (every TCP-Linux row and cubic-red-ecn-rtt20).
     - `-minrto1s`: min RTO 1 s in both simulators on the RTT-200 rows with aqmlab's own
       settings, which takes the retransmission timer out of the comparison (a change of both
       sides; recorded before the ns-2 options existed)."""
@@ -297,12 +338,17 @@ def experiment_rows() -> dict[str, Row]:
             # FACK, on the rows with RFC 6675's marking.)
             changes["rfc6675-loss-marking"] = {"loss_marking": "rfc6675"}
             changes["keep-scoreboard"] = {"timeout_scoreboard": "keep"}
+            # TCP-Linux's Loss state after a timeout (tcp-linux.cc 459-509), alone, with the
+            # resending of lost retransmissions (which marks them lost in the Loss state too),
+            # and with the kept scoreboard as well: ns-2's whole timeout path.
+            changes.update(LINUX_LOSS_STATE_CHANGES)
             if not rtt200:
                 changes["lost-retransmit-every-ack"] = {"lost_retransmit": "sack_above", "rto_restart": "every_ack"}
         for suffix, change in changes.items():
             label = f"{name}-{suffix}"
             scenario = with_tcp(row.scenario, change, name=label)
-            out[label] = Row(label, scenario, group="experiment", ns2_scenario=row.scenario)
+            seeds = 10 if name in TEN_SEED_ROWS and suffix in TEN_SEED_SUFFIXES else None
+            out[label] = Row(label, scenario, group="experiment", ns2_scenario=row.scenario, seeds=seeds)
     # TCP-Linux answers an ECN echo by entering Recovery with rate halving (tcp-linux.cc
     # tcp_fastretrans_alert, FLAG_ECE); aqmlab's closest setting paces the cut by PRR.
     label = "cubic-red-ecn-rtt20-ecn-prr"
@@ -318,6 +364,7 @@ def experiment_rows() -> dict[str, Row]:
     for suffix, change in (
         ("lost-retransmit", {"lost_retransmit": "sack_above"}),
         ("rfc6675-loss-marking", {"loss_marking": "rfc6675"}),
+        *LINUX_LOSS_STATE_CHANGES.items(),
     ):
         label = f"cubic-red-ecn-rtt20-{suffix}"
         scenario = with_tcp(base["cubic-red-ecn-rtt20"].scenario, change, name=label)

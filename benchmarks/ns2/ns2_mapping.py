@@ -281,9 +281,16 @@ def tcp_agent(tcp: dict[str, Any], where: str, options: Options) -> tuple[str, s
             f"{where}.lost_retransmit = {tcp['recovery']['lost_retransmit']!r}: only ns-2's Agent/TCP/Linux "
             "resends lost retransmissions without a timeout (scoreboard1.cc)"
         )
-    # recovery/sack.rs loss_marking = "fack" and timeout_scoreboard = "keep" are TCP-Linux's
-    # scoreboard (scoreboard1.cc UpdateScoreBoard line 168; tcp-linux.cc enter_loss 550-552).
-    for name, default in (("loss_marking", "rfc6675"), ("timeout_scoreboard", "clear")):
+    # recovery/sack.rs loss_marking = "fack", timeout_scoreboard = "keep" and timeout_recovery =
+    # "linux_loss_state" are TCP-Linux's scoreboard and Loss state, recovery_exit_scoreboard =
+    # "clear" its ClearScoreBoard at the end of Recovery (scoreboard1.cc UpdateScoreBoard line
+    # 168; tcp-linux.cc enter_loss 548-551, tcp_fastretrans_alert 459-509, 462).
+    for name, default in (
+        ("loss_marking", "rfc6675"),
+        ("timeout_scoreboard", "clear"),
+        ("timeout_recovery", "rfc6675"),
+        ("recovery_exit_scoreboard", "keep"),
+    ):
         value = tcp["recovery"].get(name, default)
         if value != default and not linux:
             raise Unsupported(

@@ -188,6 +188,23 @@ class Tcp(Model):
     already holds unless a later ACK reports it again; "keep": kept, as ns-2 2.35 TCP-Linux
     (tcp-linux.cc enter_loss → scoreboard1.cc MarkLoss, no ClearScoreBoard), so the go-back-N
     skips every segment SACKed before the timeout. For comparisons with ns-2 (docs/sack.md)."""
+    timeout_recovery: Annotated[Literal["rfc6675", "linux_loss_state"], RECOVERY] = "rfc6675"
+    """With `sack`: loss recovery after a retransmission timeout, until everything sent before
+    it is acknowledged. "rfc6675" (default): the go-back-N, and no new loss recovery before the
+    RecoveryPoint is acknowledged (RFC 6675 Section 5.1); "linux_loss_state": ns-2 2.35
+    TCP-Linux's Loss state (tcp-linux.cc enter_loss and tcp_fastretrans_alert, "let it
+    through"): everything outstanding is marked lost, SACKed segments are not in flight, and a
+    segment marked lost meanwhile (a retransmission lost again with lost_retransmit =
+    "sack_above", or one sent after the timeout, by loss_marking) starts a recovery at once
+    with a second window reduction. For comparisons with ns-2 (docs/validation-ns2.md)."""
+    recovery_exit_scoreboard: Annotated[Literal["keep", "clear"], RECOVERY] = "keep"
+    """With `sack`: the SACK scoreboard when loss recovery ends. "keep" (default): the SACKed
+    segments above the cumulative ACK stay (RFC 6675 Section 5 (A)); "clear": forgotten, as ns-2
+    2.35 TCP-Linux does when Recovery or Loss ends (tcp-linux.cc tcp_fastretrans_alert,
+    ClearScoreBoard), so the ACKs that follow rebuild it from their (at most three) blocks and a
+    segment SACKed before and not reported again counts as unSACKed, and lost once it lies below
+    the new highest SACKed segment by loss_marking's rule. For comparisons with ns-2
+    (docs/validation-ns2.md)."""
     partial_ack_retransmit: Annotated[Literal["rfc6675", "ns3"], RECOVERY] = "rfc6675"
     """With `sack`: a partial ACK during loss recovery. "rfc6675" (default): nothing of its
     own, NextSeg() decides (RFC 6675 Section 5); "ns3": the next lost segment, or else the new
@@ -270,7 +287,12 @@ class Tcp(Model):
                 f"(got sack = {self.sack}, sack_recovery = {self.sack_recovery!r}): it changes RFC 6675's "
                 "SACK-based loss recovery"
             )
-        for name, default in (("loss_marking", "rfc6675"), ("timeout_scoreboard", "clear")):
+        for name, default in (
+            ("loss_marking", "rfc6675"),
+            ("timeout_scoreboard", "clear"),
+            ("timeout_recovery", "rfc6675"),
+            ("recovery_exit_scoreboard", "keep"),
+        ):
             value = getattr(self, name)
             if value != default and (not self.sack or self.sack_recovery != "rfc6675"):
                 raise ValueError(
@@ -305,6 +327,10 @@ class Tcp(Model):
                     recovery["loss_marking"] = self.loss_marking
                 if self.timeout_scoreboard != "clear":
                     recovery["timeout_scoreboard"] = self.timeout_scoreboard
+                if self.timeout_recovery != "rfc6675":
+                    recovery["timeout_recovery"] = self.timeout_recovery
+                if self.recovery_exit_scoreboard != "keep":
+                    recovery["recovery_exit_scoreboard"] = self.recovery_exit_scoreboard
         elif self.recovery == "new_reno":
             recovery = {
                 "kind": "new_reno",

@@ -310,6 +310,8 @@ def test_ns2_options_go_with_their_agent():
         "lost_retransmit": "sack_above",
         "loss_marking": "fack",
         "timeout_scoreboard": "keep",
+        "timeout_recovery": "linux_loss_state",
+        "recovery_exit_scoreboard": "clear",
     }
     assert lines(scenario(tcp=ns2_linux)) == plain
     assert lines(scenario(tcp={"sack": True, "rtt_estimator": "ns2", "timer_tick": "10ms"}))
@@ -327,3 +329,7 @@ def test_ns2_options_go_with_their_agent():
         lines(scenario(tcp={"sack": True, "loss_marking": "fack"}))
     with pytest.raises(Unsupported, match="timeout_scoreboard = 'keep'"):
         lines(scenario(tcp={"sack": True, "timeout_scoreboard": "keep"}))
+    with pytest.raises(Unsupported, match="timeout_recovery = 'linux_loss_state'"):
+        lines(scenario(tcp={"sack": True, "timeout_recovery": "linux_loss_state"}))
+    with pytest.raises(Unsupported, match="recovery_exit_scoreboard = 'clear'"):
+        lines(scenario(tcp={"sack": True, "recovery_exit_scoreboard": "clear"}))

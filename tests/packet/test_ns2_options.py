@@ -58,6 +58,12 @@ def test_options_resolve_as_parameters_of_their_algorithm():
     assert "loss_marking" not in default["recovery"] and "timeout_scoreboard" not in default["recovery"]
     linux_board = _tcp(_long_rtt(loss_marking="fack", timeout_scoreboard="keep"))["recovery"]
     assert (linux_board["loss_marking"], linux_board["timeout_scoreboard"]) == ("fack", "keep")
+    assert "timeout_recovery" not in default["recovery"]
+    loss_state = _tcp(_long_rtt(timeout_recovery="linux_loss_state"))["recovery"]
+    assert loss_state["timeout_recovery"] == "linux_loss_state"
+    assert "recovery_exit_scoreboard" not in default["recovery"]
+    exit_clear = _tcp(_long_rtt(recovery_exit_scoreboard="clear"))["recovery"]
+    assert exit_clear["recovery_exit_scoreboard"] == "clear"
 
 
 @pytest.mark.parametrize(
@@ -76,6 +82,9 @@ def test_options_resolve_as_parameters_of_their_algorithm():
         ({"loss_marking": "fack", "sack": False}, "loss_marking"),
         ({"loss_marking": "fack", "sack_recovery": "prr"}, "loss_marking"),
         ({"timeout_scoreboard": "keep", "sack": False}, "timeout_scoreboard"),
+        ({"timeout_recovery": "linux_loss_state", "sack": False}, "timeout_recovery"),
+        ({"timeout_recovery": "linux_loss_state", "sack_recovery": "prr"}, "timeout_recovery"),
+        ({"recovery_exit_scoreboard": "clear", "sack": False}, "recovery_exit_scoreboard"),
     ],
 )
 def test_refused_without_what_they_need(tcp, field):

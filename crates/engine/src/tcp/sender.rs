@@ -195,7 +195,7 @@ impl TcpSender {
         }
         let flight = self.recovery.timeout_flight_size(&self.core);
         self.core.on_timeout(now, flight);
-        self.recovery.on_timeout();
+        self.recovery.on_timeout(&self.core);
         // Go-back-N from the first unacknowledged segment (as ns-2 does).
         self.core.snd_nxt = self.core.snd_una;
         self.core.rto_deadline = None;

@@ -1,12 +1,16 @@
 //! Sender tests of ns-2 2.35 TCP-Linux's scoreboard options of SACK recovery
 //! (`recovery/sack.rs`): FACK loss marking (`loss_marking = fack`, tcp/scoreboard1.cc
 //! `UpdateScoreBoard` line 168) and the scoreboard kept across a timeout
-//! (`timeout_scoreboard = keep`, tcp-linux.cc `enter_loss` lines 550-552). Scripted ACKs.
+//! (`timeout_scoreboard = keep`, tcp-linux.cc `enter_loss` lines 550-552), and its Loss state
+//! after a timeout (`timeout_recovery = linux_loss_state`, tcp-linux.cc lines 459-509). Scripted
+//! ACKs.
 
 use super::tests::{ack, sack, seqs, SackParams};
 use super::*;
 use crate::rng::{stream, StreamKind};
-use crate::tcp::recovery::sack::{LossMarking, TimeoutScoreboard};
+use crate::tcp::recovery::sack::{
+    LossMarking, LostRetransmit, RecoveryExitScoreboard, TimeoutRecovery, TimeoutScoreboard,
+};
 
 const MS: Time = 1_000_000;
 
@@ -109,5 +113,148 @@ fn kept_scoreboard_skips_segments_sacked_before_the_timeout() {
         assert_eq!(seqs(&out), vec![2]);
         let sent = sack_ack(&mut tx, 4, &[(11, 17), (9, 10), (7, 8)], deadline + 100 * MS);
         assert_eq!(sent, expected);
+    }
+}
+
+/// `timeout_recovery`: RFC 6675's (default) or ns-2 TCP-Linux's Loss state, with the row's
+/// other TCP-Linux options.
+fn loss_state(linux: bool, lost_retransmit: LostRetransmit, rate_halving: bool) -> RecoveryConfig {
+    let timeout_recovery = if linux { TimeoutRecovery::LinuxLossState } else { TimeoutRecovery::Rfc6675 };
+    RecoveryConfig::Sack(SackParams {
+        loss_marking: LossMarking::Fack,
+        lost_retransmit,
+        rate_halving,
+        timeout_recovery,
+        ..Default::default()
+    })
+}
+
+/// `started`, then the timer fires (ssthresh = FlightSize 20 / 2 = 10, cwnd 1) and resends 2.
+fn timed_out(recovery: RecoveryConfig) -> (TcpSender, Time) {
+    let mut tx = started(recovery);
+    let deadline = tx.rto_deadline.unwrap();
+    let mut out = Vec::new();
+    assert!(tx.on_timer(deadline, &mut out));
+    assert_eq!((seqs(&out), tx.ssthresh(), tx.cwnd()), (vec![2], 10.0, 1.0));
+    (tx, deadline)
+}
+
+/// A retransmission lost in the Loss state (tcp-linux.cc line 479, "let it through"). After
+/// the timeout the go-back-N resends 2, 3, 4, ... with retransmission numbers 0, 1, 2, ...
+/// (scoreboard1.cc `MarkRetran`); 4 is lost again. Once the retransmission of 9 (number 7)
+/// is SACKed, 4 (number 2) is lost again (`GetRtx() + dupack_threshold + 1 < acked_rtx_id_`,
+/// lines 215-216): TCP-Linux enters Recovery with a second cut and resends 4 at once. RFC 6675
+/// Section 5.1 starts no recovery before RecoveryPoint (21) is acknowledged: the go-back-N
+/// goes on (11) and 4 waits for the timer.
+#[test]
+fn a_retransmission_lost_in_the_loss_state_starts_recovery_with_a_second_cut() {
+    for linux in [false, true] {
+        let (mut tx, t) = timed_out(loss_state(linux, LostRetransmit::SackAbove, false));
+        assert_eq!(sack_ack(&mut tx, 3, &[], t + 100 * MS), vec![3, 4], "slow start: cwnd 2");
+        assert_eq!(sack_ack(&mut tx, 4, &[], t + 110 * MS), vec![5, 6], "cwnd 3");
+        for (top, next) in [(6, 7), (7, 8), (8, 9), (9, 10)] {
+            assert_eq!(sack_ack(&mut tx, 4, &[(5, top)], t + 120 * MS), vec![next], "linux {linux}");
+        }
+        assert!(!tx.in_recovery && tx.stats.fast_recoveries == 0);
+        let sent = sack_ack(&mut tx, 4, &[(5, 10)], t + 130 * MS);
+        if linux {
+            // The law's cut on what the Loss state has in the network (4 and 10: 2 segments),
+            // RecoveryPoint the highest segment sent; 4 first (cwnd 2, pipe 1 without it).
+            assert_eq!(sent, vec![4]);
+            assert!(tx.in_recovery && tx.stats.fast_recoveries == 1);
+            assert_eq!((tx.ssthresh(), tx.cwnd(), tx.recover), (2.0, 2.0, Some(21)));
+            // The recovery's segments: what the timeout marked lost and the go-back-N had not
+            // reached (11..) is resent before new data; the ACK of everything ends the recovery
+            // and the timeout's marks with it.
+            assert_eq!(sack_ack(&mut tx, 10, &[], t + 140 * MS), vec![11], "cwnd 2, 10 in flight");
+            assert!(sack_ack(&mut tx, 22, &[], t + 150 * MS).iter().all(|&seq| seq >= 22));
+            assert!(!tx.in_recovery && tx.sack_state().marked_lost_end.is_none());
+        } else {
+            assert_eq!(sent, vec![10 + 1]);
+            assert!(!tx.in_recovery && tx.stats.fast_recoveries == 0);
+            assert_eq!(tx.ssthresh(), 10.0);
+        }
+    }
+}
+
+/// A segment first sent in the Loss state and lost (scoreboard1.cc lines 223-235: an INFLIGHT
+/// block DupThresh + 1 below `fack_` becomes LOST). After the timeout 2, 3 and 4 arrive, the
+/// receiver reports 6..=21 (its originals) and the go-back-N skips them to new data: 5
+/// (resent) and 22 are lost, 23.. SACKed. SACKed segments are not in flight once the
+/// go-back-N has caught up (`packets_in_flight()`), so 23.. go out at cwnd 4. Once 22 <=
+/// fack_ − 4 (26 SACKed) TCP-Linux enters Recovery (rate halving from cwnd 4: 22 goes out).
+/// RFC 6675's go-back-N counts the SACKed segments in flight once it caught up, sends nothing
+/// new, and 5 and 22 wait for the timer.
+#[test]
+fn a_segment_sent_in_the_loss_state_and_lost_starts_recovery() {
+    for linux in [false, true] {
+        let (mut tx, t) = timed_out(loss_state(linux, LostRetransmit::Rto, true));
+        let above = (6, 22);
+        assert_eq!(sack_ack(&mut tx, 3, &[above], t + 100 * MS), vec![3, 4]);
+        assert_eq!(sack_ack(&mut tx, 4, &[above], t + 110 * MS), vec![5, 22], "6..=21 skipped");
+        let sent = sack_ack(&mut tx, 5, &[above], t + 120 * MS);
+        if !linux {
+            assert!(sent.is_empty(), "flight (23 - 5 = 18) >= cwnd 4: {sent:?}");
+            for top in [24, 25, 26, 27] {
+                assert!(sack_ack(&mut tx, 5, &[(23, top), above], t + 130 * MS).is_empty());
+            }
+            assert!(!tx.in_recovery && tx.stats.fast_recoveries == 0);
+            continue;
+        }
+        assert_eq!(sent, vec![23, 24], "flight: 5 and 22");
+        for top in [24, 25, 26] {
+            assert_eq!(sack_ack(&mut tx, 5, &[(23, top), above], t + 130 * MS), vec![top + 1]);
+            assert!(!tx.in_recovery, "22 not yet 4 below fack_ {}", top - 1);
+        }
+        let sent = sack_ack(&mut tx, 5, &[(23, 27), above], t + 140 * MS);
+        assert!(tx.in_recovery && tx.stats.fast_recoveries == 1);
+        assert_eq!(sent, vec![22]);
+        // ssthresh = max(FlightSize / 2, 2): 5 and 27 in the network.
+        assert_eq!((tx.ssthresh(), tx.recover), (2.0, Some(27)));
+    }
+}
+
+/// Without a loss marked in it, the Loss state sends as RFC 6675's go-back-N and ends when
+/// everything sent before the timeout is acknowledged (tcp-linux.cc lines 460-471); the
+/// timeout's marks end with it, so a later loss is an ordinary recovery.
+#[test]
+fn the_loss_state_without_a_new_loss_is_the_go_back_n() {
+    let run = |linux: bool| {
+        let (mut tx, t) = timed_out(loss_state(linux, LostRetransmit::SackAbove, true));
+        let mut sent = Vec::new();
+        for (k, cum) in (3..=25).enumerate() {
+            sent.push(sack_ack(&mut tx, cum, &[], t + (100 + k as u64) * MS));
+        }
+        assert!(!tx.in_recovery && tx.stats.fast_recoveries == 0);
+        assert_eq!(tx.sack_state().marked_lost_end, None, "linux {linux}");
+        (sent, tx.cwnd(), tx.ssthresh())
+    };
+    assert_eq!(run(true), run(false));
+}
+
+/// The scoreboard as recovery ends (tcp-linux.cc line 462, `ClearScoreBoard`). Recovery from
+/// the loss of 2 sends 22..=30; the ACK that ends it (cumulative 22) SACKs 24, and 22, 23, 25,
+/// 27 and 29 are lost too. The next ACK reports the three newest blocks (30, 28, 26), not 24:
+/// TCP-Linux, having forgotten 24, takes it for lost (it lies below `fack_` − 4) and resends
+/// it; RFC 6675's kept scoreboard skips it and resends 25.
+#[test]
+fn a_scoreboard_cleared_at_the_end_of_recovery_resends_what_it_forgot() {
+    for clear in [false, true] {
+        let recovery_exit_scoreboard = if clear { RecoveryExitScoreboard::Clear } else { RecoveryExitScoreboard::Keep };
+        let mut tx = started(RecoveryConfig::Sack(SackParams {
+            loss_marking: LossMarking::Fack,
+            recovery_exit_scoreboard,
+            ..Default::default()
+        }));
+        assert_eq!(sack_ack(&mut tx, 2, &[(3, 8)], 101 * MS), vec![2]);
+        assert_eq!(sack_ack(&mut tx, 2, &[(3, 22)], 102 * MS), (22..=30).collect::<Vec<_>>());
+        sack_ack(&mut tx, 22, &[(24, 25)], 200 * MS);
+        assert!(!tx.in_recovery);
+        assert_eq!(tx.sack_state().scoreboard.is_sacked(24), !clear, "clear {clear}");
+        let newest = [(30, 31), (28, 29), (26, 27)];
+        assert_eq!(sack_ack(&mut tx, 22, &newest, 201 * MS), vec![22, 23]);
+        assert!(tx.in_recovery && tx.stats.fast_recoveries == 2);
+        let next = if clear { 24 } else { 25 };
+        assert_eq!(sack_ack(&mut tx, 23, &newest, 300 * MS), vec![next], "clear {clear}");
     }
 }

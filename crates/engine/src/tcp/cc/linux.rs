@@ -70,8 +70,17 @@ pub enum MinCwnd {
     None,
 }
 
-/// Entering Recovery on a loss with the hook's `ssthresh`.
-pub fn enter_recovery(state: &mut Window, snd_cwnd_cnt: &mut u32, ssthresh: f64, min_cwnd: MinCwnd) {
+/// Entering Recovery on a loss with the hook's `ssthresh`. Recovery replaces a Loss state still
+/// open (tcp-linux.cc line 479, `case TCP_CA_Loss: //let it through`, then line 507
+/// `tcp_set_ca_state(TCP_CA_Recovery)`): its end is then Recovery's (`on_recovery_exit`).
+pub fn enter_recovery(
+    state: &mut Window,
+    snd_cwnd_cnt: &mut u32,
+    ssthresh: f64,
+    min_cwnd: MinCwnd,
+    loss: &mut LossState,
+) {
+    loss.leave();
     state.ssthresh = ssthresh;
     state.cwnd = match min_cwnd {
         MinCwnd::RenoHalf => (ssthresh / 2.0).floor(),
@@ -83,8 +92,8 @@ pub fn enter_recovery(state: &mut Window, snd_cwnd_cnt: &mut u32, ssthresh: f64,
 /// An ECN echo: TCP-Linux enters Recovery as on a loss (FLAG_ECE, lines 483-503); aqmlab's
 /// ECN response has no recovery end to restore ssthresh at, so cwnd = ssthresh at once (the
 /// window Recovery ends with).
-pub fn on_ecn(state: &mut Window, snd_cwnd_cnt: &mut u32, ssthresh: f64) {
-    enter_recovery(state, snd_cwnd_cnt, ssthresh, MinCwnd::None);
+pub fn on_ecn(state: &mut Window, snd_cwnd_cnt: &mut u32, ssthresh: f64, loss: &mut LossState) {
+    enter_recovery(state, snd_cwnd_cnt, ssthresh, MinCwnd::None, loss);
 }
 
 /// A timeout (`enter_loss`, lines 517-533): ssthresh from the hook, cwnd = 1, the Loss state.
@@ -113,6 +122,11 @@ impl LossState {
 
     pub fn active(&self) -> bool {
         self.active
+    }
+
+    /// Recovery replaced the Loss state (`enter_recovery`).
+    pub fn leave(&mut self) {
+        *self = LossState::default();
     }
 
     /// After the law's growth on this ACK: true when it ends the Loss state (the caller then
@@ -178,6 +192,22 @@ mod tests {
         assert!(!loss.ends_with(&ack(19, 22)));
         assert!(loss.ends_with(&ack(20, 22)));
         assert!(!loss.active());
+    }
+
+    /// A loss marked in the Loss state starts Recovery (tcp-linux.cc line 479, "let it
+    /// through"): the Loss state is over, and no later ACK ends it a second time.
+    #[test]
+    fn recovery_replaces_the_loss_state() {
+        let mut loss = LossState::default();
+        let ack = |snd_una, high_tx| AckEvent { snd_una, high_tx, ..test_events::ack(1) };
+        let mut state = Window::new(8.0, 20.0);
+        let mut cnt = 0;
+        enter_loss(&mut state, &mut cnt, 10.0, &mut loss);
+        assert!(!loss.ends_with(&ack(5, 20)));
+        enter_recovery(&mut state, &mut cnt, 2.0, MinCwnd::RenoHalf, &mut loss);
+        assert!(!loss.active());
+        assert!(!loss.ends_with(&ack(20, 22)), "the Loss state ended with the Recovery");
+        assert_eq!((state.cwnd, state.ssthresh), (1.0, 2.0));
     }
 
     #[test]

@@ -150,7 +150,7 @@ impl CongestionControl for Scalable {
         }
         // tcp-linux.cc lines 489-497: cwnd = `min_cwnd` = tcp_reno_min_cwnd = ssthresh/2.
         let ssthresh = self.linux_ssthresh();
-        linux::enter_recovery(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh, linux::MinCwnd::RenoHalf);
+        linux::enter_recovery(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh, linux::MinCwnd::RenoHalf, &mut self.loss);
     }
 
     fn on_recovery_exit(&mut self, in_flight: u64) {
@@ -164,7 +164,7 @@ impl CongestionControl for Scalable {
             return self.on_loss(event);
         }
         let ssthresh = self.linux_ssthresh();
-        linux::on_ecn(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh);
+        linux::on_ecn(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh, &mut self.loss);
     }
 
     fn on_rto(&mut self, event: &CongestionEvent) {

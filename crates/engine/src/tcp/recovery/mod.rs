@@ -177,9 +177,9 @@ impl LossRecovery {
     }
 
     /// A retransmission timeout ended any recovery (`SenderCore::on_timeout` did the shared part).
-    pub fn on_timeout(&mut self) {
+    pub fn on_timeout(&mut self, core: &SenderCore) {
         if let LossRecovery::Sack(sack) = self {
-            sack.on_timeout();
+            sack.on_timeout(core);
         }
     }
 

@@ -34,6 +34,9 @@ impl PrrParams {
             // RFC 6675's IsLost() and its expunged scoreboard at a timeout.
             loss_marking: super::sack::LossMarking::Rfc6675,
             timeout_scoreboard: super::sack::TimeoutScoreboard::Clear,
+            // RFC 6675 Section 5.1 after a timeout.
+            timeout_recovery: super::sack::TimeoutRecovery::Rfc6675,
+            recovery_exit_scoreboard: super::sack::RecoveryExitScoreboard::Keep,
         }
     }
 }

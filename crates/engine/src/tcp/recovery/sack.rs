@@ -14,6 +14,9 @@ use crate::tcp::sack::{NextSeg, SackBlock, Scoreboard, SendState};
 use crate::tcp::shared::SenderCore;
 use crate::time::Time;
 
+#[path = "sack_linux_loss.rs"]
+mod linux_loss;
+
 /// What a SACK sender takes as FlightSize when it enters loss recovery (RFC 6675 step 4.2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -94,6 +97,43 @@ pub enum TimeoutScoreboard {
     Keep,
 }
 
+/// What the end of loss recovery does to the SACK scoreboard.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RecoveryExitScoreboard {
+    /// RFC 6675 Section 5 (A): recovery ends, the SACKed segments above the cumulative ACK stay
+    /// on the scoreboard. The default.
+    #[default]
+    Keep,
+    /// ns-2 2.35 TCP-Linux (tcp-linux.cc `tcp_fastretrans_alert`, line 462: `ClearScoreBoard()`
+    /// when Recovery or Loss ends, `highest_ack_ >= recover_`): every SACKed segment is
+    /// forgotten, `fack_` included, and the scoreboard is rebuilt from the blocks of the ACKs
+    /// that follow (at most three per ACK), so a segment SACKed before and not reported again
+    /// counts as unSACKed, in flight and, once DupThresh + 1 below the new highest SACKed
+    /// segment, lost (scoreboard1.cc lines 156-161, 223-235).
+    Clear,
+}
+
+/// What a SACK sender does between a retransmission timeout and the acknowledgement of
+/// everything sent before it (`sack_linux_loss.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeoutRecovery {
+    /// RFC 6675 Section 5.1: the go-back-N after the timeout, and no new loss recovery before
+    /// the RecoveryPoint the timeout set is acknowledged. The default.
+    #[default]
+    Rfc6675,
+    /// ns-2 2.35 TCP-Linux's Loss state (tcp-linux.cc `enter_loss`, lines 548-551;
+    /// `tcp_fastretrans_alert`, lines 459-509): everything outstanding at the timeout is marked
+    /// lost (scoreboard1.cc `MarkLoss`), the go-back-N's retransmissions are recorded as
+    /// scoreboard1.cc's `MarkRetran` does, and a segment marked lost while in Loss (a
+    /// retransmission lost again, with `lost_retransmit = sack_above`, or a segment sent after
+    /// the timeout, by `loss_marking`) starts Recovery at once with a second cut (line 479,
+    /// `case TCP_CA_Loss: //let it through`), which resends the segments still marked lost
+    /// before new data.
+    LinuxLossState,
+}
+
 /// The parameters of SACK loss recovery (`kind = "sack"`; `prr` has them too).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -117,6 +157,10 @@ pub struct SackParams {
     pub loss_marking: LossMarking,
     /// The scoreboard at a timeout: expunged (RFC 2018/6675, default) or kept (ns-2 TCP-Linux).
     pub timeout_scoreboard: TimeoutScoreboard,
+    /// After a timeout: RFC 6675's go-back-N (default) or ns-2 TCP-Linux's Loss state.
+    pub timeout_recovery: TimeoutRecovery,
+    /// The scoreboard when recovery ends: kept (RFC 6675, default) or cleared (ns-2 TCP-Linux).
+    pub recovery_exit_scoreboard: RecoveryExitScoreboard,
 }
 
 /// RFC 6675 loss recovery and its state.
@@ -144,6 +188,10 @@ pub struct Sack {
     rtx_id: u64,
     /// The highest number of a retransmission SACKed or acknowledged (`acked_rtx_id_`).
     acked_rtx_id: Option<u64>,
+    /// `timeout_recovery = linux_loss_state`: one past the segments the last timeout marked
+    /// lost (scoreboard1.cc `MarkLoss(highest_ack_+1, t_seqno_)`), while its Loss state or a
+    /// Recovery started from it lasts; None otherwise.
+    pub(crate) marked_lost_end: Option<u64>,
 }
 
 impl Sack {
@@ -160,6 +208,7 @@ impl Sack {
             relost: BTreeSet::new(),
             rtx_id: 0,
             acked_rtx_id: None,
+            marked_lost_end: None,
         }
     }
 
@@ -170,6 +219,14 @@ impl Sack {
         self.relost.clear();
         self.rtx_id = 0;
         self.acked_rtx_id = None;
+    }
+
+    /// `recovery_exit_scoreboard = clear`: forget the SACKed segments as recovery (or
+    /// TCP-Linux's Loss state) ends (tcp-linux.cc line 462, `ClearScoreBoard`).
+    fn clear_scoreboard_at_exit(&mut self) {
+        if self.params.recovery_exit_scoreboard == RecoveryExitScoreboard::Clear {
+            self.scoreboard.clear();
+        }
     }
 
     /// Record a retransmission of `seq` sent while HighData + 1 is `snd_nxt`
@@ -219,6 +276,16 @@ impl Sack {
     /// IsLost() (`Scoreboard::lost_below`), or with `loss_marking = fack` scoreboard1.cc's
     /// `seq <= fack_ - (dupack_threshold + 1)` (line 168, 225), fack_ = highest SACKed segment.
     fn lost_below(&self, dupthresh: u32) -> Option<u64> {
+        // `timeout_recovery = linux_loss_state`: what the timeout marked lost stays lost.
+        let rule = self.rule_lost_below(dupthresh);
+        match self.marked_lost_end {
+            Some(end) => Some(rule.map_or(end, |below| below.max(end))),
+            None => rule,
+        }
+    }
+
+    /// `lost_below` by `loss_marking` alone.
+    fn rule_lost_below(&self, dupthresh: u32) -> Option<u64> {
         match self.params.loss_marking {
             LossMarking::Rfc6675 => self.scoreboard.lost_below(dupthresh),
             LossMarking::Fack => {
@@ -236,6 +303,9 @@ impl Sack {
 
     /// NextSeg() with this recovery's lost segments (`lost_below`).
     fn next_seg(&self, core: &SenderCore) -> Option<NextSeg> {
+        if let Some(seq) = self.marked_lost_next(core) {
+            return Some(NextSeg::Lost(seq));
+        }
         self.scoreboard.next_seg_with_lost_below(&self.send_state(core), self.lost_below(core.dupack_threshold))
     }
 
@@ -282,6 +352,8 @@ impl Sack {
                     // tcp-linux.cc line 470: "stop rate halving".
                     self.next_in_flight = 0;
                     self.clear_retransmissions();
+                    self.marked_lost_end = None;
+                    self.clear_scoreboard_at_exit();
                     core.cc.on_recovery_exit(core.in_flight());
                     self.params.exit_credit.apply(core, acked, rtt, ece, now, Some(&self.scoreboard));
                 }
@@ -308,6 +380,9 @@ impl Sack {
         if self.prr_delivered == Some(PrrDelivered::Ns3) && newly_sacked > 0 {
             delivered =
                 ns3_delivered(self.prr.as_ref().filter(|_| core.in_recovery), delivered, core.snd_una > una_before);
+        }
+        if self.in_loss_state(core) && self.loss_state_ack(core, now, out) {
+            return;
         }
         if core.in_recovery {
             if self.params.lost_retransmit == LostRetransmit::SackAbove {
@@ -406,7 +481,11 @@ impl Sack {
     /// acknowledged.
     /// With `timeout_scoreboard = keep` the SACKed segments stay (ns-2 TCP-Linux's `MarkLoss`):
     /// the go-back-N (`send_available`) skips them.
-    pub fn on_timeout(&mut self) {
+    pub fn on_timeout(&mut self, core: &SenderCore) {
+        if self.params.timeout_recovery == TimeoutRecovery::LinuxLossState {
+            // tcp-linux.cc line 551: `scb_->MarkLoss(highest_ack_+1, t_seqno_)`.
+            self.marked_lost_end = Some(core.high_tx);
+        }
         if self.params.timeout_scoreboard == TimeoutScoreboard::Clear {
             self.scoreboard.clear();
         }
@@ -614,7 +693,24 @@ impl Sack {
     /// the sequence space reported missing: go-back-N that skips the segments SACKed since the
     /// timeout. Segments SACKed do not count as in flight.
     pub fn send_available(&mut self, core: &mut SenderCore, now: Time, out: &mut Vec<Packet>) {
-        if core.snd_nxt >= core.high_tx || self.scoreboard.is_empty() {
+        let (first, high_tx) = (out.len(), core.high_tx);
+        self.go_back_n(core, now, out);
+        if self.in_loss_state(core) {
+            // scoreboard1.cc `MarkRetran(xmit_seqno, t_seqno_)` for each segment resent in the
+            // Loss state (tcp-linux.cc line 648; t_seqno_ is not moved back by a timeout).
+            for seq in out[first..].iter().map(|p| p.seq).filter(|&seq| seq < high_tx).collect::<Vec<_>>() {
+                self.note_retransmission(seq, high_tx);
+            }
+        }
+    }
+
+    /// `send_available`'s sending.
+    fn go_back_n(&mut self, core: &mut SenderCore, now: Time, out: &mut Vec<Packet>) {
+        // In TCP-Linux's Loss state SACKed segments stay out of the flight once the go-back-N
+        // has caught up with HighData too (tcp-linux.cc `send_much` line 631 and
+        // `packets_in_flight()`, line 599: SACKed and lost segments are not in flight).
+        let caught_up = core.snd_nxt >= core.high_tx && !self.in_loss_state(core);
+        if caught_up || self.scoreboard.is_empty() {
             core.send_available(now, out);
             return;
         }

@@ -169,7 +169,7 @@ impl CongestionControl for CompoundLinux {
     /// tcp-linux.cc lines 489-497: ssthresh = snd_cwnd/2, snd_cwnd = ssthresh/2 in Recovery.
     fn on_loss(&mut self, _event: &CongestionEvent) {
         let ssthresh = self.reno_ssthresh();
-        linux::enter_recovery(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh, linux::MinCwnd::RenoHalf);
+        linux::enter_recovery(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh, linux::MinCwnd::RenoHalf, &mut self.loss);
     }
 
     fn on_recovery_exit(&mut self, in_flight: u64) {
@@ -179,7 +179,7 @@ impl CongestionControl for CompoundLinux {
 
     fn on_ecn(&mut self, _event: &CongestionEvent) {
         let ssthresh = self.reno_ssthresh();
-        linux::on_ecn(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh);
+        linux::on_ecn(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh, &mut self.loss);
     }
 
     /// tcp-linux.cc `enter_loss`: ssthresh = snd_cwnd/2, snd_cwnd = 1.

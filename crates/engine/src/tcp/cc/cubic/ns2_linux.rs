@@ -280,7 +280,7 @@ impl CongestionControl for CubicLinux {
     /// tcp-linux.cc lines 489-497: ssthresh from `bictcp_recalc_ssthresh`, cwnd = ssthresh.
     fn on_loss(&mut self, _event: &CongestionEvent) {
         let ssthresh = self.recalc_ssthresh();
-        linux::enter_recovery(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh, linux::MinCwnd::None);
+        linux::enter_recovery(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh, linux::MinCwnd::None, &mut self.loss);
     }
 
     fn on_recovery_exit(&mut self, in_flight: u64) {

@@ -94,7 +94,7 @@ impl CongestionControl for HighSpeedLinux {
     /// tcp-linux.cc lines 489-497: ssthresh from `hstcp_ssthresh`, cwnd = ssthresh/2.
     fn on_loss(&mut self, _event: &CongestionEvent) {
         let ssthresh = self.linux_ssthresh();
-        linux::enter_recovery(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh, linux::MinCwnd::RenoHalf);
+        linux::enter_recovery(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh, linux::MinCwnd::RenoHalf, &mut self.loss);
     }
 
     fn on_recovery_exit(&mut self, in_flight: u64) {
@@ -103,7 +103,7 @@ impl CongestionControl for HighSpeedLinux {
 
     fn on_ecn(&mut self, _event: &CongestionEvent) {
         let ssthresh = self.linux_ssthresh();
-        linux::on_ecn(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh);
+        linux::on_ecn(&mut self.state, &mut self.snd_cwnd_cnt, ssthresh, &mut self.loss);
     }
 
     /// tcp-linux.cc `enter_loss`: ssthresh from the hook, cwnd = 1 (`ai` is kept).
