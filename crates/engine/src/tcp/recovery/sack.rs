@@ -498,6 +498,14 @@ impl Sack {
         core.arm_timer(now);
         // (4.4) SetPipe() and (4.5) proceed to step (C).
         let pipe = self.pipe(core);
+        if self.params.rate_halving {
+            // TCP-Linux sends the fast retransmit from send_much's loop like any segment:
+            // tcp-linux.cc line 629 takes min(next_pkts_in_flight_, packets_in_flight() + 1)
+            // before it (pipe - 1 + 1 here, the retransmission not yet counted) and line 653
+            // min(next_pkts_in_flight_, max(packets_in_flight() - 1, 1)) after it, so the ACK
+            // that starts recovery sends the retransmission alone unless cwnd exceeds pipe.
+            self.next_in_flight = self.next_in_flight.min(pipe).min(pipe.saturating_sub(1).max(1));
+        }
         self.send_next_segments(core, now, out, pipe, sndcnt);
         true
     }
