@@ -254,6 +254,55 @@ def first_divergence(ns2: Events, ours: Events, flow: int, tolerance_s: float) -
     return min(found, key=lambda d: d.time_s) if found else None
 
 
+def increments(events: Events, counter: str) -> np.ndarray:
+    """The times at which one of a flow's counters rose by one, each rise of k listed k times:
+    `sends`, `retransmits`, `drops`, `acked` (the cumulative ACK) and `timeouts` (cwnd
+    falling to 1)."""
+    if counter in ("sends", "retransmits"):
+        chosen = events.kind == KINDS.index("send")
+        if counter == "retransmits":
+            chosen &= events.retransmit
+        return events.time_s[chosen]
+    if counter == "drops":
+        return events.select("drop")[0]
+    if counter == "acked":
+        t, v = events.select("ack")
+        highest = np.maximum.accumulate(v) if v.size else v
+        rises = np.diff(np.concatenate([[0.0], highest])).astype(int)
+        return np.repeat(t, rises)
+    if counter == "timeouts":
+        t, v = events.select("cwnd")
+        return t[1:][(v[1:] <= 1.0) & (v[:-1] > 1.0)]
+    raise ValueError(counter)
+
+
+COUNTERS = ("sends", "retransmits", "drops", "timeouts")
+
+
+def first_count_divergence(ns2: Events, ours: Events, flow: int, tick_s: float) -> Divergence | None:
+    """The earliest point where one of the flow's counters (`COUNTERS`) differs between the
+    simulators beyond one tick: the n-th rise comes more than `tick_s` apart, or one simulator
+    has a rise the other never has. Which segment a rise concerns is not compared, so two
+    flows whose packets reach a full queue a few microseconds apart in one simulator and the
+    other order in the other (the drop falls on another flow's segment, or on the next one)
+    stay together as long as their counts do. (The cumulative ACK is not a counter here: a
+    drop of the next segment holds it one lower for a round trip.)"""
+    found = []
+    for counter in COUNTERS:
+        a, b = increments(ns2, counter), increments(ours, counter)
+        common = min(len(a), len(b))
+        apart = np.flatnonzero(np.abs(a[:common] - b[:common]) > tick_s)
+        if apart.size:
+            i = int(apart[0])
+            found.append(Divergence(flow, counter, i, (a[i], float(i + 1)), (b[i], float(i + 1))))
+        elif len(a) != len(b):
+            i = common
+            side = (a[i], float(i + 1)) if i < len(a) else None
+            other = (b[i], float(i + 1)) if i < len(b) else None
+            found.append(Divergence(flow, counter, i, side, other))
+    return min(found, key=lambda d: d.time_s) if found else None
+
+
 def context(events: Events, time_s: float, before: int, after: int) -> list[str]:
     at = int(np.searchsorted(events.time_s, time_s, side="left"))
     return [events.line(i) for i in range(max(0, at - before), min(len(events.time_s), at + after))]
@@ -269,22 +318,26 @@ def counts(events: Events) -> dict[str, int]:
 
 
 def report(ns2: list[Events], ours: list[Events], tolerance_s: float, before: int, after: int) -> dict[str, Any]:
-    divergences = [d for flow in range(len(ns2)) if (d := first_divergence(ns2[flow], ours[flow], flow, tolerance_s))]
-    first = min(divergences, key=lambda d: d.time_s) if divergences else None
+    """Per flow the counts; `exact`: the first send or drop differing in segment or beyond
+    the tolerance (`first_divergence`); `counts`: the first counter differing beyond it
+    (`first_count_divergence`); each with both simulators' events of that flow around it."""
     out: dict[str, Any] = {
         "flows": [{"flow": f, "ns2": counts(ns2[f]), "aqmlab": counts(ours[f])} for f in range(len(ns2))],
-        "first": None,
     }
-    if first is not None:
-        out["first"] = {
-            "flow": first.flow,
-            "kind": first.kind,
-            "index": first.index,
-            "ns2": first.ns2,
-            "aqmlab": first.aqmlab,
-            "ns2_context": context(ns2[first.flow], first.time_s, before, after),
-            "aqmlab_context": context(ours[first.flow], first.time_s, before, after),
-        }
+    for name, find in (("exact", first_divergence), ("counts", first_count_divergence)):
+        divergences = [d for flow in range(len(ns2)) if (d := find(ns2[flow], ours[flow], flow, tolerance_s))]
+        first = min(divergences, key=lambda d: d.time_s) if divergences else None
+        out[name] = None
+        if first is not None:
+            out[name] = {
+                "flow": first.flow,
+                "kind": first.kind,
+                "index": first.index,
+                "ns2": first.ns2 and [float(x) for x in first.ns2],
+                "aqmlab": first.aqmlab and [float(x) for x in first.aqmlab],
+                "ns2_context": context(ns2[first.flow], first.time_s, before, after),
+                "aqmlab_context": context(ours[first.flow], first.time_s, before, after),
+            }
     return out
 
 
@@ -316,17 +369,19 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{scenario.name}, seed {args.seed}, starts {[round(s, 6) for s in starts]}")
     for row in out["flows"]:
         print(f"flow {row['flow']}: ns-2 {row['ns2']}  aqmlab {row['aqmlab']}")
-    first = out["first"]
-    if first is None:
-        print("no divergence: the same sends and drops in both simulators")
-        return
-    print(
-        f"first divergence: flow {first['flow']}, {first['kind']} #{first['index']}: "
-        f"ns-2 {first['ns2']}, aqmlab {first['aqmlab']} (time s, segment)"
-    )
-    for side in ("ns2", "aqmlab"):
-        print(f"--- {side}")
-        print("\n".join(first[f"{side}_context"]))
+    for name, what in (("exact", "segment for segment"), ("counts", "in counts, beyond one tick")):
+        first = out[name]
+        if first is None:
+            print(f"{name}: no divergence {what} (sends, drops" + (")" if name == "exact" else ", timeouts)"))
+            continue
+        unit = "(time s, segment)" if name == "exact" else "(time s, count)"
+        print(
+            f"{name}: first divergence {what}: flow {first['flow']}, {first['kind']} #{first['index']}: "
+            f"ns-2 {first['ns2']}, aqmlab {first['aqmlab']} {unit}"
+        )
+        for side in ("ns2", "aqmlab"):
+            print(f"--- {side}")
+            print("\n".join(first[f"{side}_context"]))
 
 
 if __name__ == "__main__":
