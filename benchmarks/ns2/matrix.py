@@ -264,6 +264,9 @@ def experiment_rows() -> dict[str, Row]:
     - TCP-Linux's FACK loss marking back at RFC 6675's IsLost(), `-rfc6675-loss-marking`,
       and its scoreboard kept across a timeout added, `-keep-scoreboard` (every TCP-Linux row;
       the first also cubic-red-ecn-rtt20).
+    - TCP-Linux's flight without SACKed segments outside recovery, `-minus-sacked`, alone and
+      with the resending of lost retransmissions, `-minus-sacked-lost-retransmit` (every
+      TCP-Linux row; benchmarks/ns2/trace_diff.py found both).
     - `-minrto1s`: min RTO 1 s in both simulators on the RTT-200 rows with aqmlab's own
       settings, which takes the retransmission timer out of the comparison (a change of both
       sides; recorded before the ns-2 options existed)."""
@@ -297,6 +300,15 @@ def experiment_rows() -> dict[str, Row]:
             # FACK, on the rows with RFC 6675's marking.)
             changes["rfc6675-loss-marking"] = {"loss_marking": "rfc6675"}
             changes["keep-scoreboard"] = {"timeout_scoreboard": "keep"}
+            # TCP-Linux's flight without SACKed segments in the Loss state (packets_in_flight(),
+            # scoreboard1.h line 162), found by trace_diff.py; alone and with the resending of
+            # lost retransmissions, the two differences the trace of scalable-droptail-rtt200
+            # shows in that order.
+            changes["minus-sacked"] = {"flight_outside_recovery": "minus_sacked"}
+            changes["minus-sacked-lost-retransmit"] = {
+                "flight_outside_recovery": "minus_sacked",
+                "lost_retransmit": "sack_above",
+            }
             if not rtt200:
                 changes["lost-retransmit-every-ack"] = {"lost_retransmit": "sack_above", "rto_restart": "every_ack"}
         for suffix, change in changes.items():

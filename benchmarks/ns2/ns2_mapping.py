@@ -297,7 +297,12 @@ def tcp_agent(tcp: dict[str, Any], where: str, options: Options) -> tuple[str, s
         )
     # recovery/sack.rs loss_marking = "fack" and timeout_scoreboard = "keep" are TCP-Linux's
     # scoreboard (scoreboard1.cc UpdateScoreBoard line 168; tcp-linux.cc enter_loss 550-552).
-    for name, default in (("loss_marking", "rfc6675"), ("timeout_scoreboard", "clear")):
+    # flight_outside_recovery = "minus_sacked" is its packets_in_flight() (scoreboard1.h line 162).
+    for name, default in (
+        ("loss_marking", "rfc6675"),
+        ("timeout_scoreboard", "clear"),
+        ("flight_outside_recovery", "rfc5681"),
+    ):
         value = tcp["recovery"].get(name, default)
         if value != default and not linux:
             raise Unsupported(

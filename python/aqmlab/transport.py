@@ -187,6 +187,12 @@ class Tcp(Model):
     already holds unless a later ACK reports it again; "keep": kept, as ns-2 2.35 TCP-Linux
     (tcp-linux.cc enter_loss → scoreboard1.cc MarkLoss, no ClearScoreBoard), so the go-back-N
     skips every segment SACKed before the timeout. For comparisons with ns-2 (docs/sack.md)."""
+    flight_outside_recovery: Annotated[Literal["rfc5681", "minus_sacked"], RECOVERY] = "rfc5681"
+    """With `sack`: what counts as in flight outside loss recovery once the sender has sent up
+    to the highest segment sent (after a timeout's go-back-N has caught up). "rfc5681"
+    (default): snd_nxt − snd_una, SACKed segments included; "minus_sacked": without the SACKed
+    segments, as ns-2 2.35 TCP-Linux's packets_in_flight() at all times (tcp/scoreboard1.h:
+    t_seqno_ − snd_una − lost − SACKed). For comparisons with ns-2 (docs/sack.md)."""
     partial_ack_retransmit: Annotated[Literal["rfc6675", "ns3"], RECOVERY] = "rfc6675"
     """With `sack`: a partial ACK during loss recovery. "rfc6675" (default): nothing of its
     own, NextSeg() decides (RFC 6675 Section 5); "ns3": the next lost segment, or else the new
@@ -269,7 +275,11 @@ class Tcp(Model):
                 f"(got sack = {self.sack}, sack_recovery = {self.sack_recovery!r}): it changes RFC 6675's "
                 "SACK-based loss recovery"
             )
-        for name, default in (("loss_marking", "rfc6675"), ("timeout_scoreboard", "clear")):
+        for name, default in (
+            ("loss_marking", "rfc6675"),
+            ("timeout_scoreboard", "clear"),
+            ("flight_outside_recovery", "rfc5681"),
+        ):
             value = getattr(self, name)
             if value != default and (not self.sack or self.sack_recovery != "rfc6675"):
                 raise ValueError(
@@ -304,6 +314,8 @@ class Tcp(Model):
                     recovery["loss_marking"] = self.loss_marking
                 if self.timeout_scoreboard != "clear":
                     recovery["timeout_scoreboard"] = self.timeout_scoreboard
+                if self.flight_outside_recovery != "rfc5681":
+                    recovery["flight_outside_recovery"] = self.flight_outside_recovery
         elif self.recovery == "new_reno":
             recovery = {
                 "kind": "new_reno",

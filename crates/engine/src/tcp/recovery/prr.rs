@@ -34,6 +34,8 @@ impl PrrParams {
             // RFC 6675's IsLost() and its expunged scoreboard at a timeout.
             loss_marking: super::sack::LossMarking::Rfc6675,
             timeout_scoreboard: super::sack::TimeoutScoreboard::Clear,
+            // RFC 5681's FlightSize outside recovery.
+            flight_outside_recovery: super::sack::FlightOutsideRecovery::Rfc5681,
         }
     }
 }

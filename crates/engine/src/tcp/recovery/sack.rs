@@ -94,6 +94,23 @@ pub enum TimeoutScoreboard {
     Keep,
 }
 
+/// What a SACK sender counts as in flight outside loss recovery once it has sent up to
+/// HighData (after a timeout's go-back-N has caught up, or with segments still SACKed above
+/// the cumulative ACK).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlightOutsideRecovery {
+    /// RFC 5681's FlightSize, snd_nxt − snd_una, SACKed segments included (the go-back-N
+    /// after a timeout leaves out only the SACKed segments it skips). The default.
+    #[default]
+    Rfc5681,
+    /// ns-2 2.35 TCP-Linux: `packets_in_flight()` (tcp-linux.cc line 592) is always the
+    /// scoreboard's `t_seqno_ − (highest_ack_ + 1) − fack_out_ − sack_out_`
+    /// (tcp/scoreboard1.h line 162), which `send_much` compares with cwnd (line 631): SACKed
+    /// segments are never in flight, in the Loss state after a timeout as in Recovery.
+    MinusSacked,
+}
+
 /// The parameters of SACK loss recovery (`kind = "sack"`; `prr` has them too).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -117,6 +134,9 @@ pub struct SackParams {
     pub loss_marking: LossMarking,
     /// The scoreboard at a timeout: expunged (RFC 2018/6675, default) or kept (ns-2 TCP-Linux).
     pub timeout_scoreboard: TimeoutScoreboard,
+    /// The flight outside recovery: snd_nxt − snd_una (RFC 5681, default) or without the
+    /// SACKed segments (ns-2 TCP-Linux's `packets_in_flight()`, `minus_sacked`).
+    pub flight_outside_recovery: FlightOutsideRecovery,
 }
 
 /// RFC 6675 loss recovery and its state.
@@ -621,8 +641,14 @@ impl Sack {
     /// RFC 6675 Section 5.1 leaves the choice of what to send open and suggests "filling in"
     /// the sequence space reported missing: go-back-N that skips the segments SACKed since the
     /// timeout. Segments SACKed do not count as in flight.
+    /// With `flight_outside_recovery = minus_sacked` the SACKed segments stay out of the flight
+    /// after the go-back-N has caught up with HighData too (ns-2 TCP-Linux's
+    /// `packets_in_flight()`, scoreboard1.h line 162).
     pub fn send_available(&mut self, core: &mut SenderCore, now: Time, out: &mut Vec<Packet>) {
-        if core.snd_nxt >= core.high_tx || self.scoreboard.is_empty() {
+        let caught_up = core.snd_nxt >= core.high_tx
+            && (self.params.flight_outside_recovery == FlightOutsideRecovery::Rfc5681
+                || self.scoreboard.sacked_between(core.snd_una, core.snd_nxt) == 0);
+        if caught_up || self.scoreboard.is_empty() {
             core.send_available(now, out);
             return;
         }
