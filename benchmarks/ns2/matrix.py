@@ -266,7 +266,10 @@ def experiment_rows() -> dict[str, Row]:
       the first also cubic-red-ecn-rtt20).
     - TCP-Linux's flight without SACKed segments outside recovery, `-minus-sacked`, alone and
       with the resending of lost retransmissions, `-minus-sacked-lost-retransmit` (every
-      TCP-Linux row; benchmarks/ns2/trace_diff.py found both).
+      TCP-Linux row; benchmarks/ns2/trace_diff.py found both); TCP-Linux's RTT sample from
+      every ACK (`rtt_sampling = "every_ack"`), alone, `-every-ack-rtt`, and with both,
+      `-every-ack-rtt-minus-sacked-lost-retransmit`, and with TCP-Linux's timer restart on every
+      ACK too, `-every-ack-rtt-minus-sacked-lost-retransmit-every-ack`.
     - `-minrto1s`: min RTO 1 s in both simulators on the RTT-200 rows with aqmlab's own
       settings, which takes the retransmission timer out of the comparison (a change of both
       sides; recorded before the ns-2 options existed)."""
@@ -308,6 +311,19 @@ def experiment_rows() -> dict[str, Row]:
             changes["minus-sacked-lost-retransmit"] = {
                 "flight_outside_recovery": "minus_sacked",
                 "lost_retransmit": "sack_above",
+            }
+            # TCP-Linux's RTT sample from every ACK, its sink echoing TS.Recent (tcp-linux.cc
+            # time_processing, tcp-sink.cc Acker::update_ts): alone, and with the two above.
+            changes["every-ack-rtt"] = {"rtt_sampling": "every_ack"}
+            changes["every-ack-rtt-minus-sacked-lost-retransmit"] = {
+                "rtt_sampling": "every_ack",
+                "flight_outside_recovery": "minus_sacked",
+                "lost_retransmit": "sack_above",
+            }
+            # ... and the timer restarted on every ACK (the next difference the trace shows).
+            changes["every-ack-rtt-minus-sacked-lost-retransmit-every-ack"] = {
+                **changes["every-ack-rtt-minus-sacked-lost-retransmit"],
+                "rto_restart": "every_ack",
             }
             if not rtt200:
                 changes["lost-retransmit-every-ack"] = {"lost_retransmit": "sack_above", "rto_restart": "every_ack"}

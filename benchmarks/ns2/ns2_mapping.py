@@ -270,6 +270,10 @@ def tcp_agent(tcp: dict[str, Any], where: str, options: Options) -> tuple[str, s
     linux = agent == "Agent/TCP/Linux"
     # tcp.cc newack() restarts the retransmission timer on new data only (as aqmlab's default
     # rto_restart = "new_data"); tcp-linux.cc restarts it on every ACK (rto_restart = "every_ack").
+    # tcp-linux.cc time_processing samples the RTT on every ACK (rtt_sampling = "every_ack");
+    # tcp.cc's agents on ACKs of new data only.
+    if tcp.get("rtt_sampling", "new_data") == "every_ack" and not linux:
+        raise Unsupported(f"{where}.rtt_sampling = 'every_ack': only ns-2's Agent/TCP/Linux samples every ACK")
     if tcp.get("rto_restart", "new_data") == "every_ack" and not linux:
         raise Unsupported(f"{where}.rto_restart = 'every_ack': only ns-2's Agent/TCP/Linux restarts on every ACK")
     # aqmlab's ns-2 estimators (crates/engine tcp/rto.rs): tcp.cc's for Agent/TCP and its

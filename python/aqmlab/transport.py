@@ -124,6 +124,14 @@ class Tcp(Model):
     (default): those that acknowledge new data (RFC 6298 Section 5.3); "every_ack": every ACK,
     duplicates included, as ns-2's Agent/TCP/Linux does, so that a long fast recovery does not
     end in a timeout (docs/packet.md)."""
+    rtt_sampling: Annotated[Literal["new_data", "every_ack"], WHEN_SET] = "new_data"
+    """Which ACKs give the retransmission timer an RTT sample. "new_data" (default): those that
+    acknowledge new data, each echoing the timestamp of the segment that triggered it;
+    "every_ack": every ACK, duplicates included, with the receiver echoing TS.Recent (which a
+    segment above a hole does not change, RFC 7323 Section 4.3), as ns-2 2.35's Agent/TCP/Linux
+    with its sink's `ts_echo_bugfix_` (tcp-linux.cc time_processing; tcp-sink.cc
+    Acker::update_ts): during a loss the duplicate ACKs' samples grow with the time since the
+    last in-order segment. For comparisons with ns-2 (docs/validation-ns2.md)."""
     timer_tick: Annotated[PositiveDuration | None, WHEN_SET] = None
     """Granularity of the retransmission timer, as ns-2's `tcpTick_` (10 ms in its defaults):
     RTT samples are counted in whole ticks (at least one), RFC 6298's clock granularity G is
