@@ -28,7 +28,7 @@ pub enum RttSampling {
     #[default]
     NewData,
     /// ns-2 2.35 TCP-Linux: every ACK not older than snd_una, duplicates included
-    /// (tcp-linux.cc `time_processing`, lines 183-193: `rtt_update(now - ts_echo)` on each
+    /// (tcp-linux.cc `time_processing`, lines 183-195: `rtt_update(now - ts_echo)` on each
     /// ACK `recv` lets through, line 333); the receiver echoes TS.Recent, which an
     /// out-of-order segment does not change (tcp-sink.cc `Acker::update_ts`, lines 87-96, with
     /// `ts_echo_bugfix_ true`, ns-default.tcl line 1076): a duplicate ACK during a loss

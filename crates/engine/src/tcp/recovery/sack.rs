@@ -104,7 +104,7 @@ pub enum FlightOutsideRecovery {
     /// after a timeout leaves out only the SACKed segments it skips). The default.
     #[default]
     Rfc5681,
-    /// ns-2 2.35 TCP-Linux: `packets_in_flight()` (tcp-linux.cc line 592) is always the
+    /// ns-2 2.35 TCP-Linux: `packets_in_flight()` (tcp-linux.cc line 597) is always the
     /// scoreboard's `t_seqno_ − (highest_ack_ + 1) − fack_out_ − sack_out_`
     /// (tcp/scoreboard1.h line 162), which `send_much` compares with cwnd (line 631): SACKed
     /// segments are never in flight, in the Loss state after a timeout as in Recovery.
