@@ -200,7 +200,7 @@ class Tcp(Model):
     to the highest segment sent (after a timeout's go-back-N has caught up). "rfc5681"
     (default): snd_nxt − snd_una, SACKed segments included; "minus_sacked": without the SACKed
     segments, as ns-2 2.35 TCP-Linux's packets_in_flight() at all times (tcp/scoreboard1.h:
-    t_seqno_ − snd_una − lost − SACKed). For comparisons with ns-2 (docs/sack.md)."""
+    t_seqno_ − snd_una − lost − SACKed). For comparisons with ns-2 (docs/validation-ns2.md)."""
     partial_ack_retransmit: Annotated[Literal["rfc6675", "ns3"], RECOVERY] = "rfc6675"
     """With `sack`: a partial ACK during loss recovery. "rfc6675" (default): nothing of its
     own, NextSeg() decides (RFC 6675 Section 5); "ns3": the next lost segment, or else the new
