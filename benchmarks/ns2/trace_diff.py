@@ -28,6 +28,7 @@ compared.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import subprocess
 import sys
@@ -42,9 +43,21 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import aqmlab  # noqa: E402
-import matrix  # noqa: E402
 import ns2_mapping  # noqa: E402
 import ns2_run  # noqa: E402
+
+
+def _ns2_matrix() -> Any:
+    """benchmarks/ns2/matrix.py under a name of its own: benchmarks/ns3 has a `matrix` module
+    too, and both are imported in one test session."""
+    name = "ns2_matrix"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, HERE / "matrix.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
 
 #: Event kinds, in the order events of one instant are listed.
 KINDS = ("ack", "cwnd", "ssthresh", "send", "drop")
@@ -95,6 +108,7 @@ class Events:
 def reduced_scenario(row_name: str, flows: int, duration_s: float, tcp: dict[str, Any]) -> aqmlab.Scenario:
     """The matrix row `row_name` with `flows` flows, `duration_s` long, `tcp` changes applied,
     its flows traced packet by packet and sampled every millisecond."""
+    matrix = _ns2_matrix()
     rows = {**matrix.rows(), **matrix.experiment_rows()}
     if row_name not in rows:
         raise SystemExit(f"ROW {row_name!r}: not a matrix row (benchmarks/ns2/matrix.py)")
