@@ -268,6 +268,18 @@ LINUX_LOSS_STATE_CHANGES: dict[str, dict[str, Any]] = {
         "recovery_exit_scoreboard": "clear",
     },
 }
+#: Every TCP-Linux behaviour aqmlab has an option for, together: the Loss state, the kept and
+#: the cleared scoreboard, the resending of lost retransmissions (LINUX_LOSS_STATE_CHANGES'
+#: `linux-scoreboard-all`), the flight without SACKed segments (scoreboard1.h line 162), an RTT
+#: sample from every ACK (tcp-linux.cc time_processing) and the timer restarted on every ACK
+#: (tcp-linux.cc renew_timer): ns-2's TCP-Linux as far as aqmlab can express it, not chosen by
+#: the rows it makes agree (`-linux-all`).
+LINUX_ALL_CHANGES: dict[str, Any] = {
+    **LINUX_LOSS_STATE_CHANGES["linux-scoreboard-all"],
+    "flight_outside_recovery": "minus_sacked",
+    "rtt_sampling": "every_ack",
+    "rto_restart": "every_ack",
+}
 
 
 #: Rows whose one-factor experiments on TCP-Linux's timeout path run at ten seeds per simulator
@@ -304,7 +316,14 @@ def experiment_rows() -> dict[str, Row]:
       `-linux-loss-state-lost-retransmit`; with that and the kept scoreboard,
       `-linux-timeout-path`; TCP-Linux's scoreboard cleared when recovery ends
       (`recovery_exit_scoreboard = "clear"`), `-exit-clears-scoreboard`, and with all the
-      above, `-linux-scoreboard-all` (every TCP-Linux row and cubic-red-ecn-rtt20).
+      above, `-linux-scoreboard-all` (every TCP-Linux row and cubic-red-ecn-rtt20); every
+      TCP-Linux option at once (`LINUX_ALL_CHANGES`), `-linux-all`.
+    - TCP-Linux's flight without SACKed segments outside recovery, `-minus-sacked`, alone and
+      with the resending of lost retransmissions, `-minus-sacked-lost-retransmit` (every
+      TCP-Linux row; benchmarks/ns2/trace_diff.py found both); TCP-Linux's RTT sample from
+      every ACK (`rtt_sampling = "every_ack"`), alone, `-every-ack-rtt`, and with both,
+      `-every-ack-rtt-minus-sacked-lost-retransmit`, and with TCP-Linux's timer restart on every
+      ACK too, `-every-ack-rtt-minus-sacked-lost-retransmit-every-ack`.
     - `-minrto1s`: min RTO 1 s in both simulators on the RTT-200 rows with aqmlab's own
       settings, which takes the retransmission timer out of the comparison (a change of both
       sides; recorded before the ns-2 options existed)."""
@@ -342,6 +361,29 @@ def experiment_rows() -> dict[str, Row]:
             # resending of lost retransmissions (which marks them lost in the Loss state too),
             # and with the kept scoreboard as well: ns-2's whole timeout path.
             changes.update(LINUX_LOSS_STATE_CHANGES)
+            changes["linux-all"] = LINUX_ALL_CHANGES
+            # TCP-Linux's flight without SACKed segments in the Loss state (packets_in_flight(),
+            # scoreboard1.h line 162), found by trace_diff.py; alone and with the resending of
+            # lost retransmissions, the two differences the trace of scalable-droptail-rtt200
+            # shows in that order.
+            changes["minus-sacked"] = {"flight_outside_recovery": "minus_sacked"}
+            changes["minus-sacked-lost-retransmit"] = {
+                "flight_outside_recovery": "minus_sacked",
+                "lost_retransmit": "sack_above",
+            }
+            # TCP-Linux's RTT sample from every ACK, its sink echoing TS.Recent (tcp-linux.cc
+            # time_processing, tcp-sink.cc Acker::update_ts): alone, and with the two above.
+            changes["every-ack-rtt"] = {"rtt_sampling": "every_ack"}
+            changes["every-ack-rtt-minus-sacked-lost-retransmit"] = {
+                "rtt_sampling": "every_ack",
+                "flight_outside_recovery": "minus_sacked",
+                "lost_retransmit": "sack_above",
+            }
+            # ... and the timer restarted on every ACK (the next difference the trace shows).
+            changes["every-ack-rtt-minus-sacked-lost-retransmit-every-ack"] = {
+                **changes["every-ack-rtt-minus-sacked-lost-retransmit"],
+                "rto_restart": "every_ack",
+            }
             if not rtt200:
                 changes["lost-retransmit-every-ack"] = {"lost_retransmit": "sack_above", "rto_restart": "every_ack"}
         for suffix, change in changes.items():

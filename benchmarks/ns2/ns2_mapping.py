@@ -54,6 +54,11 @@ MANUAL_ROUTING_NODES = 1000
 #: Window and scoreboard sizes large enough never to bind (ns-2's `window_ 20` caps cwnd).
 LARGE_WINDOW = 1_000_000
 RECORDS = "records.txt"
+#: `Options.trace_flows`: ns-2's packet trace (trace/trace.cc `Trace::format`, one line per
+#: event: `+ - r d` time from to type size flags fid src dst seqno uid) and each traced
+#: flow's window trace (tcp.cc `TcpAgent::traceVar`: time addr port daddr dport name value).
+PACKET_TRACE = "packets.tr"
+WINDOW_TRACE = "window-{flow}.tr"
 
 
 class Unsupported(ValueError):
@@ -67,6 +72,8 @@ class Ns2Program(AnnotatedProgram):
     #: For each flow: payload bytes per packet, "tcp" or "udp".
     payload_bytes: list[int] = field(default_factory=list)
     kinds: list[str] = field(default_factory=list)
+    #: For each flow: the Tcl reference of the router its access link enters.
+    first_routers: list[str] = field(default_factory=list)
     #: Per web group index: its transfers as drawn (web_traffic.Transfers).
     web_transfers: dict[int, Any] = field(default_factory=dict)
 
@@ -101,6 +108,13 @@ class Options:
     #: above `MANUAL_ROUTING_NODES` nodes. (NixVector routing, `set-nix-routing`, needs
     #: duplex links: with the harness's simplex links ns-2.35 stops at "Nix ... out of range".)
     manual_routing: bool | None = None
+    #: Flows (aqmlab's order) ns-2 traces packet by packet, for benchmarks/ns2/trace_diff.py:
+    #: `$ns trace-queue` (ns-lib.tcl) on each one's access link in both directions (its sends
+    #: and the ACKs it receives) and on every monitored link (drops), into `PACKET_TRACE`;
+    #: `tracevar cwnd_` and `ssthresh_` of its agent into `WINDOW_TRACE`. Passive: the
+    #: trace objects forward every packet unchanged (trace.cc `Trace::recv`). Empty: no trace,
+    #: and the program is the one without this option, line for line.
+    trace_flows: tuple[int, ...] = ()
 
 
 def binary_default(name: str) -> str:
@@ -256,6 +270,10 @@ def tcp_agent(tcp: dict[str, Any], where: str, options: Options) -> tuple[str, s
     linux = agent == "Agent/TCP/Linux"
     # tcp.cc newack() restarts the retransmission timer on new data only (as aqmlab's default
     # rto_restart = "new_data"); tcp-linux.cc restarts it on every ACK (rto_restart = "every_ack").
+    # tcp-linux.cc time_processing samples the RTT on every ACK (rtt_sampling = "every_ack");
+    # tcp.cc's agents on ACKs of new data only.
+    if tcp.get("rtt_sampling", "new_data") == "every_ack" and not linux:
+        raise Unsupported(f"{where}.rtt_sampling = 'every_ack': only ns-2's Agent/TCP/Linux samples every ACK")
     if tcp.get("rto_restart", "new_data") == "every_ack" and not linux:
         raise Unsupported(f"{where}.rto_restart = 'every_ack': only ns-2's Agent/TCP/Linux restarts on every ACK")
     # aqmlab's ns-2 estimators (crates/engine tcp/rto.rs): tcp.cc's for Agent/TCP and its
@@ -284,12 +302,14 @@ def tcp_agent(tcp: dict[str, Any], where: str, options: Options) -> tuple[str, s
     # recovery/sack.rs loss_marking = "fack", timeout_scoreboard = "keep" and timeout_recovery =
     # "linux_loss_state" are TCP-Linux's scoreboard and Loss state, recovery_exit_scoreboard =
     # "clear" its ClearScoreBoard at the end of Recovery (scoreboard1.cc UpdateScoreBoard line
-    # 168; tcp-linux.cc enter_loss 548-551, tcp_fastretrans_alert 459-509, 462).
+    # 168; tcp-linux.cc enter_loss 548-551, tcp_fastretrans_alert 459-509, 462);
+    # flight_outside_recovery = "minus_sacked" is its packets_in_flight() (scoreboard1.h line 162).
     for name, default in (
         ("loss_marking", "rfc6675"),
         ("timeout_scoreboard", "clear"),
         ("timeout_recovery", "rfc6675"),
         ("recovery_exit_scoreboard", "keep"),
+        ("flight_outside_recovery", "rfc5681"),
     ):
         value = tcp["recovery"].get(name, default)
         if value != default and not linux:
@@ -699,6 +719,7 @@ def translate(
             program.start_times.append(start)
             program.flow_links.append([hop["name"] for hop in hops if hop["name"] in program.monitored])
             program.kinds.append(traffic["kind"])
+            program.first_routers.append(first)
             if traffic["kind"] == "tcp":
                 add(f"set a({flow}) [new {agent}]; set k({flow}) [new {sink}]")
                 for setting, source in settings:
@@ -758,6 +779,34 @@ def translate(
     add(f'$ns at {interval!r} "sample 1"')
     add(f"$ns at {measure!r} flows", "measure_start")
     add(f"$ns at {duration!r} flows", "duration")
-    add(f'$ns at {duration + interval / 2!r} "close $out; exit 0"')
+    closing = trace_lines(program, core, options.trace_flows, flow_count)
+    add(f'$ns at {duration + interval / 2!r} "close $out{closing}; exit 0"')
     add("$ns run")
     return program
+
+
+def trace_lines(program: Ns2Program, core: Any, flows: tuple[int, ...], flow_count: int) -> str:
+    """Adds the packet and window traces of `flows` (`Options.trace_flows`) to `program`;
+    returns the Tcl that closes their files at the end of the run ("" without traces)."""
+    if not flows:
+        return ""
+    for flow in flows:
+        if not 0 <= flow < flow_count or program.kinds[flow] != "tcp":
+            raise ValueError(f"Options.trace_flows: {flow} is not a TCP flow of the scenario (0..{flow_count - 1})")
+    add = program.add
+    add(f"set tf [open {PACKET_TRACE} w]", "Options.trace_flows: packet trace (trace.cc Trace::format)")
+    for flow in flows:
+        first = program.first_routers[flow]
+        add(f'puts $tf "# sender [$s({flow}) id] {flow}"', f"flow {flow}: its sender's node id, for the parser")
+        add(f"$ns trace-queue $s({flow}) {first} $tf", f"flow {flow}: its sends (+) on its access link")
+        add(f"$ns trace-queue {first} $s({flow}) $tf", f"flow {flow}: the ACKs it receives (r)")
+    for name in program.monitored:
+        link = next(cl for cl in core.links if cl["name"] == name)
+        add(f"$ns trace-queue $n({link['from']}) $n({link['to']}) $tf", f"{name}: its drops (d)")
+    closing = " close $tf;"
+    for flow in flows:
+        file = WINDOW_TRACE.format(flow=flow)
+        add(f"set wf({flow}) [open {file} w]", f"flow {flow}: cwnd_ and ssthresh_ (tcp.cc TcpAgent::traceVar)")
+        add(f"$a({flow}) attach $wf({flow}); $a({flow}) tracevar cwnd_; $a({flow}) tracevar ssthresh_")
+        closing += f" close $wf({flow});"
+    return ";" + closing.rstrip(";")

@@ -125,6 +125,14 @@ class Tcp(Model):
     (default): those that acknowledge new data (RFC 6298 Section 5.3); "every_ack": every ACK,
     duplicates included, as ns-2's Agent/TCP/Linux does, so that a long fast recovery does not
     end in a timeout (docs/packet.md)."""
+    rtt_sampling: Annotated[Literal["new_data", "every_ack"], WHEN_SET] = "new_data"
+    """Which ACKs give the retransmission timer an RTT sample. "new_data" (default): those that
+    acknowledge new data, each echoing the timestamp of the segment that triggered it;
+    "every_ack": every ACK, duplicates included, with the receiver echoing TS.Recent (which a
+    segment above a hole does not change, RFC 7323 Section 4.3), as ns-2 2.35's Agent/TCP/Linux
+    with its sink's `ts_echo_bugfix_` (tcp-linux.cc time_processing; tcp-sink.cc
+    Acker::update_ts): during a loss the duplicate ACKs' samples grow with the time since the
+    last in-order segment. For comparisons with ns-2 (docs/validation-ns2.md)."""
     timer_tick: Annotated[PositiveDuration | None, WHEN_SET] = None
     """Granularity of the retransmission timer, as ns-2's `tcpTick_` (10 ms in its defaults):
     RTT samples are counted in whole ticks (at least one), RFC 6298's clock granularity G is
@@ -205,6 +213,12 @@ class Tcp(Model):
     segment SACKed before and not reported again counts as unSACKed, and lost once it lies below
     the new highest SACKed segment by loss_marking's rule. For comparisons with ns-2
     (docs/validation-ns2.md)."""
+    flight_outside_recovery: Annotated[Literal["rfc5681", "minus_sacked"], RECOVERY] = "rfc5681"
+    """With `sack`: what counts as in flight outside loss recovery once the sender has sent up
+    to the highest segment sent (after a timeout's go-back-N has caught up). "rfc5681"
+    (default): snd_nxt − snd_una, SACKed segments included; "minus_sacked": without the SACKed
+    segments, as ns-2 2.35 TCP-Linux's packets_in_flight() at all times (tcp/scoreboard1.h:
+    t_seqno_ − snd_una − lost − SACKed). For comparisons with ns-2 (docs/validation-ns2.md)."""
     partial_ack_retransmit: Annotated[Literal["rfc6675", "ns3"], RECOVERY] = "rfc6675"
     """With `sack`: a partial ACK during loss recovery. "rfc6675" (default): nothing of its
     own, NextSeg() decides (RFC 6675 Section 5); "ns3": the next lost segment, or else the new
@@ -292,6 +306,7 @@ class Tcp(Model):
             ("timeout_scoreboard", "clear"),
             ("timeout_recovery", "rfc6675"),
             ("recovery_exit_scoreboard", "keep"),
+            ("flight_outside_recovery", "rfc5681"),
         ):
             value = getattr(self, name)
             if value != default and (not self.sack or self.sack_recovery != "rfc6675"):
@@ -331,6 +346,8 @@ class Tcp(Model):
                     recovery["timeout_recovery"] = self.timeout_recovery
                 if self.recovery_exit_scoreboard != "keep":
                     recovery["recovery_exit_scoreboard"] = self.recovery_exit_scoreboard
+                if self.flight_outside_recovery != "rfc5681":
+                    recovery["flight_outside_recovery"] = self.flight_outside_recovery
         elif self.recovery == "new_reno":
             recovery = {
                 "kind": "new_reno",

@@ -150,6 +150,7 @@ def test_tcp_options_sent_only_when_set_are_the_engines_defaulted_ones():
         "ecn_retransmit",
         "cwr_on_retransmit",
         "rto_restart",
+        "rtt_sampling",
         "timer_tick_ns",
         "rtt_estimator",
     }

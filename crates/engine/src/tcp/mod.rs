@@ -17,7 +17,7 @@ use crate::time::Time;
 pub use cc::CcConfig;
 pub use ecn::{EcnReduction, EcnRetransmit};
 pub use recovery::RecoveryConfig;
-pub use rto::{RtoRestart, RttEstimator};
+pub use rto::{RtoRestart, RttEstimator, RttSampling};
 
 /// How the receiver echoes Congestion Experienced marks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -93,6 +93,10 @@ pub struct TcpConfig {
     /// every ACK, duplicates included (ns-2's TCP-Linux).
     #[serde(default)]
     pub rto_restart: RtoRestart,
+    /// Which ACKs give an RTT sample, and which timestamp the receiver echoes: ACKs of new
+    /// data (default) or every ACK with TS.Recent echoed (ns-2's TCP-Linux, `rto.rs`).
+    #[serde(default)]
+    pub rtt_sampling: RttSampling,
     /// Retransmission-timer granularity (ns-2's `tcpTick_`): RTT samples in whole ticks, the
     /// RTO a whole number of them (`rto.rs`). None (default): RFC 6298 with G = 1 ms.
     #[serde(default)]
@@ -126,6 +130,7 @@ impl Default for TcpConfig {
             cwr_on_retransmit: false,
             ecn_retransmit: EcnRetransmit::NotEct,
             rto_restart: RtoRestart::NewData,
+            rtt_sampling: RttSampling::NewData,
             timer_tick_ns: None,
             rtt_estimator: RttEstimator::Rfc6298,
         }

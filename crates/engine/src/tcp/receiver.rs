@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 
 use super::sack::{SackBlock, SackBlocks, SackStore};
-use super::{EcnEcho, TcpConfig};
+use super::{EcnEcho, RttSampling, TcpConfig};
 use crate::packet::{Ecn, FlowId, Packet, PacketKind, RouteId, FLAG_CWR, FLAG_ECE};
 use crate::time::Time;
 
@@ -29,6 +29,8 @@ pub struct TcpReceiver {
     unacked: u32,
     /// Timestamp to echo in the next ACK (RFC 7323 TS.Recent).
     echo_timestamp: Time,
+    /// `rtt_sampling = every_ack`: TS.Recent as ns-2's sink keeps it (`Acker::update_ts`).
+    echo_ts_recent: bool,
     /// Delayed-ACK deadline, if an ACK is being held.
     pub ack_deadline: Option<Time>,
     /// Time of the pending delayed-ACK timer event, if one is scheduled.
@@ -59,6 +61,7 @@ impl TcpReceiver {
             per_packet_echo: config.ecn_echo == EcnEcho::PerPacket,
             unacked: 0,
             echo_timestamp: 0,
+            echo_ts_recent: config.rtt_sampling == RttSampling::EveryAck,
             ack_deadline: None,
             timer_pending: None,
             segments_received: 0,
@@ -129,6 +132,12 @@ impl TcpReceiver {
         }
         let in_order = packet.seq == self.rcv_nxt;
         let had_gap = !self.received.is_empty();
+        if self.echo_ts_recent && packet.seq <= self.rcv_nxt && packet.timestamp >= self.echo_timestamp {
+            // tcp-sink.cc `Acker::update_ts` (lines 93-95, `ts_echo_rfc1323_ false`): the
+            // segment expected next or a duplicate below it updates TS.Recent; one above a hole
+            // does not (RFC 7323 Section 4.3: SEG.SEQ <= Last.ACK.sent).
+            self.echo_timestamp = packet.timestamp;
+        }
         if packet.seq >= self.rcv_nxt {
             let index = (packet.seq - self.rcv_nxt) as usize;
             if index >= self.received.len() {
@@ -143,7 +152,9 @@ impl TcpReceiver {
         if self.sack {
             self.update_sack_blocks(packet.seq);
         }
-        if in_order && (self.unacked == 0 || !self.delayed_ack) {
+        if self.echo_ts_recent {
+            // TS.Recent, set above.
+        } else if in_order && (self.unacked == 0 || !self.delayed_ack) {
             // RFC 7323 Section 4.3: echo the timestamp of the segment that advanced the edge
             // (the earliest one held by a delayed ACK).
             self.echo_timestamp = packet.timestamp;
@@ -251,6 +262,29 @@ mod tests {
         let acks: Vec<u64> = out.iter().map(|p| p.seq).collect();
         assert_eq!(acks, vec![1, 2, 2, 2, 5]);
         assert_eq!(rx.bytes_delivered(), 5 * 1460);
+    }
+
+    /// `rtt_sampling = every_ack`: the ACKs echo TS.Recent as ns-2's sink (tcp-sink.cc
+    /// `Acker::update_ts`, `ts_echo_bugfix_ true`): segments 3 and 4, above the hole at 2, do
+    /// not change it, so their duplicate ACKs echo segment 1's timestamp (10); the retransmission
+    /// of 2 (sent at 100) fills the hole and is echoed. By default each ACK echoes the segment
+    /// that triggered it.
+    #[test]
+    fn every_ack_sampling_echoes_ts_recent_unchanged_by_out_of_order_segments() {
+        use crate::tcp::RttSampling;
+        for (rtt_sampling, echoed) in
+            [(RttSampling::NewData, vec![0, 10, 30, 40, 100]), (RttSampling::EveryAck, vec![0, 10, 10, 10, 100])]
+        {
+            let mut rx = TcpReceiver::new(0, 1, &TcpConfig { rtt_sampling, ..TcpConfig::default() }, None);
+            let mut out = Vec::new();
+            for seq in [0, 1, 3, 4] {
+                rx.on_data(&segment(seq), 0, &mut out);
+            }
+            rx.on_data(&Packet { timestamp: 100, ..segment(2) }, 0, &mut out);
+            let acks: Vec<(u64, Time)> = out.iter().map(|p| (p.seq, p.timestamp)).collect();
+            let expected: Vec<(u64, Time)> = [1, 2, 2, 2, 5].into_iter().zip(echoed).collect();
+            assert_eq!(acks, expected, "{rtt_sampling:?}");
+        }
     }
 
     #[test]

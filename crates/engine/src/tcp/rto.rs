@@ -18,6 +18,25 @@ pub enum RtoRestart {
     EveryAck,
 }
 
+/// Which ACKs give the retransmission timer an RTT sample.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RttSampling {
+    /// Each ACK that acknowledges new data, from the timestamp it echoes (RFC 7323 Section
+    /// 4.3 / RFC 6298); the receiver echoes the timestamp of the segment that triggered the
+    /// ACK. The default.
+    #[default]
+    NewData,
+    /// ns-2 2.35 TCP-Linux: every ACK not older than snd_una, duplicates included
+    /// (tcp-linux.cc `time_processing`, lines 183-195: `rtt_update(now - ts_echo)` on each
+    /// ACK `recv` lets through, line 333); the receiver echoes TS.Recent, which an
+    /// out-of-order segment does not change (tcp-sink.cc `Acker::update_ts`, lines 87-96, with
+    /// `ts_echo_bugfix_ true`, ns-default.tcl line 1076): a duplicate ACK during a loss
+    /// echoes the last in-order segment's timestamp, and its sample grows with the time
+    /// since that segment.
+    EveryAck,
+}
+
 /// How SRTT, RTTVAR and the RTO are computed from the RTT samples.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

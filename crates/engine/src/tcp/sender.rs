@@ -15,7 +15,7 @@ use super::ecn::{EcnReduction, EcnResponse};
 #[cfg(test)]
 use super::recovery::ExitCredit;
 use super::recovery::{dupack, LossRecovery, RecoveryConfig};
-use super::rto::{RtoEstimator, RtoRestart};
+use super::rto::{RtoEstimator, RtoRestart, RttSampling};
 use super::sack::SackBlock;
 pub use super::shared::{SenderCore, SenderStats};
 use super::{EcnEcho, TcpConfig};
@@ -96,6 +96,7 @@ impl TcpSender {
             dupack_threshold: config.dupack_threshold,
             limited_transmit: config.limited_transmit,
             rto_restart: config.rto_restart,
+            rtt_sampling: config.rtt_sampling,
             segments_per_ack: if config.delayed_ack { 2.0 } else { 1.0 },
             total_segments,
             snd_una: 0,
@@ -175,6 +176,13 @@ impl TcpSender {
     // hot paths inlined (measured on dumbbell-60 with callgrind: +5 % instructions otherwise).
     #[inline(never)]
     pub fn on_ack_with_sack(&mut self, ack: &Packet, blocks: &[SackBlock], now: Time, out: &mut Vec<Packet>) {
+        let core = &mut self.core;
+        if core.rtt_sampling == RttSampling::EveryAck && ack.seq == core.snd_una && core.completed_at.is_none() {
+            // ns-2's TCP-Linux takes an RTT sample from a duplicate ACK too, before its loss
+            // recovery sees the ACK (tcp-linux.cc `recv`: `time_processing` before
+            // `tcp_fastretrans_alert`); an ACK of new data gives its sample in `advance_una`.
+            core.rto.sample(now.saturating_sub(ack.timestamp), 1.0);
+        }
         match &mut self.recovery {
             LossRecovery::Sack(sack) => sack.on_ack(&mut self.core, ack, blocks, now, out),
             recovery => dupack::on_ack(recovery, &mut self.core, ack, now, out),
@@ -634,6 +642,37 @@ mod tests {
             tx.on_ack(&ack(0, 0), 170 * MS, &mut out);
             assert_eq!(tx.rto_deadline, before, "{rto_restart:?}");
         }
+    }
+
+    /// `rtt_sampling = every_ack` (ns-2's TCP-Linux, tcp-linux.cc `time_processing`): a
+    /// duplicate ACK gives an RTT sample too. With ns-2 TCP-Linux's estimator at 1-ms ticks, a
+    /// 100-ms sample from the ACK of new data sets RTO = 100 + 4 × 50 = 300 ms; a duplicate ACK
+    /// at 400 ms echoing the timestamp of segment 0 (sent at 0) is a 400-ms sample: `t_srtt_`
+    /// 800 + 300 = 1100, `t_rttvar_` 200 + 300 − 50 = 450, RTO ⌊(450·8 + 1100) / 8⌋ = 587 ms;
+    /// by default it is not a sample.
+    #[test]
+    fn every_ack_sampling_takes_a_sample_from_duplicate_acks() {
+        use crate::tcp::rto::RttEstimator;
+        let mut rtos = Vec::new();
+        for rtt_sampling in [RttSampling::NewData, RttSampling::EveryAck] {
+            let config = TcpConfig {
+                rtt_sampling,
+                rtt_estimator: RttEstimator::Ns2Linux,
+                timer_tick_ns: Some(MS),
+                min_rto_ns: 0,
+                initial_window: 10.0,
+                initial_ssthresh: 10.0,
+                ..TcpConfig::default()
+            };
+            let mut tx = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "tcp").unwrap();
+            let mut out = Vec::new();
+            tx.start(0, &mut out);
+            tx.on_ack(&ack(1, 0), 100 * MS, &mut out);
+            assert_eq!(tx.core.rto.rto(), 300 * MS, "{rtt_sampling:?}");
+            tx.on_ack(&ack(1, 0), 400 * MS, &mut out);
+            rtos.push(tx.core.rto.rto());
+        }
+        assert_eq!(rtos, vec![300 * MS, 587 * MS]);
     }
 
     #[test]

@@ -1,15 +1,17 @@
 //! Sender tests of ns-2 2.35 TCP-Linux's scoreboard options of SACK recovery
 //! (`recovery/sack.rs`): FACK loss marking (`loss_marking = fack`, tcp/scoreboard1.cc
 //! `UpdateScoreBoard` line 168) and the scoreboard kept across a timeout
-//! (`timeout_scoreboard = keep`, tcp-linux.cc `enter_loss` lines 550-552), and its Loss state
-//! after a timeout (`timeout_recovery = linux_loss_state`, tcp-linux.cc lines 459-509). Scripted
-//! ACKs.
+//! (`timeout_scoreboard = keep`, tcp-linux.cc `enter_loss` lines 550-552), its Loss state
+//! after a timeout (`timeout_recovery = linux_loss_state`, tcp-linux.cc lines 459-509), and
+//! the flight without SACKed segments outside recovery (`flight_outside_recovery =
+//! minus_sacked`, tcp/scoreboard1.h line 162). Scripted ACKs.
 
 use super::tests::{ack, sack, seqs, SackParams};
 use super::*;
 use crate::rng::{stream, StreamKind};
 use crate::tcp::recovery::sack::{
-    LossMarking, LostRetransmit, RecoveryExitScoreboard, TimeoutRecovery, TimeoutScoreboard,
+    FlightOutsideRecovery, LossMarking, LostRetransmit, RecoveryExitScoreboard, TimeoutRecovery,
+    TimeoutScoreboard,
 };
 
 const MS: Time = 1_000_000;
@@ -256,5 +258,33 @@ fn a_scoreboard_cleared_at_the_end_of_recovery_resends_what_it_forgot() {
         assert!(tx.in_recovery && tx.stats.fast_recoveries == 2);
         let next = if clear { 24 } else { 25 };
         assert_eq!(sack_ack(&mut tx, 23, &newest, 300 * MS), vec![next], "clear {clear}");
+    }
+}
+
+/// After a timeout, once the go-back-N has caught up with HighData: segments 0..=21 sent, 2
+/// and 10 lost, the timer resends 2 (cwnd 1). Its ACK (cumulative 10, 11..=21 SACKed, cwnd 2)
+/// lets 10 and 22 out; 10 is lost again and the ACK of 22 SACKs 11..=22. snd_nxt = HighData =
+/// 23: RFC 5681's flight, 23 − 10 = 13, sends nothing until the next timeout; ns-2 TCP-Linux's
+/// `packets_in_flight()` = t_seqno_ − snd_una − SACKed = 13 − 12 = 1 < cwnd 2 (tcp-linux.cc
+/// `send_much` line 631, scoreboard1.h line 162) sends 23.
+#[test]
+fn minus_sacked_flight_keeps_sending_after_the_go_back_n_caught_up() {
+    let minus_sacked = RecoveryConfig::Sack(SackParams {
+        flight_outside_recovery: FlightOutsideRecovery::MinusSacked,
+        ..Default::default()
+    });
+    for (recovery, expected) in [(sack(), vec![]), (minus_sacked, vec![23])] {
+        let mut tx = started(recovery);
+        assert_eq!(tx.high_tx, 22);
+        let deadline = tx.rto_deadline.unwrap();
+        let mut out = Vec::new();
+        assert!(tx.on_timer(deadline, &mut out));
+        assert_eq!(seqs(&out), vec![2]);
+        let now = deadline + 100 * MS;
+        assert_eq!(sack_ack(&mut tx, 10, &[(11, 22)], now), vec![10, 22]);
+        assert_eq!(tx.cwnd(), 2.0);
+        assert!(!tx.in_recovery, "RFC 6675 Section 5.1: no recovery before 21 is acknowledged");
+        assert_eq!((tx.snd_nxt, tx.high_tx), (23, 23));
+        assert_eq!(sack_ack(&mut tx, 10, &[(11, 23)], now + MS), expected);
     }
 }

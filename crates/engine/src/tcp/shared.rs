@@ -9,7 +9,7 @@
 use super::cc::{AckEvent, CongestionControl, CongestionEvent};
 use super::ecn::{EcnReduction, EcnResponse};
 use super::prr::{Prr, PrrDelivered, ReductionBound};
-use super::rto::{RtoEstimator, RtoRestart};
+use super::rto::{RtoEstimator, RtoRestart, RttSampling};
 use super::sack::Scoreboard;
 use crate::packet::{Ecn, FlowId, Packet, PacketKind, RouteId, FLAG_CWR, FLAG_RETRANSMIT};
 use crate::time::Time;
@@ -48,6 +48,8 @@ pub struct SenderCore {
     pub(crate) limited_transmit: bool,
     /// Which ACKs restart the retransmission timer.
     pub(crate) rto_restart: RtoRestart,
+    /// Which ACKs give an RTT sample (`RttSampling::EveryAck`: duplicates too, ns-2 TCP-Linux).
+    pub(crate) rtt_sampling: RttSampling,
     /// Data segments per ACK: 2 with delayed ACKs, else 1.
     pub(crate) segments_per_ack: f64,
     /// Segments to send in all (None: unlimited).

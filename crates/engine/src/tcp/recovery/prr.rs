@@ -37,6 +37,8 @@ impl PrrParams {
             // RFC 6675 Section 5.1 after a timeout.
             timeout_recovery: super::sack::TimeoutRecovery::Rfc6675,
             recovery_exit_scoreboard: super::sack::RecoveryExitScoreboard::Keep,
+            // RFC 5681's FlightSize outside recovery.
+            flight_outside_recovery: super::sack::FlightOutsideRecovery::Rfc5681,
         }
     }
 }

@@ -134,6 +134,23 @@ pub enum TimeoutRecovery {
     LinuxLossState,
 }
 
+/// What a SACK sender counts as in flight outside loss recovery once it has sent up to
+/// HighData (after a timeout's go-back-N has caught up, or with segments still SACKed above
+/// the cumulative ACK).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlightOutsideRecovery {
+    /// RFC 5681's FlightSize, snd_nxt − snd_una, SACKed segments included (the go-back-N
+    /// after a timeout leaves out only the SACKed segments it skips). The default.
+    #[default]
+    Rfc5681,
+    /// ns-2 2.35 TCP-Linux: `packets_in_flight()` (tcp-linux.cc line 597) is always the
+    /// scoreboard's `t_seqno_ − (highest_ack_ + 1) − fack_out_ − sack_out_`
+    /// (tcp/scoreboard1.h line 162), which `send_much` compares with cwnd (line 631): SACKed
+    /// segments are never in flight, in the Loss state after a timeout as in Recovery.
+    MinusSacked,
+}
+
 /// The parameters of SACK loss recovery (`kind = "sack"`; `prr` has them too).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -161,6 +178,9 @@ pub struct SackParams {
     pub timeout_recovery: TimeoutRecovery,
     /// The scoreboard when recovery ends: kept (RFC 6675, default) or cleared (ns-2 TCP-Linux).
     pub recovery_exit_scoreboard: RecoveryExitScoreboard,
+    /// The flight outside recovery: snd_nxt − snd_una (RFC 5681, default) or without the
+    /// SACKed segments (ns-2 TCP-Linux's `packets_in_flight()`, `minus_sacked`).
+    pub flight_outside_recovery: FlightOutsideRecovery,
 }
 
 /// RFC 6675 loss recovery and its state.
@@ -577,6 +597,14 @@ impl Sack {
         core.arm_timer(now);
         // (4.4) SetPipe() and (4.5) proceed to step (C).
         let pipe = self.pipe(core);
+        if self.params.rate_halving {
+            // TCP-Linux sends the fast retransmit from send_much's loop like any segment:
+            // tcp-linux.cc line 629 takes min(next_pkts_in_flight_, packets_in_flight() + 1)
+            // before it (pipe - 1 + 1 here, the retransmission not yet counted) and line 653
+            // min(next_pkts_in_flight_, max(packets_in_flight() - 1, 1)) after it, so the ACK
+            // that starts recovery sends the retransmission alone unless cwnd exceeds pipe.
+            self.next_in_flight = self.next_in_flight.min(pipe).min(pipe.saturating_sub(1).max(1));
+        }
         self.send_next_segments(core, now, out, pipe, sndcnt);
         true
     }
@@ -692,6 +720,9 @@ impl Sack {
     /// RFC 6675 Section 5.1 leaves the choice of what to send open and suggests "filling in"
     /// the sequence space reported missing: go-back-N that skips the segments SACKed since the
     /// timeout. Segments SACKed do not count as in flight.
+    /// With `flight_outside_recovery = minus_sacked` the SACKed segments stay out of the flight
+    /// after the go-back-N has caught up with HighData too (ns-2 TCP-Linux's
+    /// `packets_in_flight()`, scoreboard1.h line 162).
     pub fn send_available(&mut self, core: &mut SenderCore, now: Time, out: &mut Vec<Packet>) {
         let (first, high_tx) = (out.len(), core.high_tx);
         self.go_back_n(core, now, out);
@@ -709,7 +740,12 @@ impl Sack {
         // In TCP-Linux's Loss state SACKed segments stay out of the flight once the go-back-N
         // has caught up with HighData too (tcp-linux.cc `send_much` line 631 and
         // `packets_in_flight()`, line 599: SACKed and lost segments are not in flight).
-        let caught_up = core.snd_nxt >= core.high_tx && !self.in_loss_state(core);
+        // With `flight_outside_recovery = minus_sacked` the same holds outside the Loss state
+        // (ns-2 TCP-Linux's `packets_in_flight()`, scoreboard1.h line 162).
+        let caught_up = core.snd_nxt >= core.high_tx
+            && !self.in_loss_state(core)
+            && (self.params.flight_outside_recovery == FlightOutsideRecovery::Rfc5681
+                || self.scoreboard.sacked_between(core.snd_una, core.snd_nxt) == 0);
         if caught_up || self.scoreboard.is_empty() {
             core.send_available(now, out);
             return;
