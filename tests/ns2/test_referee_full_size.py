@@ -83,7 +83,12 @@ def test_fewer_than_two_seeds_of_a_read_run_give_no_verdict(tmp_path, threshold,
 def test_failed_seeds_other_settings_and_other_files_are_left_out(tmp_path):
     store(tmp_path, "red-afct200", {"1": 2916.0, "2": 2918.0})
     store(tmp_path, "threshold-afct200", {"1": 2616.0, "2": 2608.0}, singledup=1 - SINGLEDUP)  # another singledup_
+    packet = tmp_path / f"{REPRODUCTION}-full-size-threshold-afct200-packet.json"  # full_size_run.py --red-mode
+    seeds = {seed: {"measures": {"afct_s": 2600.0}} for seed in ("1", "2")}
+    body = {"id": REPRODUCTION, "run": "threshold-afct200", "singledup_": SINGLEDUP, "seeds": seeds}
+    packet.write_text(json.dumps({**body, "red_mode": "packet"}))  # a one-factor variant, not as printed
     assert full_size_claims.judged_at_full_size(REPRODUCTION, GAP, tmp_path, SINGLEDUP, "") is None
+    packet.unlink()
     failed = {"1": {"measures": {}, "error": "ValueError: x"}, "2": {"measures": {"afct_s": 2608.0}}}
     body = {"id": REPRODUCTION, "run": "threshold-afct200", "red_mode": "paper", "singledup_": SINGLEDUP}
     (tmp_path / f"{REPRODUCTION}-full-size-threshold-afct200.json").write_text(json.dumps({**body, "seeds": failed}))

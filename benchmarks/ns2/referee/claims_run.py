@@ -103,12 +103,13 @@ REDUCED_JUDGED = {
     ),
 }
 
-#: Why a full-only claim has no ns-2 verdict at the reduced size (the full size's cost).
+#: Why a full-only claim has no ns-2 verdict at the reduced size (the full size's cost), shown
+#: unless its full-size runs are stored (`full_size_run.py`, judged by `at_full_size`).
 FULL_SIZE_COST = {
     "seed000-fig18-homogeneous": "its full size is 18 runs of 500 s and 6 of 4000 s (500-MB transfers) a seed, "
-    "≈ 12 min of ns-2 CPU a seed (estimated: a 500-s run takes 14-16 s, measured, and each 4000-s run carries "
-    "≈ 2400 s of a full link), out of the session's reach at the machine's load, where ns-2 ran at 5-13 % of a "
-    "core; the reduced size's 2-MB transfers cannot show a 5-minute gap",
+    "≈ 10 min of ns-2 CPU a seed (measured: a 500-s run takes 14-16 s, a 4000-s run 52-80 s), out of the "
+    "session's reach at the machine's load, where ns-2 ran at 5-13 % of a core; the reduced size's 2-MB "
+    "transfers cannot show a 5-minute gap",
 }
 
 
