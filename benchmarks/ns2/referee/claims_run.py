@@ -36,6 +36,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 import as_printed  # noqa: E402
+import full_size_claims  # noqa: E402
 import ns2_mapping  # noqa: E402
 import ns2_results  # noqa: E402
 import searches_run  # noqa: E402
@@ -102,12 +103,13 @@ REDUCED_JUDGED = {
     ),
 }
 
-#: Why a full-only claim has no ns-2 verdict at the reduced size (the full size's cost).
+#: Why a full-only claim has no ns-2 verdict at the reduced size (the full size's cost), shown
+#: unless its full-size runs are stored (`full_size_run.py`, judged by `at_full_size`).
 FULL_SIZE_COST = {
     "seed000-fig18-homogeneous": "its full size is 18 runs of 500 s and 6 of 4000 s (500-MB transfers) a seed, "
-    "≈ 12 min of ns-2 CPU a seed (estimated: a 500-s run takes 14-16 s, measured, and each 4000-s run carries "
-    "≈ 2400 s of a full link), out of the session's reach at the machine's load, where ns-2 ran at 5-13 % of a "
-    "core; the reduced size's 2-MB transfers cannot show a 5-minute gap",
+    "≈ 10 min of ns-2 CPU a seed (measured: a 500-s run takes 14-16 s, a 4000-s run 52-80 s), out of the "
+    "session's reach at the machine's load, where ns-2 ran at 5-13 % of a core; the reduced size's 2-MB "
+    "transfers cannot show a 5-minute gap",
 }
 
 
@@ -481,6 +483,7 @@ def status_of_all(red_mode: str) -> dict[str, dict[str, Any]]:
         store = complete_seeds(path, len(scenarios) - len(refusals))
         if store is not None:
             out.update(judged(reproduction_id, store, refusals))
+            out.update(at_full_size(reproduction_id, red_mode))
             continue
         for claim in declaration.claims:
             needed = [c.quantity for c in claim.checks] + [q for q, _, _ in claim.shows]
@@ -497,6 +500,25 @@ def status_of_all(red_mode: str) -> dict[str, dict[str, Any]]:
                     "sessions' ns-2 CPU on the shared machine",
                 }
             out[f"{reproduction_id}/{claim.id}"] = entry
+        out.update(at_full_size(reproduction_id, red_mode))
+    return out
+
+
+def at_full_size(reproduction_id: str, red_mode: str) -> dict[str, dict[str, Any]]:
+    """The full-only claims of a reduced-size reproduction that its full-size runs in ns-2 as
+    printed (`full_size_run.py`) judge: every quantity they read computed from those runs alone on
+    ≥ 2 seeds (`full_size_claims`). Empty for the other reproductions and the one-factor modes."""
+    if reproduction_id not in REDUCED or red_mode != "paper":
+        return {}
+    declaration = REGISTRY[reproduction_id]
+    note = "; ".join(n for n in (byte_mode_note(declaration, red_mode), web_note(declaration)) if n)
+    singledup = ns2_mapping.ns2_defaults().singledup
+    out = {}
+    for claim in declaration.claims:
+        if claim.full_only and claim.id not in REDUCED_JUDGED.get(reproduction_id, ()):
+            entry = full_size_claims.judged_at_full_size(reproduction_id, claim, RUNS, singledup, note)
+            if entry is not None:
+                out[f"{reproduction_id}/{claim.id}"] = entry
     return out
 
 

@@ -3,8 +3,11 @@ referee column runs the reproduction at a reduced size (`claims_run.REDUCED`): t
 measures, to compare with aqmlab's full-size page value (issue 27, class evidence).
 
     python benchmarks/ns2/referee/full_size_run.py seed002-fig2-5 lc-red --seeds 2
+    python benchmarks/ns2/referee/full_size_run.py seed000-fig18-homogeneous red-afct200 --red-mode packet
 
-Writes runs/<id>-full-size-<run>.json (per seed the measures and ns-2's CPU seconds), resuming.
+Writes runs/<id>-full-size-<run>.json (per seed the measures and ns-2's CPU seconds), resuming;
+`--red-mode packet|byte` is the one-factor variant (`as_printed`), runs/<id>-full-size-<run>-<mode>.json,
+never read by the referee column (`full_size_claims` judges the as-printed stores only).
 """
 
 from __future__ import annotations
@@ -28,16 +31,20 @@ def main() -> None:
     parser.add_argument("reproduction", choices=sorted(claims_run.REDUCED))
     parser.add_argument("run")
     parser.add_argument("--seeds", type=int, default=2)
+    parser.add_argument("--red-mode", choices=("paper", "packet", "byte"), default="paper")
     args = parser.parse_args()
     runs = {run.name: run for run in REGISTRY[args.reproduction].runs(False)}
     if args.run not in runs:
         parser.error(f"run {args.run!r}: allowed: {', '.join(sorted(runs))}")
     run = runs[args.run]
-    scenario = as_printed.as_printed(run.scenario, claims_run.paper_of(args.reproduction), red_mode="paper")
-    path = claims_run.RUNS / f"{args.reproduction}-full-size-{args.run}.json"
+    if args.red_mode != "paper" and not as_printed.red_queues(run.scenario):
+        parser.error(f"--red-mode {args.red_mode}: run {args.run!r} has no RED queue")
+    scenario = as_printed.as_printed(run.scenario, claims_run.paper_of(args.reproduction), red_mode=args.red_mode)
+    suffix = "" if args.red_mode == "paper" else f"-{args.red_mode}"
+    path = claims_run.RUNS / f"{args.reproduction}-full-size-{args.run}{suffix}.json"
     store = json.loads(path.read_text()) if path.is_file() else {}
     singledup = claims_run.ns2_mapping.ns2_defaults().singledup
-    store.update({"id": args.reproduction, "run": args.run, "red_mode": "paper", "singledup_": singledup})
+    store.update({"id": args.reproduction, "run": args.run, "red_mode": args.red_mode, "singledup_": singledup})
     seeds = store.setdefault("seeds", {})
     for seed in range(1, args.seeds + 1):
         if str(seed) in seeds:

@@ -17,7 +17,10 @@ Factors (each one setting; the reason it is a candidate in `FACTORS`):
   whose backoff lasts until data sent after the timeout is acknowledged (tcp.cc newack), where
   RFC 6298 Section 5.7 with timestamps ends it at the next RTT sample, the retransmission's;
 - `beyond-recover`: NewReno's fast retransmit only from an ACK beyond `recover`
-  (`fast_retransmit_guard = "ack_beyond_recover"`, tcp-newreno.cc dupack_action).
+  (`fast_retransmit_guard = "ack_beyond_recover"`, tcp-newreno.cc dupack_action);
+- `ns2-estimator-limited-transmit`: `ns2-estimator` with limited transmit, one factor from
+  `ns2-estimator`: ns-2's Newreno as printed, whose `singledup_ 1` default is limited transmit
+  (tcp-newreno.cc line 273), where `ns2-estimator` alone matches the runs with `singledup_ 0`.
 Per (reproduction, factor, seed, run) the measures land in `one_factor.json` as they finish.
 """
 
@@ -60,6 +63,9 @@ FACTORS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "limited-transmit": _tcp("limited_transmit", True),
     "ns2-estimator": lambda scenario: _tcp("timer_tick", "10ms")(_tcp("rtt_estimator", "ns2")(scenario)),
     "beyond-recover": _tcp("fast_retransmit_guard", "ack_beyond_recover"),
+    "ns2-estimator-limited-transmit": lambda scenario: _tcp("limited_transmit", True)(
+        _tcp("timer_tick", "10ms")(_tcp("rtt_estimator", "ns2")(scenario))
+    ),
 }
 
 
