@@ -57,25 +57,54 @@ NS2_NEWRENO = {
 #: tcp-linux.cc `recv` calls `send_much` on every ACK and `packets_in_flight()` leaves SACKed
 #: segments out, so in the Open state every SACK lets new data out (`singledup_` is not read):
 #: aqmlab's pipe-governed Limited Transmit (RFC 6675 step 3, `limited_transmit = true`; the
-#: `-no-limited-transmit` rows leave it out). TCP-Linux's timer restart on every ACK (aqmlab
-#: `rto_restart = "every_ack"`) and its resending of retransmissions lost again
-#: (scoreboard1.cc lines 212-222, aqmlab `lost_retransmit = "sack_above"`) are left out: the
-#: one-factor rows `-every-ack-restart`, `-lost-retransmit` and `-lost-retransmit-every-ack`
-#: agree with fewer rows (docs/validation-ns2.md). TCP-Linux's scoreboard marks a segment lost
+#: `-no-limited-transmit` rows leave it out). TCP-Linux's scoreboard marks a segment lost
 #: DupThresh + 1 below the highest SACKed one and starts recovery on that mark
 #: (scoreboard1.cc `UpdateScoreBoard` line 168, tcp-linux.cc line 483: `loss_marking = "fack"`;
-#: the `-rfc6675-loss-marking` rows leave it out); its scoreboard kept across a timeout
-#: (`timeout_scoreboard = "keep"`, rows `-keep-scoreboard`) and its Loss state after a timeout
-#: (tcp-linux.cc 459-509, `timeout_recovery = "linux_loss_state"`, rows `-linux-loss-state`,
-#: `-linux-loss-state-lost-retransmit`, `-linux-timeout-path`) are left out: with them fewer
-#: TCP-Linux rows agree (docs/validation-ns2.md, cause 2f).
-NS2_LINUX = {
+#: the `-rfc6675-loss-marking` rows leave it out). These were the matrix's TCP-Linux settings
+#: until it took `LINUX_ALL_CHANGES` below. Taken one at a time against them, TCP-Linux's timer
+#: restart on every ACK, its resending of retransmissions lost again, its scoreboard kept
+#: across a timeout and its Loss state each agreed with fewer rows (rows `-every-ack-restart`,
+#: `-lost-retransmit`, `-keep-scoreboard`, `-linux-loss-state`, ...; docs/validation-ns2.md,
+#: causes 2d-2g): they act together, and all of them at once agree with 23 of 24 (cause 9).
+NS2_LINUX_BEFORE = {
     "rtt_estimator": "ns2_linux",
     "timer_tick": "1ms",
     "rate_halving": True,
     "limited_transmit": True,
     "loss_marking": "fack",
 }
+#: Every other TCP-Linux behaviour aqmlab has an option for, each read from ns-2 2.35's source:
+#: its Loss state after a timeout (tcp-linux.cc `tcp_fastretrans_alert` 459-509, `enter_loss`
+#: 548-551: `timeout_recovery`), the scoreboard kept across a timeout (`MarkLoss`, no
+#: `ClearScoreBoard`: `timeout_scoreboard`) and cleared when Recovery or Loss ends (line 462:
+#: `recovery_exit_scoreboard`), the resending of a retransmission lost again (scoreboard1.cc
+#: lines 212-222: `lost_retransmit`), the flight without SACKed segments (scoreboard1.h line
+#: 162, `packets_in_flight()`: `flight_outside_recovery`), an RTT sample from every ACK
+#: (tcp-linux.cc `time_processing`, tcp-sink.cc `Acker::update_ts`: `rtt_sampling`) and the
+#: timer restarted on every ACK (`renew_timer`, `timerfix_ 1`: `rto_restart`). Taken together
+#: as ns-2's TCP-Linux as far as aqmlab can express it (the `-linux-all` rows, run against the
+#: settings before, `NS2_LINUX_BEFORE`: 23 of 24 TCP-Linux dumbbell rows agree, against 19);
+#: the `-without-<option>` rows leave each one out (docs/validation-ns2.md, cause 9).
+LINUX_ALL_CHANGES: dict[str, Any] = {
+    "timeout_recovery": "linux_loss_state",
+    "lost_retransmit": "sack_above",
+    "timeout_scoreboard": "keep",
+    "recovery_exit_scoreboard": "clear",
+    "flight_outside_recovery": "minus_sacked",
+    "rtt_sampling": "every_ack",
+    "rto_restart": "every_ack",
+}
+#: Each of those options at aqmlab's default (the `-without-<option>` rows).
+LINUX_ALL_DEFAULTS: dict[str, Any] = {
+    "timeout_recovery": "rfc6675",
+    "lost_retransmit": "rto",
+    "timeout_scoreboard": "clear",
+    "recovery_exit_scoreboard": "keep",
+    "flight_outside_recovery": "rfc5681",
+    "rtt_sampling": "new_data",
+    "rto_restart": "new_data",
+}
+NS2_LINUX = {**NS2_LINUX_BEFORE, **LINUX_ALL_CHANGES}
 #: ns-2's agents send every data packet ECT, retransmissions included (tcp.cc `output`, lines
 #: 702-704); RFC 3168 Section 6.1.5, aqmlab's default, does not (`-not-ect-retransmit` rows).
 #: They also set CWR on the first segment after a window reduction even if it is a retransmission
@@ -106,14 +135,24 @@ NS2_LINUX_LAWS: dict[str, dict[str, Any]] = {
     "highspeed": {"kind": "highspeed", "definition": "ns2_linux"},
     "compound": {"kind": "compound", "definition": "ns2_linux", "zeta": 1.0},
 }
-TCPS: dict[str, dict[str, Any]] = {
-    name: {
-        **tcp,
-        **{"newreno": NS2_NEWRENO, "sack": NS2_AGENT_TCP}.get(name, NS2_LINUX),
-        **({"cc": NS2_LINUX_LAWS[name]} if name in NS2_LINUX_LAWS else {}),
+
+
+def ns2_tcps(linux: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The matrix's TCPs with `linux` as the TCP-Linux rows' machinery."""
+    return {
+        name: {
+            **tcp,
+            **{"newreno": NS2_NEWRENO, "sack": NS2_AGENT_TCP}.get(name, linux),
+            **({"cc": NS2_LINUX_LAWS[name]} if name in NS2_LINUX_LAWS else {}),
+        }
+        for name, tcp in AQMLAB_TCPS.items()
     }
-    for name, tcp in AQMLAB_TCPS.items()
-}
+
+
+TCPS = ns2_tcps(NS2_LINUX)
+#: The matrix's TCPs before it took `LINUX_ALL_CHANGES`: the one-factor rows recorded against
+#: them (every row of experiment_rows but the `-without-<option>` ones) vary these.
+TCPS_BEFORE = ns2_tcps(NS2_LINUX_BEFORE)
 
 
 def bdp_packets(rtt_ms: int) -> int:
@@ -216,9 +255,10 @@ def with_tcp(scenario: Scenario, tcp: dict[str, Any], name: str | None = None) -
     return Scenario.from_dict(data)
 
 
-def rows(tcps: dict[str, dict[str, Any]] | None = None) -> dict[str, Row]:
-    """The matrix; `tcps=AQMLAB_TCPS`: the same rows with aqmlab's own TCP settings."""
-    ns2_like = tcps is None
+def rows(tcps: dict[str, dict[str, Any]] | None = None, *, ns2_like: bool | None = None) -> dict[str, Row]:
+    """The matrix; `tcps=AQMLAB_TCPS`: the same rows with aqmlab's own TCP settings (and
+    RFC 3168's ECN, aqmlab's parking-lot TCP), unless `ns2_like`."""
+    ns2_like = tcps is None if ns2_like is None else ns2_like
     tcps = TCPS if tcps is None else tcps
     out: list[Row] = []
     for tcp_name, tcp in tcps.items():
@@ -268,18 +308,6 @@ LINUX_LOSS_STATE_CHANGES: dict[str, dict[str, Any]] = {
         "recovery_exit_scoreboard": "clear",
     },
 }
-#: Every TCP-Linux behaviour aqmlab has an option for, together: the Loss state, the kept and
-#: the cleared scoreboard, the resending of lost retransmissions (LINUX_LOSS_STATE_CHANGES'
-#: `linux-scoreboard-all`), the flight without SACKed segments (scoreboard1.h line 162), an RTT
-#: sample from every ACK (tcp-linux.cc time_processing) and the timer restarted on every ACK
-#: (tcp-linux.cc renew_timer): ns-2's TCP-Linux as far as aqmlab can express it, not chosen by
-#: the rows it makes agree (`-linux-all`).
-LINUX_ALL_CHANGES: dict[str, Any] = {
-    **LINUX_LOSS_STATE_CHANGES["linux-scoreboard-all"],
-    "flight_outside_recovery": "minus_sacked",
-    "rtt_sampling": "every_ack",
-    "rto_restart": "every_ack",
-}
 
 
 #: Rows whose one-factor experiments on TCP-Linux's timeout path run at ten seeds per simulator
@@ -324,11 +352,19 @@ def experiment_rows() -> dict[str, Row]:
       every ACK (`rtt_sampling = "every_ack"`), alone, `-every-ack-rtt`, and with both,
       `-every-ack-rtt-minus-sacked-lost-retransmit`, and with TCP-Linux's timer restart on every
       ACK too, `-every-ack-rtt-minus-sacked-lost-retransmit-every-ack`.
+    - Since the matrix took `LINUX_ALL_CHANGES`: every row above varies `TCPS_BEFORE`, the
+      settings before (the `-linux-all` rows: those settings plus `LINUX_ALL_CHANGES`, the
+      matrix's own), and `-without-<option>` leaves one of `LINUX_ALL_CHANGES` out of the
+      matrix's settings (every TCP-Linux row and cubic-red-ecn-rtt20).
     - `-minrto1s`: min RTO 1 s in both simulators on the RTT-200 rows with aqmlab's own
       settings, which takes the retransmission timer out of the comparison (a change of both
       sides; recorded before the ns-2 options existed)."""
     out = {}
     base = rows()
+    # The one-factor rows recorded before the matrix took LINUX_ALL_CHANGES vary its settings
+    # then (TCPS_BEFORE; the NewReno and Sack1 rows are the same in both); ns-2's program is
+    # the row's either way.
+    before = rows(TCPS_BEFORE, ns2_like=True)
     for name, row in rows(AQMLAB_TCPS).items():
         # ns-2's program is the row's (the mapping writes nothing for aqmlab-only options).
         out[f"{name}-aqmlab-defaults"] = Row(f"{name}-aqmlab-defaults", row.scenario, row.link, "experiment")
@@ -388,28 +424,38 @@ def experiment_rows() -> dict[str, Row]:
                 changes["lost-retransmit-every-ack"] = {"lost_retransmit": "sack_above", "rto_restart": "every_ack"}
         for suffix, change in changes.items():
             label = f"{name}-{suffix}"
-            scenario = with_tcp(row.scenario, change, name=label)
+            scenario = with_tcp(before[name].scenario, change, name=label)
             seeds = 10 if name in TEN_SEED_ROWS and suffix in TEN_SEED_SUFFIXES else None
             out[label] = Row(label, scenario, group="experiment", ns2_scenario=row.scenario, seeds=seeds)
+        if tcp_name in LINUX_TCPS:
+            for option, default in LINUX_ALL_DEFAULTS.items():
+                label = f"{name}-without-{option.replace('_', '-')}"
+                scenario = with_tcp(row.scenario, {option: default}, name=label)
+                out[label] = Row(label, scenario, group="experiment", ns2_scenario=row.scenario)
     # TCP-Linux answers an ECN echo by entering Recovery with rate halving (tcp-linux.cc
     # tcp_fastretrans_alert, FLAG_ECE); aqmlab's closest setting paces the cut by PRR.
     label = "cubic-red-ecn-rtt20-ecn-prr"
-    scenario = with_tcp(base["cubic-red-ecn-rtt20"].scenario, {"ecn_reduction": "prr"}, name=label)
+    scenario = with_tcp(before["cubic-red-ecn-rtt20"].scenario, {"ecn_reduction": "prr"}, name=label)
     out[label] = Row(label, scenario, group="experiment", ns2_scenario=base["cubic-red-ecn-rtt20"].scenario)
     for name in ("sack-red-ecn-rtt20", "cubic-red-ecn-rtt20", "access2m-sack-red-ecn"):
         label = f"{name}-not-ect-retransmit"
-        scenario = with_tcp(base[name].scenario, {"ecn_retransmit": "not_ect"}, name=label)
+        scenario = with_tcp(before[name].scenario, {"ecn_retransmit": "not_ect"}, name=label)
         out[label] = Row(label, scenario, group="experiment", ns2_scenario=base[name].scenario)
     label = "cubic-red-ecn-rtt20-real-valued-law"
-    scenario = with_tcp(base["cubic-red-ecn-rtt20"].scenario, {"cc": AQMLAB_TCPS["cubic"]["cc"]}, name=label)
+    scenario = with_tcp(before["cubic-red-ecn-rtt20"].scenario, {"cc": AQMLAB_TCPS["cubic"]["cc"]}, name=label)
     out[label] = Row(label, scenario, group="experiment", ns2_scenario=base["cubic-red-ecn-rtt20"].scenario)
     for suffix, change in (
         ("lost-retransmit", {"lost_retransmit": "sack_above"}),
         ("rfc6675-loss-marking", {"loss_marking": "rfc6675"}),
         *LINUX_LOSS_STATE_CHANGES.items(),
+        ("linux-all", LINUX_ALL_CHANGES),
     ):
         label = f"cubic-red-ecn-rtt20-{suffix}"
-        scenario = with_tcp(base["cubic-red-ecn-rtt20"].scenario, change, name=label)
+        scenario = with_tcp(before["cubic-red-ecn-rtt20"].scenario, change, name=label)
+        out[label] = Row(label, scenario, group="experiment", ns2_scenario=base["cubic-red-ecn-rtt20"].scenario)
+    for option, default in LINUX_ALL_DEFAULTS.items():
+        label = f"cubic-red-ecn-rtt20-without-{option.replace('_', '-')}"
+        scenario = with_tcp(base["cubic-red-ecn-rtt20"].scenario, {option: default}, name=label)
         out[label] = Row(label, scenario, group="experiment", ns2_scenario=base["cubic-red-ecn-rtt20"].scenario)
     for name, row in rows(AQMLAB_TCPS).items():
         if row.group == "core" and name.endswith("rtt200"):
