@@ -10,8 +10,7 @@ use super::tests::{ack, sack, seqs, SackParams};
 use super::*;
 use crate::rng::{stream, StreamKind};
 use crate::tcp::recovery::sack::{
-    FlightOutsideRecovery, LossMarking, LostRetransmit, RecoveryExitScoreboard, TimeoutRecovery,
-    TimeoutScoreboard,
+    FlightOutsideRecovery, LossMarking, LostRetransmit, RecoveryExitScoreboard, TimeoutRecovery, TimeoutScoreboard,
 };
 
 const MS: Time = 1_000_000;
