@@ -36,6 +36,7 @@ sys.path.insert(0, str(HERE.parent / "ns3"))
 import web_traffic  # noqa: E402
 from aqmlab import queues  # noqa: E402
 from aqmlab._declarations import engine_key, si_value  # noqa: E402
+from aqmlab.transport import SACK_SCOREBOARD_DEFAULTS  # noqa: E402
 from ns3_mapping import AnnotatedProgram, _core, _path_links, _start_times  # noqa: E402
 
 #: ns-2's TCP/IP header (`Agent/TCP set tcpip_base_hdr_size_ 40`, read from the binary).
@@ -304,13 +305,7 @@ def tcp_agent(tcp: dict[str, Any], where: str, options: Options) -> tuple[str, s
     # "clear" its ClearScoreBoard at the end of Recovery (scoreboard1.cc UpdateScoreBoard line
     # 168; tcp-linux.cc enter_loss 548-551, tcp_fastretrans_alert 459-509, 462);
     # flight_outside_recovery = "minus_sacked" is its packets_in_flight() (scoreboard1.h line 162).
-    for name, default in (
-        ("loss_marking", "rfc6675"),
-        ("timeout_scoreboard", "clear"),
-        ("timeout_recovery", "rfc6675"),
-        ("recovery_exit_scoreboard", "keep"),
-        ("flight_outside_recovery", "rfc5681"),
-    ):
+    for name, default in SACK_SCOREBOARD_DEFAULTS.items():
         value = tcp["recovery"].get(name, default)
         if value != default and not linux:
             raise Unsupported(

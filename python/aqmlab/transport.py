@@ -22,6 +22,17 @@ def _cc_from_name(value: Any) -> Any:
     return {"kind": value} if isinstance(value, str) else value
 
 
+#: The SACK scoreboard options that change RFC 6675's recovery (ns-2 TCP-Linux's, docs/sack.md)
+#: and their defaults: each needs `sack = true` with `sack_recovery = "rfc6675"`.
+SACK_SCOREBOARD_DEFAULTS: dict[str, str] = {
+    "loss_marking": "rfc6675",
+    "timeout_scoreboard": "clear",
+    "timeout_recovery": "rfc6675",
+    "recovery_exit_scoreboard": "keep",
+    "flight_outside_recovery": "rfc5681",
+}
+
+
 class Tcp(Model):
     """TCP sender/receiver settings shared by every congestion-control algorithm."""
 
@@ -301,13 +312,7 @@ class Tcp(Model):
                 f"(got sack = {self.sack}, sack_recovery = {self.sack_recovery!r}): it changes RFC 6675's "
                 "SACK-based loss recovery"
             )
-        for name, default in (
-            ("loss_marking", "rfc6675"),
-            ("timeout_scoreboard", "clear"),
-            ("timeout_recovery", "rfc6675"),
-            ("recovery_exit_scoreboard", "keep"),
-            ("flight_outside_recovery", "rfc5681"),
-        ):
+        for name, default in SACK_SCOREBOARD_DEFAULTS.items():
             value = getattr(self, name)
             if value != default and (not self.sack or self.sack_recovery != "rfc6675"):
                 raise ValueError(
