@@ -59,16 +59,18 @@ pub struct Link {
     /// that link's departures plus its delay, in order, so the upstream offers each packet
     /// here as soon as it knows the departure, without an arrival event.
     pub inline: bool,
-    /// The data this link delivers goes to a receiver computed inline (the last link of one
-    /// flow's route; `Simulation::deliver_inline`).
+    /// What this link delivers at the end of a route goes to an end computed inline (the last
+    /// link of one route, used by no other): data to its receiver
+    /// (`Simulation::deliver_inline`), ACKs to their sender (`sim/ack_inline.rs`).
     pub delivers_inline: bool,
     /// Whether the link is sampled into the link trace.
     pub monitored: bool,
     pub role: LinkRole,
     /// Packets on the wire: being serialised or propagating.
     pub propagating: Propagation,
-    /// The latest delivery off this link due by an event (beyond the end of the run): while
-    /// one is pending, later data is not delivered inline (it would overtake it). After the
+    /// The latest delivery off this link due by an event (data beyond the end of the run, an
+    /// ACK its sender could not take inline): while one is pending, later packets are not
+    /// delivered inline (they would overtake it). After the
     /// propagation FIFO, which then starts within the first line, so that the queue (16-byte
     /// aligned) follows without a gap and the record takes 7 lines, not 8.
     pub delivery_event_due: Option<Time>,

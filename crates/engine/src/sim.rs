@@ -17,6 +17,7 @@ use crate::topology::{self, Transport};
 use crate::trace::{Counters, FlowRecords, FlowTrace, LinkRecords, LinkTrace, Results};
 use crate::udp::{UdpSink, UdpSource};
 
+mod ack_inline;
 mod packet_hooks;
 mod prefetch;
 
@@ -142,6 +143,12 @@ pub struct Simulation {
     /// The same for a receiver computed inline (`deliver_inline`), which may run while a
     /// sender's packets are being emitted from `outbox`.
     inline_outbox: Vec<Packet>,
+    /// The same for a sender computed inline (`ack_inline`).
+    sender_outbox: Vec<Packet>,
+    /// A TCP end's packets are being offered (`emit`, `deliver_inline`, `ack_inline`): no
+    /// sender is computed inline meanwhile (its later packets would enter its first link
+    /// before the rest of a burst sent earlier).
+    emitting: bool,
     /// The MeasureStart event has run (deliveries after it may be computed ahead).
     measure_started: bool,
     link_trace: LinkTrace,
@@ -180,6 +187,11 @@ impl Simulation {
     }
 
     pub fn new(scenario: &Scenario, seed: u64) -> Result<Self> {
+        Self::build(scenario, seed, ack_inline::enabled_by_environment())
+    }
+
+    /// [`Simulation::new`]; `inline_senders` allows senders computed inline (`ack_inline`).
+    fn build(scenario: &Scenario, seed: u64, inline_senders: bool) -> Result<Self> {
         scenario.check_bounds()?;
         if scenario.duration_ns == 0 {
             return Err(EngineError::invalid("duration_ns", 0, "a duration > 0"));
@@ -196,7 +208,11 @@ impl Simulation {
         }
         let mut network = topology::build(scenario, seed)?;
         mark_inline_links(&mut network.links, &network.routes);
-        mark_inline_receivers(&mut network);
+        let uses = route_uses(&network);
+        mark_inline_receivers(&mut network, &uses);
+        if inline_senders {
+            ack_inline::mark_inline_senders(&mut network, &uses);
+        }
         let packet_trace = match &scenario.trace.packets {
             None => None,
             Some(config) => {
@@ -279,6 +295,8 @@ impl Simulation {
             flows,
             outbox: Vec::with_capacity(64),
             inline_outbox: Vec::with_capacity(4),
+            sender_outbox: Vec::with_capacity(4),
+            emitting: false,
             measure_started: false,
             link_trace: LinkTrace::with_capacity(samples * sampled.len()),
             sampled,
@@ -473,6 +491,17 @@ impl Simulation {
                     }
                     link.delivery_event_due = Some(arrives);
                 }
+                // An ACK for a sender computed inline (`ack_inline`), if nothing can see or
+                // change the sender before the ACK reaches it; else by an event, and later
+                // ACKs wait for that one (order).
+                None if !TRACED && packet.kind == PacketKind::Ack && self.links[link_id as usize].delivers_inline => {
+                    if self.sender_computable_at(packet.flow, arrives, self.links[link_id as usize].delivery_event_due)
+                    {
+                        packet.hop += 1;
+                        return self.ack_inline(packet, arrives);
+                    }
+                    self.links[link_id as usize].delivery_event_due = Some(arrives);
+                }
                 None => {}
             }
             let link = &mut self.links[link_id as usize];
@@ -586,21 +615,25 @@ impl Simulation {
         }
         let mut out = std::mem::take(&mut self.inline_outbox);
         flow.receiver_mut().on_data(&packet, at, &mut out);
+        let emitting = std::mem::replace(&mut self.emitting, true);
         for ack in out.drain(..) {
             self.created += 1;
             let first = self.routes.first_link(ack.route);
             self.offer_event_free::<TRACED>(first, ack, at);
         }
+        self.emitting = emitting;
         self.inline_outbox = out;
     }
 
     /// Put the packets a TCP end produced on the first link of their routes.
     fn emit(&mut self, out: &mut Vec<Packet>) {
+        let emitting = std::mem::replace(&mut self.emitting, true);
         for packet in out.drain(..) {
             self.created += 1;
             let first = self.routes.first_link(packet.route);
             self.send_on_link(first, packet);
         }
+        self.emitting = emitting;
         if out.capacity() > OUTBOX_KEPT {
             // One huge burst (a sender opening a large window) must not pin its memory.
             out.shrink_to(OUTBOX_KEPT);
@@ -858,13 +891,8 @@ impl Simulation {
     }
 }
 
-/// Mark the links whose data is delivered to a receiver computed inline
-/// (`Link::delivers_inline`): the last link of one flow's data route, used by no other route,
-/// served without events; the flow a TCP flow without delayed ACKs (no timer: its receiver is
-/// a function of the data it gets, in order); the first link of its ACK route used by no
-/// other route, served without events and untraced (the ACKs offered there ahead of time
-/// are in order, and no trace sees them early).
-fn mark_inline_receivers(network: &mut topology::Network) {
+/// How many flow routes (data and ACK) cross each link.
+fn route_uses(network: &topology::Network) -> Vec<u32> {
     let mut uses = vec![0u32; network.links.len()];
     for spec in &network.flows {
         for route in [spec.forward_route, spec.reverse_route] {
@@ -873,6 +901,16 @@ fn mark_inline_receivers(network: &mut topology::Network) {
             }
         }
     }
+    uses
+}
+
+/// Mark the links whose data is delivered to a receiver computed inline
+/// (`Link::delivers_inline`): the last link of one flow's data route, used by no other route,
+/// served without events; the flow a TCP flow without delayed ACKs (no timer: its receiver is
+/// a function of the data it gets, in order); the first link of its ACK route used by no
+/// other route, served without events and untraced (the ACKs offered there ahead of time
+/// are in order, and no trace sees them early).
+fn mark_inline_receivers(network: &mut topology::Network, uses: &[u32]) {
     for spec in &network.flows {
         let Transport::Tcp { tcp, .. } = &spec.transport else { continue };
         let last = *network.routes[spec.forward_route as usize].last().expect("a non-empty route") as usize;
