@@ -27,4 +27,8 @@ pub mod trace;
 pub mod udp;
 
 pub use error::{EngineError, Result};
+
+// The integration tests' scenario builders (`tests/common`), shared with unit tests.
+#[cfg(test)]
+extern crate self as aqmlab_engine;
 pub use sim::Simulation;

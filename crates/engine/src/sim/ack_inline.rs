@@ -122,3 +122,7 @@ impl Simulation {
         self.schedule_timer(ack.flow, TimerOwner::Sender);
     }
 }
+
+#[cfg(test)]
+#[path = "ack_inline_tests.rs"]
+mod tests;
