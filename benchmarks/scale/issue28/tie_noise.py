@@ -7,6 +7,12 @@ before for the scenarios checked) and was removed after this measurement; to rep
 commit dc57e25, which still has it.
 
     AQMLAB_DEV_EVENTFREE=0|3 PYTHONPATH=python .venv/bin/python tie_noise.py --seeds 5 --json out.json
+
+Stop 6 (senders computed inline, `crates/engine/src/sim/ack_inline.rs`) changed other
+scenarios; its switch AQMLAB_DEV_ACK_INLINE=0 gives the event order before it:
+
+    AQMLAB_DEV_ACK_INLINE=0|1 PYTHONPATH=python .venv/bin/python tie_noise.py --seeds 5 \
+        --scenarios seed002-ered-large-capacity-scaled seed002-fig11-network large-scale --json out.json
 """
 
 from __future__ import annotations
@@ -48,10 +54,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--json", type=Path, required=True)
+    parser.add_argument("--scenarios", nargs="+", default=CHANGED, help="golden.py scenario names")
     args = parser.parse_args()
     found = scenarios(20.0)
-    out = {"order": os.environ.get("AQMLAB_DEV_EVENTFREE", "new"), "runs": {}}
-    for name in CHANGED:
+    switches = ("AQMLAB_DEV_EVENTFREE", "AQMLAB_DEV_ACK_INLINE")
+    order = {switch: os.environ[switch] for switch in switches if switch in os.environ}
+    out = {"order": order or "new", "runs": {}}
+    for name in args.scenarios:
         scenario = found[name]
         out["runs"][name] = {
             seed: summary(aqmlab.simulate(scenario, seed=seed))

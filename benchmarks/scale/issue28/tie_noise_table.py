@@ -1,15 +1,20 @@
 """Table of tie_noise.py's two runs: per scenario and measure, the value at the scenario's own
 seed in the old and the new event order, the old order's mean and standard deviation over the
 seeds, and the difference of the two orders' means over seeds in units of the old order's
-standard deviation (|z| well below 2: within seed-to-seed noise)."""
+standard deviation (|z| well below 2: within seed-to-seed noise).
+
+    tie_noise_table.py [OLD.json NEW.json]    # default: tie_noise_0.json tie_noise_3.json
+"""
 
 import json
 import statistics
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-old = json.loads((HERE / "tie_noise_0.json").read_text())["runs"]
-new = json.loads((HERE / "tie_noise_3.json").read_text())["runs"]
+old_file, new_file = sys.argv[1:3] if len(sys.argv) == 3 else (HERE / "tie_noise_0.json", HERE / "tie_noise_3.json")
+old = json.loads(Path(old_file).read_text())["runs"]
+new = json.loads(Path(new_file).read_text())["runs"]
 HEADER = "| scenario | measure | old, own seed | new, own seed | old mean ± sd | new mean ± sd | (new − old) / sd |"
 print(HEADER)
 print("|---|---|---|---|---|---|---|")

@@ -1,5 +1,6 @@
 //! Issue 28: FIFO links whose policy decides at arrival need no events of their own, links
-//! with one upstream are computed by it, and so are receivers without delayed ACKs. Event
+//! with one upstream are computed by it, and so are receivers without delayed ACKs and
+//! senders whose ACK nothing can see or overtake on its way (`sim/ack_inline.rs`). Event
 //! counts only (no timing): on a dumbbell a data packet and its ACK cost three events, and
 //! what must keep events keeps them.
 
@@ -49,6 +50,18 @@ fn a_data_packet_and_its_ack_cost_three_events_on_a_dumbbell() {
     let per_packet =
         events_per_packet(&dumbbell(10_000_000, droptail(20), vec![group(5, 40 * MS, 100_000_000)], 10 * S));
     assert!((3.0..3.3).contains(&per_packet), "{per_packet}");
+}
+
+#[test]
+fn without_flow_traces_the_ack_reaches_its_sender_without_an_event() {
+    // Senders computed inline (issue 28 stop 6, `sim/ack_inline.rs`): the arrivals at the
+    // bottleneck and at the reverse bottleneck only. With the flow trace above, a sample
+    // every 10 ms falls between almost every ACK's computation and its arrival (a quarter
+    // of the RTT), and the ACK keeps its event.
+    let mut scenario = red_dumbbell();
+    scenario.trace.flows = 0;
+    let per_packet = events_per_packet(&scenario);
+    assert!((2.0..2.3).contains(&per_packet), "{per_packet}");
 }
 
 #[test]

@@ -8,14 +8,18 @@ mod common;
 use common::*;
 
 use super::super::{Ends, Simulation};
-use crate::config::{Scenario, StopTimes, Topology, Transfer, Traffic};
+use crate::config::{Scenario, StopTimes, Topology, Traffic, Transfer};
 use crate::queue::QueueConfig;
 use crate::tcp::cc::CcConfig;
 use crate::tcp::{RecoveryConfig, TcpConfig};
 use crate::time::Time;
 
 /// One TCP flow on a dumbbell (10 Mb/s, 100 ms), its TCP, transfer and stop set by `edit`.
-fn one_flow(queue: QueueConfig, traced_flows: u32, edit: impl Fn(&mut TcpConfig, &mut Transfer, &mut StopTimes)) -> Scenario {
+fn one_flow(
+    queue: QueueConfig,
+    traced_flows: u32,
+    edit: impl Fn(&mut TcpConfig, &mut Transfer, &mut StopTimes),
+) -> Scenario {
     let mut scenario = dumbbell(10_000_000, queue, vec![group(1, 100 * MS, 100_000_000)], 20 * S);
     scenario.trace.flows = traced_flows;
     let Topology::Dumbbell(d) = &mut scenario.topology else { unreachable!() };
@@ -109,7 +113,7 @@ fn set_deadline(sim: &mut Simulation, deadline: Option<Time>) {
 fn each_run_time_condition_sends_the_ack_by_its_event() {
     let (mut sim, at) = running();
     let now = sim.now;
-    set_deadline(&mut sim, Some(at + 1));
+    set_deadline(&mut sim, None);
     assert!(sim.sender_computable_at(0, at, None), "nothing in the way");
     // Within the run only.
     assert!(!sim.sender_computable_at(0, sim.duration + 1, None));
@@ -123,8 +127,9 @@ fn each_run_time_condition_sends_the_ack_by_its_event() {
     // The retransmission deadline strictly after the ACK.
     set_deadline(&mut sim, Some(at));
     assert!(!sim.sender_computable_at(0, at, None));
-    set_deadline(&mut sim, None);
+    set_deadline(&mut sim, Some(at + 1));
     assert!(sim.sender_computable_at(0, at, None));
+    set_deadline(&mut sim, None);
     // The flow's stop not in [now, at].
     for (stop, inline) in [(now - 1, true), (now, false), (at, false), (at + 1, true)] {
         sim.flows[0].stop = Some(stop);
@@ -181,7 +186,10 @@ fn each_static_condition_keeps_the_arrival_event() {
     assert!(!marked(&|network, _, first, _| network.links[first].monitored = true), "first link traced");
     let python = |network: &mut crate::topology::Network, _: &mut Vec<u32>, _: usize, _: usize| {
         let crate::topology::Transport::Tcp { tcp, .. } = &mut network.flows[0].transport else { unreachable!() };
-        tcp.cc = CcConfig::Python(crate::tcp::cc::external::ExternalCcConfig { law: "m:C".into(), params: Default::default() });
+        tcp.cc = CcConfig::Python(crate::tcp::cc::external::ExternalCcConfig {
+            law: "m:C".into(),
+            params: Default::default(),
+        });
     };
     assert!(!marked(&python), "a window law outside the engine");
 }
