@@ -211,7 +211,7 @@ impl Simulation {
         let uses = route_uses(&network);
         mark_inline_receivers(&mut network, &uses);
         if inline_senders {
-            ack_inline::mark_inline_senders(&mut network, &uses);
+            ack_inline::mark_inline_senders(&mut network, &uses, &scenario.trace);
         }
         let packet_trace = match &scenario.trace.packets {
             None => None,

@@ -9,7 +9,8 @@
 //!   link of its ACK route served without events and used by no other route; the first link
 //!   of its data route served without events, used by no other route (so its Lindley
 //!   recursion sees the sender's arrivals in time order) and not traced (no sample sees the
-//!   packets offered ahead); no per-packet trace (`TRACED` is false);
+//!   packets offered ahead); no per-packet trace (`TRACED` is false); for a flow in the flow
+//!   trace, ACKs not always computed a sample interval or more ahead (`always_sampled`);
 //! - at each ACK (`Simulation::sender_computable_at`): T1 within the run; no end emitting
 //!   packets at the moment (a sender in the middle of offering a burst at an earlier time
 //!   must not be overtaken by its own later packets); no ACK of the flow still due by an
@@ -45,6 +46,8 @@
 //! this off, to compare the two event orders (`benchmarks/scale/issue28/tie_noise.py`).
 
 use super::{Ends, Simulation, TimerOwner, OUTBOX_KEPT};
+use crate::config::TraceConfig;
+use crate::link::Link;
 use crate::packet::Packet;
 use crate::tcp::cc::CcConfig;
 use crate::time::Time;
@@ -58,10 +61,14 @@ pub(super) fn enabled_by_environment() -> bool {
 /// Mark the links whose ACKs go to a sender computed inline (`Link::delivers_inline` on the
 /// last link of the ACK route): see the module documentation for the conditions. `uses` is
 /// how many routes cross each link.
-pub(super) fn mark_inline_senders(network: &mut Network, uses: &[u32]) {
-    for spec in &network.flows {
+/// A flow in the flow trace is not marked when a sample always falls between the computation
+/// of its ACKs and their arrival (`always_sampled`): its ACKs would only be checked, never
+/// taken inline.
+pub(super) fn mark_inline_senders(network: &mut Network, uses: &[u32], trace: &TraceConfig) {
+    for (index, spec) in network.flows.iter().enumerate() {
         let Transport::Tcp { tcp, .. } = &spec.transport else { continue };
-        let last = *network.routes[spec.reverse_route as usize].last().expect("a non-empty route") as usize;
+        let acks = &network.routes[spec.reverse_route as usize];
+        let last = *acks.last().expect("a non-empty route") as usize;
         let first = network.routes[spec.forward_route as usize][0] as usize;
         let data_link = &network.links[first];
         let inline = !matches!(tcp.cc, CcConfig::Python(_))
@@ -69,9 +76,21 @@ pub(super) fn mark_inline_senders(network: &mut Network, uses: &[u32]) {
             && uses[first] == 1
             && network.links[last].event_free
             && data_link.event_free
-            && !data_link.monitored;
+            && !data_link.monitored
+            && !(index < trace.flows as usize && always_sampled(&network.links, acks, trace.interval_ns));
         network.links[last].delivers_inline = inline;
     }
+}
+
+/// Whether an ACK on this route is computed at least one sample interval before it reaches
+/// its sender. It is computed at its arrival at the last link of the route that is not
+/// computed inline (by an event there, or earlier, computed ahead), so at least the delays of
+/// that link and of the ones after it before it arrives; the next sample is at most one
+/// interval after the computation.
+fn always_sampled(links: &[Link], acks: &[u32], interval: Time) -> bool {
+    let computed_at = acks.iter().rposition(|&link| !links[link as usize].inline).unwrap_or(0);
+    let lead: Time = acks[computed_at..].iter().map(|&link| links[link as usize].delay).sum();
+    lead >= interval
 }
 
 impl Simulation {
@@ -80,15 +99,19 @@ impl Simulation {
     /// documentation.
     #[inline]
     pub(super) fn sender_computable_at(&self, flow: u32, at: Time, due: Option<Time>) -> bool {
-        if self.emitting || at > self.duration || due.is_some_and(|due| due >= self.now) {
+        let now = self.now;
+        if self.emitting || at > self.duration || due.is_some_and(|due| due >= now) {
+            return false;
+        }
+        // Before the flow's record is read: with the flow trace on, most ACKs stop here
+        // (the examples trace their first 100 flows every 10 ms).
+        if (flow as usize) < self.traced_flows && at >= self.last_sample + self.sample_interval {
             return false;
         }
         let entry = &self.flows[flow as usize];
         let Ends::Tcp { sender, .. } = &entry.ends else { return false };
-        let now = self.now;
         sender.rto_deadline.is_none_or(|deadline| deadline > at)
             && entry.stop.is_none_or(|stop| stop < now || stop > at)
-            && ((flow as usize) >= self.traced_flows || self.last_sample + self.sample_interval > at)
     }
 
     /// The sender of `ack.flow` takes `ack` at `at` (its conditions checked by

@@ -169,15 +169,17 @@ fn each_static_condition_keeps_the_arrival_event() {
     // The marking of one flow's network, with one condition broken at a time (a law outside
     // the engine could not be built here without the binding's factory).
     let plain = one_flow(droptail(20), 0, |_, _, _| {});
-    let marked = |edit: &dyn Fn(&mut crate::topology::Network, &mut Vec<u32>, usize, usize)| {
-        let mut network = crate::topology::build(&plain, 1).unwrap();
+    let marked_in = |scenario: &Scenario, edit: &dyn Fn(&mut crate::topology::Network, &mut Vec<u32>, usize, usize)| {
+        let mut network = crate::topology::build(scenario, 1).unwrap();
+        super::super::mark_inline_links(&mut network.links, &network.routes);
         let mut uses = super::super::route_uses(&network);
         let first = network.routes[network.flows[0].forward_route as usize][0] as usize;
         let last = *network.routes[network.flows[0].reverse_route as usize].last().unwrap() as usize;
         edit(&mut network, &mut uses, first, last);
-        super::mark_inline_senders(&mut network, &uses);
+        super::mark_inline_senders(&mut network, &uses, &scenario.trace);
         network.links[last].delivers_inline
     };
+    let marked = |edit: &dyn Fn(&mut crate::topology::Network, &mut Vec<u32>, usize, usize)| marked_in(&plain, edit);
     assert!(marked(&|_, _, _, _| {}));
     assert!(!marked(&|_, uses, first, _| uses[first] = 2), "first link used by another route");
     assert!(!marked(&|_, uses, _, last| uses[last] = 2), "last link used by another route");
@@ -192,4 +194,12 @@ fn each_static_condition_keeps_the_arrival_event() {
         });
     };
     assert!(!marked(&python), "a window law outside the engine");
+    // A traced flow whose ACKs are computed at the reverse bottleneck, 1 ms + 24.5 ms before
+    // they reach the sender: always a sample in between every 10 ms, not every 100 ms.
+    let mut traced = one_flow(droptail(20), 1, |_, _, _| {});
+    assert!(!marked_in(&traced, &|_, _, _, _| {}), "a sample always in between");
+    traced.trace.interval_ns = 25 * MS;
+    assert!(!marked_in(&traced, &|_, _, _, _| {}), "a sample always in between");
+    traced.trace.interval_ns = 26 * MS;
+    assert!(marked_in(&traced, &|_, _, _, _| {}));
 }
