@@ -55,7 +55,13 @@ use crate::topology::{Network, Transport};
 
 /// Whether senders may be computed inline: unless `AQMLAB_DEV_ACK_INLINE` is `0`.
 pub(super) fn enabled_by_environment() -> bool {
-    std::env::var("AQMLAB_DEV_ACK_INLINE").map_or(true, |value| value != "0")
+    enabled_by(std::env::var("AQMLAB_DEV_ACK_INLINE").ok().as_deref())
+}
+
+/// The development switch's value: `0` turns senders computed inline off, anything else (or
+/// nothing) leaves them on.
+fn enabled_by(switch: Option<&str>) -> bool {
+    switch != Some("0")
 }
 
 /// Mark the links whose ACKs go to a sender computed inline (`Link::delivers_inline` on the

@@ -152,6 +152,12 @@ fn sender_inline(sim: &Simulation, flow: usize) -> bool {
 }
 
 #[test]
+fn the_development_switch_turns_them_off_with_0_only() {
+    assert!(!super::enabled_by(Some("0")));
+    assert!(super::enabled_by(None) && super::enabled_by(Some("1")) && super::enabled_by(Some("")));
+}
+
+#[test]
 fn the_switch_and_a_shared_access_link_keep_the_arrival_event() {
     let plain = one_flow(droptail(20), 0, |_, _, _| {});
     assert!(sender_inline(&Simulation::build(&plain, 1, true).unwrap(), 0));
