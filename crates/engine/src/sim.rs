@@ -447,9 +447,9 @@ impl Simulation {
             let next = self.routes.link(packet.route, packet.hop + 1);
             // What comes after this link, into cache while this one decides (with many flows
             // each is a miss; benchmarks/scale/README.md): the next link, or for data the
-            // receiver. An ACK at the end of its route waits for an arrival event (its sender
-            // is prefetched ahead of that event): reading its flow record here only stalled
-            // (issue 28: 46 % of this function at 10 000 flows).
+            // receiver. Not an ACK's sender: reading its flow record here to find it only
+            // stalled (issue 28: 46 % of this function at 10 000 flows); the record is read
+            // below only when the ACK may be taken inline (`ack_inline`).
             match next {
                 Some(next) => prefetch::prefetch_lines(&self.links[next as usize], prefetch::INLINE_LINK_LINES),
                 None if packet.kind == PacketKind::Data => {

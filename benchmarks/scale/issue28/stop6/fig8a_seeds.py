@@ -33,8 +33,16 @@ def main() -> None:
             run["seed"] = seed
             report[label][str(seed)] = red_measures(simulate(run))["queue_max"]
         values = list(report[label].values())
-        print(label, values, "seeds 1-2 mean", statistics.mean(values[:2]), "all: mean", statistics.mean(values),
-              "sd", round(statistics.stdev(values), 2))
+        print(
+            label,
+            values,
+            "seeds 1-2 mean",
+            statistics.mean(values[:2]),
+            "all: mean",
+            statistics.mean(values),
+            "sd",
+            round(statistics.stdev(values), 2),
+        )
     out.write_text(json.dumps(report, indent=1) + "\n")
 
 
