@@ -51,7 +51,16 @@ impl Layout<'_> {
                     if self.links[next_link as usize].event_free {
                         match self.routes.link(packet.route, packet.hop + 2) {
                             // Offered inline, it runs Lindley's step: its queue's fields too.
-                            Some(after) => prefetch_lines(&self.links[after as usize], INLINE_LINK_LINES),
+                            Some(after) => {
+                                prefetch_lines(&self.links[after as usize], INLINE_LINK_LINES);
+                                // An ACK on its route's last link may be taken by its sender
+                                // at once (`Simulation::ack_inline`): the sender too.
+                                if packet.kind == PacketKind::Ack
+                                    && self.routes.link(packet.route, packet.hop + 3).is_none()
+                                {
+                                    self.prefetch_receiver(packet.flow, packet.kind);
+                                }
+                            }
                             None => self.prefetch_receiver(packet.flow, packet.kind),
                         }
                     }
