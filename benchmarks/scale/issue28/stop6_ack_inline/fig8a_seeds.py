@@ -4,7 +4,7 @@ seed-to-seed noise: the largest queue of its run without averaging (quick mode) 
 1..N, with senders computed inline and without (the development switch
 AQMLAB_DEV_ACK_INLINE=0, read at each simulation's construction).
 
-    PYTHONPATH=python .venv/bin/python benchmarks/scale/issue28/stop6/fig8a_seeds.py 10 out.json
+    PYTHONPATH=python .venv/bin/python benchmarks/scale/issue28/stop6_ack_inline/fig8a_seeds.py 10 out.json
 """
 
 from __future__ import annotations

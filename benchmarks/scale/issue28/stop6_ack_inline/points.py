@@ -4,7 +4,7 @@ them (its scenarios, per-flow traces off), and the `../../bench_flat.py` points 
 (100 Mb/s, 20 s), 10 000 flows (10 Gb/s, 2 s) and seed 002 large capacity at full size, with
 their default traces.
 
-    PYTHONPATH=python .venv/bin/python benchmarks/scale/issue28/stop6/points.py /tmp/points
+    PYTHONPATH=python .venv/bin/python benchmarks/scale/issue28/stop6_ack_inline/points.py /tmp/points
 """
 
 from __future__ import annotations
