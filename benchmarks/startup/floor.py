@@ -13,15 +13,16 @@ Fresh processes, alternated run by run (so the load falls on each alike), CPU ti
   engine" is the child's CPU minus the engine loop (as `handoff.py`) and, robust to the load,
   minus the whole `simulate` call.
 `--steps` more fresh processes time the floor's parts in-process (`time.process_time`); "exit" is
-the child's CPU after the last line (an `atexit` hook registered first runs last).
+the child's CPU after the last line (an `atexit` hook registered first runs last). aqmlab's
+modules are byte-compiled first, as installed (this environment sets PYTHONDONTWRITEBYTECODE).
 
-    .venv/bin/python -m compileall -q python
     .venv/bin/python benchmarks/startup/floor.py --runs 11 --steps 7 --out floor-stop6.json
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import statistics
@@ -71,6 +72,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=7, help="fresh processes timing the steps in-process")
     parser.add_argument("--out", help="write the record here (in benchmarks/startup/)")
     args = parser.parse_args()
+    compileall.compile_dir(ROOT / "python", quiet=1)
     import aqmlab
     from aqmlab.machine import describe
 
