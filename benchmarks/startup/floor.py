@@ -11,10 +11,13 @@ Fresh processes, alternated run by run (so the load falls on each alike), CPU ti
 - "dumbbell-60 whole process": `make bench-ns2`'s command (`benchmarks/ns2/bench.py`), which also
   prints the CPU time of the `simulate` call and the engine loop's wall time, so that "beyond the
   engine" is the child's CPU minus the engine loop (as `handoff.py`) and, robust to the load,
-  minus the whole `simulate` call.
+  minus the whole `simulate` call;
+- the same, "aqmlab not byte-compiled": run from a copy of `python/` without `__pycache__` with
+  PYTHONDONTWRITEBYTECODE set (this environment sets it), as `make bench-ns2` ran it in a tree
+  whose `__pycache__` was absent or stale (it now byte-compiles `python/` first).
 `--steps` more fresh processes time the floor's parts in-process (`time.process_time`); "exit" is
 the child's CPU after the last line (an `atexit` hook registered first runs last). aqmlab's
-modules are byte-compiled first, as installed (this environment sets PYTHONDONTWRITEBYTECODE).
+modules are byte-compiled first, as installed.
 
     .venv/bin/python benchmarks/startup/floor.py --runs 11 --steps 7 --out floor-stop6.json
 """
@@ -25,6 +28,7 @@ import argparse
 import compileall
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -86,26 +90,31 @@ def main() -> None:
         "began = time.process_time(); r = simulate(scenario, seed=1); "
         "print(time.process_time() - began, r.wall_time_s)"
     )
-    programs = {
-        "interpreter alone": "pass",
-        "pydantic floor": FLOOR,
-        "dumbbell-60 validated": f"import json, aqmlab; {load}",
-        "dumbbell-60 whole process": whole,
-    }
     python = str(ROOT / "python")
+    source_only = tempfile.mkdtemp()
+    shutil.copytree(python, source_only, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
+    os.environ["PYTHONDONTWRITEBYTECODE"] = "1"  # for the children: the copy stays without bytecode
+    #: name -> (PYTHONPATH, program)
+    programs = {
+        "interpreter alone": (python, "pass"),
+        "pydantic floor": (python, FLOOR),
+        "dumbbell-60 validated": (python, f"import json, aqmlab; {load}"),
+        "dumbbell-60 whole process": (python, whole),
+        "dumbbell-60 whole process, aqmlab not byte-compiled": (source_only, whole),
+    }
     record: dict = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": describe(load_average_1_5_15=[round(x, 2) for x in os.getloadavg()]),
         "target_s": 0.12,
-        "programs": programs,
+        "programs": {name: program for name, (_, program) in programs.items()},
     }
     cpu: dict[str, list[float]] = {name: [] for name in programs}
     calls: list[dict[str, float]] = []
     steps: dict[str, list[dict[str, float]]] = {"pydantic floor": [], "dumbbell-60 validated": []}
     try:
         for _ in range(args.runs):
-            for name, program in programs.items():
-                _, seconds, out = one_run(python, program)
+            for name, (path, program) in programs.items():
+                _, seconds, out = one_run(path, program)
                 cpu[name].append(seconds)
                 if name == "dumbbell-60 whole process":
                     call, engine = map(float, out.split())
@@ -129,6 +138,7 @@ def main() -> None:
                 steps[name].append(step)
     finally:
         os.unlink(file.name)
+        shutil.rmtree(source_only)
     record["child_cpu_median_s"] = {name: round(statistics.median(values), 4) for name, values in cpu.items()}
     record["whole_process_split_median_s"] = _median(calls)
     record["steps_median_s"] = {name: _median(rows) for name, rows in steps.items()}
