@@ -38,7 +38,7 @@ from pathlib import Path
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
-from handoff_ab import one_run  # noqa: E402
+from handoff_ab import finish, one_run  # noqa: E402
 
 FLOOR = "import json\nfrom pydantic import BaseModel\nclass M(BaseModel):\n    x: int\nM(x=1)\n"
 
@@ -142,10 +142,7 @@ def main() -> None:
     record["child_cpu_median_s"] = {name: round(statistics.median(values), 4) for name, values in cpu.items()}
     record["whole_process_split_median_s"] = _median(calls)
     record["steps_median_s"] = {name: _median(rows) for name, rows in steps.items()}
-    record["machine"]["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
-    print(json.dumps(record, indent=2))
-    if args.out:
-        (HERE / args.out).write_text(json.dumps(record, indent=2) + "\n")
+    finish(record, args.out)
 
 
 if __name__ == "__main__":
