@@ -3,7 +3,7 @@
 use crate::config::Scenario;
 use crate::error::{EngineError, Result};
 use crate::event::{Event, EventQueue};
-use crate::link::{Link, WirePool};
+use crate::link::{Link, WirePool, NO_DELIVERY_EVENT};
 use crate::packet::{Packet, PacketKind, RouteId};
 use crate::packet_trace::PacketRecorder;
 use crate::queue::QueueCounters;
@@ -466,12 +466,12 @@ impl Simulation {
                     // Inline: within the run, and after every delivery by an event (order).
                     if link.delivers_inline
                         && arrives <= self.duration
-                        && link.delivery_event_due.is_none_or(|due| due < self.now)
+                        && (link.delivery_event_due == NO_DELIVERY_EVENT || link.delivery_event_due < self.now)
                     {
                         packet.hop += 1;
                         return self.deliver_inline::<TRACED>(packet, arrives);
                     }
-                    link.delivery_event_due = Some(arrives);
+                    link.delivery_event_due = arrives;
                 }
                 None => {}
             }
