@@ -8,6 +8,8 @@ use crate::event::{Event, Soon};
 use crate::link::{Link, WirePool};
 use crate::packet::PacketKind;
 use crate::route::Routes;
+use crate::tcp::receiver::TcpReceiver;
+use crate::tcp::sender::TcpSender;
 
 /// What the event loop reads, for prefetching ahead of it.
 pub(super) struct Layout<'a> {
@@ -51,7 +53,15 @@ impl Layout<'_> {
                     if self.links[next_link as usize].event_free {
                         match self.routes.link(packet.route, packet.hop + 2) {
                             // Offered inline, it runs Lindley's step: its queue's fields too.
-                            Some(after) => prefetch_lines(&self.links[after as usize], INLINE_LINK_LINES),
+                            Some(after) => {
+                                prefetch_lines(&self.links[after as usize], INLINE_LINK_LINES);
+                                // The last link of data: its receiver may be computed inline
+                                // in the same event (a dumbbell's receiver link).
+                                let last = self.routes.link(packet.route, packet.hop + 3).is_none();
+                                if last && packet.kind == PacketKind::Data {
+                                    self.prefetch_receiver_by_place(packet.flow);
+                                }
+                            }
                             None => self.prefetch_receiver(packet.flow, packet.kind),
                         }
                     }
@@ -77,11 +87,40 @@ impl Layout<'_> {
                     self.prefetch_link(self.routes.first_link(flow.route));
                 }
                 _ => {
-                    prefetch_lines(receiver, 4);
+                    prefetch_lines(receiver, RECEIVER_LINES);
                     self.prefetch_link(self.routes.first_link(flow.reverse_route));
                 }
             },
             Ends::Udp { sink, .. } => prefetch_lines(sink, 1),
+        }
+    }
+
+    /// A TCP receiver about to be computed inline (`Simulation::deliver_inline`), from the
+    /// flow's index alone: the line of its flow record holding the kind of its ends, and the
+    /// receiver at its fixed place (a UDP flow's record is as long: the hint stays inside it).
+    /// Ahead of the event, so that the read of that kind and the receiver's first touch do not
+    /// wait for memory (issue 28, stop 6: 29 % of `offer_event_free`'s samples and 41 % of
+    /// `on_data`'s at 10 000 flows).
+    fn prefetch_receiver_by_place(&self, flow: u32) {
+        let Some(record) = self.flows.get(flow as usize) else { return };
+        let ends = &record.ends as *const Ends as *const u8;
+        prefetch(ends);
+        let receiver = ends.wrapping_add(RECEIVER_IN_ENDS);
+        let offset = receiver as usize % 64;
+        let bytes = std::mem::size_of::<TcpReceiver>().min(64 * RECEIVER_LINES);
+        for line in 0..(offset + bytes).div_ceil(64) {
+            prefetch(receiver.wrapping_sub(offset).wrapping_add(64 * line));
+        }
+    }
+
+    /// Data reaches a receiver computed inline in this event: the receiver, and the first
+    /// link of the route of its ACKs, whose Lindley step follows at once.
+    pub fn prefetch_delivery(&self, flow: u32) {
+        let record = &self.flows[flow as usize];
+        if let Ends::Tcp { receiver, .. } = &record.ends {
+            prefetch_lines(receiver, RECEIVER_LINES);
+            let ack_link = self.routes.first_link(record.reverse_route);
+            prefetch_lines(&self.links[ack_link as usize], INLINE_LINK_LINES);
         }
     }
 
@@ -106,6 +145,19 @@ impl Layout<'_> {
         }
     }
 }
+
+/// The lines of a TCP receiver prefetched ahead of a data packet.
+const RECEIVER_LINES: usize = 4;
+
+/// Where the receiver lies in a TCP flow's `Ends`: `repr(C, u8)` lays it out as a `u8` tag
+/// followed by the variant's fields as a `repr(C)` struct, aligned for the largest variant
+/// (the Rust reference, "Type layout", primitive representation of enums with fields). The
+/// test below checks it against a receiver's address.
+const RECEIVER_IN_ENDS: usize = {
+    let fields = std::mem::align_of::<Ends>();
+    let align = std::mem::align_of::<TcpReceiver>();
+    fields + std::mem::size_of::<TcpSender>().div_ceil(align) * align
+};
 
 /// The lines of a link record that hold its header and the head of its propagation FIFO
 /// (what an arrival reads first; the test below checks it).
@@ -151,6 +203,18 @@ fn prefetch(address: *const u8) {
 mod tests {
     use super::*;
     use crate::queue::{Queue, QueueCounters};
+
+    #[test]
+    fn a_receiver_is_where_its_place_in_the_flow_record_says() {
+        use crate::rng::{stream, StreamKind};
+        use crate::tcp::TcpConfig;
+        let config = TcpConfig::default();
+        let sender = TcpSender::new(0, 0, &config, None, stream(1, StreamKind::Flow, 0), "tcp").unwrap();
+        let ends = Ends::Tcp { sender, receiver: TcpReceiver::new(0, 0, &config, None) };
+        let Ends::Tcp { receiver, .. } = &ends else { unreachable!() };
+        let offset = receiver as *const TcpReceiver as usize - &ends as *const Ends as usize;
+        assert_eq!(offset, RECEIVER_IN_ENDS);
+    }
 
     #[test]
     fn link_head_lines_cover_the_propagation_head() {
