@@ -106,11 +106,7 @@ impl Layout<'_> {
         let ends = &record.ends as *const Ends as *const u8;
         prefetch(ends);
         let receiver = ends.wrapping_add(RECEIVER_IN_ENDS);
-        let offset = receiver as usize % 64;
-        let bytes = std::mem::size_of::<TcpReceiver>().min(64 * RECEIVER_LINES);
-        for line in 0..(offset + bytes).div_ceil(64) {
-            prefetch(receiver.wrapping_sub(offset).wrapping_add(64 * line));
-        }
+        prefetch_bytes(receiver, std::mem::size_of::<TcpReceiver>().min(64 * RECEIVER_LINES));
     }
 
     /// Data reaches a receiver computed inline in this event: the receiver, and the first
@@ -177,8 +173,12 @@ pub(super) const INLINE_LINK_LINES: usize = 4;
 /// line was missed when the count came from the size alone (issue 28).
 #[inline(always)]
 pub(super) fn prefetch_lines<T>(record: &T, lines: usize) {
-    let start = record as *const T as *const u8;
-    let bytes = (64 * lines).min(std::mem::size_of::<T>());
+    prefetch_bytes(record as *const T as *const u8, (64 * lines).min(std::mem::size_of::<T>()));
+}
+
+/// Prefetch the cache lines holding `bytes` bytes from `start`.
+#[inline(always)]
+fn prefetch_bytes(start: *const u8, bytes: usize) {
     let offset = start as usize % 64;
     let first_line = start.wrapping_sub(offset);
     for line in 0..(offset + bytes).div_ceil(64) {
