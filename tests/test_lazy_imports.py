@@ -66,6 +66,40 @@ def test_simulate_hands_over_without_numpy_or_pyarrow_until_a_table_is_asked_for
     assert {"numpy", "pyarrow"} <= _loaded(code)
 
 
+def _modules_of(code: str) -> set[str]:
+    """Every module (dotted names) a fresh interpreter has loaded after running `code`."""
+    probe = f"{code}\nimport sys\nprint(' '.join(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    return set(out.split())
+
+
+#: What a fresh `simulate` may load besides aqmlab's modules and pydantic's floor: the JSON the
+#: engine is handed (`Scenario.resolved_json`) and the signal handling of the run loop.
+SIMULATE_NEEDS = {"json", "json.decoder", "json.encoder", "json.scanner", "_json", "signal"}
+
+
+def test_a_fresh_simulate_loads_nothing_beyond_pydantics_own_floor():
+    """issue 28, stop 6: the first `simulate` in a fresh process (the short dumbbell, as
+    benchmarks/startup/handoff.py) loads aqmlab's modules, `SIMULATE_NEEDS` and what any process
+    that validates one pydantic model loads (pydantic's own imports: `pydantic.types`,
+    `pydantic.json_schema`, and its plugin loader's `importlib.metadata` with `email`, `zipfile`,
+    ...; benchmarks/startup/README.md, stop 6), and nothing else: an import added to the
+    simulate path that pydantic does not already pay for fails here. `import aqmlab` alone loads
+    none of pydantic's floor."""
+    floor = _modules_of("from pydantic import BaseModel\nclass M(BaseModel):\n    x: int\nM(x=1)")
+    assert {"pydantic.main", "pydantic_core"} <= floor  # a process that validated a pydantic model
+    run = _modules_of(
+        "import aqmlab\n"
+        "scenario = {'name': 'tiny', 'duration': '1s', 'topology': {'kind': 'dumbbell', 'bottleneck': "
+        "{'rate': '10Mbps', 'delay': '5ms', 'queue': {'kind': 'red', 'limit': '100p', 'min_th': 5, 'max_th': 15}}, "
+        "'groups': [{'name': 'g', 'count': 3, 'rtt': '40ms', 'access_rate': '100Mbps'}]}}\n"
+        "assert aqmlab.simulate(scenario, seed=1).finished\n"
+    )
+    extra = {name for name in run - floor if name != "aqmlab" and not name.startswith("aqmlab.")}
+    assert extra <= SIMULATE_NEEDS, sorted(extra - SIMULATE_NEEDS)
+    assert not _modules_of("import aqmlab") & {"pydantic", "pydantic.json_schema", "importlib.metadata", "email"}
+
+
 def test_results_pickle_with_their_tables():
     import pickle
 

@@ -26,6 +26,7 @@ Medians go to bench.json beside this file, with the machine and the command.
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import statistics
@@ -67,6 +68,10 @@ def main() -> None:
     parser.add_argument("--only", default=None, help="one scenario (a prefix of its name)")
     args = parser.parse_args()
     subprocess.check_call(["cargo", "build", "--quiet", "--release", "--example", "run_scenario"], cwd=ROOT)
+    # The whole process runs aqmlab's modules byte-compiled, as installed (pip compiles them): with
+    # PYTHONDONTWRITEBYTECODE set and no current __pycache__, every fresh process would compile them
+    # again (+0.017 s of CPU on dumbbell-60; benchmarks/startup/README.md, stop 6).
+    compileall.compile_dir(ROOT / "python", quiet=1)
     report: dict = {
         "machine": describe(ns2=ns2_run.NS, load_at_start=" ".join(map(str, os.getloadavg()))),
         "command": " ".join([Path(sys.executable).name, *sys.argv]),

@@ -12,6 +12,7 @@ validating the scenario, building the engine, converting its results, and exit.
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import statistics
@@ -108,6 +109,7 @@ def main() -> None:
     parser.add_argument("--out", default="handoff.json")
     parser.add_argument("--run-only", action="store_true", help="only the `aqmlab run` rows, with and without figures")
     args = parser.parse_args()
+    compileall.compile_dir(ROOT / "python", quiet=1)  # as installed: no fresh process compiles them
     from aqmlab.machine import describe
 
     record = {

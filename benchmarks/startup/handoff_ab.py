@@ -61,6 +61,15 @@ def one_run(pythonpath: str, program: str) -> tuple[float, float, str]:
     return wall, cpu, out.stdout
 
 
+def finish(record: dict, out: str | None) -> None:
+    """Add the load average at the end to `record`, print it, and write it to `out` (in
+    benchmarks/startup/) if given."""
+    record["machine"]["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
+    print(json.dumps(record, indent=2))
+    if out:
+        (HERE / out).write_text(json.dumps(record, indent=2) + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", required=True, help="the other python/ tree (with its _engine .so)")
@@ -110,10 +119,7 @@ def main() -> None:
         }
         for tree, runs in steps.items()
     }
-    record["machine"]["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
-    print(json.dumps(record, indent=2))
-    if args.out:
-        (HERE / args.out).write_text(json.dumps(record, indent=2) + "\n")
+    finish(record, args.out)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,14 @@ def test_every_published_row_has_three_values_and_every_difference_a_class():
     assert not problems, "\n".join(problems[:20])
 
 
+def test_every_evidence_entry_is_for_a_published_claim_that_differs():
+    """Evidence for a claim the pages no longer show as differing (a rerun turned it, or the id
+    was renamed) is never rendered: it must be removed, not left to go stale."""
+    differing = {row.full_id for row in page_rows(PAGES) if row.kind == "claim" and not row.agrees}
+    stale = sorted(set(load_evidence()) - differing)
+    assert not stale, f"referee.toml has evidence for claims that do not differ on the pages: {stale}"
+
+
 ROW = (
     "| id | claim | where | paper | criterion | aqmlab | verdict |\n|---|---|---|---|---|---|---|\n"
     "| `c1` | s | Fig. 1 | 100 % | x ≥ 99.5% | mean 90% | **differs** |\n"

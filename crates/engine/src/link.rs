@@ -38,8 +38,12 @@ impl LinkRole {
     }
 }
 
-/// A link. `repr(C)` keeps the fields in this order: those every packet crossing the link
-/// touches first, together (a few adjacent cache lines), the name and role last.
+/// A link. `repr(C)`: the fields every packet crossing the link touches first, together,
+/// the name and role last. What Lindley's step of a DropTail link served without events reads
+/// and writes is the first four lines: the header and the propagation FIFO's head (two lines,
+/// what an arrival reads), then the queue's ring header, limit and counters (two lines). Six
+/// lines before (the queue's event-driven buffer, last, was read for its length), each a
+/// cache miss with many flows (issue 28, stop 6).
 #[repr(C, align(64))]
 pub struct Link {
     /// End of the current (or last) transmission.
@@ -66,19 +70,21 @@ pub struct Link {
     /// Whether the link is sampled into the link trace.
     pub monitored: bool,
     pub role: LinkRole,
+    /// The latest delivery off this link due by an event (data beyond the end of the run, an
+    /// ACK its sender could not take inline), or [`NO_DELIVERY_EVENT`]: while one is pending,
+    /// later packets are not delivered inline (they would overtake it). A sentinel, not an `Option` (8 bytes, not 16: the record's hot
+    /// part stays four lines).
+    pub delivery_event_due: Time,
     /// Packets on the wire: being serialised or propagating.
     pub propagating: Propagation,
-    /// The latest delivery off this link due by an event (data beyond the end of the run, an
-    /// ACK its sender could not take inline): while one is pending, later packets are not
-    /// delivered inline (they would overtake it). After the
-    /// propagation FIFO, which then starts within the first line, so that the queue (16-byte
-    /// aligned) follows without a gap and the record takes 7 lines, not 8.
-    pub delivery_event_due: Option<Time>,
     pub queue: Queue,
     pub rng: Rng,
     /// Name in traces: "bottleneck", a network link's name, or the edge role.
     pub name: String,
 }
+
+/// `Link::delivery_event_due` when no delivery off the link is due by an event.
+pub const NO_DELIVERY_EVENT: Time = Time::MAX;
 
 // Seven cache lines a link (four links a flow on a dumbbell): at 10 000 flows the records
 // alone are 18 MB of a 32 MB L3 (benchmarks/scale/README.md, issue 28 stop 3).
@@ -103,7 +109,7 @@ impl Link {
             event_free: queue.decides_at_arrival(),
             inline: false,
             delivers_inline: false,
-            delivery_event_due: None,
+            delivery_event_due: NO_DELIVERY_EVENT,
             monitored,
             role,
             propagating: Propagation::default(),

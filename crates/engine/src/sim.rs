@@ -3,7 +3,7 @@
 use crate::config::Scenario;
 use crate::error::{EngineError, Result};
 use crate::event::{Event, EventQueue};
-use crate::link::{Link, WirePool};
+use crate::link::{Link, WirePool, NO_DELIVERY_EVENT};
 use crate::packet::{Packet, PacketKind, RouteId};
 use crate::packet_trace::PacketRecorder;
 use crate::queue::QueueCounters;
@@ -35,8 +35,11 @@ struct Flow {
 }
 
 /// The two ends of a flow. Not boxed: TCP ends are on the per-packet path, and flows
-/// live in one `Vec`, so the size difference costs memory only for UDP flows.
+/// live in one `Vec`, so the size difference costs memory only for UDP flows. `repr(C, u8)`:
+/// a TCP receiver is at a fixed place in its flow record, which `sim/prefetch.rs` prefetches
+/// from the flow's index alone, before the record is read (`prefetch::RECEIVER_IN_ENDS`).
 #[allow(clippy::large_enum_variant)]
+#[repr(C, u8)]
 enum Ends {
     Tcp { sender: TcpSender, receiver: TcpReceiver },
     Udp { source: UdpSource, sink: UdpSink },
@@ -453,9 +456,9 @@ impl Simulation {
             match next {
                 Some(next) => prefetch::prefetch_lines(&self.links[next as usize], prefetch::INLINE_LINK_LINES),
                 None if packet.kind == PacketKind::Data => {
-                    if let Ends::Tcp { receiver, .. } = &self.flows[packet.flow as usize].ends {
-                        prefetch::prefetch_lines(receiver, 4);
-                    }
+                    let layout =
+                        Layout { links: &self.links, wire: &self.wire, routes: &self.routes, flows: &self.flows };
+                    layout.prefetch_delivery(packet.flow);
                 }
                 None => {}
             }
@@ -484,12 +487,12 @@ impl Simulation {
                     // Inline: within the run, and after every delivery by an event (order).
                     if link.delivers_inline
                         && arrives <= self.duration
-                        && link.delivery_event_due.is_none_or(|due| due < self.now)
+                        && (link.delivery_event_due == NO_DELIVERY_EVENT || link.delivery_event_due < self.now)
                     {
                         packet.hop += 1;
                         return self.deliver_inline::<TRACED>(packet, arrives);
                     }
-                    link.delivery_event_due = Some(arrives);
+                    link.delivery_event_due = arrives;
                 }
                 // An ACK for a sender computed inline (`ack_inline`), if nothing can see or
                 // change the sender before the ACK reaches it; else by an event, and later
@@ -500,7 +503,7 @@ impl Simulation {
                         packet.hop += 1;
                         return self.ack_inline(packet, arrives);
                     }
-                    self.links[link_id as usize].delivery_event_due = Some(arrives);
+                    self.links[link_id as usize].delivery_event_due = arrives;
                 }
                 None => {}
             }

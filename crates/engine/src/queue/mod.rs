@@ -235,22 +235,24 @@ pub fn build_policy(config: &QueueConfig, link: LinkContext, field: &str) -> Res
     config.kind().build(link, field)
 }
 
-/// Counters kept by every queue (cumulative since the start of the run). `repr(C)`: the
-/// ones every packet of a link served without events touches first (the sojourn sum, then
-/// arrivals, admissions and departures), the drop and mark counters after them, so that
-/// Lindley's step reads one line of them, not two (`sim/prefetch.rs`, `INLINE_LINK_LINES`).
+/// Counters kept by every queue (cumulative since the start of the run). `repr(C)`: the ones
+/// every packet of a link served without events touches (arrivals, admissions, departures and
+/// their bytes, the sojourn sum) in the first 64 bytes, with the overflow drops of a full
+/// edge-link buffer, and the other drop and mark counters after them, so that Lindley's step
+/// reads one line of them (`sim/prefetch.rs`, `INLINE_LINK_LINES`; issue 28, stop 6).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C)]
 pub struct QueueCounters {
-    /// Sum of the queueing (sojourn) times of departed packets, ns. 128 bits: a u64 would
-    /// wrap after 1.8e19 ns of summed sojourn (about 6 h at 100 Gb/s with 100 ms queues).
-    pub sojourn_ns_sum: u128,
     pub arrivals: u64,
     pub arrival_bytes: u64,
     pub enqueued: u64,
     pub departures: u64,
     pub departure_bytes: u64,
     pub dropped_overflow: u64,
+    /// Sum of the queueing (sojourn) times of departed packets, ns. 128 bits: a u64 would
+    /// wrap after 1.8e19 ns of summed sojourn (about 6 h at 100 Gb/s with 100 ms queues).
+    /// At byte 48: six `u64` before it, so the 16-byte alignment costs no padding.
+    pub sojourn_ns_sum: u128,
     pub dropped_early: u64,
     pub dropped_forced: u64,
     pub marked: u64,
@@ -259,6 +261,10 @@ pub struct QueueCounters {
     /// Drops decided when packets reached the head of the queue (sojourn-time AQMs).
     pub dropped_on_dequeue: u64,
 }
+
+/// The counters every packet of a link served without events moves end within the first line
+/// of the counters.
+const _: () = assert!(std::mem::offset_of!(QueueCounters, sojourn_ns_sum) + 16 == 64);
 
 impl QueueCounters {
     pub fn dropped(&self) -> u64 {
@@ -278,8 +284,12 @@ struct Waiting {
 
 /// A FIFO queue with a limit, counters and a policy. `repr(C)`: the fields every packet of a
 /// link served without events touches, in this order, right after the link's (see
-/// `link::Link`), and the event-driven buffer last (most links, the per-flow edge links
-/// above all, are served without events and never touch it).
+/// `link::Link`): the ring, the bytes queued, the idle instant, the limit and the flag saying
+/// whether the policy is called (64 bytes), then the counters every packet moves (64 bytes);
+/// what only a policy that decides (a view of the queue, the policy itself) or an event-driven
+/// link reads (its buffer) comes last. Most links, the per-flow edge links above all, are
+/// DropTail links served without events: they read two lines of their queue, not three
+/// (issue 28, stop 6).
 ///
 /// Two ways of serving it: event-driven (`enqueue`, `pass_through`, `dequeue` when the link
 /// finishes a packet: `fifo` holds the packets) or, for a policy that decides at arrival,
@@ -292,14 +302,21 @@ pub struct Queue {
     /// When the queue last became empty, if it is empty now; `NOT_IDLE` otherwise (an
     /// `Option<Time>` took 16 bytes of the record, this takes 8; `Queue::idle_since`).
     idle: Time,
-    limit: Limit,
-    link_rate_bps: u64,
-    policy: Box<dyn QueuePolicy>,
-    /// [`QueuePolicy::admits_every_arrival`], asked once (in the padding before `counters`).
+    /// The buffer limit ([`Limit`]): packets, or bytes if `limit_in_bytes` (a `Limit` takes 16
+    /// bytes, these two 9, which leaves room for the flag below in the same 16).
+    limit: u64,
+    limit_in_bytes: bool,
+    /// [`QueuePolicy::admits_every_arrival`], asked once.
     admits_every_arrival: bool,
     pub counters: QueueCounters,
+    link_rate_bps: u64,
+    policy: Box<dyn QueuePolicy>,
     fifo: VecDeque<Packet>,
 }
+
+/// What Lindley's step of a DropTail queue reads ends where the counters every packet moves
+/// end: two lines from the start of the queue.
+const _: () = assert!(std::mem::offset_of!(Queue, counters) == 64);
 
 /// `Queue::idle` of a queue that is not empty (no instant of a run is this late:
 /// `Scenario::check_bounds` caps durations far below it).
@@ -311,11 +328,16 @@ impl Queue {
         // receiver links) hold no packet most of the time (an idle link puts a packet straight
         // on the wire through the queue), and reserving their whole limit up front cost 48 KB
         // per link (386 MB for 2000 flows); even 16 packets each were 3 KB per flow.
+        let (limit, limit_in_bytes) = match limit {
+            Limit::Packets(packets) => (u64::from(packets), false),
+            Limit::Bytes(bytes) => (bytes, true),
+        };
         Queue {
             fifo: VecDeque::new(),
             bytes: 0,
             waiting: VecDeque::new(),
             limit,
+            limit_in_bytes,
             idle: 0,
             link_rate_bps,
             admits_every_arrival: policy.admits_every_arrival(),
@@ -336,34 +358,48 @@ impl Queue {
         self.fifo.len() + self.waiting.len()
     }
 
-    fn view(&self) -> QueueView {
+    /// [`Queue::queued`] of a queue served the way `EVENT_DRIVEN` says: the other buffer is
+    /// empty, and not reading its header keeps Lindley's step off the record's last lines (a
+    /// cache miss on every hop of a per-flow edge link; issue 28, stop 6).
+    #[inline(always)]
+    fn queued_as<const EVENT_DRIVEN: bool>(&self) -> usize {
+        if EVENT_DRIVEN {
+            self.fifo.len()
+        } else {
+            self.waiting.len()
+        }
+    }
+
+    fn view<const EVENT_DRIVEN: bool>(&self) -> QueueView {
         QueueView {
-            packets: self.queued() as u32,
+            packets: self.queued_as::<EVENT_DRIVEN>() as u32,
             bytes: self.bytes,
             idle_since: self.idle_since(),
             link_rate_bps: self.link_rate_bps,
         }
     }
 
-    fn fits(&self, packet: &Packet) -> bool {
-        match self.limit {
-            Limit::Packets(n) => (self.queued() as u64) < n as u64,
-            Limit::Bytes(b) => self.bytes + packet.size_bytes as u64 <= b,
+    fn fits<const EVENT_DRIVEN: bool>(&self, packet: &Packet) -> bool {
+        if self.limit_in_bytes {
+            self.bytes + packet.size_bytes as u64 <= self.limit
+        } else {
+            (self.queued_as::<EVENT_DRIVEN>() as u64) < self.limit
         }
     }
 
     /// Count an arriving packet and decide on it: the policy's verdict, a mark turned into a
     /// drop for a packet that is not ECN-capable, the buffer limit. A dropped packet is counted;
-    /// an admitted one carries CE if marked, and, if `STAMP`, its enqueue time (read only when
-    /// it leaves an event-driven queue: `leave`, and the policies' `on_dequeue`).
+    /// an admitted one carries CE if marked, and, if `EVENT_DRIVEN`, its enqueue time (read
+    /// only when it leaves an event-driven queue: `leave`, and the policies' `on_dequeue`).
+    /// `EVENT_DRIVEN` also says which buffer holds the queue (`queued_as`).
     #[inline(always)]
-    fn admit<const STAMP: bool>(&mut self, packet: &mut Packet, now: Time, rng: &mut Rng) -> Verdict {
+    fn admit<const EVENT_DRIVEN: bool>(&mut self, packet: &mut Packet, now: Time, rng: &mut Rng) -> Verdict {
         self.counters.arrivals += 1;
         self.counters.arrival_bytes += packet.size_bytes as u64;
         let mut verdict = if self.admits_every_arrival {
             Verdict::Enqueue
         } else {
-            let view = self.view();
+            let view = self.view::<EVENT_DRIVEN>();
             self.policy.on_arrival(packet, &view, now, rng)
         };
         if let Verdict::Mark(_) = verdict {
@@ -372,7 +408,7 @@ impl Queue {
                 verdict = Verdict::Drop(DropReason::Early);
             }
         }
-        if !matches!(verdict, Verdict::Drop(_)) && !self.fits(packet) {
+        if !matches!(verdict, Verdict::Drop(_)) && !self.fits::<EVENT_DRIVEN>(packet) {
             verdict = Verdict::Drop(DropReason::Overflow);
             self.policy.on_overflow();
         }
@@ -384,7 +420,7 @@ impl Queue {
                     self.counters.marked += 1;
                     self.counters.marked_forced += u64::from(reason == MarkReason::Forced);
                 }
-                if STAMP {
+                if EVENT_DRIVEN {
                     packet.enqueued_at = now;
                 }
                 self.idle = NOT_IDLE;
@@ -494,7 +530,7 @@ impl Queue {
                 return None;
             };
             self.bytes -= packet.size_bytes as u64;
-            let view = self.view();
+            let view = self.view::<true>();
             if self.leave(&mut packet, &view, now, rng, &mut observe) {
                 return Some(packet);
             }
@@ -604,7 +640,11 @@ impl Queue {
     }
 
     pub fn limit(&self) -> Limit {
-        self.limit
+        if self.limit_in_bytes {
+            Limit::Bytes(self.limit)
+        } else {
+            Limit::Packets(self.limit as u32)
+        }
     }
 
     pub fn average_queue(&self) -> f64 {

@@ -47,7 +47,7 @@
 
 use super::{Ends, Simulation, TimerOwner, OUTBOX_KEPT};
 use crate::config::TraceConfig;
-use crate::link::Link;
+use crate::link::{Link, NO_DELIVERY_EVENT};
 use crate::packet::Packet;
 use crate::tcp::cc::CcConfig;
 use crate::time::Time;
@@ -101,12 +101,12 @@ fn always_sampled(links: &[Link], acks: &[u32], interval: Time) -> bool {
 
 impl Simulation {
     /// May the sender of `flow` take, now, an ACK that reaches it at `at` (≥ now) off a link
-    /// whose latest ACK due by an event is `due`? The run-time conditions of the module
-    /// documentation.
+    /// whose latest ACK due by an event is `due` (`NO_DELIVERY_EVENT` if none)? The run-time
+    /// conditions of the module documentation.
     #[inline]
-    pub(super) fn sender_computable_at(&self, flow: u32, at: Time, due: Option<Time>) -> bool {
+    pub(super) fn sender_computable_at(&self, flow: u32, at: Time, due: Time) -> bool {
         let now = self.now;
-        if self.emitting || at > self.duration || due.is_some_and(|due| due >= now) {
+        if self.emitting || at > self.duration || (due != NO_DELIVERY_EVENT && due >= now) {
             return false;
         }
         // Before the flow's record is read: with the flow trace on, most ACKs stop here

@@ -9,6 +9,7 @@ use common::*;
 
 use super::super::{Ends, Simulation};
 use crate::config::{Scenario, StopTimes, Topology, Traffic, Transfer};
+use crate::link::NO_DELIVERY_EVENT;
 use crate::queue::QueueConfig;
 use crate::tcp::cc::CcConfig;
 use crate::tcp::{RecoveryConfig, TcpConfig};
@@ -114,35 +115,39 @@ fn each_run_time_condition_sends_the_ack_by_its_event() {
     let (mut sim, at) = running();
     let now = sim.now;
     set_deadline(&mut sim, None);
-    assert!(sim.sender_computable_at(0, at, None), "nothing in the way");
+    assert!(sim.sender_computable_at(0, at, NO_DELIVERY_EVENT), "nothing in the way");
     // Within the run only.
-    assert!(!sim.sender_computable_at(0, sim.duration + 1, None));
+    assert!(!sim.sender_computable_at(0, sim.duration + 1, NO_DELIVERY_EVENT));
     // An ACK of the flow still due by an event (now or later) goes first.
-    assert!(!sim.sender_computable_at(0, at, Some(now)));
-    assert!(sim.sender_computable_at(0, at, Some(now - 1)));
+    assert!(!sim.sender_computable_at(0, at, now));
+    assert!(sim.sender_computable_at(0, at, now - 1));
     // No end emitting packets meanwhile.
     sim.emitting = true;
-    assert!(!sim.sender_computable_at(0, at, None));
+    assert!(!sim.sender_computable_at(0, at, NO_DELIVERY_EVENT));
     sim.emitting = false;
     // The retransmission deadline strictly after the ACK.
     set_deadline(&mut sim, Some(at));
-    assert!(!sim.sender_computable_at(0, at, None));
+    assert!(!sim.sender_computable_at(0, at, NO_DELIVERY_EVENT));
     set_deadline(&mut sim, Some(at + 1));
-    assert!(sim.sender_computable_at(0, at, None));
+    assert!(sim.sender_computable_at(0, at, NO_DELIVERY_EVENT));
     set_deadline(&mut sim, None);
     // The flow's stop not in [now, at].
     for (stop, inline) in [(now - 1, true), (now, false), (at, false), (at + 1, true)] {
         sim.flows[0].stop = Some(stop);
-        assert_eq!(sim.sender_computable_at(0, at, None), inline, "stop at {stop}, now {now}, ACK at {at}");
+        assert_eq!(
+            sim.sender_computable_at(0, at, NO_DELIVERY_EVENT),
+            inline,
+            "stop at {stop}, now {now}, ACK at {at}"
+        );
     }
     sim.flows[0].stop = None;
     // A traced flow: the next sample strictly after the ACK.
     sim.traced_flows = 1;
     let next_sample = sim.last_sample + sim.sample_interval;
-    assert!(!sim.sender_computable_at(0, next_sample, None));
-    assert!(sim.sender_computable_at(0, next_sample - 1, None));
+    assert!(!sim.sender_computable_at(0, next_sample, NO_DELIVERY_EVENT));
+    assert!(sim.sender_computable_at(0, next_sample - 1, NO_DELIVERY_EVENT));
     sim.traced_flows = 0;
-    assert!(sim.sender_computable_at(0, next_sample, None));
+    assert!(sim.sender_computable_at(0, next_sample, NO_DELIVERY_EVENT));
 }
 
 /// Whether the ACK route of flow `flow` ends on a link marked for its sender.
