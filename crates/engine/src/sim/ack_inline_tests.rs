@@ -96,6 +96,19 @@ fn sack_finite_transfers_and_stops_keep_the_event_driven_results() {
     }));
 }
 
+#[test]
+fn a_run_stopped_early_accounts_for_every_packet() {
+    // Stopped by the work limit, ACKs taken ahead of the stop and the packets they sent are
+    // counted (module doc): created = delivered + dropped + queued + in flight still.
+    let scenario = one_flow(droptail(20), 0, |_, _, _| {});
+    let mut sim = Simulation::build(&scenario, 7, true).expect("valid scenario");
+    sim.set_work_limit(20_000);
+    sim.run_until(scenario.duration_ns);
+    assert!(sim.work_limit_reached());
+    let c = sim.counters();
+    assert_eq!(c.packets_created, c.packets_delivered + c.packets_dropped + c.packets_queued + c.packets_in_flight);
+}
+
 /// A simulation of one bulk flow run to 5 s, and an instant just ahead of now.
 fn running() -> (Simulation, Time) {
     let scenario = one_flow(droptail(20), 0, |_, _, _| {});
