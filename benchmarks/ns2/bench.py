@@ -15,6 +15,9 @@ every measurement alike):
   the engine's run, no Python, no per-flow traces);
 - aqmlab `simulate()` warm: in this process after a first call (Arrow tables included);
 - aqmlab whole process: a fresh `python -c "import aqmlab; aqmlab.simulate(...)"`.
+The last two run twice: with aqmlab's default traces (the first 100 flows' windows every 10 ms:
+more than ns-2's program records) and, like with like, with `trace.flows = 0` as the runner
+(ns-2's program samples the queue monitor and traces no flow: `*_untraced_cpu_s`).
 Each is timed twice: wall time, and CPU time (user + system: of the child process for ns-2,
 the runner and the fresh interpreter, `time.process_time` for the warm call), which does not
 depend on the other jobs of a shared machine (issue 28: ratios of CPU times are the ones to
@@ -96,6 +99,8 @@ def main() -> None:
             "engine_runner_cpu_s": [],
             "simulate_warm_cpu_s": [],
             "python_process_cpu_s": [],
+            "simulate_warm_untraced_cpu_s": [],
+            "python_process_untraced_cpu_s": [],
         }
         loads = []
         with tempfile.TemporaryDirectory() as tmp:
@@ -103,9 +108,18 @@ def main() -> None:
             spec.write_text(json.dumps(bare))
             toml = Path(tmp) / "scenario.json.full"
             toml.write_text(json.dumps(scenario.model_dump(mode="json")))
-            code = (
+            # Like with like: ns-2's program records the link samples and no per-flow window trace
+            # (ns2_mapping: `Options.trace_flows` empty), as the runner's scenario (trace.flows 0);
+            # aqmlab's default traces its first 100 flows every 10 ms. Both are timed.
+            untraced = scenario.model_dump(mode="json")
+            untraced["trace"]["flows"] = 0
+            untraced_file = Path(tmp) / "scenario.untraced.json"
+            untraced_file.write_text(json.dumps(untraced))
+            untraced_scenario = aqmlab.Scenario.from_dict(untraced)
+            code, code_untraced = (
                 "import json, aqmlab; "
-                f"aqmlab.simulate(aqmlab.Scenario.from_dict(json.load(open({str(toml)!r}))), seed={args.seed})"
+                f"aqmlab.simulate(aqmlab.Scenario.from_dict(json.load(open({str(file)!r}))), seed={args.seed})"
+                for file in (toml, untraced_file)
             )
             for round_ in range(args.runs):
                 loads.append(os.getloadavg()[0])
@@ -125,6 +139,12 @@ def main() -> None:
                 subprocess.check_call([sys.executable, "-c", code])
                 samples["python_process_cpu_s"].append(_children_cpu() - cpu)
                 samples["python_process_s"].append(time.perf_counter() - began)
+                cpu = time.process_time()
+                aqmlab.simulate(untraced_scenario, seed=args.seed)
+                samples["simulate_warm_untraced_cpu_s"].append(time.process_time() - cpu)
+                cpu = _children_cpu()
+                subprocess.check_call([sys.executable, "-c", code_untraced])
+                samples["python_process_untraced_cpu_s"].append(_children_cpu() - cpu)
                 print(name, round_, {k: round(v[-1], 3) for k, v in samples.items()}, flush=True)
         medians = {k: statistics.median(v) for k, v in samples.items()}
         report["scenarios"][name] = {
@@ -137,6 +157,10 @@ def main() -> None:
             "cpu_ratio_ns2_process_over_engine_runner": medians["ns2_process_cpu_s"] / medians["engine_runner_cpu_s"],
             "cpu_ratio_ns2_process_over_simulate_warm": medians["ns2_process_cpu_s"] / medians["simulate_warm_cpu_s"],
             "cpu_ratio_ns2_process_over_python_process": medians["ns2_process_cpu_s"] / medians["python_process_cpu_s"],
+            "cpu_ratio_ns2_process_over_simulate_warm_untraced": medians["ns2_process_cpu_s"]
+            / medians["simulate_warm_untraced_cpu_s"],
+            "cpu_ratio_ns2_process_over_python_process_untraced": medians["ns2_process_cpu_s"]
+            / medians["python_process_untraced_cpu_s"],
         }
         print(json.dumps(report["scenarios"][name]["medians"]), flush=True)
     (HERE / "bench.json").write_text(json.dumps(report, indent=1) + "\n")
