@@ -160,7 +160,7 @@ impl Simulation {
         // A sample at T1 not scheduled yet (module documentation).
         if (flow as usize) < self.traced_flows
             && at > self.last_sample + self.sample_interval
-            && at % self.sample_interval == 0
+            && at.is_multiple_of(self.sample_interval)
         {
             return false;
         }

@@ -287,7 +287,7 @@ fn a_sample_at_the_instant_of_an_ack_taken_inline_reads_the_sender_before_it() {
     let scenario = |interval| traced_flow(droptail(20), 100 * MS, interval, |_| {});
     let (_, sim) = run_sim(&scenario(10 * MS), true);
     let on_ack_instants = sim.crossed_samples[0].ack_instants.iter().filter_map(|&at| {
-        (2..=at / (60 * MS)).map(|k| at / k).find(|&interval| at % interval == 0 && interval <= 100 * MS)
+        (2..=at / (60 * MS)).map(|k| at / k).find(|&interval| at.is_multiple_of(interval) && interval <= 100 * MS)
     });
     let mut at_ack_instant = 0;
     for interval in on_ack_instants.take(5) {
