@@ -1,6 +1,7 @@
 """Table of the examples' CPU time before and after issue 28 (`golden.py --runner OLD/NEW
 --json`, the two builds alternated three times: examples_before_i.json, examples_final_i.json;
-medians). Stop 3: `examples_table.py stop3 after` reads stop3/examples_{before,after}_i.json."""
+medians over every examples_{before,AFTER}_i.json there). Stop 3: `examples_table.py stop3 after`
+reads stop3/examples_{before,after}_i.json."""
 
 import json
 import statistics
@@ -10,7 +11,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 FOLDER = HERE / (sys.argv[1] if len(sys.argv) > 1 else ".")
 AFTER = sys.argv[2] if len(sys.argv) > 2 else "final"
-runs = {b: [json.loads((FOLDER / f"examples_{b}_{i}.json").read_text()) for i in (1, 2, 3)] for b in ("before", AFTER)}
+files = {b: sorted(FOLDER.glob(f"examples_{b}_*.json")) for b in ("before", AFTER)}
+runs = {b: [json.loads(path.read_text()) for path in paths] for b, paths in files.items()}
 print("| scenario (≤ 20 s simulated) | events before | events after | before CPU s | after CPU s | after / before |")
 print("|---|---|---|---|---|---|")
 total = {"before": 0.0, AFTER: 0.0}

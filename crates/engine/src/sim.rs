@@ -21,6 +21,7 @@ mod ack_inline;
 mod packet_hooks;
 mod prefetch;
 
+use ack_inline::{CrossedSamples, SenderSample};
 use prefetch::Layout;
 
 struct Flow {
@@ -162,6 +163,8 @@ pub struct Simulation {
     delivered: u64,
     events_processed: u64,
     last_sample: Time,
+    /// Per traced flow, the samples its ACKs taken inline crossed (`ack_inline`).
+    crossed_samples: Vec<CrossedSamples>,
     /// Work (events + packets created) after which `run_for` stops for good; see `work`.
     work_limit: u64,
     /// The per-packet trace (`trace.packets`), if asked for: every hook tests this first.
@@ -214,7 +217,7 @@ impl Simulation {
         let uses = route_uses(&network);
         mark_inline_receivers(&mut network, &uses);
         if inline_senders {
-            ack_inline::mark_inline_senders(&mut network, &uses, &scenario.trace);
+            ack_inline::mark_inline_senders(&mut network, &uses);
         }
         let packet_trace = match &scenario.trace.packets {
             None => None,
@@ -309,6 +312,7 @@ impl Simulation {
             delivered: 0,
             events_processed: 0,
             last_sample: 0,
+            crossed_samples: (0..traced_flows).map(|_| CrossedSamples::default()).collect(),
             work_limit: u64::MAX,
             packet_trace,
         })
@@ -760,14 +764,16 @@ impl Simulation {
             trace.sojourn_s.push(if departed > 0 { sojourn_ns / departed as f64 / 1e9 } else { f64::NAN });
         }
         let flows = &mut self.flow_trace;
-        for (id, flow) in self.flows.iter().take(self.traced_flows).enumerate() {
+        let traced = self.flows.iter().zip(&mut self.crossed_samples).enumerate();
+        for (id, (flow, crossed)) in traced {
             flows.time_s.push(t);
             flows.flow.push(id as u32);
-            let tcp = flow.tcp().filter(|sender| sender.started_at.is_some());
-            flows.cwnd.push(tcp.map_or(f64::NAN, TcpSender::cwnd));
-            flows.ssthresh.push(tcp.map_or(f64::NAN, TcpSender::ssthresh));
-            flows.srtt_s.push(tcp.and_then(TcpSender::srtt_ns).map_or(f64::NAN, to_secs));
-            flows.rtt_s.push(tcp.and_then(TcpSender::last_rtt_ns).map_or(f64::NAN, to_secs));
+            // As the sender was before an ACK taken inline that crossed this sample.
+            let values = crossed.take(now).unwrap_or_else(|| SenderSample::of(flow));
+            flows.cwnd.push(values.cwnd);
+            flows.ssthresh.push(values.ssthresh);
+            flows.srtt_s.push(values.srtt_s);
+            flows.rtt_s.push(values.rtt_s);
         }
         let next = now + self.sample_interval;
         if next <= self.duration {

@@ -9,15 +9,26 @@
 //!   link of its ACK route served without events and used by no other route; the first link
 //!   of its data route served without events, used by no other route (so its Lindley
 //!   recursion sees the sender's arrivals in time order) and not traced (no sample sees the
-//!   packets offered ahead); no per-packet trace (`TRACED` is false); for a flow in the flow
-//!   trace, ACKs not always computed a sample interval or more ahead (`always_sampled`);
+//!   packets offered ahead); no per-packet trace (`TRACED` is false);
 //! - at each ACK (`Simulation::sender_computable_at`): T1 within the run; no end emitting
 //!   packets at the moment (a sender in the middle of offering a burst at an earlier time
 //!   must not be overtaken by its own later packets); no ACK of the flow still due by an
 //!   event on that link (`Link::delivery_event_due`: ACKs reach the sender in order); the
 //!   sender's retransmission deadline strictly after T1, or none; the flow's stop not in
-//!   [now, T1]; for a flow in the flow trace, the next sample strictly after T1 (a sample
-//!   reads its window and RTT).
+//!   [now, T1]; for a flow in the flow trace, T1 not the instant of a sample still to be
+//!   scheduled (below).
+//!
+//! A flow in the flow trace (its first `trace.flows` flows): a sample reads the sender's
+//! window and RTT (`SenderSample`). The samples not run yet at times up to T1 (after the last
+//! sample, so possibly at now itself) run before the ACK in the event-driven run, and see
+//! the sender as it is now: every earlier ACK of the flow has reached it (the ordering
+//! condition), and nothing else changes it before T1 (the deadline and stop conditions). So
+//! before the ACK is taken, the sender's values are kept for each such sample not kept yet
+//! (`CrossedSamples`), and the sample uses them. A sample at T1 itself runs before the ACK
+//! when it was scheduled before the ACK's arrival event: so for the next sample, scheduled
+//! already; a later one is scheduled one interval before its instant, and whether the ACK's
+//! arrival event of the event-driven run comes before depends on when the ACK before it
+//! arrives there: such an ACK (T1 exactly on a sample instant) goes by its event.
 //!
 //! The deadline, not the pending timer event, decides: the event may be due earlier (it stays
 //! at an older deadline, `Simulation::schedule_timer`), and an event that fires before the
@@ -45,12 +56,14 @@
 //! The development switch `AQMLAB_DEV_ACK_INLINE=0` (read when a simulation is built) turns
 //! this off, to compare the two event orders (`benchmarks/scale/issue28/tie_noise.py`).
 
-use super::{Ends, Simulation, TimerOwner, OUTBOX_KEPT};
-use crate::config::TraceConfig;
-use crate::link::{Link, NO_DELIVERY_EVENT};
+use std::collections::VecDeque;
+
+use super::{Ends, Flow, Simulation, TimerOwner, OUTBOX_KEPT};
+use crate::link::NO_DELIVERY_EVENT;
 use crate::packet::Packet;
 use crate::tcp::cc::CcConfig;
-use crate::time::Time;
+use crate::tcp::sender::TcpSender;
+use crate::time::{to_secs, Time};
 use crate::topology::{Network, Transport};
 
 /// Whether senders may be computed inline: unless `AQMLAB_DEV_ACK_INLINE` is `0`.
@@ -67,14 +80,10 @@ fn enabled_by(switch: Option<&str>) -> bool {
 /// Mark the links whose ACKs go to a sender computed inline (`Link::delivers_inline` on the
 /// last link of the ACK route): see the module documentation for the conditions. `uses` is
 /// how many routes cross each link.
-/// A flow in the flow trace is not marked when a sample always falls between the computation
-/// of its ACKs and their arrival (`always_sampled`): its ACKs would only be checked, never
-/// taken inline.
-pub(super) fn mark_inline_senders(network: &mut Network, uses: &[u32], trace: &TraceConfig) {
-    for (index, spec) in network.flows.iter().enumerate() {
+pub(super) fn mark_inline_senders(network: &mut Network, uses: &[u32]) {
+    for spec in &network.flows {
         let Transport::Tcp { tcp, .. } = &spec.transport else { continue };
-        let acks = &network.routes[spec.reverse_route as usize];
-        let last = *acks.last().expect("a non-empty route") as usize;
+        let last = *network.routes[spec.reverse_route as usize].last().expect("a non-empty route") as usize;
         let first = network.routes[spec.forward_route as usize][0] as usize;
         let data_link = &network.links[first];
         let inline = !matches!(tcp.cc, CcConfig::Python(_))
@@ -82,21 +91,60 @@ pub(super) fn mark_inline_senders(network: &mut Network, uses: &[u32], trace: &T
             && uses[first] == 1
             && network.links[last].event_free
             && data_link.event_free
-            && !data_link.monitored
-            && !(index < trace.flows as usize && always_sampled(&network.links, acks, trace.interval_ns));
+            && !data_link.monitored;
         network.links[last].delivers_inline = inline;
     }
 }
 
-/// Whether an ACK on this route is computed at least one sample interval before it reaches
-/// its sender. It is computed at its arrival at the last link of the route that is not
-/// computed inline (by an event there, or earlier, computed ahead), so at least the delays of
-/// that link and of the ones after it before it arrives; the next sample is at most one
-/// interval after the computation.
-fn always_sampled(links: &[Link], acks: &[u32], interval: Time) -> bool {
-    let computed_at = acks.iter().rposition(|&link| !links[link as usize].inline).unwrap_or(0);
-    let lead: Time = acks[computed_at..].iter().map(|&link| links[link as usize].delay).sum();
-    lead >= interval
+/// What a flow-trace sample reads from a flow's sender (`Simulation::on_sample`): NaN for a
+/// sender not started (or a UDP flow), and for an RTT not measured yet.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct SenderSample {
+    pub cwnd: f64,
+    pub ssthresh: f64,
+    pub srtt_s: f64,
+    pub rtt_s: f64,
+}
+
+impl SenderSample {
+    pub(super) fn of(flow: &Flow) -> SenderSample {
+        let tcp = flow.tcp().filter(|sender| sender.started_at.is_some());
+        SenderSample {
+            cwnd: tcp.map_or(f64::NAN, TcpSender::cwnd),
+            ssthresh: tcp.map_or(f64::NAN, TcpSender::ssthresh),
+            srtt_s: tcp.and_then(TcpSender::srtt_ns).map_or(f64::NAN, to_secs),
+            rtt_s: tcp.and_then(TcpSender::last_rtt_ns).map_or(f64::NAN, to_secs),
+        }
+    }
+}
+
+/// A traced flow's samples that an ACK taken inline crossed (module documentation): the
+/// sender's values each will read, in time order, and the latest sample kept. Allocated only
+/// for a flow whose ACKs cross samples; at most one ACK path delay of samples (plus one).
+#[derive(Default)]
+pub(super) struct CrossedSamples {
+    kept_through: Time,
+    kept: VecDeque<(Time, SenderSample)>,
+    /// Samples kept, and kept for a sample at the ACK's very instant (what the tests cover).
+    #[cfg(test)]
+    counts: (u64, u64),
+    /// The instants of the ACKs taken inline (tests place samples there).
+    #[cfg(test)]
+    ack_instants: Vec<Time>,
+}
+
+impl CrossedSamples {
+    /// The values the sample at `now` reads, if an ACK taken inline kept them (they are
+    /// dropped).
+    pub(super) fn take(&mut self, now: Time) -> Option<SenderSample> {
+        match self.kept.front() {
+            Some(&(at, values)) if at == now => {
+                self.kept.pop_front();
+                Some(values)
+            }
+            _ => None,
+        }
+    }
 }
 
 impl Simulation {
@@ -109,9 +157,11 @@ impl Simulation {
         if self.emitting || at > self.duration || (due != NO_DELIVERY_EVENT && due >= now) {
             return false;
         }
-        // Before the flow's record is read: with the flow trace on, most ACKs stop here
-        // (the examples trace their first 100 flows every 10 ms).
-        if (flow as usize) < self.traced_flows && at >= self.last_sample + self.sample_interval {
+        // A sample at T1 not scheduled yet (module documentation).
+        if (flow as usize) < self.traced_flows
+            && at > self.last_sample + self.sample_interval
+            && at.is_multiple_of(self.sample_interval)
+        {
             return false;
         }
         let entry = &self.flows[flow as usize];
@@ -126,6 +176,9 @@ impl Simulation {
     /// and its timer is kept as `schedule_timer` keeps it. As `Simulation::deliver` at `at`.
     pub(super) fn ack_inline(&mut self, ack: Packet, at: Time) {
         self.delivered += 1;
+        if (ack.flow as usize) < self.traced_flows {
+            self.keep_crossed_samples(ack.flow, at);
+        }
         let Ends::Tcp { sender, receiver } = &mut self.flows[ack.flow as usize].ends else {
             unreachable!("an ACK for a UDP flow")
         };
@@ -149,6 +202,30 @@ impl Simulation {
         }
         self.sender_outbox = out;
         self.schedule_timer(ack.flow, TimerOwner::Sender);
+    }
+
+    /// Before a traced flow's sender takes an ACK at `at`: its values, for each sample at or
+    /// before `at` not run and not kept yet (module documentation).
+    fn keep_crossed_samples(&mut self, flow: u32, at: Time) {
+        let interval = self.sample_interval;
+        let crossed = &mut self.crossed_samples[flow as usize];
+        #[cfg(test)]
+        crossed.ack_instants.push(at);
+        let mut sample = crossed.kept_through.max(self.last_sample) + interval;
+        if sample > at {
+            return;
+        }
+        let values = SenderSample::of(&self.flows[flow as usize]);
+        while sample <= at {
+            crossed.kept.push_back((sample, values));
+            crossed.kept_through = sample;
+            #[cfg(test)]
+            {
+                crossed.counts.0 += 1;
+                crossed.counts.1 += u64::from(sample == at);
+            }
+            sample += interval;
+        }
     }
 }
 

@@ -8,7 +8,7 @@ mod common;
 use common::*;
 
 use super::super::{Ends, Simulation};
-use crate::config::{Scenario, StopTimes, Topology, Traffic, Transfer};
+use crate::config::{FlowGroup, Scenario, StartTimes, StopTimes, Topology, Traffic, Transfer};
 use crate::link::NO_DELIVERY_EVENT;
 use crate::queue::QueueConfig;
 use crate::tcp::cc::CcConfig;
@@ -32,12 +32,18 @@ fn one_flow(
 
 /// Every result column and counter of a run, as text (NaN equal to NaN), and its events.
 fn run(scenario: &Scenario, inline_senders: bool) -> (String, u64) {
+    let (text, sim) = run_sim(scenario, inline_senders);
+    (text, sim.events_processed())
+}
+
+/// [`run`], and the simulation run.
+fn run_sim(scenario: &Scenario, inline_senders: bool) -> (String, Simulation) {
     let mut sim = Simulation::build(scenario, 7, inline_senders).expect("valid scenario");
     sim.run_until(scenario.duration_ns);
     let r = sim.results();
     let counters = crate::trace::Counters { events: 0, ..r.counters };
     let text = format!("{:?}\n{:?}\n{:?}\n{:?}\n{:?}", r.flows, r.links, r.link_trace, r.flow_trace, counters);
-    (text, sim.events_processed())
+    (text, sim)
 }
 
 /// Identical results with and without senders computed inline; returns the events saved.
@@ -72,12 +78,12 @@ fn timeouts_with_acks_in_flight_keep_the_event_driven_results() {
 
 #[test]
 fn a_traced_flow_gives_the_same_trace() {
-    // Samples read the window and RTT: ACKs crossing one (about 26 ms ahead) go by their
-    // event; every 100 ms, most ACKs cross none.
+    // Samples read the window and RTT: an ACK taken inline keeps them for the samples it
+    // crosses (about 26 ms ahead); every 100 ms, most ACKs cross none.
     let mut scenario = one_flow(droptail(20), 1, |_, _, _| {});
     scenario.trace.interval_ns = 100 * MS;
     let saved = assert_same_results(&scenario);
-    assert!(saved > 0, "ACKs between two samples are still taken inline");
+    assert!(saved > 0, "ACKs are taken inline");
 }
 
 #[test]
@@ -154,13 +160,17 @@ fn each_run_time_condition_sends_the_ack_by_its_event() {
         );
     }
     sim.flows[0].stop = None;
-    // A traced flow: the next sample strictly after the ACK.
+    // A traced flow: not at the instant of a sample still to be scheduled; at the next
+    // sample's (scheduled already), or between samples, yes.
     sim.traced_flows = 1;
     let next_sample = sim.last_sample + sim.sample_interval;
-    assert!(!sim.sender_computable_at(0, next_sample, NO_DELIVERY_EVENT));
-    assert!(sim.sender_computable_at(0, next_sample - 1, NO_DELIVERY_EVENT));
-    sim.traced_flows = 0;
+    let later_sample = next_sample + sim.sample_interval;
     assert!(sim.sender_computable_at(0, next_sample, NO_DELIVERY_EVENT));
+    assert!(sim.sender_computable_at(0, later_sample - 1, NO_DELIVERY_EVENT));
+    assert!(!sim.sender_computable_at(0, later_sample, NO_DELIVERY_EVENT));
+    assert!(sim.sender_computable_at(0, later_sample + 1, NO_DELIVERY_EVENT));
+    sim.traced_flows = 0;
+    assert!(sim.sender_computable_at(0, later_sample, NO_DELIVERY_EVENT));
 }
 
 /// Whether the ACK route of flow `flow` ends on a link marked for its sender.
@@ -200,7 +210,7 @@ fn each_static_condition_keeps_the_arrival_event() {
         let first = network.routes[network.flows[0].forward_route as usize][0] as usize;
         let last = *network.routes[network.flows[0].reverse_route as usize].last().unwrap() as usize;
         edit(&mut network, &mut uses, first, last);
-        super::mark_inline_senders(&mut network, &uses, &scenario.trace);
+        super::mark_inline_senders(&mut network, &uses);
         network.links[last].delivers_inline
     };
     let marked = |edit: &dyn Fn(&mut crate::topology::Network, &mut Vec<u32>, usize, usize)| marked_in(&plain, edit);
@@ -218,12 +228,81 @@ fn each_static_condition_keeps_the_arrival_event() {
         });
     };
     assert!(!marked(&python), "a window law outside the engine");
-    // A traced flow whose ACKs are computed at the reverse bottleneck, 1 ms + 24.5 ms before
-    // they reach the sender: always a sample in between every 10 ms, not every 100 ms.
+    // A traced flow too, whatever its sample interval (samples keep what they read).
     let mut traced = one_flow(droptail(20), 1, |_, _, _| {});
-    assert!(!marked_in(&traced, &|_, _, _, _| {}), "a sample always in between");
-    traced.trace.interval_ns = 25 * MS;
-    assert!(!marked_in(&traced, &|_, _, _, _| {}), "a sample always in between");
-    traced.trace.interval_ns = 26 * MS;
-    assert!(marked_in(&traced, &|_, _, _, _| {}));
+    traced.trace.interval_ns = MS;
+    assert!(marked_in(&traced, &|_, _, _, _| {}), "a traced flow");
+}
+
+/// One TCP flow in the flow trace, sampled every `interval`, on a dumbbell (10 Mb/s, RTT
+/// `rtt`), its group set by `edit`.
+fn traced_flow(queue: QueueConfig, rtt: Time, interval: Time, edit: impl Fn(&mut FlowGroup)) -> Scenario {
+    let mut scenario = dumbbell(10_000_000, queue, vec![group(1, rtt, 100_000_000)], 10 * S);
+    scenario.trace.flows = 1;
+    scenario.trace.interval_ns = interval;
+    let Topology::Dumbbell(d) = &mut scenario.topology else { unreachable!() };
+    edit(&mut d.groups[0]);
+    scenario
+}
+
+/// Identical results with and without senders computed inline; returns the samples whose
+/// values an ACK taken inline kept, and of those the ones at the ACK's very instant.
+fn assert_same_traced_results(scenario: &Scenario) -> (u64, u64) {
+    let (inline, sim) = run_sim(scenario, true);
+    let (by_events, _) = run(scenario, false);
+    assert!(inline == by_events, "results differ:\n{inline}\n---\n{by_events}");
+    sim.crossed_samples[0].counts
+}
+
+#[test]
+fn traced_flows_crossing_none_one_or_many_samples_give_the_event_driven_trace() {
+    let timeouts = |g: &mut FlowGroup| {
+        let Traffic::Tcp { tcp, .. } = &mut g.traffic else { unreachable!() };
+        tcp.min_rto_ns = MS;
+        tcp.initial_rto_ns = 50 * MS;
+    };
+    let sack = |g: &mut FlowGroup| {
+        let Traffic::Tcp { tcp, .. } = &mut g.traffic else { unreachable!() };
+        tcp.recovery = RecoveryConfig::Sack(Default::default());
+    };
+    let plain = |_: &mut FlowGroup| {};
+    let edits: [&dyn Fn(&mut FlowGroup); 3] = [&plain, &timeouts, &sack];
+    // (RTT, interval): ACK paths of about 1, 10 and 50 ms (the reverse path has no queue),
+    // so ACKs cross no sample or one, about one, five and fifty.
+    for (rtt, interval) in [(2 * MS, 10 * MS), (20 * MS, 10 * MS), (100 * MS, 10 * MS), (100 * MS, MS)] {
+        for queue in [droptail(20), red(5.0, 15.0, 50)] {
+            for edit in edits {
+                let (kept, _) = assert_same_traced_results(&traced_flow(queue.clone(), rtt, interval, edit));
+                assert!(kept > 0, "samples crossed: RTT {rtt}, interval {interval}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_sample_at_the_instant_of_an_ack_taken_inline_reads_the_sender_before_it() {
+    // The next sample, scheduled before the ACK's arrival event would be, runs first at
+    // that instant. Samples placed on ACK instants of the run: intervals dividing one, longer
+    // than the ACK path (about 50 ms), so that the ACK crosses only that sample.
+    let scenario = |interval| traced_flow(droptail(20), 100 * MS, interval, |_| {});
+    let (_, sim) = run_sim(&scenario(10 * MS), true);
+    let on_ack_instants = sim.crossed_samples[0].ack_instants.iter().filter_map(|&at| {
+        (2..=at / (60 * MS)).map(|k| at / k).find(|&interval| at.is_multiple_of(interval) && interval <= 100 * MS)
+    });
+    let mut at_ack_instant = 0;
+    for interval in on_ack_instants.take(5) {
+        at_ack_instant += assert_same_traced_results(&scenario(interval)).1;
+    }
+    assert!(at_ack_instant > 0, "samples at the instant of an ACK taken inline");
+}
+
+#[test]
+fn a_traced_flow_starting_late_gives_the_event_driven_trace() {
+    // NaN rows until it starts at 3 s, then samples crossed.
+    let late = |g: &mut FlowGroup| g.start = StartTimes::Fixed { at_ns: 3 * S + 123 };
+    let scenario = traced_flow(droptail(20), 100 * MS, 10 * MS, late);
+    let (kept, _) = assert_same_traced_results(&scenario);
+    assert!(kept > 0);
+    let (text, _) = run(&scenario, true);
+    assert!(text.contains("cwnd: [NaN"), "NaN rows before the start: {text}");
 }
