@@ -11,7 +11,8 @@ estimate (say an aggressive window law) stops there instead of running away.
 The estimate is an upper bound of the right order, not a prediction: the per-packet costs
 below were measured on benchmarks/scale (issue 28's event-free links: 3.06 events per
 bottleneck packet and its ACK on a dumbbell, plus the two packets created; 6 KB per flow with
-its four edge links) and rounded up; `benchmarks/scale/workload_check.py` compares the
+its four edge links; 2.12 events since senders take their ACKs inline, so the bound is looser
+than it was) and rounded up; `benchmarks/scale/workload_check.py` compares the
 estimate with the work of every example.
 
 Limits can be changed per process with the environment variables AQMLAB_MAX_WORK (events
