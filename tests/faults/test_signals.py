@@ -29,7 +29,7 @@ from fault_helpers import (
 )
 
 SWEEP_SEEDS = (1, 2, 3, 4)
-SWEEP_DURATION = "60s"  # busy: about 0.5 s of engine time per run
+SWEEP_DURATION = "300s"  # busy: about 0.6 s of engine time per run (fault_helpers.scenario_file)
 
 
 def children(pid: int) -> set[int]:
@@ -95,7 +95,7 @@ def check_run_outcome(out: Path, code: int, stderr: str, signum: int) -> None:
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_during_the_simulation_writes_partial_results(tmp_path, signum):
-    scenario = scenario_file(tmp_path, "300s", busy=True)
+    scenario = scenario_file(tmp_path, "3000s", busy=True)  # about 6 s: the signal lands mid-run
     out = tmp_path / "out"
     process = spawn("run", scenario, "-q", "--out", out)
     assert wait_until(lambda: engine_loaded(process.pid) or process.poll() is not None)
@@ -108,7 +108,7 @@ def test_a_signal_during_the_simulation_writes_partial_results(tmp_path, signum)
 
 
 def check_random_instants(tmp_path: Path, count: int, seed: int) -> None:
-    scenario = scenario_file(tmp_path, "60s", busy=True)
+    scenario = scenario_file(tmp_path, "300s", busy=True)
     clean = tmp_path / "clean"
     aqmlab.simulate(scenario).save(clean)
     rng = random.Random(seed)
