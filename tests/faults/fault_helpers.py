@@ -4,6 +4,7 @@ and as a subprocess, file damage, and one-line error checks."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -57,8 +58,24 @@ def command(*args: str) -> list[str]:
     return [sys.executable, "-m", "aqmlab.cli", *(str(a) for a in args)]
 
 
+def _default_stop_signals() -> None:
+    """In the child: SIGTERM and SIGHUP at their defaults. A test run under `nohup` (or any
+    launcher that ignores them) would otherwise hand the CLI an ignored SIGHUP, which it rightly
+    keeps ignored (`aqmlab.cli`: an inherited SIG_IGN is respected), and the test would see a
+    complete run instead of a stopped one."""
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 def spawn(*args: str) -> subprocess.Popen:
-    return subprocess.Popen(command(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
+    return subprocess.Popen(
+        command(*args),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env(),
+        preexec_fn=_default_stop_signals,
+    )
 
 
 def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
