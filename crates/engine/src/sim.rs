@@ -922,17 +922,26 @@ fn route_uses(network: &topology::Network) -> Vec<u32> {
 fn mark_inline_receivers(network: &mut topology::Network, uses: &[u32]) {
     for spec in &network.flows {
         let Transport::Tcp { tcp, .. } = &spec.transport else { continue };
-        let last = *network.routes[spec.forward_route as usize].last().expect("a non-empty route") as usize;
-        let first = network.routes[spec.reverse_route as usize][0] as usize;
-        let ack_link = &network.links[first];
-        let inline = !tcp.delayed_ack
-            && uses[last] == 1
-            && uses[first] == 1
-            && network.links[last].event_free
-            && ack_link.event_free
-            && !ack_link.monitored;
-        network.links[last].delivers_inline = inline;
+        let (last, chain) = inline_end(network, uses, spec.forward_route, spec.reverse_route);
+        network.links[last].delivers_inline = !tcp.delayed_ack && chain;
     }
+}
+
+/// The TCP end between route `arriving` (which delivers to it) and route `leaving` (whose
+/// first link takes what it sends), as the inline receivers and senders need it: the last
+/// link of `arriving` and the first of `leaving` each used by that route alone and served
+/// without events, the first of `leaving` untraced. Returns the last link of `arriving` and
+/// whether those hold.
+fn inline_end(network: &topology::Network, uses: &[u32], arriving: u32, leaving: u32) -> (usize, bool) {
+    let last = *network.routes[arriving as usize].last().expect("a non-empty route") as usize;
+    let first = network.routes[leaving as usize][0] as usize;
+    let leaving_link = &network.links[first];
+    let chain = uses[last] == 1
+        && uses[first] == 1
+        && network.links[last].event_free
+        && leaving_link.event_free
+        && !leaving_link.monitored;
+    (last, chain)
 }
 
 /// Mark the links their upstream computes (`Link::inline`): served without events, not

@@ -83,16 +83,8 @@ fn enabled_by(switch: Option<&str>) -> bool {
 pub(super) fn mark_inline_senders(network: &mut Network, uses: &[u32]) {
     for spec in &network.flows {
         let Transport::Tcp { tcp, .. } = &spec.transport else { continue };
-        let last = *network.routes[spec.reverse_route as usize].last().expect("a non-empty route") as usize;
-        let first = network.routes[spec.forward_route as usize][0] as usize;
-        let data_link = &network.links[first];
-        let inline = !matches!(tcp.cc, CcConfig::Python(_))
-            && uses[last] == 1
-            && uses[first] == 1
-            && network.links[last].event_free
-            && data_link.event_free
-            && !data_link.monitored;
-        network.links[last].delivers_inline = inline;
+        let (last, chain) = super::inline_end(network, uses, spec.reverse_route, spec.forward_route);
+        network.links[last].delivers_inline = !matches!(tcp.cc, CcConfig::Python(_)) && chain;
     }
 }
 
