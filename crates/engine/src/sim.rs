@@ -586,16 +586,7 @@ impl Simulation {
                 self.schedule_timer(flow, TimerOwner::Receiver);
             }
             PacketKind::Ack => {
-                let Ends::Tcp { sender, receiver } = &mut self.flows[flow as usize].ends else {
-                    unreachable!("TCP event for a UDP flow")
-                };
-                if packet.sack == 0 {
-                    sender.on_ack(&packet, now, &mut out);
-                } else {
-                    // The SACK blocks wait in the receiver's store (docs/sack.md).
-                    let blocks = receiver.sack_store.take(packet.sack).unwrap_or_default();
-                    sender.on_ack_with_sack(&packet, blocks.as_slice(), now, &mut out);
-                }
+                sender_takes_ack(&mut self.flows[flow as usize].ends, &packet, now, &mut out);
                 self.emit(&mut out);
                 self.schedule_timer(flow, TimerOwner::Sender);
             }
@@ -622,14 +613,20 @@ impl Simulation {
         }
         let mut out = std::mem::take(&mut self.inline_outbox);
         flow.receiver_mut().on_data(&packet, at, &mut out);
+        self.offer_ahead::<TRACED>(&mut out, at);
+        self.inline_outbox = out;
+    }
+
+    /// Offer the packets a TCP end computed inline sent at `at` to the first links of their
+    /// routes (served without events), flagged as emitting meanwhile (`ack_inline`).
+    fn offer_ahead<const TRACED: bool>(&mut self, out: &mut Vec<Packet>, at: Time) {
         let emitting = std::mem::replace(&mut self.emitting, true);
-        for ack in out.drain(..) {
+        for packet in out.drain(..) {
             self.created += 1;
-            let first = self.routes.first_link(ack.route);
-            self.offer_event_free::<TRACED>(first, ack, at);
+            let first = self.routes.first_link(packet.route);
+            self.offer_event_free::<TRACED>(first, packet, at);
         }
         self.emitting = emitting;
-        self.inline_outbox = out;
     }
 
     /// Put the packets a TCP end produced on the first link of their routes.
@@ -897,6 +894,18 @@ impl Simulation {
 
     pub fn measure_start(&self) -> Time {
         self.measure_start
+    }
+}
+
+/// The sender of a TCP flow takes `ack` at `at`, with the ACK's SACK blocks from the store
+/// where they wait at its receiver (docs/sack.md).
+fn sender_takes_ack(ends: &mut Ends, ack: &Packet, at: Time, out: &mut Vec<Packet>) {
+    let Ends::Tcp { sender, receiver } = ends else { unreachable!("an ACK for a UDP flow") };
+    if ack.sack == 0 {
+        sender.on_ack(ack, at, out);
+    } else {
+        let blocks = receiver.sack_store.take(ack.sack).unwrap_or_default();
+        sender.on_ack_with_sack(ack, blocks.as_slice(), at, out);
     }
 }
 

@@ -171,24 +171,9 @@ impl Simulation {
         if (ack.flow as usize) < self.traced_flows {
             self.keep_crossed_samples(ack.flow, at);
         }
-        let Ends::Tcp { sender, receiver } = &mut self.flows[ack.flow as usize].ends else {
-            unreachable!("an ACK for a UDP flow")
-        };
         let mut out = std::mem::take(&mut self.sender_outbox);
-        if ack.sack == 0 {
-            sender.on_ack(&ack, at, &mut out);
-        } else {
-            // The SACK blocks wait in the receiver's store (docs/sack.md), as in `deliver`.
-            let blocks = receiver.sack_store.take(ack.sack).unwrap_or_default();
-            sender.on_ack_with_sack(&ack, blocks.as_slice(), at, &mut out);
-        }
-        self.emitting = true;
-        for packet in out.drain(..) {
-            self.created += 1;
-            let first = self.routes.first_link(packet.route);
-            self.offer_event_free::<false>(first, packet, at);
-        }
-        self.emitting = false;
+        super::sender_takes_ack(&mut self.flows[ack.flow as usize].ends, &ack, at, &mut out);
+        self.offer_ahead::<false>(&mut out, at);
         if out.capacity() > OUTBOX_KEPT {
             out.shrink_to(OUTBOX_KEPT);
         }
