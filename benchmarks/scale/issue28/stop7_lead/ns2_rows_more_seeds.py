@@ -73,7 +73,8 @@ def main() -> None:
             for n in ("3 seeds", f"{args.seeds} seeds"):
                 j = entry[n]
                 cells = "; ".join(
-                    f"{k} {j[k]['aqmlab']:.4g}±{j[k]['aqmlab_seed_std']:.3g} / ns-2 {j[k]['ns2']:.4g}±{j[k]['ns2_seed_std']:.3g}"
+                    f"{k} {j[k]['aqmlab']:.4g}±{j[k]['aqmlab_seed_std']:.3g}"
+                    f" / ns-2 {j[k]['ns2']:.4g}±{j[k]['ns2_seed_std']:.3g}"
                     for k in ("queue_mean_packets", "loss_percent")
                 )
                 verdict = "agrees" if not j["disagreements"] else f"differs {j['disagreements']}"
