@@ -50,7 +50,8 @@ def cpu_seconds(runner: Path, spec: Path, seed: int, dump: Path) -> float:
 
 def instructions(runner: Path, spec: Path, seed: int, dump: Path, tmp: Path) -> int:
     out = subprocess.run(
-        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp / 'cg.out'}", str(runner), str(spec), str(seed), str(dump)],
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp / 'cg.out'}"]
+        + [str(runner), str(spec), str(seed), str(dump)],
         check=True,
         capture_output=True,
         text=True,
@@ -87,14 +88,16 @@ def main() -> None:
             entry = {label: {"cpu_s": times[label], "median_s": statistics.median(times[label])} for label in trees}
             if args.callgrind:
                 for label in trees:
-                    entry[label]["instructions"] = instructions(runners[label], files[label], seed, tmp / "dump.bin", tmp)
+                    dump = tmp / "dump.bin"
+                    entry[label]["instructions"] = instructions(runners[label], files[label], seed, dump, tmp)
             report["scenarios"][name] = entry
             ratio = entry["main"]["median_s"] / entry["base"]["median_s"]
             ir = ""
             if args.callgrind:
                 b, m = entry["base"]["instructions"], entry["main"]["instructions"]
                 ir = f"{b:>13} {m:>13} {m / b:>6.2f}"
-            print(f"{name:44} {entry['base']['median_s']:8.4f} {entry['main']['median_s']:8.4f} {ratio:6.2f} {ir}", flush=True)
+            base_s, main_s = entry["base"]["median_s"], entry["main"]["median_s"]
+            print(f"{name:44} {base_s:8.4f} {main_s:8.4f} {ratio:6.2f} {ir}", flush=True)
     total = {label: sum(e[label]["median_s"] for e in report["scenarios"].values()) for label in trees}
     report["total_median_s"] = total
     report["load_after"] = os.getloadavg()
