@@ -3,13 +3,18 @@ docs/validation/, from benchmarks/ns3/agreement.json (written by agreement.py) a
 in build/traces/.
 
     python benchmarks/ns3/report.py
+    python benchmarks/ns3/report.py --tables-only   # after `agreement.py --refresh-aqmlab`
 
 Only the part of docs/validation.md between the BEGIN/END markers is replaced; the text
-around it (the investigation of the differences) is written by hand.
+around it (the investigation of the differences) is written by hand. `--tables-only` keeps the
+page's queue-trace figures and their section as they are: drawing them needs both simulators'
+traces of the same runs in build/traces, which a refresh of aqmlab's side alone (ns-3 from
+agreement.json, its raw runs not kept) does not have.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import re
@@ -241,7 +246,28 @@ def quick_section() -> list[str]:
     ]
 
 
-def generated(store: dict[str, Any]) -> list[str]:
+def refreshed_note(store: dict[str, Any]) -> str:
+    """When aqmlab's side of stored rows was rerun against ns-3's stored results (`agreement.py
+    --refresh-aqmlab`): the dates of the latest refresh of each row, and the last command."""
+    refreshed = sorted(e["aqmlab_refreshed"] for e in store["scenarios"].values() if "aqmlab_refreshed" in e)
+    if not refreshed:
+        return ""
+    return (
+        f" aqmlab's side of {len(refreshed)} of them last rerun {refreshed[0]} to {refreshed[-1]} against ns-3's "
+        f"stored results (last command `{store.get('refresh_command', '?')}`)."
+    )
+
+
+def kept_figures(text: str) -> list[str]:
+    """The page's queue-trace section as it is (`--tables-only`)."""
+    block = text.split(BEGIN, 1)[1].split(END, 1)[0]
+    if "### Queue traces" not in block:
+        return []
+    return ["### Queue traces", "", *block.split("### Queue traces", 1)[1].strip("\n").splitlines(), ""]
+
+
+def generated(store: dict[str, Any], figures: list[str] | None = None) -> list[str]:
+    """The generated block; `figures`: the queue-trace section to keep instead of redrawing."""
     entries = store["scenarios"]
     families = _families(entries)
     listed = [e for _, family in families for e in family]
@@ -255,7 +281,7 @@ def generated(store: dict[str, Any]) -> list[str]:
         "",
         f"Generated from `benchmarks/ns3/agreement.json` ({len(entries)} scenarios, run {dates[0]} to "
         f"{dates[-1]}) on {machine['cpu']}, {machine['cores']} cores, `{machine['uname']}`, Python "
-        f"{machine['python']}, ns-3 {machine['ns3']}.",
+        f"{machine['python']}, ns-3 {machine['ns3']}.{refreshed_note(store)}",
         "",
         "Cells: aqmlab / ns-3 (relative difference (aqmlab − ns-3)/ns-3); **bold**: beyond issue 15's "
         f"thresholds ({thresholds}); a row *agrees* when every thresholded metric is within its "
@@ -287,6 +313,8 @@ def generated(store: dict[str, Any]) -> list[str]:
         *timing_table(families[0][1]),
         "",
     ]
+    if figures is not None:
+        return [*out, *figures, END]
     out += ["### Queue traces", ""]
     for suffix, title in (
         ("", "min RTO 200 ms"),
@@ -303,15 +331,18 @@ def generated(store: dict[str, Any]) -> list[str]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables-only", action="store_true", help="keep the page's queue-trace figures as they are")
+    args = parser.parse_args()
     store = json.loads(RESULTS.read_text())
-    block = "\n".join(generated(store))
     text = DOC.read_text() if DOC.is_file() else f"# Validation against ns-3\n\n{BEGIN}\n{END}\n"
     if BEGIN not in text or END not in text:
         raise SystemExit(f"{DOC}: the markers {BEGIN!r} and {END!r} are missing")
+    block = "\n".join(generated(store, kept_figures(text) if args.tables_only else None))
     before, rest = text.split(BEGIN, 1)
     after = rest.split(END, 1)[1]
     DOC.write_text(before + block + after)
-    print(f"wrote {DOC} and figures in {FIGURES}")
+    print(f"wrote {DOC}" + (" (figures kept as they were)" if args.tables_only else f" and figures in {FIGURES}"))
 
 
 if __name__ == "__main__":
