@@ -739,7 +739,7 @@ impl Simulation {
             // the transmission-complete events before this sample would have taken them).
             link.queue.depart_before(now);
             let link = &*link;
-            let c = link.queue.counters;
+            let c = link.queue.counters_at(now);
             let p = *at_last_sample;
             *at_last_sample = c;
             let departed_bytes = (c.departure_bytes - p.departure_bytes) as f64;
