@@ -785,6 +785,31 @@ mod tests {
         Packet::test_data(1000, ecn, 0)
     }
 
+    /// A DropTail link kept busy for 10 000 packets with two or three waiting: its ring keeps
+    /// the packets that started unread (`Queue::settle`), but never more than `RING_SLACK`
+    /// beyond those waiting when it was last read, and the counters read at any instant are
+    /// those of the packets started by then.
+    #[test]
+    fn a_busy_drop_tail_ring_holds_at_most_its_slack_of_started_packets() {
+        let mut queue = Queue::new(Limit::Packets(1000), 8_000_000, Box::new(droptail::DropTail));
+        let mut rng = stream(1, StreamKind::Queue, 0);
+        // 1000-byte packets take 1000 ns; two arrive every 2000 ns, so the link never idles.
+        let (mut busy_until, mut longest, mut sojourn) = (0, 0, 0u128);
+        for n in 0..10_000u64 {
+            let now = n / 2 * 2_000;
+            let starts = queue.offer_lindley(&mut packet(Ecn::Ect), now, busy_until, &mut rng).unwrap();
+            busy_until = starts + 1_000;
+            sojourn += u128::from(starts - now);
+            longest = longest.max(queue.waiting.len());
+            let started_by_now = n + 1 - queue.queued_at(now).0 as u64;
+            assert_eq!(queue.counters_at(now).departures, started_by_now);
+        }
+        assert!(longest > 3, "the ring was read at every step: {longest} entries at most");
+        assert!(longest <= 3 + RING_SLACK, "the ring grew to {longest} entries");
+        assert_eq!(queue.counters_at_end(busy_until).sojourn_ns_sum, sojourn);
+        assert_eq!(queue.counters_at_end(busy_until).departures, 10_000);
+    }
+
     #[test]
     fn dequeue_decisions_drop_heads_mark_ect_and_count_sojourn() {
         let mut queue = Queue::new(
