@@ -240,14 +240,14 @@ pub fn build_policy(config: &QueueConfig, link: LinkContext, field: &str) -> Res
 /// their bytes, the sojourn sum) in the first 64 bytes, with the overflow drops of a full
 /// edge-link buffer, and the other drop and mark counters after them, so that Lindley's step
 /// reads one line of them (`sim/prefetch.rs`, `INLINE_LINK_LINES`; issue 28, stop 6).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[repr(C)]
 ///
 /// A queue served without events (`Queue::offer_lindley`) counts a packet's departure, its
 /// bytes and its sojourn when it admits it (its start is known then); the packets that have
 /// not started yet are taken off by `Queue::counters_at` and `Queue::counters_at_end`, which is
 /// how its counters are to be read (issue 28, stop 7: the ring's entries need not be read
 /// when the packets start).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
 pub struct QueueCounters {
     pub arrivals: u64,
     pub arrival_bytes: u64,
@@ -791,7 +791,7 @@ mod tests {
     /// those of the packets started by then.
     #[test]
     fn a_busy_drop_tail_ring_holds_at_most_its_slack_of_started_packets() {
-        let mut queue = Queue::new(Limit::Packets(1000), 8_000_000, Box::new(droptail::DropTail));
+        let mut queue = Queue::new(Limit::Packets(1000), 8_000_000_000, Box::new(droptail::DropTail));
         let mut rng = stream(1, StreamKind::Queue, 0);
         // 1000-byte packets take 1000 ns; two arrive every 2000 ns, so the link never idles.
         let (mut busy_until, mut longest, mut sojourn) = (0, 0, 0u128);
