@@ -80,16 +80,21 @@ impl EventDriven {
 /// of the last packet admitted. The departures are compared instead.)
 type Observed = (QueueCounters, u32, u64, Option<Time>, [u64; 3]);
 
-fn observe(link: &Link) -> Observed {
+/// At `now`, before the events at `now` that follow the one just run (a link without events
+/// may keep packets that have started in its ring, and counts departures at admission:
+/// `Queue::settle`, `QueueCounters`; read as at `now`, it must be the event-driven link).
+fn observe(link: &Link, now: Time) -> Observed {
     let q = &link.queue;
     let traces = [q.average_queue().to_bits(), q.drop_probability().to_bits(), q.virtual_queue().to_bits()];
-    (q.counters, q.len_packets(), q.len_bytes(), q.idle_since(), traces)
+    let (packets, bytes) = q.queued_at(now);
+    (q.counters_at(now), packets, bytes, q.idle_since(), traces)
 }
 
 /// Drive both links through the same 20 000 random packets (bursts of simultaneous
 /// arrivals, gaps up to a few transmission times, arrivals exactly at a departure) and
-/// trace samples every millisecond; returns the reference's departures and counters.
-fn drive(config: &str) -> (Vec<(u64, Time, Ecn)>, QueueCounters) {
+/// trace samples every millisecond; returns the reference's departures and counters, and the
+/// longest queue seen after an arrival.
+fn drive(config: &str) -> (Vec<(u64, Time, Ecn)>, QueueCounters, u32) {
     let mut reference = EventDriven { link: link(config), done_at: None, departures: Vec::new() };
     let mut lindley = link(config);
     assert!(lindley.event_free, "{config}: decides at arrival");
@@ -97,6 +102,7 @@ fn drive(config: &str) -> (Vec<(u64, Time, Ecn)>, QueueCounters) {
     let mut script = stream(3, StreamKind::Traffic, 0);
     let mut now: Time = 0;
     let mut next_sample = SAMPLE_NS;
+    let mut longest = 0;
     for seq in 0..20_000u64 {
         now += match script.gen_range(0..10) {
             0..=2 => 0,
@@ -115,7 +121,11 @@ fn drive(config: &str) -> (Vec<(u64, Time, Ecn)>, QueueCounters) {
             if next_sample <= now && done.is_none_or(|done| next_sample <= done) {
                 reference.link.queue.depart_before(next_sample); // a no-op: event-driven
                 lindley.queue.depart_before(next_sample);
-                assert_eq!(observe(&lindley), observe(&reference.link), "{config}: sample at {next_sample}");
+                assert_eq!(
+                    observe(&lindley, next_sample),
+                    observe(&reference.link, next_sample),
+                    "{config}: sample at {next_sample}"
+                );
                 next_sample += SAMPLE_NS;
             } else if let Some(done) = done {
                 reference.transmission_done(done);
@@ -127,7 +137,8 @@ fn drive(config: &str) -> (Vec<(u64, Time, Ecn)>, QueueCounters) {
         if let Some(departs) = lindley.offer_lindley(&mut packet, now) {
             departures.push((packet.seq, departs, packet.ecn));
         }
-        assert_eq!(observe(&lindley), observe(&reference.link), "{config}: after packet {seq}");
+        assert_eq!(observe(&lindley, now), observe(&reference.link, now), "{config}: after packet {seq}");
+        longest = longest.max(reference.link.queue.len_packets());
     }
     // Every packet admitted is sent at the same time, with the same codepoint.
     while let Some(done) = reference.done_at {
@@ -137,7 +148,7 @@ fn drive(config: &str) -> (Vec<(u64, Time, Ecn)>, QueueCounters) {
     let end = reference.link.busy_until;
     assert_eq!(lindley.queue.counters_at_end(end), reference.link.queue.counters, "{config}: at the end");
     assert_eq!(lindley.queue.waiting_at_end(end), 0);
-    (reference.departures, reference.link.queue.counters)
+    (reference.departures, reference.link.queue.counters, longest)
 }
 
 #[test]
@@ -147,13 +158,24 @@ fn a_link_without_events_is_the_event_driven_link_for_every_arrival_policy() {
         if !link(config).event_free {
             continue;
         }
-        let (departures, counters) = drive(config);
+        let (departures, counters, _) = drive(config);
         assert!(departures.len() > 100, "{config}: only {} packets sent", departures.len());
         // The script reaches the interesting paths: drops, and queues that build.
         assert!(counters.dropped() > 0 && counters.sojourn_ns_sum > 0, "{config}: {counters:?}");
         compared += 1;
     }
     assert_eq!(compared, CONFIGS.len() - 4, "every configuration but the four dequeue-side ones");
+}
+
+/// A DropTail queue whose limit is above the ring's slack (`Queue::settle`): the ring keeps
+/// packets that have started until it holds `RING_SLACK` entries, then is read; queues
+/// longer than that are read at every arrival.
+#[test]
+fn a_drop_tail_link_longer_than_the_ring_slack_is_the_event_driven_link() {
+    let config = r#"{"kind": "drop_tail", "limit": {"packets": 24}}"#;
+    let (departures, counters, longest) = drive(config);
+    assert!(departures.len() > 100 && counters.dropped() > 0, "{counters:?}");
+    assert!(longest > 16, "the queue reached {longest} packets only");
 }
 
 #[test]

@@ -392,7 +392,12 @@ impl Simulation {
     }
 
     /// Offer a packet to a link: through its queue, then onto the wire if the link is idle.
-    fn send_on_link(&mut self, link_id: u32, packet: Packet) {
+    /// By reference, here and down the chain of links computed inline: the caller's packet
+    /// (just taken off a wire, or in a TCP end's outbox) is read where it is and copied once,
+    /// onto the wire it ends on. Passed by value, it was copied at every call, each copy
+    /// reading whole what had just been written a field at a time (`hop`), which stalls the
+    /// copy (no store forwarding; issue 28, stop 7). The packet may be changed (hop, ECN).
+    fn send_on_link(&mut self, link_id: u32, packet: &mut Packet) {
         if self.packet_trace.is_some() {
             return self.send_on_link_traced(link_id, packet);
         }
@@ -402,12 +407,12 @@ impl Simulation {
     /// [`Simulation::send_on_link`], with the per-packet trace's hooks if `TRACED` (compiled
     /// away otherwise: without a trace the event loop runs the code it ran before them).
     #[inline(always)]
-    fn send_on_link_as<const TRACED: bool>(&mut self, link_id: u32, packet: Packet) {
+    fn send_on_link_as<const TRACED: bool>(&mut self, link_id: u32, packet: &mut Packet) {
         let now = self.now;
         if self.links[link_id as usize].event_free {
             return self.offer_event_free::<TRACED>(link_id, packet, now);
         }
-        let watch = if TRACED { self.trace_watch(link_id, &packet, now) } else { None };
+        let watch = if TRACED { self.trace_watch(link_id, packet, now) } else { None };
         let link = &mut self.links[link_id as usize];
         // Idle: nothing queued and the last transmission has ended. Such a link needs no
         // TransmissionDone event: the packet goes straight onto the wire (most links of a
@@ -417,18 +422,18 @@ impl Simulation {
             // ns-2 semantics: the queue has been idle since the link finished its last packet.
             link.queue.note_idle_since(link.busy_until);
             // Enqueue then dequeue at once, without touching the queue's buffer.
-            let passed = link.queue.pass_through(packet, now, &mut link.rng);
+            let passed = link.queue.pass_through(*packet, now, &mut link.rng);
             if let Some(watch) = &watch {
-                self.trace_offered(watch, link_id, &packet);
+                self.trace_offered(watch, link_id, packet);
             }
             if let Some(packet) = passed {
                 self.transmit(link_id, packet);
             }
             return;
         }
-        let verdict = link.queue.enqueue(packet, now, &mut link.rng);
+        let verdict = link.queue.enqueue(*packet, now, &mut link.rng);
         if let Some(watch) = &watch {
-            self.trace_offered(watch, link_id, &packet);
+            self.trace_offered(watch, link_id, packet);
         }
         if let Verdict::Drop(_) = verdict {
             return; // counted by the queue
@@ -449,7 +454,7 @@ impl Simulation {
     /// route is computed by this one (`Link::inline`), the packet is offered there at once,
     /// at its arrival time there, and so on: only the last link of the chain schedules an
     /// arrival event. Arrivals after the end of the run stay on the wire, as they would.
-    fn offer_event_free<const TRACED: bool>(&mut self, mut link_id: u32, mut packet: Packet, mut at: Time) {
+    fn offer_event_free<const TRACED: bool>(&mut self, mut link_id: u32, packet: &mut Packet, mut at: Time) {
         loop {
             let next = self.routes.link(packet.route, packet.hop + 1);
             // What comes after this link, into cache while this one decides (with many flows
@@ -466,13 +471,13 @@ impl Simulation {
                 }
                 None => {}
             }
-            let watch = if TRACED { self.trace_watch(link_id, &packet, at) } else { None };
+            let watch = if TRACED { self.trace_watch(link_id, packet, at) } else { None };
             let link = &mut self.links[link_id as usize];
             // Lindley's recursion: D_n = max(A_n, D_{n-1}) + L_n / C.
-            let departs = link.offer_lindley(&mut packet, at);
+            let departs = link.offer_lindley(packet, at);
             let delay = link.delay;
             if let Some(watch) = &watch {
-                self.trace_lindley(watch, link_id, &packet, departs.map(|departs| departs + delay));
+                self.trace_lindley(watch, link_id, packet, departs.map(|departs| departs + delay));
             }
             let Some(departs) = departs else {
                 return; // dropped, counted by the queue
@@ -512,7 +517,7 @@ impl Simulation {
                 None => {}
             }
             let link = &mut self.links[link_id as usize];
-            if link.propagating.push(&mut self.wire, arrives, packet) {
+            if link.propagating.push(&mut self.wire, arrives, *packet) {
                 self.events.schedule(arrives, Event::Arrival(link_id));
             }
             return;
@@ -568,7 +573,7 @@ impl Simulation {
         }
         packet.hop += 1;
         match self.routes.link(packet.route, packet.hop) {
-            Some(next_link) => self.send_on_link(next_link, packet),
+            Some(next_link) => self.send_on_link(next_link, &mut packet),
             None => self.deliver(packet),
         }
     }
@@ -602,7 +607,7 @@ impl Simulation {
     /// Data reaching at `at` (now or later) a receiver computed inline (`Link::delivers_inline`):
     /// it acknowledges at once, and its ACKs are offered to the first link of their route at
     /// `at` (served without events and carrying nothing else, so they are in order there).
-    fn deliver_inline<const TRACED: bool>(&mut self, packet: Packet, at: Time) {
+    fn deliver_inline<const TRACED: bool>(&mut self, packet: &Packet, at: Time) {
         self.delivered += 1;
         let flow = &mut self.flows[packet.flow as usize];
         if !self.measure_started && at >= self.measure_start && flow.delivered_at_measure_start.is_none() {
@@ -612,7 +617,7 @@ impl Simulation {
             flow.delivered_at_measure_start = Some(flow.bytes_delivered());
         }
         let mut out = std::mem::take(&mut self.inline_outbox);
-        flow.receiver_mut().on_data(&packet, at, &mut out);
+        flow.receiver_mut().on_data(packet, at, &mut out);
         self.offer_ahead::<TRACED>(&mut out, at);
         self.inline_outbox = out;
     }
@@ -621,22 +626,24 @@ impl Simulation {
     /// routes (served without events), flagged as emitting meanwhile (`ack_inline`).
     fn offer_ahead<const TRACED: bool>(&mut self, out: &mut Vec<Packet>, at: Time) {
         let emitting = std::mem::replace(&mut self.emitting, true);
-        for packet in out.drain(..) {
+        for packet in out.iter_mut() {
             self.created += 1;
             let first = self.routes.first_link(packet.route);
             self.offer_event_free::<TRACED>(first, packet, at);
         }
+        out.clear();
         self.emitting = emitting;
     }
 
     /// Put the packets a TCP end produced on the first link of their routes.
     fn emit(&mut self, out: &mut Vec<Packet>) {
         let emitting = std::mem::replace(&mut self.emitting, true);
-        for packet in out.drain(..) {
+        for packet in out.iter_mut() {
             self.created += 1;
             let first = self.routes.first_link(packet.route);
             self.send_on_link(first, packet);
         }
+        out.clear();
         self.emitting = emitting;
         if out.capacity() > OUTBOX_KEPT {
             // One huge burst (a sender opening a large window) must not pin its memory.
@@ -679,10 +686,10 @@ impl Simulation {
         if let Some(next) = next {
             self.events.schedule(next, Event::UdpSend(flow));
         }
-        if let Some(packet) = packet {
+        if let Some(mut packet) = packet {
             self.created += 1;
             let first = self.routes.first_link(packet.route);
-            self.send_on_link(first, packet);
+            self.send_on_link(first, &mut packet);
         }
     }
 
@@ -739,7 +746,7 @@ impl Simulation {
             // the transmission-complete events before this sample would have taken them).
             link.queue.depart_before(now);
             let link = &*link;
-            let c = link.queue.counters;
+            let c = link.queue.counters_at(now);
             let p = *at_last_sample;
             *at_last_sample = c;
             let departed_bytes = (c.departure_bytes - p.departure_bytes) as f64;

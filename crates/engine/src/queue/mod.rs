@@ -240,6 +240,12 @@ pub fn build_policy(config: &QueueConfig, link: LinkContext, field: &str) -> Res
 /// their bytes, the sojourn sum) in the first 64 bytes, with the overflow drops of a full
 /// edge-link buffer, and the other drop and mark counters after them, so that Lindley's step
 /// reads one line of them (`sim/prefetch.rs`, `INLINE_LINK_LINES`; issue 28, stop 6).
+///
+/// A queue served without events (`Queue::offer_lindley`) counts a packet's departure, its
+/// bytes and its sojourn when it admits it (its start is known then); the packets that have
+/// not started yet are taken off by `Queue::counters_at` and `Queue::counters_at_end`, which is
+/// how its counters are to be read (issue 28, stop 7: the ring's entries need not be read
+/// when the packets start).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C)]
 pub struct QueueCounters {
@@ -308,6 +314,9 @@ pub struct Queue {
     limit_in_bytes: bool,
     /// [`QueuePolicy::admits_every_arrival`], asked once.
     admits_every_arrival: bool,
+    /// Served without events: the packets the ring held when it was last read
+    /// (`Queue::settle`), all waiting then.
+    waiting_when_read: u32,
     pub counters: QueueCounters,
     link_rate_bps: u64,
     policy: Box<dyn QueuePolicy>,
@@ -317,6 +326,10 @@ pub struct Queue {
 /// What Lindley's step of a DropTail queue reads ends where the counters every packet moves
 /// end: two lines from the start of the queue.
 const _: () = assert!(std::mem::offset_of!(Queue, counters) == 64);
+
+/// Entries the ring of a queue served without events may gain between two reads (`Queue::settle`):
+/// 16 entries of 24 bytes, six cache lines.
+const RING_SLACK: usize = 16;
 
 /// `Queue::idle` of a queue that is not empty (no instant of a run is this late:
 /// `Scenario::check_bounds` caps durations far below it).
@@ -341,6 +354,7 @@ impl Queue {
             idle: 0,
             link_rate_bps,
             admits_every_arrival: policy.admits_every_arrival(),
+            waiting_when_read: 0,
             policy,
             counters: QueueCounters::default(),
         }
@@ -554,10 +568,10 @@ impl Queue {
     /// event runs before the link's transmission-complete event at the same instant) and,
     /// if none is waiting and the link is idle, idle since the last departure (ns-2, as
     /// [`Queue::note_idle_since`]). Only for policies that decide at arrival: `on_dequeue`
-    /// is not called.
+    /// is not called. An admitted packet's departure is counted at once (`QueueCounters`).
     pub fn offer_lindley(&mut self, packet: &mut Packet, now: Time, busy_until: Time, rng: &mut Rng) -> Option<Time> {
         debug_assert!(self.fifo.is_empty() && self.policy.decides_at_arrival());
-        self.depart_before(now);
+        self.settle(now, busy_until);
         if self.waiting.is_empty() {
             // Idle since the link finished its last packet, or busy with one (never idle
             // while a packet is being sent: it was admitted, which clears `idle`).
@@ -571,19 +585,63 @@ impl Queue {
             return None;
         }
         let starts = now.max(busy_until);
-        if starts == now {
-            // Straight onto the wire: `pass_through` (sojourn 0).
-            self.counters.departures += 1;
-            self.counters.departure_bytes += packet.size_bytes as u64;
-        } else {
+        self.counters.departures += 1;
+        self.counters.departure_bytes += packet.size_bytes as u64;
+        if starts != now {
+            // Waits: in the ring until it starts (straight onto the wire otherwise, as
+            // `pass_through`, sojourn 0).
+            self.counters.sojourn_ns_sum += u128::from(starts - now);
             self.bytes += packet.size_bytes as u64;
             self.waiting.push_back(Waiting { starts, arrived: now, size_bytes: packet.size_bytes });
         }
         Some(starts)
     }
 
-    /// Count the packets of a queue served without events whose transmission started before
-    /// `now` as departed (what the link's transmission-complete events did when they ran).
+    /// Before Lindley's step at `now` on a link busy until `busy_until`: take out of the ring
+    /// the packets that started before `now`, as far as the step needs it, reading the ring's
+    /// entries (a separate heap buffer: on a per-flow edge link each first read is a cache
+    /// miss, 73 % of this step's samples at 10 000 flows; issue 28, stop 7) only when it must:
+    ///
+    /// - the link finished its last packet before `now`: every packet in the ring has started
+    ///   (S_k <= D_last = `busy_until` < `now`), so the ring empties without being read (its
+    ///   departures were counted at admission);
+    /// - a policy that admits every arrival with a limit in packets reads only whether the
+    ///   queue is below its limit: while the ring (the waiting packets and some that started
+    ///   since) holds fewer than the limit, so does the queue, and the ring is left as it is
+    ///   until it holds [`RING_SLACK`] entries more than when it was last read (its memory
+    ///   stays bounded: at 10 000 flows an access link's limit of 1000 packets would be 24 KB
+    ///   a link). Then the packets that started are taken out in one pass over consecutive
+    ///   entries, not one entry at each step;
+    /// - otherwise (a policy reading the queue, a limit in bytes): [`Queue::depart_before`].
+    ///
+    /// What the step then sees is what the event-driven queue shows: the waiting count and
+    /// bytes are exact whenever they are read (the limit, a policy's view), the idle instant
+    /// is set when the ring empties (with packets in the ring and the link busy, the packet
+    /// offered is admitted, which clears it in either case).
+    #[inline(always)]
+    fn settle(&mut self, now: Time, busy_until: Time) {
+        if self.waiting.is_empty() {
+            return;
+        }
+        if busy_until < now {
+            self.waiting.clear();
+            self.bytes = 0;
+            self.waiting_when_read = 0;
+            return;
+        }
+        let held = self.waiting.len() as u64;
+        let below_limit_unread = self.admits_every_arrival
+            && !self.limit_in_bytes
+            && held < self.limit
+            && held < u64::from(self.waiting_when_read) + RING_SLACK as u64;
+        if !below_limit_unread {
+            self.depart_before(now);
+        }
+    }
+
+    /// Take out of the ring of a queue served without events the packets whose transmission
+    /// started before `now` (what the link's transmission-complete events did when they ran;
+    /// their departures were counted when they were admitted).
     pub fn depart_before(&mut self, now: Time) {
         while let Some(&w) = self.waiting.front() {
             if w.starts >= now {
@@ -591,22 +649,34 @@ impl Queue {
             }
             self.waiting.pop_front();
             self.bytes -= w.size_bytes as u64;
-            self.counters.departures += 1;
-            self.counters.departure_bytes += w.size_bytes as u64;
-            self.counters.sojourn_ns_sum += u128::from(w.starts - w.arrived);
         }
+        self.waiting_when_read = self.waiting.len() as u32;
     }
 
-    /// The counters at the end of a run that stopped at `now`: as [`Queue::depart_before`]
-    /// `now + 1` (every event at `now` has run), without changing the queue.
-    pub fn counters_at_end(&self, now: Time) -> QueueCounters {
+    /// The counters of a queue served without events as the event-driven queue shows them
+    /// with the packets of the ring for which `not_started` holds still waiting: their
+    /// departures (counted at admission) taken off. Those packets are the ring's last ones
+    /// (transmissions start in order).
+    fn counters_without(&self, not_started: impl Fn(&Waiting) -> bool) -> QueueCounters {
         let mut c = self.counters;
-        for w in self.waiting.iter().take_while(|w| w.starts <= now) {
-            c.departures += 1;
-            c.departure_bytes += w.size_bytes as u64;
-            c.sojourn_ns_sum += u128::from(w.starts - w.arrived);
+        for w in self.waiting.iter().rev().take_while(|w| not_started(w)) {
+            c.departures -= 1;
+            c.departure_bytes -= w.size_bytes as u64;
+            c.sojourn_ns_sum -= u128::from(w.starts - w.arrived);
         }
         c
+    }
+
+    /// The counters at `now`, before the events at `now` (a sample): the packets starting at
+    /// or after `now` have not departed.
+    pub fn counters_at(&self, now: Time) -> QueueCounters {
+        self.counters_without(|w| w.starts >= now)
+    }
+
+    /// The counters at the end of a run that stopped at `now`: every event at `now` has run,
+    /// so the packets starting after `now` have not departed.
+    pub fn counters_at_end(&self, now: Time) -> QueueCounters {
+        self.counters_without(|w| w.starts > now)
     }
 
     /// Packets of a queue served without events still queued at the end of a run that
@@ -624,19 +694,39 @@ impl Queue {
         }
     }
 
+    /// Where the ring of a queue served without events takes its next entry, or about (for
+    /// prefetching: past the ring's last entry; at its buffer's end, the ring wraps instead).
+    #[inline(always)]
+    pub fn next_waiting_entry(&self) -> *const u8 {
+        let (first, second) = self.waiting.as_slices();
+        let last = if second.is_empty() { first } else { second };
+        last.as_ptr_range().end as *const u8
+    }
+
     /// The packets at the head and the tail of the queue (for prefetching).
     pub fn ends(&self) -> (Option<&Packet>, Option<&Packet>) {
         (self.fifo.front(), self.fifo.back())
     }
 
-    /// Packets queued (served without events: as of the last `offer_lindley` or
-    /// `depart_before`).
+    /// Packets queued (served without events: as of the last `depart_before`; between two,
+    /// Lindley's step may leave in its ring packets that have started, `Queue::settle`).
     pub fn len_packets(&self) -> u32 {
         self.queued() as u32
     }
 
     pub fn len_bytes(&self) -> u64 {
         self.bytes
+    }
+
+    /// Packets and bytes queued at `now`, before the events at `now`, whether or not
+    /// `depart_before(now)` ran (the ring may hold packets that have started, `Queue::settle`).
+    pub fn queued_at(&self, now: Time) -> (u32, u64) {
+        let (started, started_bytes) = self
+            .waiting
+            .iter()
+            .take_while(|w| w.starts < now)
+            .fold((0, 0), |(packets, bytes), w| (packets + 1, bytes + w.size_bytes as u64));
+        ((self.queued() - started) as u32, self.bytes - started_bytes)
     }
 
     pub fn limit(&self) -> Limit {
@@ -693,6 +783,31 @@ mod tests {
 
     fn packet(ecn: Ecn) -> Packet {
         Packet::test_data(1000, ecn, 0)
+    }
+
+    /// A DropTail link kept busy for 10 000 packets with two or three waiting: its ring keeps
+    /// the packets that started unread (`Queue::settle`), but never more than `RING_SLACK`
+    /// beyond those waiting when it was last read, and the counters read at any instant are
+    /// those of the packets started by then.
+    #[test]
+    fn a_busy_drop_tail_ring_holds_at_most_its_slack_of_started_packets() {
+        let mut queue = Queue::new(Limit::Packets(1000), 8_000_000_000, Box::new(droptail::DropTail));
+        let mut rng = stream(1, StreamKind::Queue, 0);
+        // 1000-byte packets take 1000 ns; two arrive every 2000 ns, so the link never idles.
+        let (mut busy_until, mut longest, mut sojourn) = (0, 0, 0u128);
+        for n in 0..10_000u64 {
+            let now = n / 2 * 2_000;
+            let starts = queue.offer_lindley(&mut packet(Ecn::Ect), now, busy_until, &mut rng).unwrap();
+            busy_until = starts + 1_000;
+            sojourn += u128::from(starts - now);
+            longest = longest.max(queue.waiting.len());
+            let started_by_now = n + 1 - queue.queued_at(now).0 as u64;
+            assert_eq!(queue.counters_at(now).departures, started_by_now);
+        }
+        assert!(longest > 3, "the ring was read at every step: {longest} entries at most");
+        assert!(longest <= 3 + RING_SLACK, "the ring grew to {longest} entries");
+        assert_eq!(queue.counters_at_end(busy_until).sojourn_ns_sum, sojourn);
+        assert_eq!(queue.counters_at_end(busy_until).departures, 10_000);
     }
 
     #[test]

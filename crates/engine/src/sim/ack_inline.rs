@@ -166,13 +166,18 @@ impl Simulation {
     /// `sender_computable_at`): the ACK is delivered, what the sender sends is offered to the
     /// first link of its route at `at` (served without events and fed by this sender only),
     /// and its timer is kept as `schedule_timer` keeps it. As `Simulation::deliver` at `at`.
-    pub(super) fn ack_inline(&mut self, ack: Packet, at: Time) {
+    pub(super) fn ack_inline(&mut self, ack: &Packet, at: Time) {
         self.delivered += 1;
         if (ack.flow as usize) < self.traced_flows {
             self.keep_crossed_samples(ack.flow, at);
         }
+        // The sender's first link takes what it sends at once: bring in the line of its
+        // ring's next entry while the sender works (issue 28, stop 7: Lindley's step there
+        // waited for it, 50 % of its samples at 10 000 flows).
+        let first = self.routes.first_link(self.flows[ack.flow as usize].route);
+        super::prefetch::prefetch(self.links[first as usize].queue.next_waiting_entry());
         let mut out = std::mem::take(&mut self.sender_outbox);
-        super::sender_takes_ack(&mut self.flows[ack.flow as usize].ends, &ack, at, &mut out);
+        super::sender_takes_ack(&mut self.flows[ack.flow as usize].ends, ack, at, &mut out);
         self.offer_ahead::<false>(&mut out, at);
         if out.capacity() > OUTBOX_KEPT {
             out.shrink_to(OUTBOX_KEPT);

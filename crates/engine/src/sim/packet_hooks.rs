@@ -27,7 +27,7 @@ impl Simulation {
     /// [`Simulation::send_on_link`] with a packet trace.
     #[cold]
     #[inline(never)]
-    pub(super) fn send_on_link_traced(&mut self, link_id: u32, packet: Packet) {
+    pub(super) fn send_on_link_traced(&mut self, link_id: u32, packet: &mut Packet) {
         self.send_on_link_as::<true>(link_id, packet)
     }
 

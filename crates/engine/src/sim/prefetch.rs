@@ -191,7 +191,7 @@ fn prefetch_bytes(start: *const u8, bytes: usize) {
 
 /// A prefetch hint for the cache line at `address`.
 #[inline(always)]
-fn prefetch(address: *const u8) {
+pub(super) fn prefetch(address: *const u8) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch never faults and has no architectural effect (any address is
     // allowed); SSE, which provides it, is part of the x86_64 baseline.
