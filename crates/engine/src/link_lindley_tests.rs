@@ -187,6 +187,22 @@ fn exactly_the_policies_that_act_at_dequeue_keep_events() {
     assert_eq!(event_driven, ["pi", "rem", "codel", "pie"]);
 }
 
+/// The comparison above covers every policy the engine registers: a kind added without a
+/// configuration in `CONFIGS` fails here, so no arrival-deciding policy escapes it. The one
+/// kind left out, `python` (an AQM written in Python, `queue/external.rs`), decides at dequeue
+/// time on the engine's side (`decides_at_arrival` false) and keeps its events.
+#[test]
+fn the_comparison_covers_every_registered_queue_kind() {
+    let compared: std::collections::BTreeSet<&str> =
+        (CONFIGS.iter()).map(|config| serde_json::from_str::<QueueConfig>(config).unwrap().kind_name()).collect();
+    let registered: std::collections::BTreeSet<&str> = (crate::fields::registered_kinds().into_iter())
+        .filter(|kind| kind.registry == "queue")
+        .map(|kind| kind.kind)
+        .collect();
+    let missing: Vec<&str> = registered.difference(&compared).copied().collect();
+    assert_eq!(missing, ["python"], "queue kinds without a configuration in CONFIGS");
+}
+
 #[test]
 fn serialisation_carries_its_remainder_as_on_an_event_driven_link() {
     // 1001 bytes at 3 Mb/s is 2669.33 ns: the carried remainder makes every third 2670 ns.
