@@ -11,6 +11,10 @@ the per-claim aqmlab values of `docs/reproduction/seedNNN.md` with fresh full ru
   move of its means in units of the seeds' standard deviation (sd = the larger 95 % half-width
   × √n / t(0.975, n − 1)).
 
+Since stop 7 the pages are recorded from the `--inline` runs (`docs/reproduction.md`), so today
+`--switch-off` compares against them and `--inline` finds nothing moved; `tie_order_pages.json`
+is the comparison made against the pages of before.
+
     PYTHONPATH=python .venv/bin/python benchmarks/scale/issue28/stop6_lead/tie_order_pages.py \\
         --switch-off /tmp/rr_off --inline /tmp/rr --json benchmarks/scale/issue28/stop6_lead/tie_order_pages.json
 """
